@@ -1,0 +1,92 @@
+// Owns: the layout engine. A type is a list of fields; its size, alignment and field offsets on
+// a given ABI are computed the way a C++ compiler does for standard-layout types: each field is
+// placed at the next multiple of its alignment, the struct's alignment is the largest field
+// alignment, and the size is padded to a multiple of it. Unions overlay their members.
+// Not: which types ExecuTorch has (runtime/types.cpp), nor any target's numbers (abi.h).
+//
+//   TypeTable t;
+//   t.Add(Struct("Handle", {{"count", Prim::kI32}, {"data", Prim::kPtr}, {"stamp", Prim::kI64}}));
+//   t.Compute("Handle", cortex_m)  -> 16/8;   t.Compute("Handle", x86_64) -> 24/8
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "etmem/abi/abi.h"
+
+namespace etmem::abi {
+
+enum class Prim {
+  kBool, kI8, kU8, kI16, kU16, kI32, kU32, kI64, kU64, kF32, kF64,
+  kPtr,    // any data pointer, including vptr
+  kFnPtr,  // function pointer
+  kSize,   // size_t / ssize_t
+  kEmpty,  // an empty class used as a data member: occupies one byte
+};
+
+// A field's type: a primitive or the name of another type in the same table.
+using FieldType = std::variant<Prim, std::string>;
+
+struct Field {
+  std::string name;
+  FieldType type;
+  uint32_t count = 1;  // array length; 1 for a scalar member
+};
+
+struct TypeDef {
+  enum class Kind { kStruct, kUnion };
+  std::string name;
+  Kind kind = Kind::kStruct;
+  std::vector<Field> fields;
+  // How a C++ compiler can spell the real type this models, for mirror tests (may be empty:
+  // then the mirror is the field list itself).
+  std::string cxx_spelling;
+};
+
+TypeDef Struct(std::string name, std::vector<Field> fields, std::string cxx_spelling = "");
+TypeDef Union(std::string name, std::vector<Field> fields, std::string cxx_spelling = "");
+
+struct FieldLayout {
+  std::string name;
+  uint32_t offset = 0;
+  SizeAlign layout;
+};
+
+struct Layout {
+  SizeAlign size_align;
+  std::vector<FieldLayout> fields;
+  uint32_t size() const { return size_align.size; }
+  uint32_t align() const { return size_align.align; }
+};
+
+SizeAlign PrimLayout(Prim p, const Abi& abi);
+
+class TypeTable {
+ public:
+  // Adds or replaces a type (a later release's edit replaces the earlier definition).
+  void Add(TypeDef def);
+  bool Has(const std::string& name) const { return defs_.count(name) != 0; }
+  const TypeDef& Get(const std::string& name) const;
+  const std::map<std::string, TypeDef>& all() const { return defs_; }
+
+  // Size, alignment and field offsets on `abi`. Aborts on an unknown name or a cycle: type tables
+  // are built by etmem itself, so either is a bug.
+  Layout Compute(const std::string& name, const Abi& abi) const;
+  SizeAlign SizeAlignOf(const FieldType& type, const Abi& abi) const;
+
+ private:
+  std::map<std::string, TypeDef> defs_;
+};
+
+// Definitions of the C++ standard-library pieces ExecuTorch types contain, as GCC 12's libstdc++
+// lays them out. Each returns the name it registered.
+std::string AddStdOptional(TypeTable& t, const std::string& value_type);
+std::string AddStdVariant(TypeTable& t, const std::vector<std::string>& alternatives);
+std::string AddStdVector(TypeTable& t);
+std::string AddStdString(TypeTable& t);
+std::string AddStdSharedPtr(TypeTable& t);
+
+}  // namespace etmem::abi

@@ -1,0 +1,34 @@
+// Owns: read-only memory mapping of an input file. Pages are only touched when read, so a
+// multi-gigabyte program whose weights sit in segments costs only its metadata pages.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "etmem/base/result.h"
+
+namespace etmem::pte {
+
+class MappedFile {
+ public:
+  static Result<std::shared_ptr<const MappedFile>> Open(const std::string& path);
+  // Wraps bytes held in memory (tests, fuzzers); the copy is owned by the MappedFile.
+  static std::shared_ptr<const MappedFile> FromBytes(std::span<const uint8_t> bytes);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::span<const uint8_t> bytes() const { return {data_, size_}; }
+
+ private:
+  MappedFile() = default;
+  const uint8_t* data_ = nullptr;
+  uint64_t size_ = 0;
+  bool mapped_ = false;
+  std::vector<uint8_t> owned_;
+};
+
+}  // namespace etmem::pte

@@ -1,0 +1,146 @@
+// Owns: the schema-free picture of a verified program that every later stage reads.
+// Not: reading bytes (read_program.h) or any release's behaviour (runtime/).
+//
+// Everything here has been range-checked by ReadProgram: every value index, operator index,
+// delegate index and segment index is in range, and every string_view points into the mapped
+// file, which the ProgramView keeps alive. Stored flat (one vector per kind, with begin/count
+// indices) so that reading a 300k-value program costs a handful of allocations, not one per value.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace etmem::pte {
+
+enum class ValueKind : uint8_t {
+  kNone, kNull, kInt, kBool, kDouble, kTensor, kString, kIntList, kDoubleList, kBoolList,
+  kTensorList, kOptionalTensorList,
+};
+const char* ValueKindName(ValueKind k);
+
+enum class Dynamism : uint8_t { kStatic = 0, kDynamicBound = 1, kDynamicUnbound = 2 };
+
+struct TensorView {
+  int8_t dtype = 0;                 // ExecuTorch ScalarType code
+  Dynamism dynamism = Dynamism::kStatic;
+  bool planned = false;             // has a memory-plan placement
+  bool external = false;            // extra info says the data lives in a .ptd
+  uint32_t rank = 0;                // sizes.size()
+  uint32_t dim_order_length = 0;
+  uint32_t sizes_begin = 0;         // into MethodView::sizes
+  uint32_t data_index = 0;          // constant / mutable-state buffer index, 0 = none
+  uint32_t memory_id = 0;           // 1-based planned buffer id
+  uint64_t offset = 0;              // planned offset (low | high << 32)
+  std::string_view fqn;             // external key, may be empty
+};
+
+struct ValueView {
+  ValueKind kind = ValueKind::kNone;
+  uint32_t index = 0;  // tensor: into tensors; lists: into list_items; scalars: unused
+  uint32_t count = 0;  // list length or string length
+};
+
+enum class InstructionKind : uint8_t { kNone, kKernelCall, kDelegateCall, kMove, kJumpFalse, kFree };
+const char* InstructionKindName(InstructionKind k);
+
+struct InstructionView {
+  InstructionKind kind = InstructionKind::kNone;
+  int32_t target = 0;      // op_index, delegate_index, move source, jump condition, freed value
+  int32_t second = 0;      // move destination, jump destination
+  uint32_t args_begin = 0; // into MethodView::args (kernel and delegate calls)
+  uint32_t args_count = 0;
+};
+
+struct ChainView {
+  uint32_t instructions_begin = 0;  // into MethodView::instructions
+  uint32_t instructions_count = 0;
+};
+
+struct OperatorView {
+  std::string_view name;
+  std::string_view overload;
+};
+
+enum class BlobLocation : uint8_t { kInline, kSegment };
+
+struct DelegateView {
+  std::string_view backend;       // registered backend id, e.g. "XnnpackBackend"
+  bool has_compile_specs = false; // the vector is present (absent crashes runtimes before 1.3)
+  uint32_t compile_specs = 0;
+  BlobLocation location = BlobLocation::kInline;
+  uint32_t blob_index = 0;
+  uint64_t blob_bytes = 0;
+  uint64_t blob_file_offset = 0;  // where the blob's bytes start in the file
+};
+
+struct MethodView {
+  std::string_view name;
+  std::vector<ValueView> values;
+  std::vector<TensorView> tensors;
+  std::vector<int64_t> list_items;  // IntList/TensorList/OptionalTensorList value indices
+  std::vector<int32_t> sizes;       // tensor sizes, concatenated
+  std::vector<int32_t> inputs;
+  std::vector<int32_t> outputs;
+  std::vector<ChainView> chains;
+  std::vector<InstructionView> instructions;
+  std::vector<int32_t> args;
+  std::vector<OperatorView> operators;
+  std::vector<DelegateView> delegates;
+  std::vector<int64_t> planned_buffer_sizes;  // as stored: index 0 is the reserved placeholder
+
+  std::span<const int32_t> SizesOf(const TensorView& t) const {
+    return {sizes.data() + t.sizes_begin, t.rank};
+  }
+  std::span<const int64_t> ItemsOf(const ValueView& v) const {
+    return {list_items.data() + v.index, v.count};
+  }
+  std::span<const int32_t> ArgsOf(const InstructionView& i) const {
+    return {args.data() + i.args_begin, i.args_count};
+  }
+  const TensorView* TensorAt(int64_t value_index) const {
+    const ValueView& v = values[static_cast<size_t>(value_index)];
+    return v.kind == ValueKind::kTensor ? &tensors[v.index] : nullptr;
+  }
+  // Tensor values whose data comes from a .ptd (external, not planned): the runtime's n_ext.
+  uint32_t external_constants() const;
+};
+
+struct ExtendedHeader {
+  uint32_t length = 0;  // 24 (writers up to 0.7) or 32 (1.0+)
+  uint64_t program_size = 0;
+  uint64_t segment_base_offset = 0;
+  std::optional<uint64_t> segment_data_size;  // only in 32-byte headers
+};
+
+struct SegmentView {
+  uint64_t offset = 0;  // relative to segment_base_offset
+  uint64_t size = 0;
+};
+
+class MappedFile;
+
+struct ProgramView {
+  std::string path;
+  uint64_t file_size = 0;
+  uint64_t flatbuffer_bytes = 0;          // program_size: what Program::load keeps resident
+  std::optional<ExtendedHeader> header;
+  std::vector<MethodView> methods;
+  std::vector<SegmentView> segments;
+  uint64_t inline_constant_bytes = 0;      // legacy constant_buffer storage, summed
+  uint32_t inline_constant_buffers = 0;    // entries, including the reserved one
+  std::optional<uint32_t> constant_segment;  // segment index, when constants are in a segment
+  uint32_t constant_offsets = 0;           // entries in constant_segment.offsets
+  uint64_t constant_segment_bytes = 0;
+  uint32_t named_data = 0;                 // entries in Program.named_data
+  uint32_t mutable_segments = 0;
+  std::shared_ptr<const MappedFile> file;  // keeps the string_views alive
+
+  const MethodView* FindMethod(std::string_view name) const;
+};
+
+}  // namespace etmem::pte

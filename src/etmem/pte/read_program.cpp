@@ -1,0 +1,544 @@
+// Owns: ReadProgram. Header first, then the flatbuffers verifier over the program region, then
+// a walk that copies the metadata into the flat ProgramView while range-checking every index.
+#include "etmem/pte/read_program.h"
+
+#include <cstring>
+
+#include "etmem/base/checked_math.h"
+#include "etmem/fb/program_generated.h"
+#include "etmem/pte/mapped_file.h"
+
+namespace etmem::pte {
+namespace {
+
+constexpr size_t kHeaderOffset = 8;
+constexpr uint32_t kMinHeaderLength = 24;
+
+uint32_t LoadU32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;  // little-endian host assumed (checked in CMake)
+}
+uint64_t LoadU64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// Collects the first problem found while walking a method; the walk stops at it.
+class Walker {
+ public:
+  Walker(const std::string& file, const ReadLimits& limits) : file_(file), limits_(limits) {}
+
+  Status ReadMethod(const fb::Method& m, size_t method_index, MethodView& out);
+  Error Fail(const std::string& where, const std::string& what) const {
+    return MakeError(ErrorCode::kInvalidProgram, file_ + ": " + where + ": " + what);
+  }
+
+ private:
+  Status ReadValues(const fb::Method& m, const std::string& where, MethodView& out);
+  Status ReadTensor(const fb::Tensor& t, const std::string& where, MethodView& out);
+  Status ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
+                  const std::string& where, ValueView& v, MethodView& out);
+  Status ReadChains(const fb::Method& m, const std::string& where, MethodView& out);
+  Status ReadInstruction(const fb::Instruction& ins, const std::string& where, MethodView& out);
+  Status CheckValueIndex(int64_t index, const MethodView& out, const std::string& where,
+                         bool allow_none = false) const;
+  Status CheckListItemsExist(const MethodView& out, const std::string& where) const;
+
+  const std::string& file_;
+  const ReadLimits& limits_;
+};
+
+std::string MethodWhere(const fb::Method& m, size_t index) {
+  return m.name() ? "method '" + m.name()->str() + "'" : "method " + std::to_string(index);
+}
+
+Status Walker::CheckValueIndex(int64_t index, const MethodView& out, const std::string& where,
+                               bool allow_none) const {
+  if (allow_none && index == -1) return Ok{};
+  if (index < 0 || static_cast<uint64_t>(index) >= out.values.size())
+    return Fail(where, "value index " + std::to_string(index) + " out of range (method has " +
+                           std::to_string(out.values.size()) + " values)");
+  return Ok{};
+}
+
+Status Walker::ReadTensor(const fb::Tensor& t, const std::string& where, MethodView& out) {
+  TensorView tv;
+  tv.dtype = static_cast<int8_t>(t.dtype());
+  auto dyn = static_cast<uint8_t>(t.dynamism());
+  if (dyn > 2) return Fail(where, "unknown shape dynamism " + std::to_string(dyn));
+  tv.dynamism = static_cast<Dynamism>(dyn);
+  if (!t.sizes()) return Fail(where, "tensor has no sizes");
+  if (!t.dim_order()) return Fail(where, "tensor has no dim_order");
+  tv.rank = t.sizes()->size();
+  tv.dim_order_length = t.dim_order()->size();
+  if (tv.rank > limits_.max_rank)
+    return Fail(where, "tensor rank " + std::to_string(tv.rank) + " is absurd");
+  if (tv.dim_order_length != tv.rank)
+    return Fail(where, "tensor dim_order has " + std::to_string(tv.dim_order_length) +
+                           " entries but sizes has " + std::to_string(tv.rank));
+  tv.sizes_begin = static_cast<uint32_t>(out.sizes.size());
+  for (int32_t s : *t.sizes()) {
+    if (s < 0) return Fail(where, "tensor size " + std::to_string(s) + " is negative");
+    out.sizes.push_back(s);
+  }
+  for (uint8_t d : *t.dim_order())
+    if (d >= tv.rank) return Fail(where, "tensor dim_order entry " + std::to_string(d) +
+                                             " is not below the rank " + std::to_string(tv.rank));
+  tv.data_index = t.data_index();
+  if (const fb::PlannedPlacement* p = t.placement()) {
+    tv.planned = true;
+    tv.memory_id = p->memory_id();
+    tv.offset = uint64_t{p->offset_low()} | (uint64_t{p->offset_high()} << 32);
+  }
+  if (const fb::TensorExtras* x = t.extras()) {
+    tv.external = x->location() == fb::DataLocation::EXTERNAL;
+    if (x->fqn()) tv.fqn = std::string_view(x->fqn()->c_str(), x->fqn()->size());
+  }
+  out.tensors.push_back(tv);
+  return Ok{};
+}
+
+Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
+                        const std::string& where, ValueView& v, MethodView& out) {
+  if (!items) return Fail(where, "list has no items vector");
+  v.index = static_cast<uint32_t>(out.list_items.size());
+  v.count = items->size();
+  for (int64_t i : *items) {
+    if (i < (allow_none ? -1 : 0))
+      return Fail(where, "list item " + std::to_string(i) + " is not a value index");
+    out.list_items.push_back(i);
+  }
+  return Ok{};
+}
+
+Status Walker::ReadValues(const fb::Method& m, const std::string& method_where, MethodView& out) {
+  if (!m.values()) return Fail(method_where, "has no values vector");
+  out.values.reserve(m.values()->size());
+  for (const fb::Value* v : *m.values()) {
+    const std::string where = method_where + ", value " + std::to_string(out.values.size());
+    ValueView vv;
+    if (!v) return Fail(where, "null value entry");
+    switch (v->payload_type()) {
+      case fb::Payload::NONE: vv.kind = ValueKind::kNone; break;
+      case fb::Payload::Null: vv.kind = ValueKind::kNull; break;
+      case fb::Payload::Int: vv.kind = ValueKind::kInt; break;
+      case fb::Payload::Bool: vv.kind = ValueKind::kBool; break;
+      case fb::Payload::Double: vv.kind = ValueKind::kDouble; break;
+      case fb::Payload::Tensor: {
+        vv.kind = ValueKind::kTensor;
+        vv.index = static_cast<uint32_t>(out.tensors.size());
+        auto s = ReadTensor(*v->payload_as_Tensor(), where, out);
+        if (!s) return s;
+        break;
+      }
+      case fb::Payload::String: {
+        vv.kind = ValueKind::kString;
+        const auto* s = v->payload_as_String()->value();
+        vv.count = s ? s->size() : 0;
+        break;
+      }
+      case fb::Payload::IntList: {
+        vv.kind = ValueKind::kIntList;
+        auto s = ReadList(v->payload_as_IntList()->items(), false, where, vv, out);
+        if (!s) return s;
+        break;
+      }
+      case fb::Payload::DoubleList: {
+        vv.kind = ValueKind::kDoubleList;
+        const auto* items = v->payload_as_DoubleList()->items();
+        if (!items) return Fail(where, "double list has no items vector");
+        vv.count = items->size();
+        break;
+      }
+      case fb::Payload::BoolList: {
+        vv.kind = ValueKind::kBoolList;
+        const auto* items = v->payload_as_BoolList()->items();
+        if (!items) return Fail(where, "bool list has no items vector");
+        vv.count = items->size();
+        break;
+      }
+      case fb::Payload::TensorList:
+      case fb::Payload::OptionalTensorList: {
+        bool optional = v->payload_type() == fb::Payload::OptionalTensorList;
+        vv.kind = optional ? ValueKind::kOptionalTensorList : ValueKind::kTensorList;
+        const flatbuffers::Vector<int32_t>* items =
+            optional ? v->payload_as_OptionalTensorList()->items() : v->payload_as_TensorList()->items();
+        if (!items) return Fail(where, "tensor list has no items vector");
+        vv.index = static_cast<uint32_t>(out.list_items.size());
+        vv.count = items->size();
+        for (int32_t i : *items) {
+          if (i < (optional ? -1 : 0))
+            return Fail(where, "list item " + std::to_string(i) + " is not a value index");
+          out.list_items.push_back(i);
+        }
+        break;
+      }
+      default:
+        return Fail(where, "unknown value type " +
+                               std::to_string(static_cast<int>(v->payload_type())));
+    }
+    out.values.push_back(vv);
+  }
+  return Ok{};
+}
+
+// List items may point forward, so they are checked once every value is known. The runtime
+// also requires TensorList items to be tensors (and OptionalTensorList items tensors or None).
+Status Walker::CheckListItemsExist(const MethodView& out, const std::string& method_where) const {
+  for (size_t i = 0; i < out.values.size(); ++i) {
+    const ValueView& v = out.values[i];
+    bool optional = v.kind == ValueKind::kOptionalTensorList;
+    if (v.kind != ValueKind::kIntList && v.kind != ValueKind::kTensorList && !optional) continue;
+    const std::string where = method_where + ", value " + std::to_string(i);
+    for (int64_t item : out.ItemsOf(v)) {
+      auto s = CheckValueIndex(item, out, where, optional);
+      if (!s) return s;
+      if (v.kind == ValueKind::kIntList || item < 0) continue;
+      ValueKind k = out.values[static_cast<size_t>(item)].kind;
+      if (k != ValueKind::kTensor && !(optional && k == ValueKind::kNull))
+        return Fail(where, std::string(ValueKindName(v.kind)) + " item " + std::to_string(item) +
+                               " is a " + ValueKindName(k) + ", not a tensor");
+    }
+  }
+  return Ok{};
+}
+
+Status Walker::ReadInstruction(const fb::Instruction& ins, const std::string& where,
+                               MethodView& out) {
+  InstructionView iv;
+  const flatbuffers::Vector<int32_t>* args = nullptr;
+  switch (ins.step_type()) {
+    case fb::Step::KernelCall: {
+      const auto* k = ins.step_as_KernelCall();
+      iv.kind = InstructionKind::kKernelCall;
+      iv.target = k->op_index();
+      args = k->args();
+      if (iv.target < 0 || static_cast<size_t>(iv.target) >= out.operators.size())
+        return Fail(where, "kernel call names operator " + std::to_string(iv.target) +
+                               " but the method has " + std::to_string(out.operators.size()));
+      break;
+    }
+    case fb::Step::DelegateCall: {
+      const auto* d = ins.step_as_DelegateCall();
+      iv.kind = InstructionKind::kDelegateCall;
+      iv.target = d->delegate_index();
+      args = d->args();
+      if (iv.target < 0 || static_cast<size_t>(iv.target) >= out.delegates.size())
+        return Fail(where, "delegate call names delegate " + std::to_string(iv.target) +
+                               " but the method has " + std::to_string(out.delegates.size()));
+      break;
+    }
+    case fb::Step::MoveCall: {
+      const auto* mv = ins.step_as_MoveCall();
+      iv.kind = InstructionKind::kMove;
+      iv.target = mv->from();
+      iv.second = mv->to();
+      for (int32_t i : {iv.target, iv.second})
+        if (auto s = CheckValueIndex(i, out, where); !s) return s;
+      break;
+    }
+    case fb::Step::JumpFalseCall: {
+      const auto* j = ins.step_as_JumpFalseCall();
+      iv.kind = InstructionKind::kJumpFalse;
+      iv.target = j->condition();
+      iv.second = j->destination();
+      if (auto s = CheckValueIndex(iv.target, out, where); !s) return s;
+      break;
+    }
+    case fb::Step::FreeCall: {
+      iv.kind = InstructionKind::kFree;
+      iv.target = ins.step_as_FreeCall()->value();
+      if (auto s = CheckValueIndex(iv.target, out, where); !s) return s;
+      break;
+    }
+    default:
+      return Fail(where, "unknown instruction type " +
+                             std::to_string(static_cast<int>(ins.step_type())));
+  }
+  if (iv.kind == InstructionKind::kKernelCall || iv.kind == InstructionKind::kDelegateCall) {
+    if (!args) return Fail(where, "call has no args vector");
+    iv.args_begin = static_cast<uint32_t>(out.args.size());
+    iv.args_count = args->size();
+    for (int32_t a : *args) {
+      if (auto s = CheckValueIndex(a, out, where); !s) return s;
+      out.args.push_back(a);
+    }
+  }
+  out.instructions.push_back(iv);
+  return Ok{};
+}
+
+Status Walker::ReadChains(const fb::Method& m, const std::string& method_where, MethodView& out) {
+  if (!m.chains()) return Fail(method_where, "has no chains vector");
+  for (const fb::Chain* c : *m.chains()) {
+    const std::string where = method_where + ", chain " + std::to_string(out.chains.size());
+    if (!c || !c->instructions()) return Fail(where, "has no instructions vector");
+    ChainView cv;
+    cv.instructions_begin = static_cast<uint32_t>(out.instructions.size());
+    cv.instructions_count = c->instructions()->size();
+    for (const fb::Instruction* ins : *c->instructions()) {
+      const std::string iwhere =
+          where + ", instruction " + std::to_string(out.instructions.size() - cv.instructions_begin);
+      if (!ins) return Fail(iwhere, "null instruction");
+      if (auto s = ReadInstruction(*ins, iwhere, out); !s) return s;
+    }
+    for (size_t i = cv.instructions_begin; i < out.instructions.size(); ++i) {
+      const InstructionView& iv = out.instructions[i];
+      if (iv.kind == InstructionKind::kJumpFalse &&
+          (iv.second < 0 || static_cast<uint32_t>(iv.second) >= cv.instructions_count))
+        return Fail(where, "jump to instruction " + std::to_string(iv.second) +
+                               " outside the chain's " + std::to_string(cv.instructions_count));
+    }
+    out.chains.push_back(cv);
+  }
+  return Ok{};
+}
+
+Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& out) {
+  const std::string where = MethodWhere(m, method_index);
+  if (m.name()) out.name = std::string_view(m.name()->c_str(), m.name()->size());
+  if (m.operators())
+    for (const fb::Operator* op : *m.operators()) {
+      OperatorView ov;
+      if (op && op->name()) ov.name = std::string_view(op->name()->c_str(), op->name()->size());
+      if (op && op->overload())
+        ov.overload = std::string_view(op->overload()->c_str(), op->overload()->size());
+      out.operators.push_back(ov);
+    }
+  if (auto s = ReadValues(m, where, out); !s) return s;
+  if (auto s = CheckListItemsExist(out, where); !s) return s;
+  for (auto* io : {m.inputs(), m.outputs()}) {
+    if (!io) continue;
+    auto& dst = io == m.inputs() ? out.inputs : out.outputs;
+    for (int32_t i : *io) {
+      if (auto s = CheckValueIndex(i, out, where + (io == m.inputs() ? ", inputs" : ", outputs"));
+          !s)
+        return s;
+      dst.push_back(i);
+    }
+  }
+  if (m.planned_buffer_sizes())
+    for (int64_t s : *m.planned_buffer_sizes()) {
+      if (s < 0) return Fail(where, "planned buffer size " + std::to_string(s) + " is negative");
+      out.planned_buffer_sizes.push_back(s);
+    }
+  return ReadChains(m, where, out);
+}
+
+Status ReadDelegates(const fb::Program& p, const uint8_t* file_base, const fb::Method& m,
+                     const ProgramView& program, const std::string& where, const Walker& w,
+                     MethodView& out) {
+  if (!m.delegates()) return Ok{};
+  for (const fb::Delegate* d : *m.delegates()) {
+    const std::string dwhere = where + ", delegate " + std::to_string(out.delegates.size());
+    if (!d) return w.Fail(dwhere, "null delegate entry");
+    DelegateView dv;
+    if (d->backend()) dv.backend = std::string_view(d->backend()->c_str(), d->backend()->size());
+    dv.has_compile_specs = d->compile_specs() != nullptr;
+    dv.compile_specs = dv.has_compile_specs ? d->compile_specs()->size() : 0;
+    if (!d->blob()) return w.Fail(dwhere, "has no processed-blob reference");
+    dv.blob_index = d->blob()->index();
+    if (d->blob()->location() == fb::BlobLocation::INLINE) {
+      dv.location = BlobLocation::kInline;
+      const auto* blobs = p.inline_blobs();
+      if (!blobs || dv.blob_index >= blobs->size() || !blobs->Get(dv.blob_index)->bytes())
+        return w.Fail(dwhere, "inline blob " + std::to_string(dv.blob_index) + " does not exist");
+      const auto* bytes = blobs->Get(dv.blob_index)->bytes();
+      dv.blob_bytes = bytes->size();
+      dv.blob_file_offset = static_cast<uint64_t>(bytes->data() - file_base);
+    } else if (d->blob()->location() == fb::BlobLocation::SEGMENT) {
+      dv.location = BlobLocation::kSegment;
+      if (dv.blob_index >= program.segments.size())
+        return w.Fail(dwhere, "blob segment " + std::to_string(dv.blob_index) +
+                                  " does not exist (program has " +
+                                  std::to_string(program.segments.size()) + ")");
+      dv.blob_bytes = program.segments[dv.blob_index].size;
+      dv.blob_file_offset = (program.header ? program.header->segment_base_offset : 0) +
+                            program.segments[dv.blob_index].offset;
+    } else {
+      return w.Fail(dwhere, "unknown blob location " +
+                                std::to_string(static_cast<int>(d->blob()->location())));
+    }
+    out.delegates.push_back(dv);
+  }
+  return Ok{};
+}
+
+Status ReadSegments(const fb::Program& p, const std::string& file, ProgramView& out) {
+  if (!p.segments()) return Ok{};
+  uint64_t base = out.header ? out.header->segment_base_offset : 0;
+  for (const fb::Segment* s : *p.segments()) {
+    if (!s) return MakeError(ErrorCode::kInvalidProgram, file + ": null segment entry");
+    SegmentView sv{s->offset(), s->size()};
+    auto end = CheckedAdd(base, sv.offset);
+    if (end) end = CheckedAdd(*end, sv.size);
+    if (!end || *end > out.file_size)
+      return MakeError(ErrorCode::kInvalidProgram,
+                       file + ": segment " + std::to_string(out.segments.size()) + " (offset " +
+                           std::to_string(sv.offset) + ", " + std::to_string(sv.size) +
+                           " bytes) lies outside the file (" + std::to_string(out.file_size) +
+                           " bytes)");
+    out.segments.push_back(sv);
+  }
+  return Ok{};
+}
+
+Status ReadConstants(const fb::Program& p, const std::string& file, ProgramView& out) {
+  if (const auto* inl = p.inline_constants()) {
+    out.inline_constant_buffers = inl->size();
+    for (const fb::InlineBuffer* b : *inl)
+      if (b && b->bytes()) out.inline_constant_bytes += b->bytes()->size();
+  }
+  if (const fb::SubSegments* cs = p.constant_segment()) {
+    out.constant_offsets = cs->offsets() ? cs->offsets()->size() : 0;
+    if (out.constant_offsets > 0) {
+      if (cs->segment_index() >= out.segments.size())
+        return MakeError(ErrorCode::kInvalidProgram,
+                         file + ": constant segment index " + std::to_string(cs->segment_index()) +
+                             " does not exist (program has " + std::to_string(out.segments.size()) +
+                             " segments)");
+      out.constant_segment = cs->segment_index();
+      out.constant_segment_bytes = out.segments[cs->segment_index()].size;
+    }
+  }
+  if (p.named_data()) out.named_data = p.named_data()->size();
+  if (p.mutable_segments()) out.mutable_segments = p.mutable_segments()->size();
+  return Ok{};
+}
+
+}  // namespace
+
+const char* ValueKindName(ValueKind k) {
+  switch (k) {
+    case ValueKind::kNone: return "None";
+    case ValueKind::kNull: return "Null";
+    case ValueKind::kInt: return "Int";
+    case ValueKind::kBool: return "Bool";
+    case ValueKind::kDouble: return "Double";
+    case ValueKind::kTensor: return "Tensor";
+    case ValueKind::kString: return "String";
+    case ValueKind::kIntList: return "IntList";
+    case ValueKind::kDoubleList: return "DoubleList";
+    case ValueKind::kBoolList: return "BoolList";
+    case ValueKind::kTensorList: return "TensorList";
+    case ValueKind::kOptionalTensorList: return "OptionalTensorList";
+  }
+  return "?";
+}
+
+const char* InstructionKindName(InstructionKind k) {
+  switch (k) {
+    case InstructionKind::kNone: return "none";
+    case InstructionKind::kKernelCall: return "kernel call";
+    case InstructionKind::kDelegateCall: return "delegate call";
+    case InstructionKind::kMove: return "move";
+    case InstructionKind::kJumpFalse: return "jump-if-false";
+    case InstructionKind::kFree: return "free";
+  }
+  return "?";
+}
+
+uint32_t MethodView::external_constants() const {
+  uint32_t n = 0;
+  for (const TensorView& t : tensors) n += (t.external && !t.planned) ? 1 : 0;
+  return n;
+}
+
+const MethodView* ProgramView::FindMethod(std::string_view name) const {
+  for (const MethodView& m : methods)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+Result<std::optional<ExtendedHeader>> ReadExtendedHeader(std::span<const uint8_t> bytes,
+                                                         const std::string& name) {
+  if (bytes.size() < kHeaderOffset + 8 || std::memcmp(bytes.data() + kHeaderOffset, "eh00", 4) != 0)
+    return std::optional<ExtendedHeader>();
+  auto fail = [&](const std::string& what) {
+    return MakeError(ErrorCode::kInvalidProgram,
+                     name + ": extended header (\"eh00\" at byte 8) " + what);
+  };
+  ExtendedHeader h;
+  h.length = LoadU32(bytes.data() + kHeaderOffset + 4);
+  if (h.length < kMinHeaderLength)
+    return fail("has length " + std::to_string(h.length) + " < " +
+                std::to_string(kMinHeaderLength));
+  if (bytes.size() < kHeaderOffset + kMinHeaderLength)
+    return fail("is cut short: the file has only " + std::to_string(bytes.size()) + " bytes");
+  h.program_size = LoadU64(bytes.data() + kHeaderOffset + 8);
+  h.segment_base_offset = LoadU64(bytes.data() + kHeaderOffset + 16);
+  if (h.length >= 32 && bytes.size() >= kHeaderOffset + 32)
+    h.segment_data_size = LoadU64(bytes.data() + kHeaderOffset + 24);
+  if (h.program_size > bytes.size())
+    return fail("claims a program of " + std::to_string(h.program_size) +
+                " bytes but the file has " + std::to_string(bytes.size()) +
+                " (not a valid header; ExecuTorch refuses this file in Program::load)");
+  if (h.program_size < kHeaderOffset + h.length)
+    return fail("claims a program of " + std::to_string(h.program_size) +
+                " bytes, smaller than the header itself");
+  if (h.segment_base_offset != 0 && h.segment_base_offset < h.program_size)
+    return fail("puts segments at byte " + std::to_string(h.segment_base_offset) +
+                ", inside the program (" + std::to_string(h.program_size) + " bytes)");
+  return std::optional<ExtendedHeader>(h);
+}
+
+Result<ProgramView> ReadProgramFile(std::shared_ptr<const MappedFile> file, const std::string& name,
+                                    const ReadLimits& limits) {
+  std::span<const uint8_t> bytes = file->bytes();
+  ProgramView out;
+  out.path = name;
+  out.file_size = bytes.size();
+  if (bytes.size() < 8)
+    return MakeError(ErrorCode::kInvalidProgram,
+                     name + ": only " + std::to_string(bytes.size()) +
+                         " bytes; too short to be an ExecuTorch program");
+  if (std::memcmp(bytes.data() + 4, "ET", 2) != 0)
+    return MakeError(ErrorCode::kInvalidProgram,
+                     name + ": not an ExecuTorch program (file identifier is not \"ET..\")");
+  if (std::memcmp(bytes.data() + 4, "ET12", 4) != 0)
+    return MakeError(ErrorCode::kInvalidProgram,
+                     name + ": program format '" + std::string(reinterpret_cast<const char*>(bytes.data() + 4), 4) +
+                         "' is not ET12, the only format ExecuTorch 0.3-1.4 load");
+  ETMEM_TRY(out.header, ReadExtendedHeader(bytes, name));
+  out.flatbuffer_bytes = out.header ? out.header->program_size : bytes.size();
+
+  flatbuffers::Verifier::Options options;
+  options.max_depth = limits.max_depth;
+  options.max_tables = limits.max_tables;
+  options.check_alignment = true;
+  flatbuffers::Verifier verifier(bytes.data(), out.flatbuffer_bytes, options);
+  if (!fb::VerifyProgramBuffer(verifier))
+    return MakeError(ErrorCode::kInvalidProgram,
+                     name + ": the program flatbuffer fails verification (corrupt or truncated)");
+  const fb::Program& p = *fb::GetProgram(bytes.data());
+  if (auto s = ReadSegments(p, name, out); !s) return s.error();
+  if (auto s = ReadConstants(p, name, out); !s) return s.error();
+  if (!p.methods() || p.methods()->size() == 0)
+    return MakeError(ErrorCode::kInvalidProgram, name + ": the program has no methods");
+  Walker walker(name, limits);
+  out.methods.resize(p.methods()->size());
+  for (size_t i = 0; i < p.methods()->size(); ++i) {
+    const fb::Method* m = p.methods()->Get(i);
+    if (!m) return MakeError(ErrorCode::kInvalidProgram, name + ": method " + std::to_string(i) + " is null");
+    // Delegates first: instructions are checked against their count.
+    if (auto s = ReadDelegates(p, bytes.data(), *m, out, MethodWhere(*m, i), walker, out.methods[i]); !s)
+      return s.error();
+    if (auto s = walker.ReadMethod(*m, i, out.methods[i]); !s) return s.error();
+  }
+  out.file = std::move(file);
+  return out;
+}
+
+Result<ProgramView> ReadProgram(const std::string& path, const ReadLimits& limits) {
+  ETMEM_TRY(auto file, MappedFile::Open(path));
+  return ReadProgramFile(std::move(file), path, limits);
+}
+
+Result<ProgramView> ReadProgramBytes(std::span<const uint8_t> bytes, const std::string& name,
+                                     const ReadLimits& limits) {
+  return ReadProgramFile(MappedFile::FromBytes(bytes), name, limits);
+}
+
+}  // namespace etmem::pte

@@ -1,0 +1,97 @@
+// Owns: the one report model every output format prints from (bloaty's RollupOutput role):
+// per method, the simulated method-allocator requirement with every allocation, the roll-up by
+// category, the temp allocator's load peak, the planned buffers, the pool check, and the
+// assumptions that make the numbers reproducible. Not: printing (one file per format).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "etmem/pte/program_view.h"
+#include "etmem/runtime/load_plan.h"
+#include "etmem/sim/simulate.h"
+
+namespace etmem::report {
+
+// Everything a reader needs to reproduce a figure.
+struct Assumptions {
+  std::string runtime;        // "1.4.1"
+  std::string target;         // "cortex-m"
+  std::string target_detail;  // the target row's description
+  uint32_t pool_align = 8;    // pool base aligned to this, not to twice this
+  bool temp_allocator = false;
+  bool temp_is_runner_default = true;  // chosen by --temp runner
+  bool external_data_map = false;
+};
+
+struct CategoryTotal {
+  uint64_t bytes = 0;    // consumed: requested + padding
+  uint64_t padding = 0;
+  uint32_t allocations = 0;
+};
+
+struct PoolCheck {
+  uint64_t pool_bytes = 0;
+  bool fits = true;
+  std::optional<size_t> failing_request;  // index into plan.requests
+  std::string log;                        // the runtime's first failure line
+  std::string consequence;                // what the runtime does next
+};
+
+struct MethodCounts {
+  size_t values = 0, tensors = 0, instructions = 0, kernel_calls = 0, delegate_calls = 0,
+         operators = 0, delegates = 0, chains = 0, inputs = 0, outputs = 0;
+};
+
+struct MethodReport {
+  const pte::MethodView* method = nullptr;
+  runtime::LoadPlan plan;
+  sim::SimResult sim;              // unbounded pool: placements and high-water marks
+  uint64_t method_bytes = 0;       // the minimum method pool
+  uint64_t temp_load_peak_bytes = 0;
+  std::array<CategoryTotal, static_cast<size_t>(runtime::Category::kCount)> by_category{};
+  std::optional<PoolCheck> pool_check;
+  MethodCounts counts;
+  bool exceeds_runtime_pool_limit = false;  // above 2^32-1: no MemoryAllocator can hold it
+};
+
+struct FlashBreakdown {
+  uint64_t file_bytes = 0;
+  uint64_t program_bytes = 0;           // flatbuffer region (+ header): Program::load keeps it
+  uint64_t metadata_bytes = 0;          // program_bytes minus inline constants and blobs
+  uint64_t inline_constant_bytes = 0;
+  uint64_t segment_constant_bytes = 0;
+  uint64_t inline_delegate_bytes = 0;
+  uint64_t segment_delegate_bytes = 0;
+  uint64_t other_segment_bytes = 0;
+};
+
+struct Report {
+  const pte::ProgramView* program = nullptr;
+  Assumptions assumptions;
+  std::vector<MethodReport> methods;
+  FlashBreakdown flash;
+};
+
+struct ReportOptions {
+  runtime::LoadOptions load;
+  bool temp_is_runner_default = true;
+  uint32_t pool_align = 8;
+  std::optional<uint64_t> pool_bytes;  // --pool
+  std::string method;                  // empty: every method
+};
+
+// Plans, simulates and rolls up every (selected) method. Fails only for a --method that the
+// program does not have.
+Result<Report> BuildReport(const pte::ProgramView& program, const runtime::RuntimeModel& model,
+                           const ReportOptions& options);
+
+FlashBreakdown ComputeFlash(const pte::ProgramView& program);
+
+// Labels for allocation i of a method (built on demand).
+std::string Describe(const MethodReport& m, size_t request);
+
+}  // namespace etmem::report

@@ -1,0 +1,137 @@
+#include "etmem/report/text_report.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+namespace etmem::report {
+namespace {
+
+std::string AssumptionLine(const Assumptions& a) {
+  std::string temp = a.temp_allocator ? "a temp allocator is passed" : "no temp allocator is passed";
+  if (a.temp_is_runner_default) temp += " (what this release's executor_runner does)";
+  return fmt::format("ExecuTorch {}, target {}, pool base aligned to {} B (not {}), {}{}",
+                     a.runtime, a.target, a.pool_align, 2 * a.pool_align, temp,
+                     a.external_data_map ? ", a .ptd data map is passed" : "");
+}
+
+void Headline(std::string& out, const Report& r, const MethodReport& m) {
+  out += fmt::format("{}: method '{}'\n", r.program->path, m.method->name);
+  if (m.plan.refusal)
+    out += fmt::format("  THE RUNTIME WOULD REFUSE THIS METHOD ({}): {}\n  (figures below count the "
+                       "allocations made before the refusal)\n",
+                       m.plan.refusal->error, m.plan.refusal->reason);
+  out += fmt::format("Method allocator pool: {}{} bytes minimum\n", m.plan.exact() ? "" : "at least ",
+                     m.method_bytes);
+  out += "  assuming " + AssumptionLine(r.assumptions) + "\n";
+  for (const auto& u : m.plan.unknowns)
+    out += fmt::format("  UNKNOWN: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+  if (m.exceeds_runtime_pool_limit)
+    out += "  This exceeds 4 GiB: MemoryAllocator sizes are 32-bit, so no pool can hold it.\n";
+}
+
+void Categories(std::string& out, const MethodReport& m) {
+  uint64_t padding = 0;
+  uint32_t count = 0;
+  for (const auto& c : m.by_category) padding += c.padding, count += c.allocations;
+  out += fmt::format("  {} allocations, {} B of alignment padding\n\n", count, padding);
+  out += fmt::format("  {:<22}{:>10}{:>8}{:>9}\n", "by category", "bytes", "allocs", "padding");
+  for (size_t c = 0; c < m.by_category.size(); ++c) {
+    const CategoryTotal& t = m.by_category[c];
+    if (t.allocations == 0) continue;
+    out += fmt::format("  {:<22}{:>10}{:>8}{:>9}\n",
+                       runtime::CategoryName(static_cast<runtime::Category>(c)), t.bytes,
+                       t.allocations, t.padding);
+  }
+}
+
+void Allocations(std::string& out, const MethodReport& m, const TextOptions& o) {
+  std::vector<size_t> rows;
+  for (size_t i = 0; i < m.sim.placements.size(); ++i)
+    if (m.plan.requests[i].pool == runtime::PoolKind::kMethod) rows.push_back(i);
+  if (!o.all_allocations) {
+    std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
+      return m.plan.requests[a].size > m.plan.requests[b].size;
+    });
+    rows.resize(std::min(rows.size(), o.largest));
+    out += fmt::format("\n  largest allocations (all of them: --allocations):\n");
+  } else {
+    out += "\n  every allocation, in order:\n";
+  }
+  out += fmt::format("  {:>5} {:>8} {:>5} {:>8}  {}\n", "#", "bytes", "align", "offset", "what");
+  for (size_t i : rows)
+    out += fmt::format("  {:>5} {:>8} {:>5} {:>8}  {}\n", i, m.plan.requests[i].size,
+                       m.plan.requests[i].align, m.sim.placements[i].offset, Describe(m, i));
+}
+
+void OtherPools(std::string& out, const Report& r, const MethodReport& m) {
+  if (m.temp_load_peak_bytes > 0)
+    out += fmt::format("\nTemp allocator during load: {} B peak (operator metadata, reset after "
+                       "each operator)\n", m.temp_load_peak_bytes);
+  else
+    out += "\nTemp allocator during load: 0 B\n";
+  const auto& sizes = m.method->planned_buffer_sizes;
+  int64_t total = 0;
+  std::string list;
+  for (size_t i = 1; i < sizes.size(); ++i) {
+    total += sizes[i];
+    list += fmt::format("{}buffer {}: {} B", i == 1 ? "" : ", ", i, sizes[i]);
+  }
+  out += fmt::format("Planned buffers (activations): {} B{}{}\n", total, list.empty() ? "" : " = ", list);
+  const MethodCounts& c = m.counts;
+  out += fmt::format("Method: {} values ({} tensors), {} instructions ({} kernel calls, {} delegate "
+                     "calls) in {} chain(s), {} operators, {} delegates\n",
+                     c.values, c.tensors, c.instructions, c.kernel_calls, c.delegate_calls, c.chains,
+                     c.operators, c.delegates);
+  const FlashBreakdown& f = r.flash;
+  out += fmt::format("Flash: {} B file: {} B program metadata, {} B constants ({}), {} B delegate "
+                     "blobs\n",
+                     f.file_bytes, f.metadata_bytes, f.inline_constant_bytes + f.segment_constant_bytes,
+                     f.segment_constant_bytes ? "in a segment" : "inline",
+                     f.inline_delegate_bytes + f.segment_delegate_bytes);
+}
+
+void PoolCheckText(std::string& out, const MethodReport& m) {
+  if (!m.pool_check) return;
+  const PoolCheck& c = *m.pool_check;
+  out += fmt::format("\nPool check: a {} B method allocator pool {}\n", c.pool_bytes,
+                     c.fits ? "LOADS" : "DOES NOT LOAD");
+  if (!c.failing_request) return;
+  size_t i = *c.failing_request;
+  out += fmt::format("  allocation #{} fails: {} ({} B, align {}, at offset {})\n", i, Describe(m, i),
+                     m.plan.requests[i].size, m.plan.requests[i].align, m.sim.placements[i].offset);
+  out += "  the runtime logs: " + c.log + "\n";
+  out += "  then: " + c.consequence + "\n";
+}
+
+}  // namespace
+
+std::string ToText(const Report& r, const TextOptions& o) {
+  std::string out;
+  for (size_t i = 0; i < r.methods.size(); ++i) {
+    const MethodReport& m = r.methods[i];
+    if (i > 0) out += "\n";
+    Headline(out, r, m);
+    Categories(out, m);
+    Allocations(out, m, o);
+    OtherPools(out, r, m);
+    PoolCheckText(out, m);
+  }
+  return out;
+}
+
+std::string ToTextMatrix(const std::vector<Report>& reports) {
+  std::string out = fmt::format("{:<9}{:<10}{:<12}{:>7}{:>6}{:>16}{:>12}\n", "runtime", "target",
+                                "method", "align", "temp", "method pool B", "temp load B");
+  for (const Report& r : reports)
+    for (const MethodReport& m : r.methods)
+      out += fmt::format("{:<9}{:<10}{:<12}{:>7}{:>6}{:>16}{:>12}{}\n", r.assumptions.runtime,
+                         r.assumptions.target, m.method->name, r.assumptions.pool_align,
+                         r.assumptions.temp_allocator ? "yes" : "no",
+                         (m.plan.exact() ? "" : ">=") + std::to_string(m.method_bytes),
+                         m.temp_load_peak_bytes, m.plan.refusal ? "  (refused)" : "");
+  return out;
+}
+
+}  // namespace etmem::report

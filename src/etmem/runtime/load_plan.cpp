@@ -1,0 +1,245 @@
+// Owns: PlanMethodLoad, the allocation sequence of Method::load / Method::init (spec §3).
+// The order here is the runtime's order; every condition is a trait of the release.
+#include "etmem/runtime/load_plan.h"
+
+#include "etmem/base/checked_math.h"
+
+namespace etmem::runtime {
+
+RuntimeModel::RuntimeModel(const RuntimeTraits& traits, const abi::Abi& abi)
+    : traits_(&traits), abi_(abi) {
+  for (const auto& [name, def] : traits.types.all()) cache_[name] = traits.types.Compute(name, abi).size_align;
+}
+
+abi::SizeAlign RuntimeModel::Layout(const std::string& type) const {
+  auto it = cache_.find(type);
+  ETMEM_CHECK(it != cache_.end());
+  return it->second;
+}
+
+namespace {
+
+using pte::InstructionKind;
+using pte::ValueKind;
+
+class Planner {
+ public:
+  Planner(const pte::ProgramView& program, const pte::MethodView& method, const RuntimeModel& model,
+          const LoadOptions& options)
+      : program_(program), m_(method), model_(model), t_(model.traits()), options_(options) {}
+
+  LoadPlan Run() {
+    if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
+      Instance(Site::kPlatformAllocator, "PlatformMemoryAllocator");
+    if (ParseValues() && InitDelegates() && InitChains()) {}
+    return std::move(plan_);
+  }
+
+ private:
+  // allocateList<T>(n): one request of n * sizeof(T) bytes at alignof(T).
+  void List(Site site, const char* type, uint64_t n, int64_t subject = -1, int64_t detail = -1,
+            PoolKind pool = PoolKind::kMethod) {
+    abi::SizeAlign l = model_.Layout(type);
+    AllocationRequest r;
+    r.site = site;
+    r.pool = pool;
+    r.on_failure = t_.failure(site);
+    r.align = l.align;
+    r.count = n;
+    r.size = n * l.size;  // n < 2^32 and sizes are small: cannot overflow 64 bits
+    // n * sizeof(T) is computed in the target's size_t; a wrap is reported, never modelled.
+    if (r.size > MaxUnsigned(model_.abi().size_type.size) && !plan_.refusal)
+      plan_.refusal = Refusal{"MemoryAllocationFailed",
+                              "a list of " + std::to_string(n) + " " + type +
+                                  " overflows the target's size_t"};
+    r.subject = subject;
+    r.detail = detail;
+    r.type = type;
+    plan_.requests.push_back(r);
+  }
+  void Instance(Site site, const char* type, int64_t subject = -1) { List(site, type, 1, subject); }
+
+  bool Refuse(std::string error, std::string reason) {
+    plan_.refusal = Refusal{std::move(error), std::move(reason)};
+    return false;
+  }
+
+  bool ParseValues();
+  int64_t FirstNoneValue() const {
+    for (size_t i = 0; i < m_.values.size(); ++i)
+      if (m_.values[i].kind == ValueKind::kNone) return static_cast<int64_t>(i);
+    return -1;
+  }
+  bool HasNoneValue() const { return FirstNoneValue() >= 0; }
+  bool ParseTensor(const pte::TensorView& t, int64_t value);
+  void ParseList(const pte::ValueView& v, int64_t value);
+  bool InitDelegates();
+  bool InitChains();
+  void ResolveOperator(const pte::InstructionView& ins, int64_t instruction);
+
+  const pte::ProgramView& program_;
+  const pte::MethodView& m_;
+  const RuntimeModel& model_;
+  const RuntimeTraits& t_;
+  const LoadOptions& options_;
+  LoadPlan plan_;
+};
+
+bool Planner::ParseValues() {
+  List(Site::kValues, "EValue", m_.values.size());
+  if (t_.input_set_array && !m_.inputs.empty()) List(Site::kInputSet, "bool", m_.inputs.size());
+  if (t_.null_values_prescanned && HasNoneValue())
+    return Refuse("InvalidProgram", "value " + std::to_string(FirstNoneValue()) + " has no type");
+  uint32_t n_external = t_.external_constants ? m_.external_constants() : 0;
+  if (n_external > 0) {
+    List(Site::kExternalConstants, "NamedData", n_external);
+    if (!options_.external_data_map)
+      return Refuse("InvalidState", std::to_string(n_external) +
+                                        " tensors take their data from a .ptd file, and no data "
+                                        "map was passed to load_method (use --external-data)");
+  }
+  for (size_t i = 0; i < m_.values.size(); ++i) {
+    const pte::ValueView& v = m_.values[i];
+    if (v.kind == ValueKind::kNone)
+      return Refuse("InvalidProgram", "value " + std::to_string(i) + " has no type");
+    if (v.kind == ValueKind::kTensor) {
+      if (!ParseTensor(m_.tensors[v.index], static_cast<int64_t>(i))) return false;
+    } else {
+      ParseList(v, static_cast<int64_t>(i));
+    }
+  }
+  return true;
+}
+
+bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
+  const std::string where = "value " + std::to_string(value);
+  if (t.dynamism == pte::Dynamism::kDynamicUnbound)
+    return Refuse("NotSupported", where + " is a DYNAMIC_UNBOUND tensor, which the portable "
+                                          "runtime does not support");
+  if (t_.max_tensor_rank != 0 && t.rank > t_.max_tensor_rank)
+    return Refuse("InvalidProgram", where + " has rank " + std::to_string(t.rank) +
+                                            ", above the runtime's limit of " +
+                                            std::to_string(t_.max_tensor_rank));
+  // Static tensors point sizes and dim_order into the flatbuffer (spec trap 3).
+  if (t.dynamism == pte::Dynamism::kDynamicBound) {
+    List(Site::kTensorSizes, "SizesType", t.rank, value);
+    List(Site::kTensorDimOrder, "DimOrderType", t.rank, value);
+  }
+  List(Site::kTensorStrides, "StridesType", t.rank, value);
+  Instance(Site::kTensorImpl, "TensorImpl", value);
+  return true;
+}
+
+void Planner::ParseList(const pte::ValueView& v, int64_t value) {
+  const bool boxed = t_.boxed_lists;
+  switch (v.kind) {
+    case ValueKind::kIntList:
+      List(Site::kIntListPointers, "EValue*", v.count, value);
+      List(Site::kIntListValues, "int64_t", v.count, value);
+      if (boxed) Instance(Site::kIntListBox, "BoxedEvalueList", value);
+      break;
+    case ValueKind::kBoolList:
+      if (boxed) Instance(Site::kBoolList, "ArrayRef", value);
+      break;
+    case ValueKind::kDoubleList:
+      if (boxed) Instance(Site::kDoubleList, "ArrayRef", value);
+      break;
+    case ValueKind::kString:
+      if (boxed) Instance(Site::kString, "ArrayRef", value);
+      break;
+    case ValueKind::kTensorList:
+      List(Site::kTensorListTensors, "Tensor", v.count, value);
+      List(Site::kTensorListPointers, "EValue*", v.count, value);
+      if (boxed) Instance(Site::kTensorListBox, "BoxedEvalueList", value);
+      break;
+    case ValueKind::kOptionalTensorList:
+      // Pointers first here, unlike TensorList (spec trap 8).
+      List(Site::kOptionalListPointers, "EValue*", v.count, value);
+      List(Site::kOptionalListValues, "optional<Tensor>", v.count, value);
+      if (boxed) Instance(Site::kOptionalListBox, "BoxedEvalueList", value);
+      break;
+    default:
+      break;  // None, Null, Int, Bool, Double live inside the EValue
+  }
+}
+
+bool Planner::InitDelegates() {
+  List(Site::kDelegates, "BackendDelegate", m_.delegates.size());
+  const bool both_maps = options_.external_data_map && program_.named_data > 0;
+  if (both_maps && t_.refuses_external_map_with_named_data)
+    return Refuse("NotSupported", "a .ptd data map was passed and the program has named data; "
+                                  "this release cannot merge them");
+  if (both_maps && t_.merged_data_map) Instance(Site::kMergedDataMap, "MergedDataMap");
+  for (size_t d = 0; d < m_.delegates.size(); ++d) {
+    const pte::DelegateView& del = m_.delegates[d];
+    const auto subject = static_cast<int64_t>(d);
+    if (del.has_compile_specs) {
+      List(Site::kCompileSpecs, "CompileSpec", del.compile_specs, subject);
+    } else if (!t_.null_compile_specs_skipped) {
+      return Refuse("InvalidProgram", "delegate " + std::to_string(d) +
+                                          " has no compile_specs vector, which this release "
+                                          "dereferences unconditionally (a crash)");
+    }
+    auto backend = t_.backends.find(std::string(del.backend));
+    if (backend == t_.backends.end()) {
+      plan_.unknowns.push_back({subject, std::string(del.backend),
+                                "etmem has no model of what backend '" + std::string(del.backend) +
+                                    "' allocates in init(); the total is a lower bound"});
+      continue;
+    }
+    if (!backend->second.unknown_because.empty()) {
+      plan_.unknowns.push_back({subject, std::string(del.backend),
+                                backend->second.name + " " + backend->second.unknown_because +
+                                    "; the total is a lower bound"});
+      continue;
+    }
+    if (!backend->second.type.empty()) {
+      Instance(Site::kBackendInit, backend->second.type.c_str(), subject);
+      plan_.requests.back().on_failure = backend->second.on_failure;
+    }
+  }
+  return true;
+}
+
+bool Planner::InitChains() {
+  if (m_.chains.empty()) return Refuse("InvalidProgram", "the method has no chains");
+  List(Site::kChains, "Chain", m_.chains.size());
+  for (size_t c = 0; c < m_.chains.size(); ++c) {
+    const pte::ChainView& chain = m_.chains[c];
+    List(Site::kChainKernels, "OpFunction", chain.instructions_count, static_cast<int64_t>(c));
+    List(Site::kChainArgLists, "InstructionArgs", chain.instructions_count, static_cast<int64_t>(c));
+    for (uint32_t i = 0; i < chain.instructions_count; ++i) {
+      const uint32_t index = chain.instructions_begin + i;
+      const pte::InstructionView& ins = m_.instructions[index];
+      if (ins.kind != InstructionKind::kKernelCall && ins.kind != InstructionKind::kDelegateCall)
+        continue;  // jumps, moves and frees take no argument list
+      List(Site::kInstructionArgs, "EValue*", ins.args_count, index);
+      if (ins.kind == InstructionKind::kKernelCall) ResolveOperator(ins, index);
+    }
+  }
+  return true;
+}
+
+// TensorMeta for every argument, then a dim-order array per Tensor argument (spec trap 4).
+// From 1.0 these go to the user's temp allocator, reset when resolve_operator returns.
+void Planner::ResolveOperator(const pte::InstructionView& ins, int64_t instruction) {
+  const PoolKind pool = t_.operator_metadata_on_user_temp && options_.temp_allocator
+                            ? PoolKind::kTemp
+                            : PoolKind::kMethod;
+  List(Site::kTensorMeta, "TensorMeta", ins.args_count, instruction, -1, pool);
+  auto args = m_.ArgsOf(ins);
+  for (size_t a = 0; a < args.size(); ++a)
+    if (const pte::TensorView* t = m_.TensorAt(args[a]))
+      List(Site::kTensorMetaDimOrder, "DimOrderType", t->rank, instruction,
+           static_cast<int64_t>(a), pool);
+  if (pool == PoolKind::kTemp) plan_.requests.back().reset_temp_after = true;
+}
+
+}  // namespace
+
+LoadPlan PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
+                        const RuntimeModel& model, const LoadOptions& options) {
+  return Planner(program, method, model, options).Run();
+}
+
+}  // namespace etmem::runtime

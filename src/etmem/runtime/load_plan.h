@@ -1,0 +1,80 @@
+// Owns: the load model. Given a verified method, a release and an ABI, it lists in order every
+// allocate(size, alignment) call that Program::load_method makes, and on which allocator: the
+// method allocator, or (1.0+) the user's temp allocator, which is reset after each operator.
+// Not: the arithmetic of placing them (sim/), nor their text (labels.h).
+//
+//   RuntimeModel model(*FindRelease("1.4"), cortex_m);
+//   LoadPlan plan = PlanMethodLoad(program, program.methods[0], model, {.temp_allocator = true});
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "etmem/abi/abi.h"
+#include "etmem/pte/program_view.h"
+#include "etmem/runtime/release.h"
+
+namespace etmem::runtime {
+
+// A release laid out on one ABI: the sizes the load model needs, computed once.
+class RuntimeModel {
+ public:
+  RuntimeModel(const RuntimeTraits& traits, const abi::Abi& abi);
+  const RuntimeTraits& traits() const { return *traits_; }
+  const abi::Abi& abi() const { return abi_; }
+  abi::SizeAlign Layout(const std::string& type) const;  // by type-table name
+
+ private:
+  const RuntimeTraits* traits_;
+  abi::Abi abi_;
+  std::map<std::string, abi::SizeAlign> cache_;
+};
+
+// What the runner hands to load_method.
+struct LoadOptions {
+  bool temp_allocator = false;     // MemoryManager gets a non-null temp allocator with size > 0
+  bool external_data_map = false;  // a NamedDataMap (.ptd) is passed to load_method
+};
+
+enum class PoolKind : uint8_t { kMethod, kTemp };
+
+struct AllocationRequest {
+  Site site;
+  PoolKind pool = PoolKind::kMethod;
+  bool reset_temp_after = false;  // the temp allocator is reset after this request
+  OnFailure on_failure = OnFailure::kError;
+  uint32_t align = 1;
+  uint64_t size = 0;
+  uint64_t count = 1;      // elements (1 for an instance)
+  int64_t subject = -1;    // value / delegate / chain / instruction index, by site
+  int64_t detail = -1;     // kernel-call argument position, for R29
+  const char* type = "";   // type-table name of the element
+};
+
+// Backend inits etmem cannot size: the total is then a lower bound, and reports say so.
+struct UnknownPart {
+  int64_t delegate = -1;
+  std::string backend;
+  std::string why;
+};
+
+// The runtime would refuse the method after making `requests` (allocations made before the
+// refusal still happened).
+struct Refusal {
+  std::string error;   // the runtime's Error name, e.g. "NotSupported"
+  std::string reason;  // what in the program triggers it
+};
+
+struct LoadPlan {
+  std::vector<AllocationRequest> requests;
+  std::vector<UnknownPart> unknowns;
+  std::optional<Refusal> refusal;
+  bool exact() const { return unknowns.empty(); }
+};
+
+LoadPlan PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
+                        const RuntimeModel& model, const LoadOptions& options);
+
+}  // namespace etmem::runtime

@@ -1,0 +1,79 @@
+// Owns: what distinguishes one ExecuTorch release from another, as data (RuntimeTraits), and the
+// registry of releases. Each release lives in its own file under releases/, written as a small
+// named delta on the release before it; the registry applies the chain. Adding a release means
+// adding one file there (CMake picks it up). Nothing outside releases/ compares version numbers:
+// the load model asks about capabilities.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "etmem/abi/layout.h"
+#include "etmem/base/result.h"
+#include "etmem/runtime/sites.h"
+
+namespace etmem::runtime {
+
+// What a delegate's backend takes from the method allocator in init() (spec §5).
+struct BackendModel {
+  std::string name;       // a readable name, e.g. "XNNPACK"
+  std::string type;       // type allocated once per delegate (in the release's type table);
+                          // empty: the backend takes nothing from the method allocator
+  // Non-empty when the amount cannot be known from the program: reports then say "unknown"
+  // and give the total as a lower bound.
+  std::string unknown_because;
+  OnFailure on_failure = OnFailure::kError;
+};
+
+struct RuntimeTraits {
+  std::string version;  // "1.4.1"
+  std::string summary;  // one line: what this release changed, for `etmem list runtimes`
+
+  // ---- Method::load / Method::init sequence (spec §3) ----
+  bool platform_allocator_when_no_temp = false;  // R0
+  bool input_set_array = false;                  // R2
+  bool external_constants = false;               // R3 and the .ptd lookups
+  bool merged_data_map = false;                  // R21 (else: both maps given -> NotSupported)
+  bool refuses_external_map_with_named_data = false;  // 0.7: NotSupported instead of merging
+  bool boxed_lists = false;                      // R10-R13, R16, R19: EValue holds pointers
+  bool operator_metadata_on_user_temp = false;   // R28/R29 go to a non-empty user temp allocator
+  bool null_compile_specs_skipped = false;       // R22 skipped when compile_specs is absent
+  bool runner_passes_temp = false;               // what examples/portable/executor_runner does
+  bool null_values_prescanned = false;           // a NONE value fails before R3, not at its index
+  uint32_t max_tensor_rank = 0;                  // 0: no limit checked at load
+  std::array<OnFailure, static_cast<size_t>(Site::kCount)> on_failure{};
+
+  // ---- Types: field lists, laid out per ABI by abi::TypeTable ----
+  abi::TypeTable types;
+
+  // ---- Backends that allocate in init(), by the id the backend registers under ----
+  std::map<std::string, BackendModel> backends;
+
+  // ---- Program::load (flash / resident program) ----
+  uint32_t constant_segment_min_offsets = 1;  // constant segment loaded when offsets > this - 1
+
+  OnFailure& failure(Site s) { return on_failure[static_cast<size_t>(s)]; }
+  OnFailure failure(Site s) const { return on_failure[static_cast<size_t>(s)]; }
+  void SetFailure(std::initializer_list<Site> sites, OnFailure f) {
+    for (Site s : sites) failure(s) = f;
+  }
+};
+
+// One file in releases/ defines one of these: the version, the release it edits, and the edit.
+struct ReleaseDelta {
+  std::string version;
+  std::string based_on;  // empty for the first modelled release
+  std::function<void(RuntimeTraits&)> edit;
+};
+
+// All modelled releases, oldest first.
+const std::vector<RuntimeTraits>& AllReleases();
+
+// "1.4", "1.4.1", "v1.4.1": the newest patch release of that minor, or that exact release.
+// Unknown versions are an error that lists the known ones; never the nearest.
+Result<const RuntimeTraits*> FindRelease(const std::string& version);
+
+}  // namespace etmem::runtime

@@ -1,0 +1,37 @@
+// ExecuTorch v0.6.0 (spec §4.4, group C).
+#include "etmem/runtime/release.h"
+
+namespace etmem::runtime {
+
+ReleaseDelta Release_v0_6_0() {
+  return {"0.6.0", "0.5.0", [](RuntimeTraits& t) {
+            t.summary = "group C: NamedData[] for external constants; std::optional<Tensor>";
+            t.external_constants = true;  // R3
+            t.types.Add(abi::Struct("NamedData",
+                                    {{"key", abi::Prim::kPtr}, {"buffer", "FreeableBuffer"}}));
+            // optional<Tensor> is now std::optional: 16/8 on LP64, 8/4 on ILP32.
+            t.types.Add(abi::Struct("optional<Tensor>",
+                                    {{"payload", "Tensor"}, {"engaged", abi::Prim::kBool}},
+                                    "std::optional<Tensor>"));
+            // Every allocation is now checked explicitly, zero-size ones included.
+            t.on_failure.fill(OnFailure::kError);
+            t.SetFailure({Site::kIntListPointers, Site::kIntListValues}, OnFailure::kUnchecked);
+            // Ethos-U registers as EthosUBackend, and its handle drops permuted_io_flag (spec §5.2).
+            t.types.Add(abi::Struct("EthosU::ExecutionHandle", {{"processed", abi::Prim::kPtr}}));
+            t.backends["EthosUBackend"] = t.backends["ArmBackend"];
+            t.backends.erase("ArmBackend");
+            // XNNExecutor gains packed_data_names_.
+            t.types.Add(abi::Struct("XNNExecutor", {{"runtime", "std::unique_ptr<T, deleter fn>"},
+                                                    {"profiler", "XNNProfiler"},
+                                                    {"input_ids", "std::vector"},
+                                                    {"output_ids", "std::vector"},
+                                                    {"externals", "std::vector"},
+                                                    {"packed_data_names", "std::vector"}}));
+            // get_num_external_constants pre-scans every value: a NONE value now fails before R3.
+            t.null_values_prescanned = true;
+            // The examples/portable executor_runner passes a temp allocator from 0.6 on.
+            t.runner_passes_temp = true;
+          }};
+}
+
+}  // namespace etmem::runtime

@@ -1,0 +1,13 @@
+// ExecuTorch v0.7.0 (spec §4.5, group C): the same sequence and sizes as 0.6.0.
+#include "etmem/runtime/release.h"
+
+namespace etmem::runtime {
+
+ReleaseDelta Release_v0_7_0() {
+  return {"0.7.0", "0.6.0", [](RuntimeTraits& t) {
+            t.summary = "group C: as 0.6.0; an external map plus PTE named_data is NotSupported";
+            t.refuses_external_map_with_named_data = true;
+          }};
+}
+
+}  // namespace etmem::runtime

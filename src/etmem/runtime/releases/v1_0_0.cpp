@@ -1,0 +1,27 @@
+// ExecuTorch v1.0.0 (spec §4.6, group D).
+#include "etmem/runtime/release.h"
+
+namespace etmem::runtime {
+
+ReleaseDelta Release_v1_0_0() {
+  return {"1.0.0", "0.7.0", [](RuntimeTraits& t) {
+            t.summary = "group D: input-set array, MergedDataMap, operator metadata on temp";
+            t.input_set_array = true;  // R2
+            t.merged_data_map = true;  // R21
+            t.refuses_external_map_with_named_data = false;
+            t.types.Add(abi::Struct("MergedDataMap", {{"vptr", abi::Prim::kPtr},
+                                                      {"first", abi::Prim::kPtr},
+                                                      {"second", abi::Prim::kPtr}}));
+            // resolve_operator uses the user's temp allocator when it is non-null and
+            // non-empty, and resets it after every operator (spec §4.6, trap 5).
+            t.operator_metadata_on_user_temp = true;
+            t.max_tensor_rank = 16;  // kTensorDimensionLimit
+            const char* kSdkSized = "allocates one backend object whose size depends on how the "
+                                    "backend SDK was built, not on the program";
+            for (const char* id : {"VgfBackend", "NeutronBackend", "EnnBackend", "NeuropilotBackend",
+                                   "OpenvinoBackend"})
+              t.backends[id] = {id, "", kSdkSized};
+          }};
+}
+
+}  // namespace etmem::runtime

@@ -1,0 +1,15 @@
+// ExecuTorch v1.2.0 (spec §4.8, group E): core sequence unchanged.
+#include "etmem/runtime/release.h"
+
+namespace etmem::runtime {
+
+ReleaseDelta Release_v1_2_0() {
+  return {"1.2.0", "1.1.0", [](RuntimeTraits& t) {
+            t.summary = "group E: as 1.1.0; Ethos-U moves its handle to the heap";
+            // EthosUBackend::init now uses `new (std::nothrow)`, not the runtime allocator.
+            for (auto& [id, model] : t.backends)
+              if (model.type == "EthosU::ExecutionHandle") model.type.clear();
+          }};
+}
+
+}  // namespace etmem::runtime

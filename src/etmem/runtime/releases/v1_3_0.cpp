@@ -1,0 +1,28 @@
+// ExecuTorch v1.3.0 (spec §4.9, group E).
+#include "etmem/runtime/release.h"
+
+namespace etmem::runtime {
+
+ReleaseDelta Release_v1_3_0() {
+  return {"1.3.0", "1.2.0", [](RuntimeTraits& t) {
+            using abi::Prim;
+            t.summary = "group E: CompileSpec[] skipped when absent; TensorImpl gains a device";
+            t.null_compile_specs_skipped = true;
+            t.backends["MLXBackend"] = {"MLX", "", "allocates one MLXHandle whose size depends on "
+                                                   "the MLX build, not on the program"};
+            // Device {type, index} fits in TensorImpl's tail padding: the size does not change.
+            t.types.Add(abi::Struct("Device", {{"type", Prim::kI8}, {"index", Prim::kI8}}));
+            t.types.Add(abi::Struct("TensorImpl", {{"sizes", Prim::kPtr},
+                                                   {"dim_order", Prim::kPtr},
+                                                   {"strides", Prim::kPtr},
+                                                   {"data", Prim::kPtr},
+                                                   {"dim", Prim::kSize},
+                                                   {"numel", Prim::kSize},
+                                                   {"capacity", Prim::kSize},
+                                                   {"type", Prim::kI8},
+                                                   {"shape_dynamism", Prim::kU8},
+                                                   {"device", "Device"}}));
+          }};
+}
+
+}  // namespace etmem::runtime

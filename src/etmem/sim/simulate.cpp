@@ -1,0 +1,100 @@
+// Owns: Simulate / MinimumPool (see simulate.h).
+#include "etmem/sim/simulate.h"
+
+#include "etmem/base/checked_math.h"
+
+namespace etmem::sim {
+namespace {
+
+// One bump allocator: [base, base + capacity), cursor `used` bytes past base.
+class BumpAllocator {
+ public:
+  explicit BumpAllocator(const PoolConfig& c)
+      : base_(c.base_align == 0 ? 0 : c.base_align), capacity_(c.capacity) {}
+
+  // Returns the placement; `failed` when the request does not fit (the cursor then stays).
+  Placement Allocate(uint64_t size, uint32_t align, uint64_t& available) {
+    const uint64_t cur = base_ + used_;
+    const uint64_t start = AlignUp(cur, align);
+    Placement p{start - base_, start - cur + size, false};
+    available = capacity_ ? *capacity_ - used_ : UINT64_MAX;
+    if (capacity_ && (p.consumed > available)) {
+      p.failed = true;
+      return p;
+    }
+    used_ += p.consumed;
+    peak_ = std::max(peak_, used_);
+    return p;
+  }
+  void Reset() { used_ = 0; }
+  uint64_t peak() const { return peak_; }
+  uint64_t used() const { return used_; }
+
+ private:
+  uint64_t base_;
+  std::optional<uint64_t> capacity_;
+  uint64_t used_ = 0;
+  uint64_t peak_ = 0;
+};
+
+bool StopsLoad(runtime::OnFailure f, uint64_t size) {
+  return !(f == runtime::OnFailure::kErrorUnlessEmpty && size == 0);
+}
+
+}  // namespace
+
+std::string FailureLog(uint64_t requested, uint64_t available) {
+  return "Memory allocation failed: " + std::to_string(requested) +
+         "B requested (adjusted for alignment), " + std::to_string(available) + "B available";
+}
+
+const char* ConsequenceText(runtime::OnFailure f) {
+  switch (f) {
+    case runtime::OnFailure::kError: return "load_method returns MemoryAllocationFailed";
+    case runtime::OnFailure::kErrorUnlessEmpty:
+      return "a zero-size request: the runtime ignores the failure and goes on";
+    case runtime::OnFailure::kUnchecked:
+      return "not null-checked: the runtime goes on with a null pointer (crash or corruption)";
+    case runtime::OnFailure::kAbort: return "a constructor ET_CHECKs the pointer: the runtime aborts";
+  }
+  return "?";
+}
+
+SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
+                   const PoolConfig& temp) {
+  SimResult out;
+  out.placements.reserve(requests.size());
+  BumpAllocator method_pool(method), temp_pool(temp);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const runtime::AllocationRequest& r = requests[i];
+    BumpAllocator& pool = r.pool == runtime::PoolKind::kTemp ? temp_pool : method_pool;
+    uint64_t available = 0;
+    Placement p = pool.Allocate(r.size, r.align, available);
+    out.placements.push_back(p);
+    if (p.failed) {
+      out.failures.push_back({i, p.consumed, available, r.on_failure, FailureLog(p.consumed, available)});
+      if (StopsLoad(r.on_failure, r.size)) {
+        out.loads = false;
+        break;
+      }
+    }
+    if (r.reset_temp_after) temp_pool.Reset();
+  }
+  out.method_bytes = method_pool.peak();
+  out.temp_peak_bytes = temp_pool.peak();
+  return out;
+}
+
+uint64_t MinimumPool(std::span<const runtime::AllocationRequest> requests, uint32_t base_align,
+                     const PoolConfig& temp) {
+  uint64_t pool = Simulate(requests, {base_align, std::nullopt}, temp).method_bytes;
+  // A smaller pool can only load if a failure is tolerated; each step strictly shrinks `pool`.
+  while (pool > 0) {
+    SimResult smaller = Simulate(requests, {base_align, pool - 1}, temp);
+    if (!smaller.loads) break;
+    pool = smaller.method_bytes;
+  }
+  return pool;
+}
+
+}  // namespace etmem::sim

@@ -1,0 +1,62 @@
+// Owns: the arithmetic of ExecuTorch's bump allocator (MemoryAllocator::allocate) applied to a
+// load plan: where each request lands, the padding it pays, the high-water mark, the temp
+// allocator's peak, and - for a pool of a given size - the first allocation that fails and the
+// exact line the runtime logs. Not: which requests happen (runtime/).
+//
+// Padding depends on absolute addresses, so the pool base matters (spec §1, trap 1). The base is
+// modelled as aligned to `base_align` but not to 2 * base_align (the smallest such address);
+// offsets are reported relative to the base, as the goldens record them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "etmem/runtime/load_plan.h"
+
+namespace etmem::sim {
+
+struct PoolConfig {
+  uint32_t base_align = 8;
+  std::optional<uint64_t> capacity;  // empty: unbounded (find the requirement)
+};
+
+struct Placement {
+  uint64_t offset = 0;    // from the pool base
+  uint64_t consumed = 0;  // padding + size
+  bool failed = false;
+};
+
+struct AllocationFailure {
+  size_t request = 0;         // index into the plan's requests
+  uint64_t requested = 0;     // padding + size, as the runtime logs it
+  uint64_t available = 0;
+  runtime::OnFailure consequence = runtime::OnFailure::kError;
+  std::string log;            // "Memory allocation failed: ..."
+};
+
+struct SimResult {
+  std::vector<Placement> placements;  // one per request, in order
+  uint64_t method_bytes = 0;          // method allocator high-water mark
+  uint64_t temp_peak_bytes = 0;       // temp allocator high-water mark during load
+  std::vector<AllocationFailure> failures;  // every failed allocate(), in order
+  bool loads = true;                  // no failure stopped (or crashed) the load
+};
+
+SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
+                   const PoolConfig& temp);
+
+// The smallest method pool (with this base alignment) in which the plan loads. Usually the
+// high-water mark; smaller only when a trailing zero-size request may fail harmlessly.
+uint64_t MinimumPool(std::span<const runtime::AllocationRequest> requests, uint32_t base_align,
+                     const PoolConfig& temp);
+
+// The runtime's log text for a failed allocate().
+std::string FailureLog(uint64_t requested, uint64_t available);
+
+// What happens after a failed allocation, in words.
+const char* ConsequenceText(runtime::OnFailure f);
+
+}  // namespace etmem::sim

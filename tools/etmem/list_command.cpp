@@ -1,0 +1,29 @@
+// `etmem list runtimes|targets`: the tables the code runs on.
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "etmem/abi/abi.h"
+#include "etmem/runtime/release.h"
+
+namespace etmem::cli {
+
+Command AddListCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand("list", "List the modelled ExecuTorch releases or the built-in targets");
+  auto what = std::make_shared<std::string>();
+  cmd->add_option("what", *what, "runtimes | targets")->required()->check(CLI::IsMember({"runtimes", "targets"}));
+  return {cmd, [what]() {
+    if (*what == "runtimes") {
+      for (const auto& r : runtime::AllReleases())
+        std::cout << fmt::format("{:<8} {}\n", r.version, r.summary);
+    } else {
+      for (const auto& t : abi::BuiltinTargets())
+        std::cout << fmt::format("{:<10} {} (pointer {}, int64 align {}, default pool align {})\n",
+                                 t.name, t.description, t.pointer.size, t.int64.align, t.malloc_align);
+    }
+    return kExitOk;
+  }};
+}
+
+}  // namespace etmem::cli
