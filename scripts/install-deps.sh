@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages etmem builds and tests with. Safe to run again.
+set -euo pipefail
+packages=(
+  build-essential cmake git python3
+  flatbuffers-compiler libflatbuffers-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib gcc-riscv64-unknown-elf
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,315 @@
+// The load model, release by release: each named delta, the layouts it uses, and the closed-form
+// total of spec §3 (expected values are formulas over computed layouts, never copied numbers,
+// except where a measured fact is cited).
+#include "etmem/runtime/load_plan.h"
+
+#include <gtest/gtest.h>
+
+#include "etmem/abi/abi.h"
+
+namespace etmem::runtime {
+namespace {
+
+using pte::InstructionKind;
+using pte::ValueKind;
+
+// A hand-made method: tensors, every list kind, a delegate call and two kernel calls.
+class MethodMaker {
+ public:
+  int Tensor(std::vector<int32_t> sizes, pte::Dynamism d = pte::Dynamism::kStatic) {
+    pte::TensorView t;
+    t.dtype = 6;
+    t.dynamism = d;
+    t.rank = static_cast<uint32_t>(sizes.size());
+    t.dim_order_length = t.rank;
+    t.sizes_begin = static_cast<uint32_t>(m.sizes.size());
+    m.sizes.insert(m.sizes.end(), sizes.begin(), sizes.end());
+    m.values.push_back({ValueKind::kTensor, static_cast<uint32_t>(m.tensors.size()), 0});
+    m.tensors.push_back(t);
+    return Last();
+  }
+  int Scalar(ValueKind k, uint32_t count = 0) {
+    m.values.push_back({k, 0, count});
+    return Last();
+  }
+  int List(ValueKind k, std::vector<int64_t> items) {
+    m.values.push_back({k, static_cast<uint32_t>(m.list_items.size()), static_cast<uint32_t>(items.size())});
+    m.list_items.insert(m.list_items.end(), items.begin(), items.end());
+    return Last();
+  }
+  void Call(InstructionKind kind, int32_t target, std::vector<int32_t> args) {
+    m.instructions.push_back({kind, target, 0, static_cast<uint32_t>(m.args.size()),
+                              static_cast<uint32_t>(args.size())});
+    m.args.insert(m.args.end(), args.begin(), args.end());
+    if (m.chains.empty()) m.chains.push_back({0, 0});
+    m.chains.back().instructions_count++;
+  }
+  int Last() const { return static_cast<int>(m.values.size()) - 1; }
+  pte::MethodView m;
+};
+
+pte::MethodView RichMethod(std::string backend = "CoreMLBackend", uint32_t specs = 2) {
+  MethodMaker b;
+  int a = b.Tensor({2, 3});
+  int c = b.Tensor({4, 5});
+  int d = b.Tensor({7}, pte::Dynamism::kDynamicBound);
+  b.Tensor({});
+  int i0 = b.Scalar(ValueKind::kInt);
+  b.Scalar(ValueKind::kNull);
+  b.Scalar(ValueKind::kBool);
+  b.Scalar(ValueKind::kDouble);
+  b.Scalar(ValueKind::kString, 5);
+  b.Scalar(ValueKind::kBoolList, 3);
+  b.Scalar(ValueKind::kDoubleList, 2);
+  int il = b.List(ValueKind::kIntList, {i0, i0});
+  int tl = b.List(ValueKind::kTensorList, {a, c});
+  b.List(ValueKind::kOptionalTensorList, {a, -1, c});
+  b.m.operators = {{"aten::add", "out"}, {"aten::cat", "out"}};
+  b.m.delegates.push_back({backend, true, specs});
+  b.m.inputs = {a, c};
+  b.m.outputs = {d};
+  b.Call(InstructionKind::kKernelCall, 0, {a, c, i0, d});
+  b.Call(InstructionKind::kKernelCall, 1, {tl, il, d, a, c});
+  b.Call(InstructionKind::kDelegateCall, 0, {a, d});
+  b.m.instructions.push_back({InstructionKind::kFree, a, 0, 0, 0});
+  b.m.chains.back().instructions_count++;
+  return b.m;
+}
+
+const abi::Abi& Target(const std::string& name) {
+  static std::map<std::string, abi::Abi> cache;
+  if (!cache.count(name)) cache[name] = *abi::FindBuiltinTarget(name);
+  return cache[name];
+}
+
+LoadPlan Plan(const pte::MethodView& m, const RuntimeTraits& t, const std::string& target,
+              LoadOptions o = {}) {
+  static pte::ProgramView program;
+  RuntimeModel model(t, Target(target));
+  return PlanMethodLoad(program, m, model, o);
+}
+
+uint64_t Sum(const LoadPlan& p, PoolKind pool = PoolKind::kMethod) {
+  uint64_t s = 0;
+  for (const auto& r : p.requests) s += r.pool == pool ? r.size : 0;
+  return s;
+}
+
+// Spec §3 closed form (sizes only, no padding), written independently of the planner.
+uint64_t ClosedForm(const pte::MethodView& m, const RuntimeTraits& t, const abi::Abi& abi,
+                    const LoadOptions& o) {
+  RuntimeModel model(t, abi);
+  auto E = [&](const char* type) { return uint64_t{model.Layout(type).size}; };
+  uint64_t total = (t.platform_allocator_when_no_temp && !o.temp_allocator) ? E("PlatformMemoryAllocator") : 0;
+  total += m.values.size() * E("EValue") + (t.input_set_array ? m.inputs.size() : 0);
+  for (const auto& v : m.values) {
+    if (v.kind == ValueKind::kTensor) {
+      const auto& tv = m.tensors[v.index];
+      total += (tv.dynamism != pte::Dynamism::kStatic ? 5 * tv.rank : 0) + 4 * tv.rank + E("TensorImpl");
+    }
+    bool boxed_list = v.kind == ValueKind::kIntList || v.kind == ValueKind::kTensorList ||
+                      v.kind == ValueKind::kOptionalTensorList;
+    bool ref = v.kind == ValueKind::kBoolList || v.kind == ValueKind::kDoubleList || v.kind == ValueKind::kString;
+    if (v.kind == ValueKind::kIntList) total += v.count * (E("EValue*") + 8);
+    if (v.kind == ValueKind::kTensorList) total += v.count * (E("Tensor") + E("EValue*"));
+    if (v.kind == ValueKind::kOptionalTensorList) total += v.count * (E("EValue*") + E("optional<Tensor>"));
+    if (t.boxed_lists && boxed_list) total += E("BoxedEvalueList");
+    if (t.boxed_lists && ref) total += E("ArrayRef");
+  }
+  total += m.delegates.size() * E("BackendDelegate");
+  for (const auto& d : m.delegates) total += d.compile_specs * E("CompileSpec");
+  total += m.chains.size() * E("Chain") + m.instructions.size() * (E("OpFunction") + E("InstructionArgs"));
+  const bool temp_route = t.operator_metadata_on_user_temp && o.temp_allocator;
+  for (const auto& ins : m.instructions) {
+    if (ins.kind == InstructionKind::kKernelCall || ins.kind == InstructionKind::kDelegateCall)
+      total += ins.args_count * E("EValue*");
+    if (ins.kind != InstructionKind::kKernelCall || temp_route) continue;
+    total += ins.args_count * E("TensorMeta");
+    for (int32_t a : m.ArgsOf(ins))
+      if (const auto* tv = m.TensorAt(a)) total += tv->rank;
+  }
+  return total;
+}
+
+class EveryReleaseAndTarget
+    : public ::testing::TestWithParam<std::tuple<size_t, std::string, bool>> {
+ protected:
+  const RuntimeTraits& release() const { return AllReleases()[std::get<0>(GetParam())]; }
+  const std::string& target() const { return std::get<1>(GetParam()); }
+  LoadOptions options() const { return {.temp_allocator = std::get<2>(GetParam())}; }
+};
+
+TEST_P(EveryReleaseAndTarget, RequestedBytesMatchTheClosedForm) {
+  pte::MethodView m = RichMethod();
+  LoadPlan p = Plan(m, release(), target(), options());
+  EXPECT_FALSE(p.refusal.has_value());
+  EXPECT_EQ(Sum(p), ClosedForm(m, release(), Target(target()), options()));
+}
+
+TEST_P(EveryReleaseAndTarget, EveryRequestIsAlignedToItsTypesAlignment) {
+  pte::MethodView m = RichMethod();
+  RuntimeModel model(release(), Target(target()));
+  for (const AllocationRequest& r : Plan(m, release(), target(), options()).requests) {
+    EXPECT_EQ(r.align, model.Layout(r.type).align) << SiteName(r.site);
+    EXPECT_EQ(r.size, r.count * model.Layout(r.type).size) << SiteName(r.site);
+  }
+}
+
+TEST_P(EveryReleaseAndTarget, OperatorMetadataGoesToTempOnlyFromOneZeroWithATempAllocator) {
+  LoadPlan p = Plan(RichMethod(), release(), target(), options());
+  const bool want_temp = release().operator_metadata_on_user_temp && options().temp_allocator;
+  int resets = 0;
+  for (const auto& r : p.requests) {
+    if (r.site == Site::kTensorMeta || r.site == Site::kTensorMetaDimOrder)
+      EXPECT_EQ(r.pool == PoolKind::kTemp, want_temp);
+    else
+      EXPECT_EQ(r.pool, PoolKind::kMethod);
+    resets += r.reset_temp_after;
+  }
+  EXPECT_EQ(resets, want_temp ? 2 : 0);  // one reset per kernel call
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Releases, EveryReleaseAndTarget,
+    ::testing::Combine(::testing::Range<size_t>(0, 10),
+                       ::testing::Values("cortex-m", "riscv32", "xtensa", "aarch64", "x86_64"),
+                       ::testing::Bool()));
+
+TEST(Releases, TenReleasesFromZeroThreeToOneFourOne) {
+  ASSERT_EQ(AllReleases().size(), 10u);
+  EXPECT_EQ(AllReleases().front().version, "0.3.0");
+  EXPECT_EQ(AllReleases().back().version, "1.4.1");
+}
+
+TEST(Releases, ShortNamesPickTheNewestPatchAndUnknownOnesAreErrors) {
+  EXPECT_EQ((*FindRelease("1.4"))->version, "1.4.1");
+  EXPECT_EQ((*FindRelease("v0.3.0"))->version, "0.3.0");
+  EXPECT_EQ((*FindRelease("0.7"))->version, "0.7.0");
+  auto bad = FindRelease("1.5");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("modelled: 0.3.0"), std::string::npos);
+  EXPECT_FALSE(FindRelease("1"));
+}
+
+// Spec §0: releases in the same allocation-model group make identical sequences.
+TEST(Releases, ReleasesInOneSpecGroupMakeIdenticalSequences) {
+  const std::vector<std::vector<std::string>> groups = {
+      {"0.4.0", "0.5.0"}, {"0.6.0", "0.7.0"}, {"1.1.0", "1.2.0", "1.3.0", "1.4.1"}};
+  pte::MethodView m = RichMethod();
+  for (const auto& group : groups)
+    for (const char* target : {"cortex-m", "x86_64"})
+      for (bool temp : {false, true}) {
+        LoadPlan first = Plan(m, **FindRelease(group[0]), target, {.temp_allocator = temp});
+        for (const auto& v : group) {
+          LoadPlan other = Plan(m, **FindRelease(v), target, {.temp_allocator = temp});
+          ASSERT_EQ(other.requests.size(), first.requests.size()) << v;
+          for (size_t i = 0; i < first.requests.size(); ++i) {
+            EXPECT_EQ(other.requests[i].size, first.requests[i].size) << v << " #" << i;
+            EXPECT_EQ(other.requests[i].align, first.requests[i].align) << v << " #" << i;
+          }
+        }
+      }
+}
+
+TEST(Releases, PlatformAllocatorComesFirstFromZeroFourWhenNoTempIsPassed) {
+  for (const auto& t : AllReleases()) {
+    LoadPlan no_temp = Plan(RichMethod(), t, "cortex-m", {.temp_allocator = false});
+    LoadPlan temp = Plan(RichMethod(), t, "cortex-m", {.temp_allocator = true});
+    EXPECT_EQ(no_temp.requests[0].site == Site::kPlatformAllocator, t.version != "0.3.0") << t.version;
+    EXPECT_NE(temp.requests[0].site, Site::kPlatformAllocator);
+  }
+}
+
+// Measured sizes (spec §6, checked against the real runtime): EValue shrinks in 1.1.
+TEST(Releases, EValueIs24Then16OnCortexMAnd32Then16OnX86) {
+  auto evalue = [](const char* v, const char* target) {
+    return RuntimeModel(**FindRelease(v), Target(target)).Layout("EValue");
+  };
+  EXPECT_EQ(evalue("1.0", "cortex-m"), (abi::SizeAlign{24, 8}));
+  EXPECT_EQ(evalue("1.1", "cortex-m"), (abi::SizeAlign{16, 8}));
+  EXPECT_EQ(evalue("1.0", "x86_64"), (abi::SizeAlign{32, 8}));
+  EXPECT_EQ(evalue("1.1", "x86_64"), (abi::SizeAlign{16, 8}));
+}
+
+uint64_t BackendBytes(const char* version, const char* target, const char* backend) {
+  LoadPlan p = Plan(RichMethod(backend, 0), **FindRelease(version), target);
+  uint64_t n = 0;
+  for (const auto& r : p.requests) n += r.site == Site::kBackendInit ? r.size : 0;
+  return n;
+}
+
+// sizeof(XNNExecutor) with libstdc++ (spec §5.1, measured).
+TEST(Backends, XnnpackTakesOneExecutorWhoseSizeFollowsTheRelease) {
+  EXPECT_EQ(BackendBytes("0.3", "cortex-m", "XnnpackBackend"), 48u);
+  EXPECT_EQ(BackendBytes("0.6", "cortex-m", "XnnpackBackend"), 60u);
+  EXPECT_EQ(BackendBytes("1.1", "cortex-m", "XnnpackBackend"), 68u);
+  EXPECT_EQ(BackendBytes("1.4", "cortex-m", "XnnpackBackend"), 92u);
+  EXPECT_EQ(BackendBytes("0.5", "x86_64", "XnnpackBackend"), 96u);
+  EXPECT_EQ(BackendBytes("1.0", "x86_64", "XnnpackBackend"), 120u);
+  EXPECT_EQ(BackendBytes("1.3", "x86_64", "XnnpackBackend"), 136u);
+  EXPECT_EQ(BackendBytes("1.4", "x86_64", "XnnpackBackend"), 184u);
+}
+
+// Ethos-U (spec §5.2): "ArmBackend" up to 0.5, "EthosUBackend" after; heap from 1.2.
+TEST(Backends, EthosUHandleShrinksIn06AndLeavesTheArenaIn12) {
+  EXPECT_EQ(BackendBytes("0.5", "cortex-m", "ArmBackend"), 8u);
+  EXPECT_EQ(BackendBytes("0.6", "cortex-m", "EthosUBackend"), 4u);
+  EXPECT_EQ(BackendBytes("1.1", "cortex-m", "EthosUBackend"), 4u);
+  EXPECT_EQ(BackendBytes("1.2", "cortex-m", "EthosUBackend"), 0u);
+  EXPECT_TRUE(Plan(RichMethod("EthosUBackend"), **FindRelease("1.2"), "cortex-m").exact());
+  EXPECT_FALSE(Plan(RichMethod("ArmBackend"), **FindRelease("1.2"), "cortex-m").exact());
+}
+
+TEST(Backends, UnmodelledBackendsMakeTheTotalALowerBound) {
+  LoadPlan p = Plan(RichMethod("MyNpuBackend"), **FindRelease("1.4"), "cortex-m");
+  ASSERT_EQ(p.unknowns.size(), 1u);
+  EXPECT_EQ(p.unknowns[0].backend, "MyNpuBackend");
+  EXPECT_FALSE(p.exact());
+  EXPECT_FALSE(Plan(RichMethod("VulkanBackend"), **FindRelease("0.3"), "x86_64").exact());
+}
+
+TEST(Refusals, NullCompileSpecsCrashBefore13AndAreSkippedAfter) {
+  pte::MethodView m = RichMethod();
+  m.delegates[0].has_compile_specs = false;
+  m.delegates[0].compile_specs = 0;
+  EXPECT_TRUE(Plan(m, **FindRelease("1.2"), "cortex-m").refusal.has_value());
+  LoadPlan p = Plan(m, **FindRelease("1.3"), "cortex-m");
+  EXPECT_FALSE(p.refusal.has_value());
+  for (const auto& r : p.requests) EXPECT_NE(r.site, Site::kCompileSpecs);
+}
+
+TEST(Refusals, UnboundedDynamicTensorsAreNotSupportedAnywhere) {
+  MethodMaker b;
+  b.Tensor({3});
+  b.Tensor({4}, pte::Dynamism::kDynamicUnbound);
+  b.m.chains.push_back({0, 0});
+  for (const auto& t : AllReleases()) {
+    LoadPlan p = Plan(b.m, t, "cortex-m", {.temp_allocator = true});
+    ASSERT_TRUE(p.refusal.has_value()) << t.version;
+    EXPECT_EQ(p.refusal->error, "NotSupported");
+    EXPECT_EQ(p.requests.back().site, Site::kTensorImpl);  // of the first tensor only
+  }
+}
+
+TEST(Refusals, RankAboveSixteenIsRefusedFromOneZero) {
+  MethodMaker b;
+  b.Tensor(std::vector<int32_t>(17, 1));
+  b.m.chains.push_back({0, 0});
+  EXPECT_FALSE(Plan(b.m, **FindRelease("0.7"), "cortex-m").refusal.has_value());
+  EXPECT_TRUE(Plan(b.m, **FindRelease("1.0"), "cortex-m").refusal.has_value());
+}
+
+TEST(Refusals, ExternalConstantsNeedADataMap) {
+  MethodMaker b;
+  b.Tensor({8});
+  b.m.tensors[0].external = true;
+  b.m.chains.push_back({0, 0});
+  EXPECT_FALSE(Plan(b.m, **FindRelease("0.5"), "cortex-m").refusal.has_value());  // ignores EXTERNAL
+  LoadPlan p = Plan(b.m, **FindRelease("0.6"), "cortex-m");
+  ASSERT_TRUE(p.refusal.has_value());
+  EXPECT_EQ(p.requests.back().site, Site::kExternalConstants);
+  EXPECT_FALSE(Plan(b.m, **FindRelease("0.6"), "cortex-m", {.external_data_map = true}).refusal);
+}
+
+}  // namespace
+}  // namespace etmem::runtime

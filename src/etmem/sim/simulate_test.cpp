@@ -1,0 +1,95 @@
+// The bump-allocator arithmetic: padding by absolute address, zero-size requests, the failure
+// line, the temp allocator's reset and peak, and the minimum pool.
+#include "etmem/sim/simulate.h"
+
+#include <gtest/gtest.h>
+
+namespace etmem::sim {
+namespace {
+
+using runtime::AllocationRequest;
+using runtime::OnFailure;
+using runtime::PoolKind;
+using runtime::Site;
+
+AllocationRequest Req(uint64_t size, uint32_t align, PoolKind pool = PoolKind::kMethod,
+                      OnFailure f = OnFailure::kError) {
+  AllocationRequest r{};
+  r.site = Site::kValues;
+  r.size = size;
+  r.align = align;
+  r.pool = pool;
+  r.on_failure = f;
+  return r;
+}
+
+TEST(Simulate, PaddingFollowsTheAbsoluteAddressOfThePoolBase) {
+  std::vector<AllocationRequest> reqs = {Req(4, 4), Req(8, 8)};
+  // Base aligned to 8: the 8-aligned request pads from offset 4 to 8.
+  SimResult a8 = Simulate(reqs, {8, std::nullopt}, {8, std::nullopt});
+  EXPECT_EQ(a8.placements[1].offset, 8u);
+  EXPECT_EQ(a8.method_bytes, 16u);
+  // Base aligned to 4 but not 8: base+4 is already 8-aligned, no padding.
+  SimResult a4 = Simulate(reqs, {4, std::nullopt}, {4, std::nullopt});
+  EXPECT_EQ(a4.placements[1].offset, 4u);
+  EXPECT_EQ(a4.method_bytes, 12u);
+}
+
+TEST(Simulate, FirstAllocationPaysPaddingWhenTheBaseIsLessAligned) {
+  SimResult r = Simulate(std::vector{Req(24, 8)}, {4, std::nullopt}, {4, std::nullopt});
+  EXPECT_EQ(r.placements[0].offset, 4u);
+  EXPECT_EQ(r.placements[0].consumed, 28u);
+}
+
+TEST(Simulate, ZeroSizeRequestsStillPayPadding) {
+  SimResult r = Simulate(std::vector{Req(1, 1), Req(0, 4), Req(1, 1)}, {8, std::nullopt}, {8, std::nullopt});
+  EXPECT_EQ(r.placements[1].offset, 4u);
+  EXPECT_EQ(r.placements[1].consumed, 3u);
+  EXPECT_EQ(r.placements[2].offset, 4u);
+  EXPECT_EQ(r.method_bytes, 5u);
+}
+
+TEST(Simulate, FailureReportsPaddingPlusSizeAndWhatIsLeft) {
+  SimResult r = Simulate(std::vector{Req(10, 1), Req(8, 8)}, {8, 16}, {8, std::nullopt});
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_FALSE(r.loads);
+  EXPECT_EQ(r.failures[0].request, 1u);
+  EXPECT_EQ(r.failures[0].log,
+            "Memory allocation failed: 14B requested (adjusted for alignment), 6B available");
+}
+
+TEST(Simulate, TempAllocatorResetsAfterEachOperatorAndReportsThePeak) {
+  std::vector<AllocationRequest> reqs = {Req(24, 8, PoolKind::kTemp), Req(3, 1, PoolKind::kTemp),
+                                         Req(48, 8, PoolKind::kTemp), Req(16, 8)};
+  reqs[1].reset_temp_after = true;
+  reqs[2].reset_temp_after = true;
+  SimResult r = Simulate(reqs, {8, std::nullopt}, {8, std::nullopt});
+  EXPECT_EQ(r.placements[2].offset, 0u);  // after the reset
+  EXPECT_EQ(r.temp_peak_bytes, 48u);
+  EXPECT_EQ(r.method_bytes, 16u);        // temp requests never touch the method pool
+}
+
+TEST(MinimumPool, IsTheHighWaterMarkWhenEveryFailureStopsTheLoad) {
+  std::vector<AllocationRequest> reqs = {Req(5, 1), Req(0, 4)};
+  EXPECT_EQ(MinimumPool(reqs, 8, {8, std::nullopt}), 8u);
+  EXPECT_FALSE(Simulate(reqs, {8, 7}, {8, std::nullopt}).loads);
+}
+
+TEST(MinimumPool, ShrinksWhenATrailingZeroSizeFailureIsTolerated) {
+  // 0.4/0.5 macros ignore a failed zero-size request, so its padding need not fit.
+  std::vector<AllocationRequest> reqs = {Req(5, 1), Req(0, 4, PoolKind::kMethod, OnFailure::kErrorUnlessEmpty)};
+  EXPECT_EQ(MinimumPool(reqs, 8, {8, std::nullopt}), 5u);
+  SimResult at5 = Simulate(reqs, {8, 5}, {8, std::nullopt});
+  EXPECT_TRUE(at5.loads);
+  EXPECT_EQ(at5.failures.size(), 1u);  // the runtime still logs the failed allocate()
+}
+
+TEST(MinimumPool, AtMinimumLoadsAndOneByteLessDoesNot) {
+  std::vector<AllocationRequest> reqs = {Req(7, 1), Req(16, 8), Req(3, 4), Req(0, 8), Req(2, 2)};
+  const uint64_t min = MinimumPool(reqs, 4, {4, std::nullopt});
+  EXPECT_TRUE(Simulate(reqs, {4, min}, {4, std::nullopt}).loads);
+  EXPECT_FALSE(Simulate(reqs, {4, min - 1}, {4, std::nullopt}).loads);
+}
+
+}  // namespace
+}  // namespace etmem::sim
