@@ -1,0 +1,175 @@
+// The command-line contract: exit codes (0 ok, 1 pool does not fit, 2 invalid input or usage),
+// the JSON shape shared/tools/check-goldens relies on, and one-line errors naming the file.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+CliRun Etmem(const std::string& args) {
+  const fs::path err_file = fs::temp_directory_path() / ("etmem_cli_err_" + std::to_string(::getpid()));
+  const std::string cmd = std::string(ETMEM_BINARY) + " " + args + " 2>" + err_file.string();
+  CliRun r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = ::pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream e(err_file);
+  r.err.assign(std::istreambuf_iterator<char>(e), {});
+  fs::remove(err_file);
+  return r;
+}
+
+fs::path Shared() { return fs::path(ETMEM_SHARED_DIR); }
+fs::path RealModel(const std::string& stem) { return Shared() / "models/real" / (stem + ".pte"); }
+
+#define SKIP_WITHOUT_SHARED()                                                           \
+  if (!fs::exists(Shared() / "models/real"))                                          \
+  GTEST_SKIP() << "../shared/models/real is absent: real-program checks skipped"
+
+constexpr const char* kMotivating = "cnn_trained_2025-04-04_34b7e8d";
+
+fs::path WriteTemp(const std::string& name, const std::string& bytes) {
+  fs::path p = fs::temp_directory_path() / name;
+  std::ofstream(p, std::ios::binary) << bytes;
+  return p;
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(Etmem("").exit_code, 2);
+  EXPECT_EQ(Etmem("analyze").exit_code, 2);
+  EXPECT_EQ(Etmem("frobnicate x.pte").exit_code, 2);
+  EXPECT_EQ(Etmem("analyze x.pte --pool-align 3").exit_code, 2);
+  EXPECT_EQ(Etmem("analyze x.pte --temp maybe").exit_code, 2);
+  EXPECT_EQ(Etmem("--help").exit_code, 0);
+}
+
+TEST(Cli, MissingFileIsOneLineNamingIt) {
+  CliRun r = Etmem("analyze /nonexistent/model.pte");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("/nonexistent/model.pte"), std::string::npos);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(Cli, GarbageAndEmptyFilesAreRejectedWithTheirNames) {
+  for (const std::string bytes : {std::string(), std::string("hello"), std::string(64, '\xff'),
+                                  std::string("\x10\0\0\0ET12", 8) + std::string(8, '\0')}) {
+    fs::path p = WriteTemp("etmem_cli_garbage.pte", bytes);
+    CliRun r = Etmem("analyze " + p.string());
+    EXPECT_EQ(r.exit_code, 2) << bytes.size();
+    EXPECT_NE(r.err.find(p.string()), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST(Cli, UnknownRuntimeListsTheModelledOnes) {
+  SKIP_WITHOUT_SHARED();
+  CliRun r = Etmem("analyze " + RealModel(kMotivating).string() + " --runtime 2.0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("0.3.0"), std::string::npos);
+}
+
+// shared/README.md: these two files carry "eh00" with no valid header; every release refuses them.
+TEST(Cli, TheTwoMalformedRealProgramsExitTwoWithAMessage) {
+  SKIP_WITHOUT_SHARED();
+  for (const char* stem : {"add3_2024-12-10_82cac10", "softmax_2024-12-09_ea4b144"}) {
+    CliRun r = Etmem("analyze " + RealModel(stem).string());
+    EXPECT_EQ(r.exit_code, 2) << stem;
+    EXPECT_NE(r.err.find(stem), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("extended header"), std::string::npos) << r.err;
+  }
+}
+
+// The motivating report (shared/README.md, measured on the real 0.3 runtime on Cortex-M4):
+// 4266 B minimum; a 4096 B pool fails with the quoted line.
+TEST(Cli, MotivatingProgramNeeds4266BytesOnCortexMWithZeroThree) {
+  SKIP_WITHOUT_SHARED();
+  CliRun r = Etmem("analyze " + RealModel(kMotivating).string() + " --runtime 0.3 --target cortex-m --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["runtime"], "0.3.0");
+  EXPECT_EQ(j["target"], "cortex-m");
+  EXPECT_EQ(j["pool_align"], 8);
+  EXPECT_EQ(j["temp_allocator"], "null");
+  EXPECT_EQ(j["methods"][0]["method_allocator"]["bytes"], 4266);
+}
+
+TEST(Cli, TooSmallPoolExitsOneAndPrintsTheRuntimesLine) {
+  SKIP_WITHOUT_SHARED();
+  const std::string prog = RealModel(kMotivating).string();
+  CliRun r = Etmem("analyze " + prog + " --runtime 0.3 --pool 4096");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("Memory allocation failed: 48B requested (adjusted for alignment), 44B available"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("TensorMeta"), std::string::npos) << r.out;  // names the allocation
+  EXPECT_EQ(Etmem("analyze " + prog + " --runtime 0.3 --pool 8192").exit_code, 0);
+  EXPECT_EQ(Etmem("analyze " + prog + " --runtime 0.3 --pool 4266").exit_code, 0);
+  EXPECT_EQ(Etmem("analyze " + prog + " --runtime 0.3 --pool 4265").exit_code, 1);
+}
+
+TEST(Cli, JsonContractFieldsArePresentAndConsistent) {
+  SKIP_WITHOUT_SHARED();
+  CliRun r = Etmem("analyze " + RealModel(kMotivating).string() + " --format json --pool 100000");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["runtime"], "1.4.1");  // defaults: --runtime 1.4, --target cortex-m
+  EXPECT_EQ(j["target"], "cortex-m");
+  EXPECT_EQ(j["temp_allocator"], "nonnull");  // the 1.4 runner passes one
+  const auto& m = j["methods"][0];
+  uint64_t consumed = 0, last_end = 0;
+  for (const auto& a : m["method_allocator"]["allocations"]) {
+    consumed += a["consumed"].get<uint64_t>();
+    EXPECT_GE(a["offset"].get<uint64_t>(), last_end);
+    last_end = a["offset"].get<uint64_t>() + a["size"].get<uint64_t>();
+    EXPECT_FALSE(a["what"].get<std::string>().empty());
+  }
+  EXPECT_EQ(consumed, m["method_allocator"]["bytes"].get<uint64_t>());
+  uint64_t by_category = 0;
+  for (const auto& [name, c] : m["method_allocator"]["by_category"].items()) by_category += c["bytes"].get<uint64_t>();
+  EXPECT_EQ(by_category, consumed);
+  EXPECT_GT(m["temp_allocator"]["load_peak_bytes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(m["planned_buffers"], nlohmann::json::array({33168}));
+  EXPECT_EQ(m["pool_check"]["fits"], true);
+}
+
+TEST(Cli, AllRuntimesTimesAllTargetsIsAListOfFifty) {
+  SKIP_WITHOUT_SHARED();
+  CliRun r = Etmem("analyze " + RealModel(kMotivating).string() + " --runtime all --target all --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  EXPECT_EQ(j.size(), 50u);
+}
+
+TEST(Cli, TargetFilesWork) {
+  SKIP_WITHOUT_SHARED();
+  fs::path t = WriteTemp("etmem_i386.json",
+                         R"({"name": "i386", "pointer": [4, 4], "size_t": [4, 4], "int64": [8, 4],
+                             "double": [8, 4], "max_align": 16, "malloc_align": 16})");
+  CliRun r = Etmem("analyze " + RealModel(kMotivating).string() + " --target " + t.string() + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["target"], "i386");
+  fs::path bad = WriteTemp("etmem_bad_target.json", R"({"name": "x", "pointer": [4, 3]})");
+  CliRun b = Etmem("analyze " + RealModel(kMotivating).string() + " --target " + bad.string());
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_NE(b.err.find(bad.string()), std::string::npos);
+}
+
+}  // namespace
