@@ -15,7 +15,7 @@ namespace {
 
 struct AnalyzeArgs {
   std::string program;
-  std::string runtime = "1.4";
+  std::string runtime = runtime::AllReleases().back().version;  // the newest modelled
   std::string target = "cortex-m";
   std::optional<uint32_t> pool_align;
   std::string temp = "runner";

@@ -1,0 +1,46 @@
+// House rules that keep the model honest, checked on every run: release numbers live only in
+// runtime/releases/, and no stage uses host sizes (sizeof of a pointer) where a target's belong.
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> Sources(const fs::path& root) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    const auto ext = e.path().extension();
+    if (e.is_regular_file() && (ext == ".cpp" || ext == ".h") &&
+        e.path().filename().string().find("_test") == std::string::npos)
+      out.push_back(e.path());
+  }
+  return out;
+}
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+TEST(Architecture, ReleaseNumbersAppearOnlyInTheReleaseFiles) {
+  const std::regex version(R"("v?[01]\.[0-9](\.[0-9])?")");
+  for (const char* dir : {"src/etmem", "tools"})
+    for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / dir)) {
+      if (p.parent_path().filename() == "releases") continue;
+      EXPECT_FALSE(std::regex_search(Read(p), version)) << p << " names a release number";
+    }
+}
+
+TEST(Architecture, ModelStagesNeverUseHostSizes) {
+  const std::regex host_size(R"(sizeof\s*\(\s*(void\s*\*|size_t|std::max_align_t|long)\s*\))");
+  for (const char* dir : {"src/etmem/abi", "src/etmem/runtime", "src/etmem/sim", "src/etmem/report"})
+    for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / dir))
+      EXPECT_FALSE(std::regex_search(Read(p), host_size)) << p << " uses a host size";
+}
+
+}  // namespace
