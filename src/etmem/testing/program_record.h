@@ -1,0 +1,130 @@
+// Owns: the plain data the builders record: the specs callers fill in, the per-method records
+// and the layout options the writer serializes. No flatbuffers here: the API stays schema-free.
+// Not: recording (program_builder.h) or serializing (program_writer.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "etmem/pte/program_view.h"
+
+namespace etmem::testing {
+
+// ExecuTorch ScalarType codes used by the scenarios (the schema has the full list).
+inline constexpr int8_t kByte = 0;
+inline constexpr int8_t kInt32 = 3;
+inline constexpr int8_t kInt64 = 4;
+inline constexpr int8_t kFloat32 = 6;
+inline constexpr int8_t kFloat64 = 7;
+inline constexpr int8_t kBool = 11;
+
+// Bytes of a constant tensor: explicit contents, or a run of zeros that is never held in memory
+// (WriteFile leaves a hole in the file for it).
+struct ConstantData {
+  std::vector<uint8_t> bytes;  // the contents, when explicit
+  uint64_t zero_bytes = 0;     // otherwise this many zero bytes
+  uint64_t size() const { return bytes.empty() ? zero_bytes : bytes.size(); }
+};
+
+// Where a memory-planned tensor lives.
+struct Placement {
+  uint32_t memory_id = 1;  // 1-based planned buffer id
+  uint64_t offset = 0;     // bytes into that buffer
+};
+
+struct TensorSpec {
+  int8_t dtype = kFloat32;  // ExecuTorch ScalarType code
+  std::vector<int32_t> sizes;
+  std::optional<std::vector<uint8_t>> dim_order;  // default: identity (contiguous)
+  pte::Dynamism dynamism = pte::Dynamism::kStatic;
+  bool requires_grad = false;
+  std::optional<ConstantData> constant;  // constant data, stored in the constant segment/buffers
+  std::optional<Placement> placement;    // memory-planned tensor
+  std::string external_fqn;              // non-empty: data comes from a .ptd under this key
+};
+
+using CompileSpecEntry = std::pair<std::string, std::vector<uint8_t>>;
+
+struct DelegateSpec {
+  std::string backend_id;  // registered backend name, e.g. "XnnpackBackend"
+  std::vector<CompileSpecEntry> compile_specs;
+  std::vector<uint8_t> blob;     // the processed blob handed to the backend's init
+  bool blob_in_segment = false;  // false: inline in Program.inline_blobs
+  bool omit_compile_specs = false;  // write no compile_specs vector at all (not even empty)
+};
+
+// What the builder keeps per tensor: the spec without its data, plus where the data went.
+struct TensorRecord {
+  int8_t dtype = kFloat32;
+  std::vector<int32_t> sizes;
+  std::vector<uint8_t> dim_order;
+  pte::Dynamism dynamism = pte::Dynamism::kStatic;
+  bool requires_grad = false;
+  int32_t constant = -1;  // index into MethodRecord::constants, -1 = not a constant
+  std::optional<Placement> placement;
+  std::string external_fqn;
+};
+
+struct NullValue {};
+struct IntValue { int64_t value = 0; };
+struct BoolValue { bool value = false; };
+struct DoubleValue { double value = 0; };
+struct StringValue { std::string value; };
+struct IntListValue { std::vector<int64_t> items; };
+struct DoubleListValue { std::vector<double> items; };
+struct BoolListValue { std::vector<bool> items; };
+struct TensorListValue { std::vector<int32_t> items; };
+struct OptionalTensorListValue { std::vector<int32_t> items; };
+
+// Alternatives in the schema's union order: index + 1 is the payload type (pte::ValueKind).
+using ValueRecord =
+    std::variant<NullValue, IntValue, BoolValue, DoubleValue, TensorRecord, StringValue,
+                 IntListValue, DoubleListValue, BoolListValue, TensorListValue,
+                 OptionalTensorListValue>;
+
+struct KernelCallRecord { int32_t op = 0; std::vector<int32_t> args; };
+struct DelegateCallRecord { int32_t delegate = 0; std::vector<int32_t> args; };
+struct MoveRecord { int32_t from = 0; int32_t to = 0; };
+struct JumpFalseRecord { int32_t condition = 0; int32_t destination = 0; };
+struct FreeRecord { int32_t value = 0; };
+
+// Alternatives in the schema's union order: index + 1 is the step type (pte::InstructionKind).
+using InstructionRecord =
+    std::variant<KernelCallRecord, DelegateCallRecord, MoveRecord, JumpFalseRecord, FreeRecord>;
+
+struct OperatorRecord {
+  std::string name;
+  std::string overload;
+};
+
+struct MethodRecord {
+  std::string name;
+  std::optional<std::pair<std::string, std::string>> pytree;  // {inputs, outputs} treespecs
+  std::vector<ValueRecord> values;
+  std::vector<ConstantData> constants;  // in data-index order within this method
+  std::vector<int32_t> inputs;
+  std::vector<int32_t> outputs;
+  std::vector<std::vector<InstructionRecord>> chains;
+  std::vector<OperatorRecord> operators;
+  std::vector<DelegateSpec> delegates;
+  std::vector<int64_t> planned_sizes;  // without the reserved leading 0
+};
+
+// Settings that decide the file layout rather than any method's content.
+struct ProgramOptions {
+  bool constants_in_segment = true;  // false: legacy inline constant buffers
+  uint32_t header_length = 32;       // extended-header length: 24 (writers <= 0.7) or 32
+  uint64_t segment_alignment = 128;  // alignment of each segment relative to the segment base
+  uint64_t constant_alignment = 16;  // alignment of each constant inside the constant segment
+};
+
+struct NamedDataRecord {
+  std::string key;
+  std::vector<uint8_t> bytes;
+};
+
+}  // namespace etmem::testing

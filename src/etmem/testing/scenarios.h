@@ -1,0 +1,53 @@
+// Owns: the named test programs. Each covers one feature the real programs in ../shared lack
+// (or rebuilds one of them without its weights), so tests, examples and benchmarks share them.
+// Not: the builder itself (program_builder.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "etmem/base/result.h"
+#include "etmem/testing/program_builder.h"
+
+namespace etmem::testing {
+
+// The motivating report's CNN (cnn_trained_2025-04-04_34b7e8d.pte): same 66 values, 15 kernel
+// calls, placements and constant layout (24-byte header, 13440-byte constant segment); fake
+// weights.
+ProgramBuilder MotivatingCnn();
+
+// Every value kind (Null, Int, Bool, Double, String, Tensor of ranks 0-2, every list kind) in
+// kernel and delegate calls, with 2 inputs: the shape of the spec's worked example.
+ProgramBuilder ProgramWithEveryValueKind();
+
+// Tensors with DYNAMIC_BOUND and DYNAMIC_UNBOUND shapes of ranks 0-4 beside static ones.
+ProgramBuilder ProgramWithDynamicShapes();
+
+// A delegate of `backend_id` with two compile specs and its processed blob inline
+// (Program.inline_blobs) or in a segment of its own.
+ProgramBuilder ProgramWithDelegate(const std::string& backend_id, bool blob_in_segment = false);
+
+// Two methods ("forward", "encode") with their own constants, operators and planned buffers.
+ProgramBuilder ProgramWithTwoMethods();
+
+// Move, jump-if-false and free instructions spread over three chains.
+ProgramBuilder ProgramWithControlFlow();
+
+// External (.ptd) constants, two sharing one fully qualified name, plus a planned external.
+ProgramBuilder ProgramWithExternalData();
+
+// A stacked LSTM for benchmarks: `scale` unrolled layers, each 98 kernel calls and 290 values
+// (1 + 290 * scale values in all; scale 1 is the size of the real lstm programs, 296 values).
+ProgramBuilder LstmLike(int scale);
+
+// A CNN for benchmarks: `scale` units of 49 conv+relu pairs, each 98 kernel calls and 302
+// values (1 + 302 * scale in all).
+ProgramBuilder ScaledCnn(int scale);
+
+// A tiny program whose constant segment holds one `weight_bytes` zero-filled weight. Write it
+// with WriteFile (or WriteProgramWithSparseSegment), which leaves the weight as a file hole.
+// weight_bytes must fit in an int32 or be a multiple of 1 MiB.
+ProgramBuilder ProgramWithSparseSegment(uint64_t weight_bytes);
+Status WriteProgramWithSparseSegment(const std::string& path, uint64_t weight_bytes);
+
+}  // namespace etmem::testing
