@@ -1,0 +1,74 @@
+// Owns: re-planning a method's planned memory. Planners speak plain numbers (a buffer is a size
+// and an inclusive range of instructions, like TFLite Micro's MicroMemoryPlanner): greedy by
+// size, greedy by conflicts, and a bounded hill-climb over the placement order. The best plan
+// that CheckPlan accepts wins, and never one larger than the plan the program already has.
+// Not: reading or writing programs (rewrite.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "etmem/base/result.h"
+#include "etmem/plan/check.h"
+#include "etmem/plan/lifetimes.h"
+
+namespace etmem::plan {
+
+struct Buffer {
+  uint64_t size = 0;
+  int64_t first = 0;  // inclusive instruction range; buffers whose ranges touch may not share
+  int64_t last = 0;
+};
+
+class MemoryPlanner {
+ public:
+  virtual ~MemoryPlanner() = default;
+  virtual std::string name() const = 0;
+  // One offset per buffer, each a multiple of `alignment` (a power of two).
+  virtual std::vector<uint64_t> Place(std::span<const Buffer> buffers, uint64_t alignment) const = 0;
+};
+
+std::unique_ptr<MemoryPlanner> GreedyBySize();
+std::unique_ptr<MemoryPlanner> GreedyByConflicts();
+// Starts from the better greedy order and tries `iterations` random moves of one buffer in the
+// order (seeded, so runs repeat), keeping each that does not grow the plan. Large inputs get
+// fewer iterations so the cost stays bounded.
+std::unique_ptr<MemoryPlanner> HillClimb(uint32_t iterations = 400, uint64_t seed = 1);
+
+// Bytes the plan needs: the largest offset + size (0 for no buffers).
+uint64_t PlanSize(std::span<const Buffer> buffers, std::span<const uint64_t> offsets);
+
+// Ok when every offset is aligned and no two buffers with meeting ranges share a byte.
+Status CheckPlan(std::span<const Buffer> buffers, std::span<const uint64_t> offsets,
+                 uint64_t alignment);
+
+struct PlanChoice {
+  std::vector<uint64_t> offsets;
+  uint64_t size = 0;
+  std::string planner;
+};
+// Runs every planner and keeps the smallest plan that passes CheckPlan.
+PlanChoice BestPlan(std::span<const Buffer> buffers, uint64_t alignment);
+
+struct BufferReplan {
+  uint32_t memory_id = 0;
+  int64_t before = 0;  // planned_buffer_sizes[memory_id] as stored
+  int64_t after = 0;
+  std::string planner;  // "original" when the stored plan was kept
+};
+
+struct MethodReplan {
+  std::vector<uint64_t> offsets;  // one per Lifetimes::tensors entry
+  std::vector<int64_t> planned_buffer_sizes;  // index 0 reserved, as stored
+  std::vector<BufferReplan> buffers;
+  int64_t saved() const;  // bytes, over all buffers
+};
+
+// Re-plans every buffer of the method. A buffer keeps its stored plan when that plan is sound
+// and no planner beats it. Tensors never live go to offset 0 (they must still fit).
+MethodReplan ReplanMethod(const Lifetimes& lifetimes, uint64_t alignment = 16);
+
+}  // namespace etmem::plan

@@ -1,0 +1,27 @@
+// Owns: writing a program whose planned offsets and planned_buffer_sizes are replaced, and
+// nothing else. The flatbuffer is unpacked (object API), edited and repacked; the extended
+// header is re-spliced with the input's length and the segments are copied byte for byte, at
+// the same offsets relative to the (new) segment base.
+// Not: choosing the new plan (replan.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "etmem/base/result.h"
+#include "etmem/pte/program_view.h"
+
+namespace etmem::plan {
+
+struct PlanEdit {
+  size_t method = 0;                 // index into ProgramView::methods
+  std::vector<int32_t> values;       // planned tensor values to move
+  std::vector<uint64_t> offsets;     // their new offsets, same order
+  std::vector<int64_t> planned_buffer_sizes;  // the method's new sizes, index 0 reserved
+};
+
+// The bytes of the rewritten program. `program` must still hold its mapped file.
+Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
+                                         const std::vector<PlanEdit>& edits);
+
+}  // namespace etmem::plan

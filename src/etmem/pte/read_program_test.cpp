@@ -1,0 +1,111 @@
+// The reader's rejection paths: each malformed program gives one error naming the file and what
+// is wrong and where; valid programs read back as built.
+#include "etmem/pte/read_program.h"
+
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "etmem/testing/program_builder.h"
+#include "etmem/testing/scenarios.h"
+
+namespace etmem::pte {
+namespace {
+
+using testing::ProgramBuilder;
+
+std::string ErrorOf(const std::vector<uint8_t>& bytes) {
+  auto r = ReadProgramBytes(bytes, "m.pte");
+  if (r) return "";
+  EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
+  EXPECT_EQ(r.error().message.rfind("m.pte: ", 0), 0u) << r.error().message;
+  return r.error().message;
+}
+
+ProgramBuilder OneKernel(std::function<void(testing::MethodBuilder&)> edit) {
+  ProgramBuilder b;
+  auto& m = b.Method("forward");
+  int x = m.Tensor({.sizes = {2, 3}, .placement = testing::Placement{.offset = 0}});
+  int y = m.Tensor({.sizes = {2, 3}, .placement = testing::Placement{.offset = 32}});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.PlannedBufferSizes({64});
+  m.KernelCall(m.Operator("aten::relu", "out"), {x, y});
+  edit(m);
+  return b;
+}
+
+TEST(ReadProgram, AValidProgramReadsBack) {
+  auto r = ReadProgramBytes(OneKernel([](auto&) {}).Build(), "m.pte");
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->methods.size(), 1u);
+  EXPECT_EQ(r->methods[0].values.size(), 2u);
+  EXPECT_EQ(r->methods[0].tensors[1].offset, 32u);
+  EXPECT_EQ(r->methods[0].planned_buffer_sizes, (std::vector<int64_t>{0, 64}));
+}
+
+TEST(ReadProgram, ArgumentOutOfRangeNamesTheInstruction) {
+  std::string e = ErrorOf(OneKernel([](auto& m) { m.KernelCall(0, {0, 7}); }).Build());
+  EXPECT_NE(e.find("instruction 1"), std::string::npos) << e;
+  EXPECT_NE(e.find("value index 7 out of range"), std::string::npos) << e;
+}
+
+TEST(ReadProgram, DimOrderLengthMustMatchTheRank) {
+  std::string e = ErrorOf(OneKernel([](auto& m) {
+                            m.Tensor({.sizes = {1, 2, 3, 4}, .dim_order = std::vector<uint8_t>{0, 1, 2}});
+                          }).Build());
+  EXPECT_NE(e.find("value 2: tensor dim_order has 3 entries but sizes has 4"), std::string::npos) << e;
+}
+
+TEST(ReadProgram, NegativeSizesAndBadOperatorsAreRejected) {
+  EXPECT_NE(ErrorOf(OneKernel([](auto& m) { m.Tensor({.sizes = {-1}}); }).Build()).find("negative"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(OneKernel([](auto& m) { m.KernelCall(5, {0}); }).Build()).find("operator 5"),
+            std::string::npos);
+}
+
+TEST(ReadProgram, ListItemsMustBeValuesOfTheRightKind) {
+  EXPECT_NE(ErrorOf(OneKernel([](auto& m) { m.TensorList({0, 9}); }).Build()).find("out of range"),
+            std::string::npos);
+  std::string e = ErrorOf(OneKernel([](auto& m) {
+                            int i = m.Int(3);
+                            m.TensorList({0, i});
+                          }).Build());
+  EXPECT_NE(e.find("not a tensor"), std::string::npos) << e;
+}
+
+TEST(ReadProgram, JumpsMustStayInTheirChain) {
+  std::string e = ErrorOf(OneKernel([](auto& m) {
+                            int c = m.Bool(true);
+                            m.JumpFalse(c, 40);
+                          }).Build());
+  EXPECT_NE(e.find("jump to instruction 40"), std::string::npos) << e;
+}
+
+TEST(ReadProgram, WrongIdentifierAndTruncationAreRejected) {
+  std::vector<uint8_t> bytes = OneKernel([](auto&) {}).Build();
+  std::vector<uint8_t> wrong = bytes;
+  std::memcpy(wrong.data() + 4, "ET11", 4);
+  EXPECT_NE(ErrorOf(wrong).find("ET11"), std::string::npos);
+  for (size_t n : {size_t{0}, size_t{7}, bytes.size() / 2, bytes.size() - 1})
+    EXPECT_FALSE(ErrorOf(std::vector<uint8_t>(bytes.begin(), bytes.begin() + n)).empty()) << n;
+}
+
+TEST(ReadProgram, ExtendedHeaderMustFitTheFile) {
+  std::vector<uint8_t> bytes = testing::MotivatingCnn().Build();
+  ASSERT_EQ(std::memcmp(bytes.data() + 8, "eh00", 4), 0);
+  std::vector<uint8_t> big = bytes;
+  const uint64_t huge = uint64_t{1} << 40;
+  std::memcpy(big.data() + 16, &huge, 8);  // program_size
+  EXPECT_NE(ErrorOf(big).find("extended header"), std::string::npos);
+  std::vector<uint8_t> short_header = bytes;
+  const uint32_t len = 16;
+  std::memcpy(short_header.data() + 12, &len, 4);
+  EXPECT_NE(ErrorOf(short_header).find("length 16 < 24"), std::string::npos);
+  // A segment cut off by truncating the file.
+  EXPECT_NE(ErrorOf(std::vector<uint8_t>(bytes.begin(), bytes.end() - 100)).find("segment"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace etmem::pte

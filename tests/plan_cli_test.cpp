@@ -1,0 +1,122 @@
+// `etmem plan` and `etmem replan` from the command line: exit codes, the JSON numbers, and a
+// re-planned motivating program that reads back sound and smaller.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "etmem/testing/program_builder.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using etmem::testing::MethodBuilder;
+using etmem::testing::Placement;
+using etmem::testing::ProgramBuilder;
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+};
+
+CliRun Etmem(const std::string& args) {
+  const std::string cmd = std::string(ETMEM_BINARY) + " " + args + " 2>&1";
+  CliRun r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = ::pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+fs::path Motivating() {
+  return fs::path(ETMEM_SHARED_DIR) / "models/real/cnn_trained_2025-04-04_34b7e8d.pte";
+}
+
+fs::path Temp(const std::string& name) {
+  return fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()) + ".pte");
+}
+
+TEST(PlanCli, MotivatingProgramJson) {
+  if (!fs::exists(Motivating())) GTEST_SKIP() << "../shared/models/real is absent";
+  CliRun r = Etmem("plan " + Motivating().string() + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  const auto& m = j["methods"][0];
+  EXPECT_EQ(m["name"], "forward");
+  EXPECT_TRUE(m["validation"]["sound"]);
+  EXPECT_EQ(m["buffers"][0]["planned"], 33168);
+  EXPECT_EQ(m["buffers"][0]["lower_bound"], 24576);
+  EXPECT_EQ(m["buffers"][0]["excess"], 33168 - 24576);
+  EXPECT_EQ(m["buffers"][0]["live_bytes"].size(), m["instructions"].template get<size_t>());
+  bool indices = false;
+  for (const auto& a : m["advisories"])
+    if (a["kind"] == "unread-output" && a["bytes"] == 8192) indices = true;
+  EXPECT_TRUE(indices) << m["advisories"].dump();
+}
+
+TEST(PlanCli, TextHasTableVerdictBoundsAndMap) {
+  if (!fs::exists(Motivating())) GTEST_SKIP() << "../shared/models/real is absent";
+  CliRun r = Etmem("plan " + Motivating().string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  for (const char* s : {"validation: sound", "lower bound 24576 B", "excess 8592 B",
+                        "map of buffer 1", "<- peak", "max_pool2d_with_indices"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}
+
+TEST(PlanCli, OverlappingPlanExitsOneAndNamesTheValues) {
+  ProgramBuilder b;
+  MethodBuilder& m = b.Method("forward");
+  int x = m.Tensor({.sizes = {16}, .placement = Placement{1, 0}});
+  int y = m.Tensor({.sizes = {16}, .placement = Placement{1, 32}});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.KernelCall(m.Operator("aten::relu", "out"), {x, y, y});
+  m.PlannedBufferSizes({96});
+  const fs::path p = Temp("etmem_plan_overlap");
+  ASSERT_TRUE(b.WriteFile(p.string()));
+  CliRun r = Etmem("plan " + p.string());
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("overlap: values 0 and 1 share 32 bytes of buffer 1"), std::string::npos)
+      << r.out;
+  const fs::path out = Temp("etmem_plan_overlap_fixed");
+  CliRun fixed = Etmem("replan " + p.string() + " -o " + out.string());
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.out;
+  EXPECT_EQ(Etmem("plan " + out.string()).exit_code, 0);
+  fs::remove(p);
+  fs::remove(out);
+}
+
+TEST(PlanCli, ReplanWritesASmallerSoundProgram) {
+  if (!fs::exists(Motivating())) GTEST_SKIP() << "../shared/models/real is absent";
+  const fs::path out = Temp("etmem_replanned");
+  CliRun r = Etmem("replan " + Motivating().string() + " -o " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("33168 -> 24576"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("8592 bytes of planned memory saved"), std::string::npos) << r.out;
+  CliRun back = Etmem("plan " + out.string() + " --format json");
+  ASSERT_EQ(back.exit_code, 0) << back.out;
+  auto j = nlohmann::json::parse(back.out);
+  EXPECT_TRUE(j["methods"][0]["validation"]["sound"]);
+  EXPECT_EQ(j["methods"][0]["buffers"][0]["planned"], 24576);
+  EXPECT_EQ(Etmem("analyze " + out.string()).exit_code, 0);
+  fs::remove(out);
+}
+
+TEST(PlanCli, UsageErrors) {
+  EXPECT_EQ(Etmem("plan").exit_code, 2);
+  EXPECT_EQ(Etmem("plan /nonexistent.pte").exit_code, 2);
+  EXPECT_EQ(Etmem("plan x.pte --alignment 3").exit_code, 2);
+  EXPECT_EQ(Etmem("replan x.pte").exit_code, 2);  // -o is required
+}
+
+}  // namespace

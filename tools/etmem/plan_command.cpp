@@ -1,0 +1,253 @@
+// `etmem plan`: the planned memory of a program made visible and checked: each planned tensor's
+// live range, whether any two share bytes while live, each buffer's size against the lower
+// bound, a map of the buffers over the instructions, and advisories. Text or JSON.
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "etmem/base/checked_math.h"
+#include "etmem/plan/advise.h"
+#include "etmem/plan/check.h"
+#include "etmem/plan/lifetimes.h"
+#include "etmem/pte/read_program.h"
+
+namespace etmem::cli {
+namespace {
+
+struct PlanArgs {
+  std::string program;
+  std::string method;
+  std::string format = "text";
+  uint64_t alignment = 16;
+  uint32_t columns = 64;
+};
+
+struct MethodPlan {
+  const pte::MethodView* method = nullptr;
+  plan::Lifetimes lifetimes;
+  plan::Validation validation;
+  std::vector<plan::BufferBounds> bounds;
+  std::vector<plan::Advice> advice;
+};
+
+constexpr std::string_view kLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+char Letter(size_t tensor) { return kLetters[tensor % kLetters.size()]; }
+
+std::string Notes(const plan::PlannedTensor& t) {
+  std::string n;
+  if (t.input) n += " input";
+  if (t.output) n += " output";
+  if (t.stateful) n += " state";
+  if (!t.used) n += " never-used";
+  return n;
+}
+
+void PrintRanges(const MethodPlan& p) {
+  std::cout << fmt::format("  {:>2} {:>6} {:>3} {:>10} {:>10} {:>6} {:>6}  notes\n", "", "value",
+                           "mem", "offset", "bytes", "first", "last");
+  for (size_t i = 0; i < p.lifetimes.tensors.size(); ++i) {
+    const plan::PlannedTensor& t = p.lifetimes.tensors[i];
+    std::cout << fmt::format("  {:>2} {:>6} {:>3} {:>10} {:>10} {:>6} {:>6} {}\n", Letter(i),
+                             t.value, t.memory_id, t.offset, t.bytes,
+                             t.used ? std::to_string(t.first) : "-",
+                             t.used ? std::to_string(t.last) : "-", Notes(t));
+  }
+}
+
+void PrintValidation(const plan::Validation& v) {
+  if (v.sound()) {
+    std::cout << "validation: sound\n";
+    return;
+  }
+  std::cout << fmt::format("validation: UNSOUND ({} overlaps, {} misplaced)\n", v.overlaps.size(),
+                           v.misplaced.size());
+  for (const plan::Overlap& o : v.overlaps)
+    std::cout << fmt::format("  overlap: values {} and {} share {} bytes of buffer {} while both "
+                             "are live at instruction {}\n",
+                             o.a, o.b, o.overlap_bytes, o.memory_id, o.instruction);
+  for (const plan::Misplaced& m : v.misplaced) {
+    if (m.buffer_size < 0)
+      std::cout << fmt::format("  misplaced: value {} names buffer {}, which does not exist\n",
+                               m.value, m.memory_id);
+    else
+      std::cout << fmt::format("  misplaced: value {} ({} bytes at offset {}) ends past buffer {} "
+                               "({} bytes)\n",
+                               m.value, m.bytes, m.offset, m.memory_id, m.buffer_size);
+  }
+}
+
+void PrintBounds(const MethodPlan& p, uint64_t alignment) {
+  std::cout << fmt::format("bounds (tensors rounded up to {} bytes):\n", alignment);
+  for (const plan::BufferBounds& b : p.bounds)
+    std::cout << fmt::format("  buffer {}: planned {} B, lower bound {} B (peak at instruction "
+                             "{}), excess {} B ({:.1f}%)\n",
+                             b.memory_id, b.planned, b.lower_bound, b.peak_instruction, b.excess(),
+                             b.excess_percent());
+}
+
+// One row per instruction; a column covers `bucket` bytes and shows the live tensor covering
+// most of it ('!' when live tensors cover more bytes than the bucket has: an overlap).
+std::string MapRow(const MethodPlan& p, uint32_t id, int64_t at, uint64_t bucket, uint32_t columns) {
+  std::string row(columns, '.');
+  std::vector<uint64_t> covered(columns, 0), best(columns, 0);
+  for (size_t i = 0; i < p.lifetimes.tensors.size(); ++i) {
+    const plan::PlannedTensor& t = p.lifetimes.tensors[i];
+    if (t.memory_id != id || !t.LiveAt(at) || t.bytes == 0) continue;
+    const uint64_t end = t.offset + t.bytes;
+    for (uint64_t c = t.offset / bucket; c < columns && c * bucket < end; ++c) {
+      const uint64_t share = std::min(end, (c + 1) * bucket) - std::max(t.offset, c * bucket);
+      covered[c] += share;
+      if (share > best[c]) {
+        best[c] = share;
+        row[c] = Letter(i);
+      }
+    }
+  }
+  for (uint32_t c = 0; c < columns; ++c)
+    if (covered[c] > bucket) row[c] = '!';
+  return row;
+}
+
+void PrintMap(const MethodPlan& p, const plan::BufferBounds& b, uint64_t alignment,
+              uint32_t columns) {
+  const uint64_t span = std::max<uint64_t>(b.planned, 1);
+  const uint64_t bucket = std::max<uint64_t>((span + columns - 1) / columns, 1);
+  std::cout << fmt::format("map of buffer {} ({} bytes per column, rows are instructions):\n",
+                           b.memory_id, bucket);
+  std::vector<uint64_t> live = plan::LiveBytes(p.lifetimes, b.memory_id, alignment);
+  for (int64_t i = 0; i < p.lifetimes.instructions; ++i)
+    std::cout << fmt::format("  {:>5} |{}| {:>9} B{}\n", i,
+                             MapRow(p, b.memory_id, i, bucket, columns),
+                             live[static_cast<size_t>(i)],
+                             live[static_cast<size_t>(i)] == b.lower_bound && b.lower_bound > 0
+                                 ? "  <- peak" : "");
+}
+
+void PrintAdvice(const std::vector<plan::Advice>& advice) {
+  if (advice.empty()) return;
+  std::cout << "advisories:\n";
+  for (const plan::Advice& a : advice)
+    std::cout << fmt::format("  {}: value {} ({} bytes) written by {} at instruction {}; the "
+                             "lower bound drops by {} B without it. {}\n",
+                             plan::AdviceKindName(a.kind), a.value, a.bytes, a.op, a.instruction,
+                             a.bound_saving, a.change);
+}
+
+void PrintText(const MethodPlan& p, const PlanArgs& args) {
+  std::cout << fmt::format("method '{}': {} instructions, {} planned tensors\n", p.method->name,
+                           p.lifetimes.instructions, p.lifetimes.tensors.size());
+  PrintRanges(p);
+  PrintValidation(p.validation);
+  PrintBounds(p, args.alignment);
+  for (const plan::BufferBounds& b : p.bounds) PrintMap(p, b, args.alignment, args.columns);
+  PrintAdvice(p.advice);
+}
+
+nlohmann::json ToJson(const MethodPlan& p, uint64_t alignment) {
+  nlohmann::json j;
+  j["name"] = std::string(p.method->name);
+  j["instructions"] = p.lifetimes.instructions;
+  j["tensors"] = nlohmann::json::array();
+  for (const plan::PlannedTensor& t : p.lifetimes.tensors)
+    j["tensors"].push_back({{"value", t.value}, {"memory_id", t.memory_id}, {"offset", t.offset},
+                            {"bytes", t.bytes}, {"used", t.used},
+                            {"first", t.used ? nlohmann::json(t.first) : nlohmann::json()},
+                            {"last", t.used ? nlohmann::json(t.last) : nlohmann::json()},
+                            {"input", t.input}, {"output", t.output}, {"state", t.stateful}});
+  nlohmann::json v{{"sound", p.validation.sound()}, {"overlaps", nlohmann::json::array()},
+                   {"misplaced", nlohmann::json::array()}};
+  for (const plan::Overlap& o : p.validation.overlaps)
+    v["overlaps"].push_back({{"values", {o.a, o.b}}, {"memory_id", o.memory_id},
+                             {"instruction", o.instruction}, {"bytes", o.overlap_bytes}});
+  for (const plan::Misplaced& m : p.validation.misplaced)
+    v["misplaced"].push_back({{"value", m.value}, {"memory_id", m.memory_id}, {"offset", m.offset},
+                              {"bytes", m.bytes}, {"buffer_size", m.buffer_size}});
+  j["validation"] = v;
+  j["buffers"] = nlohmann::json::array();
+  for (const plan::BufferBounds& b : p.bounds)
+    j["buffers"].push_back({{"memory_id", b.memory_id}, {"planned", b.planned},
+                            {"lower_bound", b.lower_bound},
+                            {"peak_instruction", b.peak_instruction}, {"excess", b.excess()},
+                            {"excess_percent", b.excess_percent()},
+                            {"live_bytes", plan::LiveBytes(p.lifetimes, b.memory_id, alignment)}});
+  j["advisories"] = nlohmann::json::array();
+  for (const plan::Advice& a : p.advice)
+    j["advisories"].push_back({{"kind", plan::AdviceKindName(a.kind)}, {"value", a.value},
+                               {"instruction", a.instruction}, {"op", a.op}, {"bytes", a.bytes},
+                               {"bound_saving", a.bound_saving}, {"change", a.change}});
+  return j;
+}
+
+CLI::Validator PowerOfTwo() {
+  return CLI::Validator(
+      [](std::string& s) {
+        unsigned long v = 0;
+        try { v = std::stoul(s); } catch (...) { return std::string("not a number"); }
+        return IsPowerOfTwo(v) && v <= 4096 ? std::string()
+                                            : std::string("must be a power of two up to 4096");
+      },
+      "POWER_OF_TWO");
+}
+
+int Fail(const std::string& message) {
+  std::cerr << "etmem: " << message << "\n";
+  return kExitInvalid;
+}
+
+int RunPlan(const PlanArgs& args) {
+  auto program = pte::ReadProgram(args.program);
+  if (!program) return Fail(program.error().message);
+  if (!args.method.empty() && !program->FindMethod(args.method))
+    return Fail(args.program + ": no method named '" + args.method + "'");
+  std::vector<MethodPlan> plans;
+  for (const pte::MethodView& m : program->methods) {
+    if (!args.method.empty() && m.name != args.method) continue;
+    auto l = plan::ComputeLifetimes(m);
+    if (!l) return Fail(args.program + ": " + l.error().message);
+    MethodPlan p{&m, std::move(l).value(), {}, {}, {}};
+    p.validation = plan::Validate(p.lifetimes);
+    p.bounds = plan::ComputeBounds(p.lifetimes, args.alignment);
+    p.advice = plan::Advise(m, p.lifetimes, args.alignment);
+    plans.push_back(std::move(p));
+  }
+  if (args.format == "json") {
+    nlohmann::json j{{"program", args.program}, {"alignment", args.alignment},
+                     {"methods", nlohmann::json::array()}};
+    for (const MethodPlan& p : plans) j["methods"].push_back(ToJson(p, args.alignment));
+    std::cout << j.dump(1) << "\n";
+  } else {
+    for (const MethodPlan& p : plans) PrintText(p, args);
+  }
+  for (const MethodPlan& p : plans)
+    if (!p.validation.sound()) return kExitDoesNotFit;
+  return kExitOk;
+}
+
+}  // namespace
+
+Command AddPlanCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "plan", "Show and check the planned memory: live ranges, overlaps, bounds, a map "
+              "(exit 1 when the plan is unsound)");
+  auto args = std::make_shared<PlanArgs>();
+  cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
+  cmd->add_option("--method", args->method, "only this method");
+  cmd->add_option("--format", args->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--alignment", args->alignment,
+                  "bytes each tensor is rounded up to in the lower bound")
+      ->check(PowerOfTwo())
+      ->capture_default_str();
+  cmd->add_option("--columns", args->columns, "width of the map")
+      ->check(CLI::Range(8, 512))
+      ->capture_default_str();
+  return {cmd, [args]() { return RunPlan(*args); }};
+}
+
+}  // namespace etmem::cli
