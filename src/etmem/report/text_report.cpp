@@ -51,10 +51,13 @@ void Allocations(std::string& out, const MethodReport& m, const TextOptions& o) 
   for (size_t i = 0; i < m.sim.placements.size(); ++i)
     if (m.plan.requests[i].pool == runtime::PoolKind::kMethod) rows.push_back(i);
   if (!o.all_allocations) {
-    std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
-      return m.plan.requests[a].size > m.plan.requests[b].size;
-    });
-    rows.resize(std::min(rows.size(), o.largest));
+    const size_t keep = std::min(rows.size(), o.largest);
+    std::partial_sort(rows.begin(), rows.begin() + static_cast<ptrdiff_t>(keep), rows.end(),
+                      [&](size_t a, size_t b) {
+                        const uint64_t sa = m.plan.requests[a].size, sb = m.plan.requests[b].size;
+                        return sa != sb ? sa > sb : a < b;
+                      });
+    rows.resize(keep);
     out += fmt::format("\n  largest allocations (all of them: --allocations):\n");
   } else {
     out += "\n  every allocation, in order:\n";

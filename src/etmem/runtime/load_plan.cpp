@@ -6,14 +6,12 @@
 
 namespace etmem::runtime {
 
-RuntimeModel::RuntimeModel(const RuntimeTraits& traits, const abi::Abi& abi)
-    : traits_(&traits), abi_(abi) {
-  for (const auto& [name, def] : traits.types.all()) cache_[name] = traits.types.Compute(name, abi).size_align;
-}
-
 abi::SizeAlign RuntimeModel::Layout(const std::string& type) const {
   auto it = cache_.find(type);
-  ETMEM_CHECK(it != cache_.end());
+  if (it == cache_.end()) {
+    ETMEM_CHECK(traits_->types.Has(type));
+    it = cache_.emplace(type, traits_->types.Compute(type, abi_).size_align).first;
+  }
   return it->second;
 }
 
@@ -29,6 +27,8 @@ class Planner {
       : program_(program), m_(method), model_(model), t_(model.traits()), options_(options) {}
 
   LoadPlan Run() {
+    plan_.requests.reserve(m_.values.size() + 2 * m_.tensors.size() + 4 * m_.instructions.size() +
+                           m_.args.size() + 8);
     if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
       Instance(Site::kPlatformAllocator, "PlatformMemoryAllocator");
     if (ParseValues() && InitDelegates() && InitChains()) {}
@@ -39,7 +39,7 @@ class Planner {
   // allocateList<T>(n): one request of n * sizeof(T) bytes at alignof(T).
   void List(Site site, const char* type, uint64_t n, int64_t subject = -1, int64_t detail = -1,
             PoolKind pool = PoolKind::kMethod) {
-    abi::SizeAlign l = model_.Layout(type);
+    abi::SizeAlign l = LayoutOf(type);
     AllocationRequest r;
     r.site = site;
     r.pool = pool;
@@ -58,6 +58,15 @@ class Planner {
     plan_.requests.push_back(r);
   }
   void Instance(Site site, const char* type, int64_t subject = -1) { List(site, type, 1, subject); }
+
+  // Type names are string literals (or backend-model strings that outlive the plan), so their
+  // addresses key a small cache: no string is built per allocation.
+  abi::SizeAlign LayoutOf(const char* type) {
+    for (const auto& [name, layout] : layouts_)
+      if (name == type) return layout;
+    layouts_.emplace_back(type, model_.Layout(type));
+    return layouts_.back().second;
+  }
 
   bool Refuse(std::string error, std::string reason) {
     plan_.refusal = Refusal{std::move(error), std::move(reason)};
@@ -83,6 +92,7 @@ class Planner {
   const RuntimeTraits& t_;
   const LoadOptions& options_;
   LoadPlan plan_;
+  std::vector<std::pair<const char*, abi::SizeAlign>> layouts_;
 };
 
 bool Planner::ParseValues() {

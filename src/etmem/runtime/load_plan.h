@@ -18,10 +18,11 @@
 
 namespace etmem::runtime {
 
-// A release laid out on one ABI: the sizes the load model needs, computed once.
+// A release laid out on one ABI. Layouts are computed on first use and kept, so a model costs
+// only the types a program actually makes the runtime allocate.
 class RuntimeModel {
  public:
-  RuntimeModel(const RuntimeTraits& traits, const abi::Abi& abi);
+  RuntimeModel(const RuntimeTraits& traits, const abi::Abi& abi) : traits_(&traits), abi_(abi) {}
   const RuntimeTraits& traits() const { return *traits_; }
   const abi::Abi& abi() const { return abi_; }
   abi::SizeAlign Layout(const std::string& type) const;  // by type-table name
@@ -29,7 +30,7 @@ class RuntimeModel {
  private:
   const RuntimeTraits* traits_;
   abi::Abi abi_;
-  std::map<std::string, abi::SizeAlign> cache_;
+  mutable std::map<std::string, abi::SizeAlign, std::less<>> cache_;
 };
 
 // What the runner hands to load_method.
