@@ -88,7 +88,10 @@ std::string DescribeRequest(const AllocationRequest& r, const pte::MethodView& m
     case Site::kDelegates: return Array(r) + " delegates";
     case Site::kMergedDataMap: return "MergedDataMap (.ptd map merged with the program's named data)";
     case Site::kCompileSpecs: return Array(r) + " of " + DelegateRef(m, r.subject);
-    case Site::kBackendInit: return std::string(r.type) + " from init() of " + DelegateRef(m, r.subject);
+    case Site::kBackendInit:
+      if (std::string_view(r.type) == "declared")
+        return std::to_string(r.size) + " B declared (--backend) for init() of " + DelegateRef(m, r.subject);
+      return std::string(r.type) + " from init() of " + DelegateRef(m, r.subject);
     case Site::kChains: return Array(r) + " chains";
     case Site::kChainKernels: return Array(r) + " kernel pointers of chain " + std::to_string(r.subject);
     case Site::kChainArgLists: return Array(r) + " argument lists of chain " + std::to_string(r.subject);

@@ -59,6 +59,18 @@ class Planner {
   }
   void Instance(Site site, const char* type, int64_t subject = -1) { List(site, type, 1, subject); }
 
+  // A request whose size the user declared (a backend etmem does not model).
+  void Raw(Site site, const DeclaredBackendInit& d, int64_t subject) {
+    AllocationRequest r;
+    r.site = site;
+    r.on_failure = t_.failure(site);
+    r.align = d.align;
+    r.size = d.bytes;
+    r.subject = subject;
+    r.type = "declared";
+    plan_.requests.push_back(r);
+  }
+
   // Type names are string literals (or backend-model strings that outlive the plan), so their
   // addresses key a small cache: no string is built per allocation.
   abi::SizeAlign LayoutOf(const char* type) {
@@ -189,6 +201,11 @@ bool Planner::InitDelegates() {
       return Refuse("InvalidProgram", "delegate " + std::to_string(d) +
                                           " has no compile_specs vector, which this release "
                                           "dereferences unconditionally (a crash)");
+    }
+    if (auto declared = options_.declared_backends.find(del.backend);
+        declared != options_.declared_backends.end()) {
+      if (declared->second.bytes > 0) Raw(Site::kBackendInit, declared->second, subject);
+      continue;
     }
     auto backend = t_.backends.find(std::string(del.backend));
     if (backend == t_.backends.end()) {

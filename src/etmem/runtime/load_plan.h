@@ -33,10 +33,18 @@ class RuntimeModel {
   mutable std::map<std::string, abi::SizeAlign, std::less<>> cache_;
 };
 
+// What a backend etmem does not model takes in init(), as declared by the user (--backend).
+struct DeclaredBackendInit {
+  uint64_t bytes = 0;  // 0: the backend takes nothing from the method allocator
+  uint32_t align = 8;
+};
+
 // What the runner hands to load_method.
 struct LoadOptions {
   bool temp_allocator = false;     // MemoryManager gets a non-null temp allocator with size > 0
   bool external_data_map = false;  // a NamedDataMap (.ptd) is passed to load_method
+  // Declared init allocations by backend id; they take precedence over etmem's own models.
+  std::map<std::string, DeclaredBackendInit, std::less<>> declared_backends;
 };
 
 enum class PoolKind : uint8_t { kMethod, kTemp };

@@ -313,3 +313,27 @@ TEST(Refusals, ExternalConstantsNeedADataMap) {
 
 }  // namespace
 }  // namespace etmem::runtime
+
+namespace etmem::runtime {
+namespace {
+
+TEST(Backends, DeclaredInitMakesAnUnmodelledBackendExact) {
+  LoadOptions o;
+  o.declared_backends["MyNpuBackend"] = {24, 8};
+  LoadPlan p = Plan(RichMethod("MyNpuBackend"), **FindRelease("1.4"), "x86_64", o);
+  EXPECT_TRUE(p.exact());
+  uint64_t declared = 0;
+  for (const auto& r : p.requests)
+    if (r.site == Site::kBackendInit) {
+      declared += r.size;
+      EXPECT_EQ(r.align, 8u);
+    }
+  EXPECT_EQ(declared, 24u);
+  o.declared_backends["MyNpuBackend"] = {0, 8};
+  LoadPlan none = Plan(RichMethod("MyNpuBackend"), **FindRelease("1.4"), "x86_64", o);
+  EXPECT_TRUE(none.exact());
+  for (const auto& r : none.requests) EXPECT_NE(r.site, Site::kBackendInit);
+}
+
+}  // namespace
+}  // namespace etmem::runtime
