@@ -5,7 +5,7 @@ packages=(
   build-essential cmake git python3
   flatbuffers-compiler libflatbuffers-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
-  gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib gcc-riscv64-unknown-elf
+  gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib gcc-riscv64-unknown-elf g++-aarch64-linux-gnu
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -4,9 +4,13 @@
 #include <memory>
 
 #include "commands.h"
+#include "model_options.h"
 #include "etmem/abi/abi.h"
 #include "etmem/pte/read_program.h"
+#include "etmem/report/budget.h"
+#include "etmem/report/csv_report.h"
 #include "etmem/report/json_report.h"
+#include "etmem/report/markdown_report.h"
 #include "etmem/report/text_report.h"
 #include "etmem/runtime/release.h"
 
@@ -15,15 +19,13 @@ namespace {
 
 struct AnalyzeArgs {
   std::string program;
-  std::string runtime = runtime::AllReleases().back().version;  // the newest modelled
-  std::string target = "cortex-m";
-  std::optional<uint32_t> pool_align;
-  std::string temp = "runner";
+  ModelArgs model;
   std::optional<uint64_t> pool;
   std::string method;
   std::string format = "text";
-  bool external_data = false;
   bool allocations = false;
+  std::string budget;       // --budget ram=64K,flash=256K
+  std::string budget_file;  // --budget-file FILE
 };
 
 Result<std::vector<const runtime::RuntimeTraits*>> SelectReleases(const std::string& v) {
@@ -46,26 +48,12 @@ Result<std::vector<abi::Abi>> SelectTargets(const std::string& v) {
 Result<report::Report> AnalyzeOne(const pte::ProgramView& program, const runtime::RuntimeTraits& release,
                                    const abi::Abi& target, const AnalyzeArgs& args) {
   runtime::RuntimeModel model(release, target);
-  report::ReportOptions o;
-  o.temp_is_runner_default = args.temp == "runner";
-  o.load.temp_allocator = o.temp_is_runner_default ? release.runner_passes_temp : args.temp == "nonnull";
-  o.load.external_data_map = args.external_data;
-  o.pool_align = args.pool_align.value_or(target.malloc_align);
+  ETMEM_TRY(report::ReportOptions o, MakeReportOptions(args.model, release, target));
   o.pool_bytes = args.pool;
   o.method = args.method;
   return report::BuildReport(program, model, o);
 }
 
-int Fail(const std::string& message) {
-  std::cerr << "etmem: " << message << "\n";
-  return kExitInvalid;
-}
-
-bool AnyRefused(const report::Report& r) {
-  for (const auto& m : r.methods)
-    if (m.plan.refusal) return true;
-  return false;
-}
 
 bool AnyDoesNotFit(const report::Report& r) {
   for (const auto& m : r.methods)
@@ -76,12 +64,16 @@ bool AnyDoesNotFit(const report::Report& r) {
 void Print(const std::vector<report::Report>& reports, bool single, const AnalyzeArgs& args) {
   if (args.format == "json") {
     if (single) {
-      std::cout << report::ToJson(reports.front()).dump(1) << "\n";
+      std::cout << report::ToJson(reports.front()).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       nlohmann::json all = nlohmann::json::array();
       for (const auto& r : reports) all.push_back(report::ToJson(r));
-      std::cout << all.dump(1) << "\n";
+      std::cout << all.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     }
+  } else if (args.format == "csv") {
+    std::cout << report::ToCsv(reports);
+  } else if (args.format == "md") {
+    std::cout << report::ToMarkdown(reports);
   } else if (single) {
     std::cout << report::ToText(reports.front(), {.all_allocations = args.allocations});
   } else {
@@ -89,37 +81,52 @@ void Print(const std::vector<report::Report>& reports, bool single, const Analyz
   }
 }
 
+Result<std::optional<report::Budget>> LoadBudget(const AnalyzeArgs& args) {
+  if (args.budget.empty() && args.budget_file.empty()) return std::optional<report::Budget>();
+  ETMEM_TRY(report::Budget budget, args.budget.empty() ? report::ReadBudgetFile(args.budget_file)
+                                                       : report::ParseBudget(args.budget));
+  return std::optional(budget);
+}
+
+// Prints a line per exceeded item on stderr; true when something is over budget.
+bool OverBudget(const std::vector<report::Report>& reports, const report::Budget& budget) {
+  bool over = false;
+  for (const report::BudgetCheck& c : report::CheckBudget(reports, budget)) {
+    if (!c.over()) continue;
+    std::cerr << "etmem: " << report::OverBudgetMessage(c) << "\n";
+    over = true;
+  }
+  return over;
+}
+
 int RunAnalyze(const AnalyzeArgs& args) {
   auto program = pte::ReadProgram(args.program);
-  if (!program) return Fail(program.error().message);
-  auto releases = SelectReleases(args.runtime);
-  if (!releases) return Fail(releases.error().message);
-  auto targets = SelectTargets(args.target);
-  if (!targets) return Fail(targets.error().message);
+  if (!program) return FailInvalid(program.error().message);
+  auto releases = SelectReleases(args.model.runtime);
+  if (!releases) return FailInvalid(releases.error().message);
+  auto targets = SelectTargets(args.model.target);
+  if (!targets) return FailInvalid(targets.error().message);
+  auto budget = LoadBudget(args);
+  if (!budget) return FailInvalid(budget.error().message);
   if (args.pool && *args.pool > UINT32_MAX)
-    return Fail("--pool " + std::to_string(*args.pool) +
+    return FailInvalid("--pool " + std::to_string(*args.pool) +
                 " is larger than any MemoryAllocator can be (its size is a uint32_t)");
   std::vector<report::Report> reports;
   for (const auto* release : *releases)
     for (const auto& target : *targets) {
       auto r = AnalyzeOne(*program, *release, target, args);
-      if (!r) return Fail(r.error().message);
+      if (!r) return FailInvalid(r.error().message);
       reports.push_back(std::move(r).value());
     }
   const bool single = reports.size() == 1;
   Print(reports, single, args);
-  for (const auto& r : reports)
-    if (AnyRefused(r)) {
-      for (const auto& m : r.methods)
-        if (m.plan.refusal)
-          std::cerr << "etmem: " << args.program << ": ExecuTorch " << r.assumptions.runtime
-                    << " refuses method '" << m.method->name << "' (" << m.plan.refusal->error
-                    << "): " << m.plan.refusal->reason << "\n";
-      return kExitInvalid;
-    }
+  bool refused = false;
+  for (const auto& r : reports) refused |= ReportRefusals(r);
+  if (refused) return kExitInvalid;
+  const bool over_budget = *budget && OverBudget(reports, **budget);
   for (const auto& r : reports)
     if (AnyDoesNotFit(r)) return kExitDoesNotFit;
-  return kExitOk;
+  return over_budget ? kExitDoesNotFit : kExitOk;
 }
 
 }  // namespace
@@ -128,31 +135,20 @@ Command AddAnalyzeCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("analyze", "How many bytes the method allocator needs, and where they go");
   auto args = std::make_shared<AnalyzeArgs>();
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
-  cmd->add_option("--runtime", args->runtime, "ExecuTorch release: 0.3 ... 1.4, 1.4.1, or all")
-      ->capture_default_str();
-  cmd->add_option("--target", args->target,
-                  "cortex-m, riscv32, xtensa, aarch64, x86_64, a target file (.json), or all")
-      ->capture_default_str();
-  cmd->add_option("--pool-align", args->pool_align,
-                  "the pool base is aligned to this many bytes, not to twice as many "
-                  "(default: the target's malloc alignment)")
-      ->check(CLI::Validator([](std::string& s) {
-        unsigned long v = 0;
-        try { v = std::stoul(s); } catch (...) { return std::string("not a number"); }
-        return (v >= 1 && v <= 4096 && (v & (v - 1)) == 0) ? std::string() : std::string("must be a power of two up to 4096");
-      }, "POWER_OF_TWO"));
-  cmd->add_option("--temp", args->temp,
-                  "temp allocator passed to load_method: null, nonnull, or runner (what the "
-                  "release's executor_runner does: null up to 0.5, non-null from 0.6)")
-      ->check(CLI::IsMember({"null", "nonnull", "runner"}))
-      ->capture_default_str();
+  AddModelOptions(cmd, args->model, /*all_allowed=*/true);
   cmd->add_option("--pool", args->pool, "check whether a method-allocator pool of this many bytes loads");
   cmd->add_option("--method", args->method, "analyze only this method");
-  cmd->add_option("--format", args->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+  cmd->add_option("--format", args->format,
+                  "text, json, csv or md (csv, md: one row per runtime, target and method)")
+      ->check(CLI::IsMember({"text", "json", "csv", "md"}))
       ->capture_default_str();
-  cmd->add_flag("--external-data", args->external_data,
-                "the runner passes a NamedDataMap (.ptd) to load_method");
+  auto* budget = cmd->add_option(
+      "--budget", args->budget,
+      "exit 1 when over budget: ram=SIZE (per method: pool + planned + temp load peak), "
+      "flash=SIZE (the file); sizes like 64K, 1M (1024-based)");
+  cmd->add_option("--budget-file", args->budget_file,
+                  "the budget from a file of 'ram = 64K' / 'flash = 256K' lines")
+      ->excludes(budget);
   cmd->add_flag("--allocations", args->allocations, "text: list every allocation in order");
   return {cmd, [args]() { return RunAnalyze(*args); }};
 }

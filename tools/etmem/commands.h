@@ -22,5 +22,9 @@ constexpr int kExitInvalid = 2;
 
 Command AddAnalyzeCommand(CLI::App& app);
 Command AddListCommand(CLI::App& app);
+Command AddPlanCommand(CLI::App& app);
+Command AddReplanCommand(CLI::App& app);
+Command AddHeaderCommand(CLI::App& app);
+Command AddDiffCommand(CLI::App& app);
 
 }  // namespace etmem::cli

@@ -11,6 +11,10 @@ int main(int argc, char** argv) {
   const etmem::cli::Command verbs[] = {
       etmem::cli::AddAnalyzeCommand(app),
       etmem::cli::AddListCommand(app),
+      etmem::cli::AddPlanCommand(app),
+      etmem::cli::AddReplanCommand(app),
+      etmem::cli::AddHeaderCommand(app),
+      etmem::cli::AddDiffCommand(app),
   };
   try {
     app.parse(argc, argv);

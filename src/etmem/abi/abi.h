@@ -44,6 +44,8 @@ Result<Abi> FindBuiltinTarget(const std::string& name);
 //    "max_align": 16, "malloc_align": 16}
 // Every number is checked (power-of-two alignments, sizes 1..16).
 Result<Abi> ReadTargetFile(const std::string& path);
+// The same from text held in memory; `path` names it in messages.
+Result<Abi> ReadTargetText(const std::string& text, const std::string& path);
 
 // --target value: a built-in name or a path to a target-description file.
 Result<Abi> ResolveTarget(const std::string& name_or_path);

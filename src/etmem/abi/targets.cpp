@@ -69,7 +69,11 @@ Result<Abi> ReadTargetFile(const std::string& path) {
   if (!in) return MakeError(ErrorCode::kInvalidArgument, path + ": cannot open target file");
   std::stringstream text;
   text << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  return ReadTargetText(text.str(), path);
+}
+
+Result<Abi> ReadTargetText(const std::string& text, const std::string& path) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object())
     return MakeError(ErrorCode::kInvalidArgument, path + ": not a JSON object");
   Abi abi;

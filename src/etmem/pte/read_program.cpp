@@ -2,7 +2,9 @@
 // a walk that copies the metadata into the flat ProgramView while range-checking every index.
 #include "etmem/pte/read_program.h"
 
+#include <algorithm>
 #include <cstring>
+#include <string_view>
 
 #include "etmem/base/checked_math.h"
 #include "etmem/fb/program_generated.h"
@@ -13,6 +15,11 @@ namespace {
 
 constexpr size_t kHeaderOffset = 8;
 constexpr uint32_t kMinHeaderLength = 24;
+// Entries copied into the ProgramView (values, tensors, sizes, list items, arguments, ...) per
+// byte of flatbuffer. An unshared file spends at least 4 bytes on each; flatbuffers lets tables
+// and vectors be shared, which would let a small file name one big vector millions of times
+// (memory and time out of proportion to its size). No writer shares them.
+constexpr uint64_t kMaxEntriesPerByte = 1;
 
 uint32_t LoadU32(const uint8_t* p) {
   uint32_t v;
@@ -25,15 +32,50 @@ uint64_t LoadU64(const uint8_t* p) {
   return v;
 }
 
+template <typename V>
+uint64_t SizeOf(const V* vector) {
+  return vector ? vector->size() : 0;
+}
+
+// Item i of a vector of 8-byte scalars. The verifier checks a vector's alignment only for its
+// 4-byte length, so the items may sit 4 bytes off their natural alignment: copy, never load.
+template <typename T>
+T UnalignedAt(const flatbuffers::Vector<T>* vector, size_t i) {
+  T value;
+  std::memcpy(&value, vector->Data() + i * sizeof(T), sizeof(T));
+  return value;
+}
+
+// Bytes from the file as they may appear in a one-line message: control characters and
+// non-ASCII bytes escaped, long names cut short.
+std::string Printable(std::string_view bytes) {
+  constexpr size_t kMaxShown = 80;
+  std::string out;
+  for (size_t i = 0; i < bytes.size() && i < kMaxShown; ++i) {
+    const auto c = static_cast<unsigned char>(bytes[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+    }
+  }
+  if (bytes.size() > kMaxShown) out += "...";
+  return out;
+}
+
 // Collects the first problem found while walking a method; the walk stops at it.
 class Walker {
  public:
-  Walker(const std::string& file, const ReadLimits& limits) : file_(file), limits_(limits) {}
+  Walker(const std::string& file, const ReadLimits& limits, uint64_t flatbuffer_bytes)
+      : file_(file), limits_(limits), budget_(flatbuffer_bytes * kMaxEntriesPerByte) {}
 
   Status ReadMethod(const fb::Method& m, size_t method_index, MethodView& out);
   Error Fail(const std::string& where, const std::string& what) const {
     return MakeError(ErrorCode::kInvalidProgram, file_ + ": " + where + ": " + what);
   }
+  // Every entry copied into the ProgramView is charged here first (see ReadLimits).
+  Status Charge(uint64_t entries, const std::string& where);
 
  private:
   Status ReadValues(const fb::Method& m, const std::string& where, MethodView& out);
@@ -45,13 +87,25 @@ class Walker {
   Status CheckValueIndex(int64_t index, const MethodView& out, const std::string& where,
                          bool allow_none = false) const;
   Status CheckListItemsExist(const MethodView& out, const std::string& where) const;
+  Status CheckPayload(const fb::Value& v, const std::string& where) const;
+  Status CheckStep(const fb::Instruction& ins, const std::string& where) const;
 
   const std::string& file_;
   const ReadLimits& limits_;
+  uint64_t budget_;
 };
 
+Status Walker::Charge(uint64_t entries, const std::string& where) {
+  if (entries > budget_)
+    return Fail(where, "names more entries than a file of its size can hold (tables or "
+                       "vectors are shared, which no writer does)");
+  budget_ -= entries;
+  return Ok{};
+}
+
 std::string MethodWhere(const fb::Method& m, size_t index) {
-  return m.name() ? "method '" + m.name()->str() + "'" : "method " + std::to_string(index);
+  return m.name() ? "method '" + Printable(m.name()->string_view()) + "'"
+                  : "method " + std::to_string(index);
 }
 
 Status Walker::CheckValueIndex(int64_t index, const MethodView& out, const std::string& where,
@@ -61,6 +115,24 @@ Status Walker::CheckValueIndex(int64_t index, const MethodView& out, const std::
     return Fail(where, "value index " + std::to_string(index) + " out of range (method has " +
                            std::to_string(out.values.size()) + " values)");
   return Ok{};
+}
+
+// A typed value must carry its table: the runtime dereferences it unchecked. Null is the
+// exception (nothing reads its empty table); unknown types are reported by the caller.
+Status Walker::CheckPayload(const fb::Value& v, const std::string& where) const {
+  const fb::Payload type = v.payload_type();
+  if (type == fb::Payload::NONE || type == fb::Payload::Null || type > fb::Payload::MAX ||
+      v.payload())
+    return Ok{};
+  return Fail(where, std::string("value of type ") + fb::EnumNamePayload(type) +
+                         " has no payload table");
+}
+
+Status Walker::CheckStep(const fb::Instruction& ins, const std::string& where) const {
+  const fb::Step type = ins.step_type();
+  if (type == fb::Step::NONE || type > fb::Step::MAX || ins.step()) return Ok{};
+  return Fail(where, std::string("instruction of type ") + fb::EnumNameStep(type) +
+                         " has no step table");
 }
 
 Status Walker::ReadTensor(const fb::Tensor& t, const std::string& where, MethodView& out) {
@@ -78,6 +150,7 @@ Status Walker::ReadTensor(const fb::Tensor& t, const std::string& where, MethodV
   if (tv.dim_order_length != tv.rank)
     return Fail(where, "tensor dim_order has " + std::to_string(tv.dim_order_length) +
                            " entries but sizes has " + std::to_string(tv.rank));
+  if (auto s = Charge(1 + tv.rank, where); !s) return s;
   tv.sizes_begin = static_cast<uint32_t>(out.sizes.size());
   for (int32_t s : *t.sizes()) {
     if (s < 0) return Fail(where, "tensor size " + std::to_string(s) + " is negative");
@@ -103,9 +176,11 @@ Status Walker::ReadTensor(const fb::Tensor& t, const std::string& where, MethodV
 Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
                         const std::string& where, ValueView& v, MethodView& out) {
   if (!items) return Fail(where, "list has no items vector");
+  if (auto s = Charge(items->size(), where); !s) return s;
   v.index = static_cast<uint32_t>(out.list_items.size());
   v.count = items->size();
-  for (int64_t i : *items) {
+  for (size_t k = 0; k < items->size(); ++k) {
+    const int64_t i = UnalignedAt(items, k);
     if (i < (allow_none ? -1 : 0))
       return Fail(where, "list item " + std::to_string(i) + " is not a value index");
     out.list_items.push_back(i);
@@ -115,11 +190,13 @@ Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_no
 
 Status Walker::ReadValues(const fb::Method& m, const std::string& method_where, MethodView& out) {
   if (!m.values()) return Fail(method_where, "has no values vector");
+  if (auto s = Charge(m.values()->size(), method_where); !s) return s;
   out.values.reserve(m.values()->size());
   for (const fb::Value* v : *m.values()) {
     const std::string where = method_where + ", value " + std::to_string(out.values.size());
     ValueView vv;
     if (!v) return Fail(where, "null value entry");
+    if (auto s = CheckPayload(*v, where); !s) return s;
     switch (v->payload_type()) {
       case fb::Payload::NONE: vv.kind = ValueKind::kNone; break;
       case fb::Payload::Null: vv.kind = ValueKind::kNull; break;
@@ -166,6 +243,7 @@ Status Walker::ReadValues(const fb::Method& m, const std::string& method_where, 
         const flatbuffers::Vector<int32_t>* items =
             optional ? v->payload_as_OptionalTensorList()->items() : v->payload_as_TensorList()->items();
         if (!items) return Fail(where, "tensor list has no items vector");
+        if (auto s = Charge(items->size(), where); !s) return s;
         vv.index = static_cast<uint32_t>(out.list_items.size());
         vv.count = items->size();
         for (int32_t i : *items) {
@@ -207,6 +285,7 @@ Status Walker::CheckListItemsExist(const MethodView& out, const std::string& met
 
 Status Walker::ReadInstruction(const fb::Instruction& ins, const std::string& where,
                                MethodView& out) {
+  if (auto s = CheckStep(ins, where); !s) return s;
   InstructionView iv;
   const flatbuffers::Vector<int32_t>* args = nullptr;
   switch (ins.step_type()) {
@@ -259,6 +338,7 @@ Status Walker::ReadInstruction(const fb::Instruction& ins, const std::string& wh
   }
   if (iv.kind == InstructionKind::kKernelCall || iv.kind == InstructionKind::kDelegateCall) {
     if (!args) return Fail(where, "call has no args vector");
+    if (auto s = Charge(args->size(), where); !s) return s;
     iv.args_begin = static_cast<uint32_t>(out.args.size());
     iv.args_count = args->size();
     for (int32_t a : *args) {
@@ -272,9 +352,11 @@ Status Walker::ReadInstruction(const fb::Instruction& ins, const std::string& wh
 
 Status Walker::ReadChains(const fb::Method& m, const std::string& method_where, MethodView& out) {
   if (!m.chains()) return Fail(method_where, "has no chains vector");
+  if (auto s = Charge(m.chains()->size(), method_where); !s) return s;
   for (const fb::Chain* c : *m.chains()) {
     const std::string where = method_where + ", chain " + std::to_string(out.chains.size());
     if (!c || !c->instructions()) return Fail(where, "has no instructions vector");
+    if (auto s = Charge(c->instructions()->size(), where); !s) return s;
     ChainView cv;
     cv.instructions_begin = static_cast<uint32_t>(out.instructions.size());
     cv.instructions_count = c->instructions()->size();
@@ -299,6 +381,9 @@ Status Walker::ReadChains(const fb::Method& m, const std::string& method_where, 
 Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& out) {
   const std::string where = MethodWhere(m, method_index);
   if (m.name()) out.name = std::string_view(m.name()->c_str(), m.name()->size());
+  const uint64_t listed = SizeOf(m.operators()) + SizeOf(m.inputs()) + SizeOf(m.outputs()) +
+                          SizeOf(m.planned_buffer_sizes());
+  if (auto s = Charge(listed, where); !s) return s;
   if (m.operators())
     for (const fb::Operator* op : *m.operators()) {
       OperatorView ov;
@@ -319,8 +404,9 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
       dst.push_back(i);
     }
   }
-  if (m.planned_buffer_sizes())
-    for (int64_t s : *m.planned_buffer_sizes()) {
+  if (const auto* sizes = m.planned_buffer_sizes())
+    for (size_t k = 0; k < sizes->size(); ++k) {
+      const int64_t s = UnalignedAt(sizes, k);
       if (s < 0) return Fail(where, "planned buffer size " + std::to_string(s) + " is negative");
       out.planned_buffer_sizes.push_back(s);
     }
@@ -328,9 +414,10 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
 }
 
 Status ReadDelegates(const fb::Program& p, const uint8_t* file_base, const fb::Method& m,
-                     const ProgramView& program, const std::string& where, const Walker& w,
+                     const ProgramView& program, const std::string& where, Walker& w,
                      MethodView& out) {
   if (!m.delegates()) return Ok{};
+  if (auto s = w.Charge(m.delegates()->size(), where); !s) return s;
   for (const fb::Delegate* d : *m.delegates()) {
     const std::string dwhere = where + ", delegate " + std::to_string(out.delegates.size());
     if (!d) return w.Fail(dwhere, "null delegate entry");
@@ -405,6 +492,54 @@ Status ReadConstants(const fb::Program& p, const std::string& file, ProgramView&
   }
   if (p.named_data()) out.named_data = p.named_data()->size();
   if (p.mutable_segments()) out.mutable_segments = p.mutable_segments()->size();
+  return Ok{};
+}
+
+// The four bytes after the root offset: "ET12", or an error saying what they are instead.
+Status CheckFileIdentifier(std::span<const uint8_t> bytes, const std::string& name) {
+  const std::string_view id(reinterpret_cast<const char*>(bytes.data() + 4), 4);
+  if (!id.starts_with("ET"))
+    return MakeError(ErrorCode::kInvalidProgram,
+                     name + ": not an ExecuTorch program (file identifier is not \"ET..\")");
+  if (id != "ET12")
+    return MakeError(ErrorCode::kInvalidProgram,
+                     name + ": program format '" + Printable(id) +
+                         "' is not ET12, the only format ExecuTorch 0.3-1.4 load");
+  return Ok{};
+}
+
+// The flatbuffers verifier over the program region. An unshared flatbuffer holds at most one
+// table per 4 bytes (each starts with a 4-byte vtable offset), so a file whose tables are
+// shared cannot make the verifier visit more than that. Offsets are 32-bit and signed, so
+// nothing past 2 GiB can be referenced: the verifier (which asserts below that) never sees it.
+Status VerifyFlatbuffer(const uint8_t* data, uint64_t size, const std::string& name,
+                        const ReadLimits& limits) {
+  flatbuffers::Verifier::Options options;
+  options.max_depth = limits.max_depth;
+  options.max_tables = static_cast<uint32_t>(std::min<uint64_t>(limits.max_tables, size / 4 + 1));
+  options.check_alignment = true;
+  const auto verified_size = std::min<uint64_t>(size, FLATBUFFERS_MAX_BUFFER_SIZE - 1);
+  flatbuffers::Verifier verifier(data, static_cast<size_t>(verified_size), options);
+  if (!fb::VerifyProgramBuffer(verifier))
+    return MakeError(ErrorCode::kInvalidProgram,
+                     name + ": the program flatbuffer fails verification (corrupt or truncated)");
+  return Ok{};
+}
+
+Status ReadMethods(const fb::Program& p, const uint8_t* file_base, const std::string& name,
+                   const ReadLimits& limits, ProgramView& out) {
+  if (!p.methods() || p.methods()->size() == 0)
+    return MakeError(ErrorCode::kInvalidProgram, name + ": the program has no methods");
+  Walker walker(name, limits, out.flatbuffer_bytes);
+  if (auto s = walker.Charge(p.methods()->size(), "methods"); !s) return s;
+  out.methods.resize(p.methods()->size());
+  for (size_t i = 0; i < p.methods()->size(); ++i) {
+    const fb::Method& m = *p.methods()->Get(i);
+    // Delegates first: instructions are checked against their count.
+    if (auto s = ReadDelegates(p, file_base, m, out, MethodWhere(m, i), walker, out.methods[i]); !s)
+      return s;
+    if (auto s = walker.ReadMethod(m, i, out.methods[i]); !s) return s;
+  }
   return Ok{};
 }
 
@@ -494,39 +629,15 @@ Result<ProgramView> ReadProgramFile(std::shared_ptr<const MappedFile> file, cons
     return MakeError(ErrorCode::kInvalidProgram,
                      name + ": only " + std::to_string(bytes.size()) +
                          " bytes; too short to be an ExecuTorch program");
-  if (std::memcmp(bytes.data() + 4, "ET", 2) != 0)
-    return MakeError(ErrorCode::kInvalidProgram,
-                     name + ": not an ExecuTorch program (file identifier is not \"ET..\")");
-  if (std::memcmp(bytes.data() + 4, "ET12", 4) != 0)
-    return MakeError(ErrorCode::kInvalidProgram,
-                     name + ": program format '" + std::string(reinterpret_cast<const char*>(bytes.data() + 4), 4) +
-                         "' is not ET12, the only format ExecuTorch 0.3-1.4 load");
+  if (auto s = CheckFileIdentifier(bytes, name); !s) return s.error();
   ETMEM_TRY(out.header, ReadExtendedHeader(bytes, name));
   out.flatbuffer_bytes = out.header ? out.header->program_size : bytes.size();
-
-  flatbuffers::Verifier::Options options;
-  options.max_depth = limits.max_depth;
-  options.max_tables = limits.max_tables;
-  options.check_alignment = true;
-  flatbuffers::Verifier verifier(bytes.data(), out.flatbuffer_bytes, options);
-  if (!fb::VerifyProgramBuffer(verifier))
-    return MakeError(ErrorCode::kInvalidProgram,
-                     name + ": the program flatbuffer fails verification (corrupt or truncated)");
+  if (auto s = VerifyFlatbuffer(bytes.data(), out.flatbuffer_bytes, name, limits); !s)
+    return s.error();
   const fb::Program& p = *fb::GetProgram(bytes.data());
   if (auto s = ReadSegments(p, name, out); !s) return s.error();
   if (auto s = ReadConstants(p, name, out); !s) return s.error();
-  if (!p.methods() || p.methods()->size() == 0)
-    return MakeError(ErrorCode::kInvalidProgram, name + ": the program has no methods");
-  Walker walker(name, limits);
-  out.methods.resize(p.methods()->size());
-  for (size_t i = 0; i < p.methods()->size(); ++i) {
-    const fb::Method* m = p.methods()->Get(i);
-    if (!m) return MakeError(ErrorCode::kInvalidProgram, name + ": method " + std::to_string(i) + " is null");
-    // Delegates first: instructions are checked against their count.
-    if (auto s = ReadDelegates(p, bytes.data(), *m, out, MethodWhere(*m, i), walker, out.methods[i]); !s)
-      return s.error();
-    if (auto s = walker.ReadMethod(*m, i, out.methods[i]); !s) return s.error();
-  }
+  if (auto s = ReadMethods(p, bytes.data(), name, limits, out); !s) return s.error();
   out.file = std::move(file);
   return out;
 }

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/, seeds each corpus from the
+# real programs (../shared/models/real), the builder's scenarios, the built-in targets,
+# tests/corrupt/ and fuzz/regressions/, then runs each target for SECONDS (default 60).
+# Corpora are generated under build-fuzz/corpus/ and never committed; findings land in
+# build-fuzz/findings/<kind>/ (copy small ones into fuzz/regressions/<kind>/ after the fix).
+#   fuzz/run.sh [SECONDS] [extra libFuzzer flags...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+build=build-fuzz
+
+missing=()
+for p in clang-14 libclang-rt-14-dev; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DETMEM_FUZZ=ON -DETMEM_BUILD_TESTS=OFF \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$(nproc)" --target pte_fuzzer target_file_fuzzer fuzz_seeds
+
+corpus=$build/corpus
+mkdir -p "$corpus/pte" "$corpus/target_file" "$build/findings/pte" "$build/findings/target_file"
+if [[ -d ../shared/models/real ]]; then cp ../shared/models/real/*.pte "$corpus/pte/"; fi
+cp tests/corrupt/*.pte fuzz/regressions/pte/*.pte "$corpus/pte/" 2>/dev/null || true
+cp fuzz/regressions/target_file/*.json "$corpus/target_file/"
+"$build/fuzz/fuzz_seeds" "$corpus/pte" "$corpus/target_file"
+
+status=0
+run() {
+  local target=$1 kind=$2
+  shift 2
+  echo "== $target: $seconds s, corpus $corpus/$kind"
+  "$build/fuzz/$target" "$corpus/$kind" -max_total_time="$seconds" -timeout=10 \
+      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/findings/$kind/" "$@" \
+      >"$build/$target.log" 2>&1 || status=1
+  grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb)|ERROR|SUMMARY" \
+      "$build/$target.log" || true
+}
+run pte_fuzzer pte "$@"
+run target_file_fuzzer target_file "$@"
+((status == 0)) || echo "findings in $build/findings/ (logs: $build/*.log)"
+exit "$status"

@@ -1,0 +1,61 @@
+// Owns: the target-description fuzz target. Text -> abi::ReadTargetText; an accepted target is
+// then laid out for every release (runtime::RuntimeModel) and used for one report of a small
+// fixed program, since odd but accepted sizes and alignments are where layout arithmetic breaks.
+// Errors must be one line naming the file.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "etmem/abi/abi.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/report/json_report.h"
+#include "etmem/report/report.h"
+#include "etmem/runtime/load_plan.h"
+#include "etmem/runtime/release.h"
+#include "etmem/testing/scenarios.h"
+
+namespace {
+
+using namespace etmem;
+
+constexpr const char* kName = "fuzz-target.json";
+
+void Require(bool ok, const std::string& what) {
+  if (ok) return;
+  std::fprintf(stderr, "target_file_fuzzer: %s\n", what.c_str());
+  std::abort();
+}
+
+const pte::ProgramView& Program() {
+  static const std::vector<uint8_t> bytes = testing::ProgramWithEveryValueKind().Build();
+  static const pte::ProgramView program = *pte::ReadProgramBytes(bytes, "every_value_kind.pte");
+  return program;
+}
+
+void ReportOn(const abi::Abi& target) {
+  for (const runtime::RuntimeTraits& release : runtime::AllReleases()) {
+    const runtime::RuntimeModel model(release, target);
+    if (&release != &runtime::AllReleases().back()) continue;
+    report::ReportOptions o;
+    o.load.temp_allocator = true;
+    o.pool_align = target.malloc_align;
+    auto r = report::BuildReport(Program(), model, o);
+    Require(r.has_value(), "BuildReport failed on a valid program");
+    (void)report::ToJson(*r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto target = abi::ReadTargetText(std::string(reinterpret_cast<const char*>(data), size), kName);
+  if (!target) {
+    const std::string& m = target.error().message;
+    Require(m.find('\n') == std::string::npos && m.find(kName) != std::string::npos,
+            "error message is not one line naming the file: " + m);
+    return 0;
+  }
+  ReportOn(*target);
+  return 0;
+}

@@ -1,0 +1,34 @@
+// Owns: figures derived from a method report that several formats, the diff and the budget
+// share, so they all add up the same way. Not: computing the report (build_report.cpp).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "etmem/report/report.h"
+
+namespace etmem::report {
+
+// The planned buffers as MethodMeta::memory_planned_buffer_size(i) reports them: the stored
+// list without its reserved leading entry.
+inline std::vector<uint64_t> PlannedBuffers(const MethodReport& m) {
+  std::vector<uint64_t> out;
+  const auto& sizes = m.method->planned_buffer_sizes;
+  for (size_t i = 1; i < sizes.size(); ++i)
+    out.push_back(static_cast<uint64_t>(std::max<int64_t>(sizes[i], 0)));
+  return out;
+}
+
+inline uint64_t PlannedBytes(const MethodReport& m) {
+  uint64_t total = 0;
+  for (uint64_t b : PlannedBuffers(m)) total += b;
+  return total;
+}
+
+// What loading the method needs in RAM at once: method pool + planned buffers + temp load peak.
+inline uint64_t RamBytes(const MethodReport& m) {
+  return m.method_bytes + PlannedBytes(m) + m.temp_load_peak_bytes;
+}
+
+}  // namespace etmem::report

@@ -1,0 +1,471 @@
+// Owns: hostile and broken programs. Mutants of every real program (../shared/models/real) and
+// of the builder's scenarios go through the reader and, when they read, through BuildReport for
+// every release on cortex-m and x86_64: every truncation, bit flips in the first 64 bytes and in
+// the flatbuffer root's table and vtable, and seeded corruption of table fields, vtable entries
+// and vector lengths. Passing means no crash, no hang, and every error one line naming the file.
+// Also: the replay of tests/corrupt/ and the resource limits (huge vector lengths, shared tables,
+// lists that overflow a 32-bit size_t).
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <fstream>
+#include <map>
+#include <new>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "etmem/abi/abi.h"
+#include "etmem/fb/program_generated.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/report/json_report.h"
+#include "etmem/report/report.h"
+#include "etmem/runtime/load_plan.h"
+#include "etmem/runtime/release.h"
+#include "etmem/testing/scenarios.h"
+
+// ---- Allocation meter: the whole test binary's operator new counts bytes while armed. ----
+namespace {
+std::atomic<bool> g_meter_armed{false};
+std::atomic<uint64_t> g_meter_largest{0};
+std::atomic<uint64_t> g_meter_total{0};
+
+void* CountedAlloc(size_t n) {
+  if (g_meter_armed.load(std::memory_order_relaxed)) {
+    g_meter_total.fetch_add(n, std::memory_order_relaxed);
+    uint64_t prev = g_meter_largest.load(std::memory_order_relaxed);
+    while (n > prev && !g_meter_largest.compare_exchange_weak(prev, n)) {}
+  }
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+}  // namespace
+
+void* operator new(size_t n) { return CountedAlloc(n); }
+void* operator new[](size_t n) { return CountedAlloc(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+
+namespace etmem {
+namespace {
+
+namespace fs = std::filesystem;
+using Bytes = std::vector<uint8_t>;
+using Clock = std::chrono::steady_clock;
+
+// Arms the allocation meter for its lifetime.
+class AllocationMeter {
+ public:
+  AllocationMeter() {
+    g_meter_largest = 0;
+    g_meter_total = 0;
+    g_meter_armed = true;
+  }
+  ~AllocationMeter() { g_meter_armed = false; }
+  uint64_t largest() const { return g_meter_largest; }
+  uint64_t total() const { return g_meter_total; }
+};
+
+struct Sample {
+  std::string name;
+  Bytes bytes;
+};
+
+fs::path RealDir() { return fs::path(ETMEM_SHARED_DIR) / "models/real"; }
+fs::path CorruptDir() { return fs::path(ETMEM_SOURCE_DIR) / "tests/corrupt"; }
+
+Bytes ReadFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return Bytes(std::istreambuf_iterator<char>(in), {});
+}
+
+const std::vector<Sample>& RealPrograms() {
+  static const std::vector<Sample> programs = [] {
+    std::vector<Sample> out;
+    if (!fs::exists(RealDir())) return out;
+    for (const auto& e : fs::directory_iterator(RealDir()))
+      if (e.path().extension() == ".pte") out.push_back({e.path().stem().string(), ReadFile(e.path())});
+    std::sort(out.begin(), out.end(), [](const Sample& a, const Sample& b) { return a.name < b.name; });
+    return out;
+  }();
+  return programs;
+}
+
+// The builder's feature scenarios (the benchmark-sized ones are left out: they add time, not
+// features).
+const std::vector<Sample>& ScenarioPrograms() {
+  static const std::vector<Sample> programs = [] {
+    using namespace testing;
+    return std::vector<Sample>{
+        {"every_value_kind", ProgramWithEveryValueKind().Build()},
+        {"dynamic_shapes", ProgramWithDynamicShapes().Build()},
+        {"xnnpack_inline", ProgramWithDelegate("XnnpackBackend").Build()},
+        {"unknown_backend_segment", ProgramWithDelegate("EtmemNoSuchBackend", true).Build()},
+        {"two_methods", ProgramWithTwoMethods().Build()},
+        {"control_flow", ProgramWithControlFlow().Build()},
+        {"external_data", ProgramWithExternalData().Build()},
+        {"motivating_cnn", MotivatingCnn().Build()},
+    };
+  }();
+  return programs;
+}
+
+#define SKIP_WITHOUT_REAL_PROGRAMS()                                                   \
+  if (RealPrograms().empty())                                                          \
+  GTEST_SKIP() << RealDir().string() << " is absent: mutants of real programs skipped"
+
+// The flatbuffer region of a program: what the header says, or the whole file.
+size_t FlatbufferSize(const Bytes& b) {
+  auto h = pte::ReadExtendedHeader(b, "original");
+  return h && h->has_value() ? static_cast<size_t>((*h)->program_size) : b.size();
+}
+
+// ---- The pipeline every mutant goes through ----
+
+struct Pair {
+  std::string label;
+  runtime::RuntimeModel model;
+  report::ReportOptions options;
+};
+
+std::vector<Pair> MakePairs() {
+  std::vector<Pair> pairs;
+  for (const char* target : {"cortex-m", "x86_64"}) {
+    abi::Abi a = *abi::FindBuiltinTarget(target);
+    for (const runtime::RuntimeTraits& r : runtime::AllReleases()) {
+      report::ReportOptions o;
+      o.load.temp_allocator = r.runner_passes_temp;
+      o.pool_align = a.malloc_align;
+      o.pool_bytes = 4096;  // exercise the pool check as well
+      pairs.push_back({r.version + "/" + target, runtime::RuntimeModel(r, a), o});
+    }
+  }
+  return pairs;
+}
+
+const std::vector<Pair>& Pairs() {
+  static const std::vector<Pair> pairs = MakePairs();
+  return pairs;
+}
+
+bool OneLineNaming(const std::string& message, const std::string& name) {
+  return message.find('\n') == std::string::npos && message.find('\r') == std::string::npos &&
+         message.find(name) != std::string::npos;
+}
+
+// Runs mutants and keeps the first problems; a crash or hang ends the test binary instead.
+class MutantRunner {
+ public:
+  static constexpr auto kSlowMutant = std::chrono::seconds(2);
+
+  void Run(std::span<const uint8_t> bytes, const std::string& name) {
+    const auto start = Clock::now();
+    ++mutants_;
+    auto program = pte::ReadProgramBytes(bytes, name);
+    if (!program) {
+      Expect(OneLineNaming(program.error().message, name), name,
+             "bad error message: " + program.error().message);
+    } else {
+      ++read_ok_;
+      Report(*program, name);
+    }
+    if (Clock::now() - start > kSlowMutant) Expect(false, name, "took more than 2 s");
+  }
+
+  size_t mutants() const { return mutants_; }
+  size_t read_ok() const { return read_ok_; }
+  const std::vector<std::string>& problems() const { return problems_; }
+
+ private:
+  void Report(const pte::ProgramView& program, const std::string& name) {
+    for (size_t i = 0; i < Pairs().size(); ++i) {
+      const Pair& pair = Pairs()[i];
+      auto r = report::BuildReport(program, pair.model, pair.options);
+      if (!r) {
+        Expect(OneLineNaming(r.error().message, name), name,
+               pair.label + ": bad error message: " + r.error().message);
+        continue;
+      }
+      // Names come from the file and need not be UTF-8: printing must replace, not throw (see
+      // tests/corrupt/README.md, method_name_not_utf8.pte).
+      if (i + 1 == Pairs().size())
+        (void)report::ToJson(*r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+  }
+  void Expect(bool ok, const std::string& name, const std::string& what) {
+    if (!ok && problems_.size() < 20) problems_.push_back(name + ": " + what);
+  }
+
+  size_t mutants_ = 0, read_ok_ = 0;
+  std::vector<std::string> problems_;
+};
+
+void ExpectNoProblems(const MutantRunner& runner) {
+  for (const std::string& p : runner.problems()) ADD_FAILURE() << p;
+  EXPECT_GT(runner.mutants(), 0u);
+  std::cout << runner.mutants() << " mutants, " << runner.read_ok() << " of them read\n";
+}
+
+// ---- Where the fields are: a walk of a verified program that records every table slot ----
+
+struct Slot {
+  uint32_t offset = 0;
+  uint8_t width = 0;  // 1, 2, 4 or 8
+  auto operator<=>(const Slot&) const = default;
+};
+
+class SlotCollector {
+ public:
+  explicit SlotCollector(const uint8_t* base) : base_(base) {}
+
+  void Program(const fb::Program& p);
+  std::vector<Slot> slots() const { return {slots_.begin(), slots_.end()}; }
+
+ private:
+  void Add(const void* at, size_t width) {
+    const auto offset = static_cast<const uint8_t*>(at) - base_;
+    while (width > 1 && offset % width != 0) width /= 2;
+    slots_.insert({static_cast<uint32_t>(offset), static_cast<uint8_t>(width)});
+  }
+  void Table(const void* table);
+  template <typename T>
+  void Vector(const flatbuffers::Vector<T>* v) {
+    if (v) Add(reinterpret_cast<const uint8_t*>(v), 4);  // the length field
+  }
+  template <typename T, typename F>
+  void Tables(const flatbuffers::Vector<flatbuffers::Offset<T>>* v, F&& each) {
+    Vector(v);
+    if (!v) return;
+    for (const T* t : *v) {
+      Table(t);
+      each(*t);
+    }
+  }
+  void Method(const fb::Method& m);
+  void Value(const fb::Value& v);
+  void Tensor(const fb::Tensor& t);
+  void Instruction(const fb::Instruction& ins);
+
+  const uint8_t* base_;
+  std::set<Slot> slots_;
+};
+
+// The table's vtable offset, every vtable entry, and every present field (its width is the gap
+// to the next field, at most 8).
+void SlotCollector::Table(const void* table) {
+  if (!table) return;
+  const auto* t = static_cast<const uint8_t*>(table);
+  const uint8_t* vt = t - flatbuffers::ReadScalar<int32_t>(t);
+  const auto vt_size = flatbuffers::ReadScalar<uint16_t>(vt);
+  const auto t_size = flatbuffers::ReadScalar<uint16_t>(vt + 2);
+  Add(t, 4);
+  std::vector<uint16_t> fields;
+  for (uint16_t i = 0; i < vt_size; i += 2) {
+    Add(vt + i, 2);
+    if (i >= 4) {
+      if (uint16_t f = flatbuffers::ReadScalar<uint16_t>(vt + i)) fields.push_back(f);
+    }
+  }
+  std::sort(fields.begin(), fields.end());
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const uint16_t end = i + 1 < fields.size() ? fields[i + 1] : t_size;
+    if (end > fields[i]) Add(t + fields[i], std::min<size_t>(end - fields[i], 8));
+  }
+}
+
+void SlotCollector::Tensor(const fb::Tensor& t) {
+  Vector(t.sizes());
+  Vector(t.dim_order());
+  Table(t.placement());
+  Table(t.extras());
+}
+
+void SlotCollector::Value(const fb::Value& v) {
+  Table(v.payload());
+  if (const auto* t = v.payload_as_Tensor()) Tensor(*t);
+  if (const auto* l = v.payload_as_IntList()) Vector(l->items());
+  if (const auto* l = v.payload_as_TensorList()) Vector(l->items());
+  if (const auto* l = v.payload_as_OptionalTensorList()) Vector(l->items());
+  if (const auto* l = v.payload_as_DoubleList()) Vector(l->items());
+  if (const auto* l = v.payload_as_BoolList()) Vector(l->items());
+}
+
+void SlotCollector::Instruction(const fb::Instruction& ins) {
+  Table(ins.step());
+  if (const auto* k = ins.step_as_KernelCall()) Vector(k->args());
+  if (const auto* d = ins.step_as_DelegateCall()) Vector(d->args());
+}
+
+void SlotCollector::Method(const fb::Method& m) {
+  Tables(m.values(), [&](const fb::Value& v) { Value(v); });
+  Vector(m.inputs());
+  Vector(m.outputs());
+  Tables(m.chains(), [&](const fb::Chain& c) {
+    Tables(c.instructions(), [&](const fb::Instruction& i) { Instruction(i); });
+  });
+  Tables(m.operators(), [](const fb::Operator&) {});
+  Tables(m.delegates(), [&](const fb::Delegate& d) {
+    Table(d.blob());
+    Tables(d.compile_specs(), [](const fb::CompileSpec&) {});
+  });
+  Vector(m.planned_buffer_sizes());
+}
+
+void SlotCollector::Program(const fb::Program& p) {
+  Table(&p);
+  Tables(p.methods(), [&](const fb::Method& m) { Method(m); });
+  Tables(p.inline_constants(), [](const fb::InlineBuffer&) {});
+  Tables(p.inline_blobs(), [](const fb::InlineBlob&) {});
+  Tables(p.segments(), [](const fb::Segment&) {});
+  Table(p.constant_segment());
+  if (p.constant_segment()) Vector(p.constant_segment()->offsets());
+  Tables(p.mutable_segments(), [](const fb::SubSegments&) {});
+  Tables(p.named_data(), [](const fb::NamedBlob&) {});
+}
+
+std::vector<Slot> CollectSlots(const Bytes& b) {
+  SlotCollector c(b.data());
+  c.Program(*fb::GetProgram(b.data()));
+  return c.slots();
+}
+
+// ---- Mutations ----
+
+void Store(Bytes& b, Slot s, uint64_t v) { std::memcpy(b.data() + s.offset, &v, s.width); }
+uint64_t Load(const Bytes& b, Slot s) {
+  uint64_t v = 0;
+  std::memcpy(&v, b.data() + s.offset, s.width);
+  return v;
+}
+
+// Values that break indices, lengths and offsets: edges of the width, small numbers, neighbours.
+uint64_t HostileValue(uint64_t original, uint8_t width, std::mt19937_64& rng) {
+  const uint64_t max = width == 8 ? UINT64_MAX : (uint64_t{1} << (8 * width)) - 1;
+  const uint64_t sign = uint64_t{1} << (8 * width - 1);
+  switch (rng() % 10) {
+    case 0: return 0;
+    case 1: return 1 + rng() % 4;
+    case 2: return max;
+    case 3: return sign - 1;
+    case 4: return sign;
+    case 5: return (original + 1) & max;
+    case 6: return (original - 1) & max;
+    case 7: return original ^ (uint64_t{1} << (rng() % (8 * width)));
+    case 8: return (original + 4 * (1 + rng() % 16)) & max;
+    default: return rng() & max;
+  }
+}
+
+// Byte ranges of the root table and its vtable.
+std::vector<std::pair<size_t, size_t>> RootArea(const Bytes& b) {
+  const uint32_t root = flatbuffers::ReadScalar<uint32_t>(b.data());
+  const uint8_t* t = b.data() + root;
+  const uint8_t* vt = t - flatbuffers::ReadScalar<int32_t>(t);
+  const size_t vt_begin = static_cast<size_t>(vt - b.data());
+  return {{root, root + flatbuffers::ReadScalar<uint16_t>(vt + 2)},
+          {vt_begin, vt_begin + flatbuffers::ReadScalar<uint16_t>(vt)}};
+}
+
+void FlipEveryBit(const Sample& s, size_t begin, size_t end, MutantRunner& runner) {
+  Bytes m = s.bytes;
+  for (size_t i = begin; i < std::min(end, m.size()); ++i)
+    for (int bit = 0; bit < 8; ++bit) {
+      m[i] ^= static_cast<uint8_t>(1u << bit);
+      runner.Run(m, s.name + "@flip" + std::to_string(i) + "." + std::to_string(bit));
+      m[i] = s.bytes[i];
+    }
+}
+
+void BitFlips(const Sample& s, MutantRunner& runner) {
+  FlipEveryBit(s, 0, 64, runner);
+  for (auto [begin, end] : RootArea(s.bytes)) FlipEveryBit(s, std::max<size_t>(begin, 64), end, runner);
+}
+
+void Truncations(const Sample& s, MutantRunner& runner) {
+  for (size_t n = 0; n < s.bytes.size(); ++n)
+    runner.Run(std::span(s.bytes).first(n), s.name + "@cut" + std::to_string(n));
+}
+
+// `count` mutants, each with 1-3 slots set to hostile values. Seeded by the program's name, so
+// every run (and every machine) tries the same mutants.
+void FieldCorruption(const Sample& s, size_t count, MutantRunner& runner) {
+  const std::vector<Slot> slots = CollectSlots(s.bytes);
+  ASSERT_FALSE(slots.empty()) << s.name;
+  std::mt19937_64 rng(std::hash<std::string>{}(s.name) ^ 0x5eed);
+  for (size_t i = 0; i < count; ++i) {
+    Bytes m = s.bytes;
+    std::string what;
+    for (int k = 0, n = 1 + static_cast<int>(rng() % 3); k < n; ++k) {
+      const Slot slot = slots[rng() % slots.size()];
+      const uint64_t v = HostileValue(Load(m, slot), slot.width, rng);
+      Store(m, slot, v);
+      what += "@" + std::to_string(slot.offset) + "=" + std::to_string(v);
+    }
+    runner.Run(m, s.name + what);
+  }
+}
+
+// ---- The mutation tests ----
+
+// Two real programs have a broken extended header that ExecuTorch refuses too; the rest read.
+TEST(Mutation, OriginalsReadAndReport) {
+  MutantRunner runner;
+  for (const Sample& s : ScenarioPrograms()) runner.Run(s.bytes, s.name);
+  EXPECT_EQ(runner.read_ok(), ScenarioPrograms().size());
+  for (const Sample& s : RealPrograms()) runner.Run(s.bytes, s.name);
+  ExpectNoProblems(runner);
+  EXPECT_GE(runner.read_ok() + 2, ScenarioPrograms().size() + RealPrograms().size());
+}
+
+TEST(Mutation, EveryTruncationOfRealPrograms) {
+  SKIP_WITHOUT_REAL_PROGRAMS();
+  MutantRunner runner;
+  for (const Sample& s : RealPrograms()) Truncations(s, runner);
+  ExpectNoProblems(runner);
+}
+
+TEST(Mutation, EveryTruncationOfScenarios) {
+  MutantRunner runner;
+  for (const Sample& s : ScenarioPrograms()) Truncations(s, runner);
+  ExpectNoProblems(runner);
+}
+
+TEST(Mutation, BitFlipsInHeaderAndRootOfRealPrograms) {
+  SKIP_WITHOUT_REAL_PROGRAMS();
+  MutantRunner runner;
+  for (const Sample& s : RealPrograms()) BitFlips(s, runner);
+  ExpectNoProblems(runner);
+}
+
+TEST(Mutation, BitFlipsInHeaderAndRootOfScenarios) {
+  MutantRunner runner;
+  for (const Sample& s : ScenarioPrograms()) BitFlips(s, runner);
+  ExpectNoProblems(runner);
+}
+
+TEST(Mutation, FieldCorruptionOfRealPrograms) {
+  SKIP_WITHOUT_REAL_PROGRAMS();
+  MutantRunner runner;
+  for (const Sample& s : RealPrograms()) FieldCorruption(s, 300, runner);
+  ExpectNoProblems(runner);
+  EXPECT_GT(runner.read_ok(), 0u) << "no mutant read: the corruption never reaches the walk";
+}
+
+TEST(Mutation, FieldCorruptionOfScenarios) {
+  MutantRunner runner;
+  for (const Sample& s : ScenarioPrograms()) FieldCorruption(s, 1500, runner);
+  ExpectNoProblems(runner);
+  EXPECT_GT(runner.read_ok(), 0u) << "no mutant read: the corruption never reaches the walk";
+}
+
+}  // namespace
+}  // namespace etmem
