@@ -1,56 +1,26 @@
 // The command-line contract: exit codes (0 ok, 1 pool does not fit, 2 invalid input or usage),
 // the JSON shape shared/tools/check-goldens relies on, and one-line errors naming the file.
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <algorithm>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "etmem_cli.h"
+
 namespace {
 
+using etmem::test::CliRun;
+using etmem::test::Etmem;
+using etmem::test::RealModel;
+using etmem::test::WriteTemp;
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-CliRun Etmem(const std::string& args) {
-  const fs::path err_file = fs::temp_directory_path() / ("etmem_cli_err_" + std::to_string(::getpid()));
-  const std::string cmd = std::string(ETMEM_BINARY) + " " + args + " 2>" + err_file.string();
-  CliRun r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = ::pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream e(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  fs::remove(err_file);
-  return r;
-}
-
-fs::path Shared() { return fs::path(ETMEM_SHARED_DIR); }
-fs::path RealModel(const std::string& stem) { return Shared() / "models/real" / (stem + ".pte"); }
-
-#define SKIP_WITHOUT_SHARED()                                                           \
-  if (!fs::exists(Shared() / "models/real"))                                          \
+#define SKIP_WITHOUT_SHARED()                \
+  if (!etmem::test::HaveRealModels())        \
   GTEST_SKIP() << "../shared/models/real is absent: real-program checks skipped"
 
 constexpr const char* kMotivating = "cnn_trained_2025-04-04_34b7e8d";
-
-fs::path WriteTemp(const std::string& name, const std::string& bytes) {
-  fs::path p = fs::temp_directory_path() / name;
-  std::ofstream(p, std::ios::binary) << bytes;
-  return p;
-}
 
 TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(Etmem("").exit_code, 2);

@@ -17,6 +17,7 @@
 #include <new>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@
 #include "etmem/runtime/load_plan.h"
 #include "etmem/runtime/release.h"
 #include "etmem/testing/scenarios.h"
+#include "etmem_cli.h"
 
 // ---- Allocation meter: the whole test binary's operator new counts bytes while armed. ----
 namespace {
@@ -122,12 +124,6 @@ const std::vector<Sample>& ScenarioPrograms() {
 #define SKIP_WITHOUT_REAL_PROGRAMS()                                                   \
   if (RealPrograms().empty())                                                          \
   GTEST_SKIP() << RealDir().string() << " is absent: mutants of real programs skipped"
-
-// The flatbuffer region of a program: what the header says, or the whole file.
-size_t FlatbufferSize(const Bytes& b) {
-  auto h = pte::ReadExtendedHeader(b, "original");
-  return h && h->has_value() ? static_cast<size_t>((*h)->program_size) : b.size();
-}
 
 // ---- The pipeline every mutant goes through ----
 
@@ -465,6 +461,226 @@ TEST(Mutation, FieldCorruptionOfScenarios) {
   for (const Sample& s : ScenarioPrograms()) FieldCorruption(s, 1500, runner);
   ExpectNoProblems(runner);
   EXPECT_GT(runner.read_ok(), 0u) << "no mutant read: the corruption never reaches the walk";
+}
+
+// ---- tests/corrupt/: the findings kept as files ----
+
+struct CorruptCase {
+  std::string file;
+  std::string expected;  // a fragment of the reader's error, or "loads"
+};
+
+std::string CellText(std::string cell) {
+  const size_t begin = cell.find_first_not_of(" `");
+  const size_t end = cell.find_last_not_of(" `");
+  return begin == std::string::npos ? "" : cell.substr(begin, end - begin + 1);
+}
+
+// The rows of the README's table: the first cell names the file, the last the outcome.
+std::vector<CorruptCase> CorruptTable() {
+  std::ifstream in(CorruptDir() / "README.md");
+  std::vector<CorruptCase> rows;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("| `")) continue;
+    const size_t first_end = line.find('|', 1);
+    const size_t last_begin = line.rfind('|', line.size() - 2);
+    rows.push_back({CellText(line.substr(1, first_end - 1)),
+                    CellText(line.substr(last_begin + 1, line.size() - last_begin - 2))});
+  }
+  return rows;
+}
+
+std::set<std::string> CorruptFiles() {
+  std::set<std::string> files;
+  for (const auto& e : fs::directory_iterator(CorruptDir()))
+    if (e.path().extension() == ".pte") files.insert(e.path().filename().string());
+  return files;
+}
+
+TEST(CorruptPrograms, EveryFileHasARowAndEveryRowAFile) {
+  std::set<std::string> listed;
+  for (const CorruptCase& c : CorruptTable()) listed.insert(c.file);
+  EXPECT_EQ(listed, CorruptFiles());
+  EXPECT_GE(listed.size(), 5u);
+}
+
+TEST(CorruptPrograms, ReaderGivesTheListedOutcome) {
+  MutantRunner runner;
+  for (const CorruptCase& c : CorruptTable()) {
+    const Bytes bytes = ReadFile(CorruptDir() / c.file);
+    auto r = pte::ReadProgramBytes(bytes, c.file);
+    if (c.expected == "loads") {
+      EXPECT_TRUE(r) << c.file << ": " << r.error().message;
+    } else {
+      ASSERT_FALSE(r) << c.file << " reads, but the README expects: " << c.expected;
+      EXPECT_NE(r.error().message.find(c.expected), std::string::npos) << r.error().message;
+    }
+    runner.Run(bytes, c.file);  // and through every report
+  }
+  ExpectNoProblems(runner);
+}
+
+// Every command that reads a program: it may refuse the file (exit 2) but must not crash, and
+// whatever it writes to stderr is one line per message, each starting "etmem: ".
+TEST(CorruptPrograms, EveryCommandSurvivesThem) {
+  const fs::path replanned = test::TempPath("replanned.pte");
+  for (const std::string& file : CorruptFiles()) {
+    const std::string f = (CorruptDir() / file).string();
+    for (const std::string& args :
+         {"analyze " + f + " --format json", "analyze " + f + " --runtime all --target all",
+          "plan " + f + " --format json", "plan " + f, "header " + f,
+          "diff " + f + " " + f + " --format json", "replan " + f + " -o " + replanned.string()}) {
+      const test::CliRun run = test::Etmem(args);
+      EXPECT_LE(run.exit_code, 2) << "etmem " << args << "\n" << run.err;
+      std::istringstream lines(run.err);
+      for (std::string line; std::getline(lines, line);)
+        EXPECT_TRUE(line.starts_with("etmem: ")) << "etmem " << args << ": stderr line: " << line;
+    }
+  }
+}
+
+// ---- Resource limits ----
+
+// One method "forward" whose values vector is `values`, with one empty chain.
+Bytes FinishProgram(flatbuffers::FlatBufferBuilder& b,
+                    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Value>>> values,
+                    int method_copies = 1) {
+  auto chain = fb::CreateChain(b, 0, 0, b.CreateVector(std::vector<flatbuffers::Offset<fb::Instruction>>{}));
+  auto method = fb::CreateMethod(b, b.CreateString("forward"), 0, values, 0, 0,
+                                 b.CreateVector(std::vector{chain}));
+  auto methods = b.CreateVector(std::vector(static_cast<size_t>(method_copies), method));
+  fb::FinishProgramBuffer(b, fb::CreateProgram(b, 0, methods));
+  return Bytes(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+struct Measured {
+  Result<pte::ProgramView> result;
+  uint64_t largest_allocation = 0;
+  uint64_t allocated = 0;
+  Clock::duration elapsed{};
+};
+
+Measured ReadMeasured(const Bytes& bytes, const std::string& name) {
+  AllocationMeter meter;
+  const auto start = Clock::now();
+  auto r = pte::ReadProgramBytes(bytes, name);
+  return {std::move(r), meter.largest(), meter.total(), Clock::now() - start};
+}
+
+// A 100-byte file whose values vector claims 2^31 (or more) entries: the verifier rejects it
+// before the walk reserves anything for the values.
+TEST(ResourceLimits, HugeVectorLengthInASmallFileIsRejectedWithoutAllocating) {
+  flatbuffers::FlatBufferBuilder b;
+  auto value = fb::CreateValue(b, fb::Payload::Null, fb::CreateNull(b).Union());
+  Bytes bytes = FinishProgram(b, b.CreateVector(std::vector{value}));
+  ASSERT_TRUE(pte::ReadProgramBytes(bytes, "small.pte")) << "the unpatched program must read";
+  const auto* values = fb::GetProgram(bytes.data())->methods()->Get(0)->values();
+  const size_t length_at = reinterpret_cast<const uint8_t*>(values) - bytes.data();
+  for (uint32_t length : {uint32_t{1} << 31, uint32_t{0xffffffff}, uint32_t{1} << 28, 1000u}) {
+    std::memcpy(bytes.data() + length_at, &length, 4);
+    const Measured m = ReadMeasured(bytes, "huge.pte");
+    ASSERT_FALSE(m.result) << length;
+    EXPECT_NE(m.result.error().message.find("fails verification"), std::string::npos)
+        << m.result.error().message;
+    EXPECT_LT(m.largest_allocation, 4096u) << length;  // the file's copy and a message
+    EXPECT_LT(m.allocated, 16384u) << length;
+    EXPECT_LT(m.elapsed, std::chrono::milliseconds(500)) << length;
+  }
+}
+
+// 256 method entries naming one method whose 256 values all name one rank-1024 tensor: an 8 KB
+// file that would have the walk copy 2^26 sizes (256 MB). Each table is at least 4 bytes, so
+// the verifier visits at most one per 4 bytes of file, and gives up here.
+TEST(ResourceLimits, SharedTablesCannotMultiplyTheWork) {
+  flatbuffers::FlatBufferBuilder b;
+  std::vector<uint8_t> dim_order(1024);
+  for (size_t i = 0; i < dim_order.size(); ++i) dim_order[i] = static_cast<uint8_t>(i);
+  auto tensor = fb::CreateTensor(b, fb::ScalarType::FLOAT, 0, b.CreateVector(std::vector<int32_t>(1024, 1)),
+                                 b.CreateVector(dim_order));
+  auto value = fb::CreateValue(b, fb::Payload::Tensor, tensor.Union());
+  const Bytes bytes = FinishProgram(b, b.CreateVector(std::vector(256, value)), 256);
+  ASSERT_LT(bytes.size(), 16384u);
+  const Measured m = ReadMeasured(bytes, "shared_tables.pte");
+  ASSERT_FALSE(m.result);
+  EXPECT_NE(m.result.error().message.find("fails verification"), std::string::npos)
+      << m.result.error().message;
+  EXPECT_LT(m.allocated, 16 * bytes.size());
+  EXPECT_LT(m.elapsed, std::chrono::milliseconds(500));
+}
+
+// 4096 IntList tables of their own (so the verifier is content) sharing one 4096-item vector:
+// a 160 KB file that would have the walk copy 2^24 list items (128 MB). Entries copied out are
+// charged against the file's size, so the walk stops after a few dozen lists.
+TEST(ResourceLimits, SharedVectorsAreChargedPerUse) {
+  flatbuffers::FlatBufferBuilder b;
+  auto items = b.CreateVector(std::vector<int64_t>(4096, 0));
+  std::vector<flatbuffers::Offset<fb::Value>> values;
+  for (int i = 0; i < 4096; ++i)
+    values.push_back(fb::CreateValue(b, fb::Payload::IntList, fb::CreateIntList(b, items).Union()));
+  const Bytes bytes = FinishProgram(b, b.CreateVector(values));
+  const Measured m = ReadMeasured(bytes, "shared_vector.pte");
+  ASSERT_FALSE(m.result);
+  EXPECT_NE(m.result.error().message.find("shared"), std::string::npos) << m.result.error().message;
+  EXPECT_LT(m.allocated, 32 * bytes.size());
+  EXPECT_LT(m.elapsed, std::chrono::milliseconds(500));
+}
+
+// The charge leaves room for real programs: the largest scenarios read.
+TEST(ResourceLimits, BigScenariosStayWithinTheLimits) {
+  for (auto* make : {+[] { return testing::LstmLike(2); }, +[] { return testing::ScaledCnn(2); }}) {
+    const Bytes bytes = make().Build();
+    auto r = pte::ReadProgramBytes(bytes, "scenario.pte");
+    EXPECT_TRUE(r) << r.error().message;
+  }
+}
+
+// A method view with one TensorList of `count` items (the planner reads only the count), then
+// optionally a DYNAMIC_UNBOUND tensor that every release refuses.
+pte::ProgramView ProgramWithListOf(uint32_t count, bool then_unbound_tensor) {
+  pte::ProgramView p;
+  p.path = "overflow.pte";
+  pte::MethodView& m = p.methods.emplace_back();
+  m.name = "forward";
+  m.values.push_back({pte::ValueKind::kTensor, 0, 0});
+  m.tensors.push_back({});
+  m.list_items.push_back(0);
+  m.values.push_back({pte::ValueKind::kTensorList, 0, count});
+  if (then_unbound_tensor) {
+    m.values.push_back({pte::ValueKind::kTensor, 1, 0});
+    m.tensors.push_back({.dynamism = pte::Dynamism::kDynamicUnbound});
+  }
+  m.chains.push_back({0, 0});
+  return p;
+}
+
+// n * sizeof(T) is computed in the target's size_t. No file can carry such a count cheaply (the
+// verifier wants the 2^30 items in the file: 4 GiB), so the view is made by hand. From 1.0 the
+// runtime's allocateList fails there (MemoryAllocationFailed) and the load stops; before 1.0
+// the size wraps. Either way that is the first thing that goes wrong, and it must be reported
+// even when a later value would be refused too.
+TEST(ResourceLimits, ListsOverflowingA32BitSizeTAreReported) {
+  const uint32_t count = uint32_t{1} << 30;  // 2^30 four-byte Tensors: 2^32 bytes
+  for (const Pair& pair : Pairs()) {
+    for (bool later_refusal : {false, true}) {
+      const pte::ProgramView p = ProgramWithListOf(count, later_refusal);
+      const runtime::LoadPlan plan =
+          runtime::PlanMethodLoad(p, p.methods[0], pair.model, pair.options.load);
+      const bool wraps = pair.model.abi().size_type.size == 4;
+      if (!wraps && !later_refusal) {
+        EXPECT_FALSE(plan.refusal) << pair.label << ": " << plan.refusal->reason;
+        continue;
+      }
+      ASSERT_TRUE(plan.refusal) << pair.label;
+      if (wraps) {
+        EXPECT_EQ(plan.refusal->error, "MemoryAllocationFailed") << pair.label;
+        EXPECT_NE(plan.refusal->reason.find("overflows the target's size_t"), std::string::npos)
+            << pair.label << (later_refusal ? " (a later refusal hides it)" : "") << ": "
+            << plan.refusal->reason;
+      }
+      auto report = report::BuildReport(p, pair.model, pair.options);
+      EXPECT_TRUE(report) << pair.label;
+    }
+  }
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "etmem_cli.h"
 #include <nlohmann/json.hpp>
 
 #include "etmem/testing/program_builder.h"
@@ -21,21 +23,15 @@ using etmem::testing::MethodBuilder;
 using etmem::testing::Placement;
 using etmem::testing::ProgramBuilder;
 
+// stdout and stderr together: the checks below look for text in either.
 struct CliRun {
   int exit_code = -1;
   std::string out;
 };
 
 CliRun Etmem(const std::string& args) {
-  const std::string cmd = std::string(ETMEM_BINARY) + " " + args + " 2>&1";
-  CliRun r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = ::pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
+  etmem::test::CliRun r = etmem::test::Etmem(args);
+  return {r.exit_code, r.out + r.err};
 }
 
 fs::path Motivating() {

@@ -95,6 +95,12 @@ Result<Report> BuildReport(const pte::ProgramView& program, const runtime::Runti
                         options.pool_align, options.load.temp_allocator,
                         options.temp_is_runner_default, options.load.external_data_map};
   report.flash = ComputeFlash(program);
+  // Program::load takes the inline constant_buffer path when there is no constant segment.
+  if (model.traits().cmake_build_drops_inline_constants && program.constant_offsets == 0)
+    report.notes.push_back(
+        "this program has no constant segment; a runtime built with ExecuTorch's CMake defaults "
+        "(ET_ENABLE_DEPRECATED_CONSTANT_BUFFER=0) refuses it in Program::load (InvalidProgram); "
+        "the figures assume the source default (1) or a re-exported program");
   for (const pte::MethodView& m : program.methods) {
     if (!options.method.empty() && m.name != options.method) continue;
     report.methods.push_back(AnalyzeMethod(program, m, model, options));

@@ -106,6 +106,7 @@ json ToJson(const Report& r) {
           {"temp_allocator_source", a.temp_is_runner_default ? "runner default" : "explicit"},
           {"external_data_map", a.external_data_map},
           {"flash", Flash(r.flash)},
+          {"notes", r.notes},
           {"methods", methods}};
 }
 

@@ -73,6 +73,7 @@ struct Report {
   const pte::ProgramView* program = nullptr;
   Assumptions assumptions;
   std::vector<MethodReport> methods;
+  std::vector<std::string> notes;  // conditions under which the figures would not apply
   FlashBreakdown flash;
 };
 

@@ -121,6 +121,7 @@ std::string ToText(const Report& r, const TextOptions& o) {
     OtherPools(out, r, m);
     PoolCheckText(out, m);
   }
+  for (const std::string& note : r.notes) out += "\nNOTE: " + note + "\n";
   return out;
 }
 

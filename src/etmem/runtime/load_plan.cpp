@@ -116,9 +116,10 @@ bool Planner::ParseValues() {
   if (n_external > 0) {
     List(Site::kExternalConstants, "NamedData", n_external);
     if (!options_.external_data_map)
-      return Refuse("InvalidState", std::to_string(n_external) +
-                                        " tensors take their data from a .ptd file, and no data "
-                                        "map was passed to load_method (use --external-data)");
+      return Refuse(t_.external_map_null_checked ? "InvalidState" : "crash (null dereference)",
+                    std::to_string(n_external) +
+                        " tensors take their data from a .ptd file, and no data map was passed "
+                        "to load_method (use --external-data)");
   }
   for (size_t i = 0; i < m_.values.size(); ++i) {
     const pte::ValueView& v = m_.values[i];

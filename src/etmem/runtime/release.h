@@ -43,6 +43,11 @@ struct RuntimeTraits {
   bool null_compile_specs_skipped = false;       // R22 skipped when compile_specs is absent
   bool runner_passes_temp = false;               // what examples/portable/executor_runner does
   bool null_values_prescanned = false;           // a NONE value fails before R3, not at its index
+  bool external_map_null_checked = false;        // else a missing .ptd map is a null dereference
+  // ExecuTorch's own CMake compiles the inline constant_buffer path out
+  // (ET_ENABLE_DEPRECATED_CONSTANT_BUFFER=0): such builds refuse programs without a constant
+  // segment in Program::load.
+  bool cmake_build_drops_inline_constants = false;
   uint32_t max_tensor_rank = 0;                  // 0: no limit checked at load
   std::array<OnFailure, static_cast<size_t>(Site::kCount)> on_failure{};
 

@@ -7,6 +7,9 @@ ReleaseDelta Release_v0_7_0() {
   return {"0.7.0", "0.6.0", [](RuntimeTraits& t) {
             t.summary = "group C: as 0.6.0; an external map plus PTE named_data is NotSupported";
             t.refuses_external_map_with_named_data = true;
+            // parse_external_constants checks the map (0.6 dereferences null; measured on the
+            // real 0.6 runtime: a segfault after R3).
+            t.external_map_null_checked = true;
           }};
 }
 

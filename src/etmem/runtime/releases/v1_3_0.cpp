@@ -8,6 +8,8 @@ ReleaseDelta Release_v1_3_0() {
             using abi::Prim;
             t.summary = "group E: CompileSpec[] skipped when absent; TensorImpl gains a device";
             t.null_compile_specs_skipped = true;
+            // CMakeLists.txt sets ET_ENABLE_DEPRECATED_CONSTANT_BUFFER=0 (the source default is 1).
+            t.cmake_build_drops_inline_constants = true;
             t.backends["MLXBackend"] = {"MLX", "", "allocates one MLXHandle whose size depends on "
                                                    "the MLX build, not on the program"};
             // Device {type, index} fits in TensorImpl's tail padding: the size does not change.
