@@ -63,13 +63,12 @@ bool AnyDoesNotFit(const report::Report& r) {
 
 void Print(const std::vector<report::Report>& reports, bool single, const AnalyzeArgs& args) {
   if (args.format == "json") {
-    if (single) {
-      std::cout << report::ToJson(reports.front()).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    } else {
-      nlohmann::json all = nlohmann::json::array();
-      for (const auto& r : reports) all.push_back(report::ToJson(r));
-      std::cout << all.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (!single) std::cout << '[';
+    for (size_t i = 0; i < reports.size(); ++i) {
+      if (i > 0) std::cout << ",\n";
+      report::WriteJson(std::cout, reports[i]);
     }
+    std::cout << (single ? "\n" : "]\n");
   } else if (args.format == "csv") {
     std::cout << report::ToCsv(reports);
   } else if (args.format == "md") {

@@ -29,8 +29,8 @@ void RollUp(MethodReport& r) {
     if (req.pool != runtime::PoolKind::kMethod) continue;
     const sim::Placement& p = r.sim.placements[i];
     CategoryTotal& c = r.by_category[static_cast<size_t>(runtime::SiteCategory(req.site))];
-    c.bytes += p.consumed;
-    c.padding += p.consumed - req.size;
+    c.bytes += p.consumed(req.size);
+    c.padding += p.padding;
     c.allocations += 1;
   }
 }
@@ -58,7 +58,7 @@ MethodReport AnalyzeMethod(const pte::ProgramView& program, const pte::MethodVie
   r.plan = runtime::PlanMethodLoad(program, m, model, options.load);
   const sim::PoolConfig temp{options.pool_align, std::nullopt};
   r.sim = sim::Simulate(r.plan.requests, {options.pool_align, std::nullopt}, temp);
-  r.method_bytes = sim::MinimumPool(r.plan.requests, options.pool_align, temp);
+  r.method_bytes = sim::MinimumPool(r.plan.requests, options.pool_align, temp, r.sim);
   r.temp_load_peak_bytes = r.sim.temp_peak_bytes;
   r.exceeds_runtime_pool_limit = r.method_bytes > UINT32_MAX;
   RollUp(r);

@@ -1,5 +1,10 @@
 #include "etmem/report/json_report.h"
 
+#include <iterator>
+#include <sstream>
+
+#include <fmt/format.h>
+
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -11,16 +16,47 @@ json Allocation(const MethodReport& m, size_t i) {
   const runtime::AllocationRequest& r = m.plan.requests[i];
   const sim::Placement& p = m.sim.placements[i];
   return {{"size", r.size},        {"align", r.align},           {"offset", p.offset},
-          {"consumed", p.consumed}, {"site", runtime::SiteName(r.site)},
+          {"consumed", p.consumed(r.size)}, {"site", runtime::SiteName(r.site)},
           {"category", runtime::CategoryName(runtime::SiteCategory(r.site))},
           {"what", Describe(m, i)}};
 }
 
-json Allocations(const MethodReport& m, runtime::PoolKind pool) {
-  json rows = json::array();
-  for (size_t i = 0; i < m.sim.placements.size(); ++i)
-    if (m.plan.requests[i].pool == pool) rows.push_back(Allocation(m, i));
-  return rows;
+std::string Dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// Rows are written one at a time: a large program has millions, and a DOM of them all would
+// cost gigabytes.
+// The same members as Allocation(), formatted directly: no DOM per row.
+void AppendAllocation(std::string& buf, const MethodReport& m, size_t i) {
+  const runtime::AllocationRequest& r = m.plan.requests[i];
+  const sim::Placement& p = m.sim.placements[i];
+  fmt::format_to(std::back_inserter(buf),
+                 R"({{"size":{},"align":{},"offset":{},"consumed":{},"site":"{}","category":"{}","what":{}}})",
+                 r.size, r.align, p.offset, p.consumed(r.size), runtime::SiteName(r.site),
+                 runtime::CategoryName(runtime::SiteCategory(r.site)), Dump(json(Describe(m, i))));
+}
+
+void WriteAllocations(std::ostream& out, const MethodReport& m, runtime::PoolKind pool) {
+  std::string buf = "[";
+  bool first = true;
+  for (size_t i = 0; i < m.sim.placements.size(); ++i) {
+    if (m.plan.requests[i].pool != pool) continue;
+    if (!first) buf += ',';
+    AppendAllocation(buf, m, i);
+    first = false;
+    if (buf.size() > (1 << 16)) {
+      out << buf;
+      buf.clear();
+    }
+  }
+  out << buf << ']';
+}
+
+// Writes `object` without its closing brace, so that streamed members can follow.
+void OpenObject(std::ostream& out, const json& object) {
+  const std::string text = Dump(object);
+  out << text.substr(0, text.size() - 1);
 }
 
 json ByCategory(const MethodReport& m) {
@@ -50,7 +86,7 @@ json Unknowns(const MethodReport& m) {
   return out;
 }
 
-json Method(const MethodReport& m) {
+json MethodSummary(const MethodReport& m) {
   const pte::MethodView& v = *m.method;
   json planned = json::array();
   for (size_t i = 1; i < v.planned_buffer_sizes.size(); ++i) planned.push_back(v.planned_buffer_sizes[i]);
@@ -61,11 +97,8 @@ json Method(const MethodReport& m) {
        {{"bytes", m.method_bytes},
         {"high_water_bytes", m.sim.method_bytes},
         {"lower_bound", !m.plan.exact()},
-        {"allocations", Allocations(m, runtime::PoolKind::kMethod)},
         {"by_category", ByCategory(m)}}},
-      {"temp_allocator",
-       {{"load_peak_bytes", m.temp_load_peak_bytes},
-        {"allocations", Allocations(m, runtime::PoolKind::kTemp)}}},
+      {"temp_allocator", {{"load_peak_bytes", m.temp_load_peak_bytes}}},
       {"planned_buffers", planned},
       {"pool_check", PoolCheckJson(m)},
       {"unknown", Unknowns(m)},
@@ -92,12 +125,27 @@ json Flash(const FlashBreakdown& f) {
           {"other_segment_bytes", f.other_segment_bytes}};
 }
 
-}  // namespace
+// A method's object: the summary, with the two allocation lists streamed into their pools.
+void WriteMethod(std::ostream& out, const MethodReport& m) {
+  json summary = MethodSummary(m);
+  json method_allocator = std::move(summary["method_allocator"]);
+  json temp_allocator = std::move(summary["temp_allocator"]);
+  summary.erase("method_allocator");
+  summary.erase("temp_allocator");
+  OpenObject(out, summary);
+  out << ",\"method_allocator\":";
+  OpenObject(out, method_allocator);
+  out << ",\"allocations\":";
+  WriteAllocations(out, m, runtime::PoolKind::kMethod);
+  out << "},\"temp_allocator\":";
+  OpenObject(out, temp_allocator);
+  out << ",\"allocations\":";
+  WriteAllocations(out, m, runtime::PoolKind::kTemp);
+  out << "}}";
+}
 
-json ToJson(const Report& r) {
+json Header(const Report& r) {
   const Assumptions& a = r.assumptions;
-  json methods = json::array();
-  for (const MethodReport& m : r.methods) methods.push_back(Method(m));
   return {{"program", {{"path", r.program->path}, {"size_bytes", r.program->file_size}}},
           {"runtime", a.runtime},
           {"target", a.target},
@@ -106,8 +154,25 @@ json ToJson(const Report& r) {
           {"temp_allocator_source", a.temp_is_runner_default ? "runner default" : "explicit"},
           {"external_data_map", a.external_data_map},
           {"flash", Flash(r.flash)},
-          {"notes", r.notes},
-          {"methods", methods}};
+          {"notes", r.notes}};
+}
+
+}  // namespace
+
+void WriteJson(std::ostream& out, const Report& r) {
+  OpenObject(out, Header(r));
+  out << ",\"methods\":[";
+  for (size_t i = 0; i < r.methods.size(); ++i) {
+    if (i > 0) out << ',';
+    WriteMethod(out, r.methods[i]);
+  }
+  out << "]}";
+}
+
+json ToJson(const Report& r) {
+  std::ostringstream text;
+  WriteJson(text, r);
+  return json::parse(text.str());
 }
 
 }  // namespace etmem::report

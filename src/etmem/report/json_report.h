@@ -2,12 +2,18 @@
 // outside checks rely on it): see the core issue, "Command line and JSON".
 #pragma once
 
+#include <ostream>
+
 #include <nlohmann/json.hpp>
 
 #include "etmem/report/report.h"
 
 namespace etmem::report {
 
+// Streams the report as compact JSON (allocation rows are never held all at once).
+void WriteJson(std::ostream& out, const Report& report);
+
+// The same as a DOM, for callers that inspect it (tests, fuzzers); small reports only.
 nlohmann::json ToJson(const Report& report);
 
 }  // namespace etmem::report

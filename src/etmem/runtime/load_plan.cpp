@@ -39,21 +39,22 @@ class Planner {
   // allocateList<T>(n): one request of n * sizeof(T) bytes at alignof(T).
   void List(Site site, const char* type, uint64_t n, int64_t subject = -1, int64_t detail = -1,
             PoolKind pool = PoolKind::kMethod) {
+    // Counts come from flatbuffer vectors and indices from a verified view: all fit 32 bits.
     abi::SizeAlign l = LayoutOf(type);
     AllocationRequest r;
     r.site = site;
     r.pool = pool;
     r.on_failure = t_.failure(site);
-    r.align = l.align;
-    r.count = n;
+    r.align = static_cast<uint16_t>(l.align);
+    r.count = static_cast<uint32_t>(n);
     r.size = n * l.size;  // n < 2^32 and sizes are small: cannot overflow 64 bits
     // n * sizeof(T) is computed in the target's size_t; a wrap is reported, never modelled.
     if (r.size > MaxUnsigned(model_.abi().size_type.size) && !plan_.refusal)
       plan_.refusal = Refusal{"MemoryAllocationFailed",
                               "a list of " + std::to_string(n) + " " + type +
                                   " overflows the target's size_t"};
-    r.subject = subject;
-    r.detail = detail;
+    r.subject = static_cast<int32_t>(subject);
+    r.detail = static_cast<int32_t>(detail);
     r.type = type;
     plan_.requests.push_back(r);
   }
@@ -64,9 +65,9 @@ class Planner {
     AllocationRequest r;
     r.site = site;
     r.on_failure = t_.failure(site);
-    r.align = d.align;
+    r.align = static_cast<uint16_t>(d.align);
     r.size = d.bytes;
-    r.subject = subject;
+    r.subject = static_cast<int32_t>(subject);
     r.type = "declared";
     plan_.requests.push_back(r);
   }

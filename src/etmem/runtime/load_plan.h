@@ -49,18 +49,20 @@ struct LoadOptions {
 
 enum class PoolKind : uint8_t { kMethod, kTemp };
 
+// One allocate() call. Kept to 32 bytes: a large program makes millions of them.
 struct AllocationRequest {
-  Site site;
-  PoolKind pool = PoolKind::kMethod;
-  bool reset_temp_after = false;  // the temp allocator is reset after this request
-  OnFailure on_failure = OnFailure::kError;
-  uint32_t align = 1;
   uint64_t size = 0;
-  uint64_t count = 1;      // elements (1 for an instance)
-  int64_t subject = -1;    // value / delegate / chain / instruction index, by site
-  int64_t detail = -1;     // kernel-call argument position, for R29
+  uint32_t count = 1;      // elements (1 for an instance)
+  int32_t subject = -1;    // value / delegate / chain / instruction index, by site
+  int32_t detail = -1;     // kernel-call argument position, for R29
+  uint16_t align = 1;
+  Site site = Site::kValues;
+  PoolKind pool : 1 = PoolKind::kMethod;
+  bool reset_temp_after : 1 = false;  // the temp allocator is reset after this request
+  OnFailure on_failure : 3 = OnFailure::kError;
   const char* type = "";   // type-table name of the element
 };
+static_assert(sizeof(AllocationRequest) <= 32);
 
 // Backend inits etmem cannot size: the total is then a lower bound, and reports say so.
 struct UnknownPart {

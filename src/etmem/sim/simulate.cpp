@@ -1,6 +1,8 @@
 // Owns: Simulate / MinimumPool (see simulate.h).
 #include "etmem/sim/simulate.h"
 
+#include <algorithm>
+
 #include "etmem/base/checked_math.h"
 
 namespace etmem::sim {
@@ -16,13 +18,13 @@ class BumpAllocator {
   Placement Allocate(uint64_t size, uint32_t align, uint64_t& available) {
     const uint64_t cur = base_ + used_;
     const uint64_t start = AlignUp(cur, align);
-    Placement p{start - base_, start - cur + size, false};
+    Placement p{start - base_, static_cast<uint32_t>(start - cur), false};
     available = capacity_ ? *capacity_ - used_ : UINT64_MAX;
-    if (capacity_ && (p.consumed > available)) {
+    if (capacity_ && (p.consumed(size) > available)) {
       p.failed = true;
       return p;
     }
-    used_ += p.consumed;
+    used_ += p.consumed(size);
     peak_ = std::max(peak_, used_);
     return p;
   }
@@ -72,7 +74,8 @@ SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const P
     Placement p = pool.Allocate(r.size, r.align, available);
     out.placements.push_back(p);
     if (p.failed) {
-      out.failures.push_back({i, p.consumed, available, r.on_failure, FailureLog(p.consumed, available)});
+      const uint64_t requested = p.consumed(r.size);
+      out.failures.push_back({i, requested, available, r.on_failure, FailureLog(requested, available)});
       if (StopsLoad(r.on_failure, r.size)) {
         out.loads = false;
         break;
@@ -86,8 +89,14 @@ SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const P
 }
 
 uint64_t MinimumPool(std::span<const runtime::AllocationRequest> requests, uint32_t base_align,
-                     const PoolConfig& temp) {
-  uint64_t pool = Simulate(requests, {base_align, std::nullopt}, temp).method_bytes;
+                     const PoolConfig& temp, const SimResult& unbounded) {
+  uint64_t pool = unbounded.method_bytes;
+  // Only a failed zero-size request that the runtime ignores lets a smaller pool load.
+  const bool any_tolerated = std::any_of(requests.begin(), requests.end(), [](const auto& r) {
+    return r.size == 0 && r.on_failure == runtime::OnFailure::kErrorUnlessEmpty &&
+           r.pool == runtime::PoolKind::kMethod;
+  });
+  if (!any_tolerated) return pool;
   // A smaller pool can only load if a failure is tolerated; each step strictly shrinks `pool`.
   while (pool > 0) {
     SimResult smaller = Simulate(requests, {base_align, pool - 1}, temp);

@@ -24,9 +24,10 @@ struct PoolConfig {
 };
 
 struct Placement {
-  uint64_t offset = 0;    // from the pool base
-  uint64_t consumed = 0;  // padding + size
+  uint64_t offset = 0;   // from the pool base
+  uint32_t padding = 0;  // bytes skipped to reach the alignment
   bool failed = false;
+  uint64_t consumed(uint64_t size) const { return padding + size; }
 };
 
 struct AllocationFailure {
@@ -48,10 +49,11 @@ struct SimResult {
 SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
                    const PoolConfig& temp);
 
-// The smallest method pool (with this base alignment) in which the plan loads. Usually the
-// high-water mark; smaller only when a trailing zero-size request may fail harmlessly.
+// The smallest method pool (with this base alignment) in which the plan loads: the high-water
+// mark of `unbounded` (a run with no capacity), or less when a zero-size request may fail
+// harmlessly and the runtime goes on.
 uint64_t MinimumPool(std::span<const runtime::AllocationRequest> requests, uint32_t base_align,
-                     const PoolConfig& temp);
+                     const PoolConfig& temp, const SimResult& unbounded);
 
 // The runtime's log text for a failed allocate().
 std::string FailureLog(uint64_t requested, uint64_t available);

@@ -38,13 +38,13 @@ TEST(Simulate, PaddingFollowsTheAbsoluteAddressOfThePoolBase) {
 TEST(Simulate, FirstAllocationPaysPaddingWhenTheBaseIsLessAligned) {
   SimResult r = Simulate(std::vector{Req(24, 8)}, {4, std::nullopt}, {4, std::nullopt});
   EXPECT_EQ(r.placements[0].offset, 4u);
-  EXPECT_EQ(r.placements[0].consumed, 28u);
+  EXPECT_EQ(r.placements[0].consumed(24), 28u);
 }
 
 TEST(Simulate, ZeroSizeRequestsStillPayPadding) {
   SimResult r = Simulate(std::vector{Req(1, 1), Req(0, 4), Req(1, 1)}, {8, std::nullopt}, {8, std::nullopt});
   EXPECT_EQ(r.placements[1].offset, 4u);
-  EXPECT_EQ(r.placements[1].consumed, 3u);
+  EXPECT_EQ(r.placements[1].consumed(0), 3u);
   EXPECT_EQ(r.placements[2].offset, 4u);
   EXPECT_EQ(r.method_bytes, 5u);
 }
@@ -71,14 +71,14 @@ TEST(Simulate, TempAllocatorResetsAfterEachOperatorAndReportsThePeak) {
 
 TEST(MinimumPool, IsTheHighWaterMarkWhenEveryFailureStopsTheLoad) {
   std::vector<AllocationRequest> reqs = {Req(5, 1), Req(0, 4)};
-  EXPECT_EQ(MinimumPool(reqs, 8, {8, std::nullopt}), 8u);
+  EXPECT_EQ(MinimumPool(reqs, 8, {8, std::nullopt}, Simulate(reqs, {8, std::nullopt}, {8, std::nullopt})), 8u);
   EXPECT_FALSE(Simulate(reqs, {8, 7}, {8, std::nullopt}).loads);
 }
 
 TEST(MinimumPool, ShrinksWhenATrailingZeroSizeFailureIsTolerated) {
   // 0.4/0.5 macros ignore a failed zero-size request, so its padding need not fit.
   std::vector<AllocationRequest> reqs = {Req(5, 1), Req(0, 4, PoolKind::kMethod, OnFailure::kErrorUnlessEmpty)};
-  EXPECT_EQ(MinimumPool(reqs, 8, {8, std::nullopt}), 5u);
+  EXPECT_EQ(MinimumPool(reqs, 8, {8, std::nullopt}, Simulate(reqs, {8, std::nullopt}, {8, std::nullopt})), 5u);
   SimResult at5 = Simulate(reqs, {8, 5}, {8, std::nullopt});
   EXPECT_TRUE(at5.loads);
   EXPECT_EQ(at5.failures.size(), 1u);  // the runtime still logs the failed allocate()
@@ -86,7 +86,7 @@ TEST(MinimumPool, ShrinksWhenATrailingZeroSizeFailureIsTolerated) {
 
 TEST(MinimumPool, AtMinimumLoadsAndOneByteLessDoesNot) {
   std::vector<AllocationRequest> reqs = {Req(7, 1), Req(16, 8), Req(3, 4), Req(0, 8), Req(2, 2)};
-  const uint64_t min = MinimumPool(reqs, 4, {4, std::nullopt});
+  const uint64_t min = MinimumPool(reqs, 4, {4, std::nullopt}, Simulate(reqs, {4, std::nullopt}, {4, std::nullopt}));
   EXPECT_TRUE(Simulate(reqs, {4, min}, {4, std::nullopt}).loads);
   EXPECT_FALSE(Simulate(reqs, {4, min - 1}, {4, std::nullopt}).loads);
 }
