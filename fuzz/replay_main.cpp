@@ -1,7 +1,7 @@
 // Owns: a plain main() for the fuzz targets, so every corpus and crasher replays in each ctest
 // run without libFuzzer: each argument is a file or a directory (read recursively, in name
-// order), and each file goes once through LLVMFuzzerTestOneInput. A crash is the failure; an
-// argument that holds no file is one too (a moved corpus must not pass silently).
+// order), and each file goes once through LLVMFuzzerTestOneInput. A crash is the failure; so
+// is a path that does not exist, or no input at all (a moved corpus must not pass silently).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -41,14 +41,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s FILE_OR_DIR...\n", argv[0]);
     return 2;
   }
+  size_t replayed = 0;
   for (int i = 1; i < argc; ++i) {
-    const std::vector<fs::path> files = FilesUnder(argv[i]);
-    if (files.empty()) {
-      std::fprintf(stderr, "%s: no input under %s\n", argv[0], argv[i]);
+    if (!fs::exists(argv[i])) {
+      std::fprintf(stderr, "%s: %s does not exist\n", argv[0], argv[i]);
       return 1;
     }
+    const std::vector<fs::path> files = FilesUnder(argv[i]);
     for (const fs::path& f : files) Replay(f);
     std::printf("%s: replayed %zu inputs\n", argv[i], files.size());
+    replayed += files.size();
   }
-  return 0;
+  if (replayed == 0) std::fprintf(stderr, "%s: no input to replay\n", argv[0]);
+  return replayed > 0 ? 0 : 1;
 }

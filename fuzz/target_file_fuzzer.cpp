@@ -1,7 +1,7 @@
-// Owns: the target-description fuzz target. Text -> abi::ReadTargetText; an accepted target is
-// then laid out for every release (runtime::RuntimeModel) and used for one report of a small
-// fixed program, since odd but accepted sizes and alignments are where layout arithmetic breaks.
-// Errors must be one line naming the file.
+// Owns: the target-description fuzz target. Text -> abi::ReadTargetText; every type of every
+// release is then laid out on an accepted target, and the newest release reports on a small
+// fixed program, since odd but accepted sizes and alignments are where layout arithmetic
+// breaks. Errors must be one line naming the file.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -33,17 +33,24 @@ const pte::ProgramView& Program() {
   return program;
 }
 
+void LayOutEveryType(const abi::Abi& target) {
+  for (const runtime::RuntimeTraits& release : runtime::AllReleases())
+    for (const auto& [name, def] : release.types.all()) {
+      const abi::Layout l = release.types.Compute(name, target);
+      Require(l.size_align.align > 0 && l.size_align.size % l.size_align.align == 0,
+              name + " has size " + std::to_string(l.size_align.size) + ", not a multiple of its "
+                  "alignment " + std::to_string(l.size_align.align));
+    }
+}
+
 void ReportOn(const abi::Abi& target) {
-  for (const runtime::RuntimeTraits& release : runtime::AllReleases()) {
-    const runtime::RuntimeModel model(release, target);
-    if (&release != &runtime::AllReleases().back()) continue;
-    report::ReportOptions o;
-    o.load.temp_allocator = true;
-    o.pool_align = target.malloc_align;
-    auto r = report::BuildReport(Program(), model, o);
-    Require(r.has_value(), "BuildReport failed on a valid program");
-    (void)report::ToJson(*r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
-  }
+  const runtime::RuntimeModel model(runtime::AllReleases().back(), target);
+  report::ReportOptions o;
+  o.load.temp_allocator = true;
+  o.pool_align = target.malloc_align;
+  auto r = report::BuildReport(Program(), model, o);
+  Require(r.has_value(), "BuildReport failed on a valid program");
+  (void)report::ToJson(*r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -56,6 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             "error message is not one line naming the file: " + m);
     return 0;
   }
+  LayOutEveryType(*target);
   ReportOn(*target);
   return 0;
 }

@@ -6,6 +6,7 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib gcc-riscv64-unknown-elf g++-aarch64-linux-gnu
+  chromium  # renders `etmem plan --format html` in its test (headless)
 )
 missing=()
 for p in "${packages[@]}"; do

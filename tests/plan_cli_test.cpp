@@ -55,8 +55,12 @@ TEST(PlanCli, MotivatingProgramJson) {
   EXPECT_EQ(m["buffers"][0]["excess"], 33168 - 24576);
   EXPECT_EQ(m["buffers"][0]["live_bytes"].size(), m["instructions"].template get<size_t>());
   bool indices = false;
-  for (const auto& a : m["advisories"])
+  for (const auto& a : m["advisories"]) {
     if (a["kind"] == "unread-output" && a["bytes"] == 8192) indices = true;
+    EXPECT_EQ(a["replanned"], 24576);  // the peak (instruction 1) holds no flagged tensor
+    EXPECT_EQ(a["replanned_without"], 24576);
+    EXPECT_EQ(a["planned_saving"], 0);
+  }
   EXPECT_TRUE(indices) << m["advisories"].dump();
 }
 

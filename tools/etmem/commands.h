@@ -24,7 +24,10 @@ Command AddAnalyzeCommand(CLI::App& app);
 Command AddListCommand(CLI::App& app);
 Command AddPlanCommand(CLI::App& app);
 Command AddReplanCommand(CLI::App& app);
+Command AddSummaryCommand(CLI::App& app);
 Command AddHeaderCommand(CLI::App& app);
 Command AddDiffCommand(CLI::App& app);
+Command AddProbeCommand(CLI::App& app);
+Command AddCheckCommand(CLI::App& app);
 
 }  // namespace etmem::cli

@@ -13,8 +13,11 @@ int main(int argc, char** argv) {
       etmem::cli::AddListCommand(app),
       etmem::cli::AddPlanCommand(app),
       etmem::cli::AddReplanCommand(app),
+      etmem::cli::AddSummaryCommand(app),
       etmem::cli::AddHeaderCommand(app),
       etmem::cli::AddDiffCommand(app),
+      etmem::cli::AddProbeCommand(app),
+      etmem::cli::AddCheckCommand(app),
   };
   try {
     app.parse(argc, argv);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "etmem/base/printable.h"
 #include "etmem/abi/abi.h"
 #include "etmem/runtime/release.h"
 
@@ -114,7 +115,7 @@ bool ReportRefusals(const report::Report& r) {
   for (const auto& m : r.methods) {
     if (!m.plan.refusal) continue;
     std::cerr << "etmem: " << r.program->path << ": ExecuTorch " << r.assumptions.runtime
-              << " refuses method '" << m.method->name << "' (" << m.plan.refusal->error
+              << " refuses method '" << Printable(m.method->name) << "' (" << m.plan.refusal->error
               << "): " << m.plan.refusal->reason << "\n";
     any = true;
   }

@@ -1,20 +1,27 @@
 // `etmem plan`: the planned memory of a program made visible and checked: each planned tensor's
 // live range, whether any two share bytes while live, each buffer's size against the lower
-// bound, a map of the buffers over the instructions, and advisories. Text or JSON.
+// bound, a map of the buffers over the instructions, and advisories. Text, JSON, or a
+// self-contained HTML page (report/html_report.h) that adds the method allocator by category.
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "model_options.h"
 #include "etmem/base/checked_math.h"
 #include "etmem/plan/advise.h"
 #include "etmem/plan/check.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/pte/read_program.h"
+#include "etmem/report/html_report.h"
+#include "etmem/runtime/labels.h"
+#include "etmem/runtime/sites.h"
 
 namespace etmem::cli {
 namespace {
@@ -23,8 +30,10 @@ struct PlanArgs {
   std::string program;
   std::string method;
   std::string format = "text";
+  std::string output;  // empty: stdout
   uint64_t alignment = 16;
   uint32_t columns = 64;
+  ModelArgs model;     // for the method allocator breakdown of the HTML page
 };
 
 struct MethodPlan {
@@ -132,10 +141,12 @@ void PrintAdvice(const std::vector<plan::Advice>& advice) {
   if (advice.empty()) return;
   std::cout << "advisories:\n";
   for (const plan::Advice& a : advice)
-    std::cout << fmt::format("  {}: value {} ({} bytes) written by {} at instruction {}; the "
-                             "lower bound drops by {} B without it. {}\n",
+    std::cout << fmt::format("  {}: value {} ({} bytes) written by {} at instruction {}; without "
+                             "it the lower bound drops by {} B and the re-planned buffer {} goes "
+                             "from {} B to {} B (saves {} B). {}\n",
                              plan::AdviceKindName(a.kind), a.value, a.bytes, a.op, a.instruction,
-                             a.bound_saving, a.change);
+                             a.bound_saving, a.memory_id, a.replanned, a.replanned_without,
+                             a.planned_saving(), a.change);
 }
 
 void PrintText(const MethodPlan& p, const PlanArgs& args) {
@@ -179,8 +190,72 @@ nlohmann::json ToJson(const MethodPlan& p, uint64_t alignment) {
   for (const plan::Advice& a : p.advice)
     j["advisories"].push_back({{"kind", plan::AdviceKindName(a.kind)}, {"value", a.value},
                                {"instruction", a.instruction}, {"op", a.op}, {"bytes", a.bytes},
-                               {"bound_saving", a.bound_saving}, {"change", a.change}});
+                               {"bound_saving", a.bound_saving}, {"memory_id", a.memory_id},
+                               {"replanned", a.replanned},
+                               {"replanned_without", a.replanned_without},
+                               {"planned_saving", a.planned_saving()}, {"change", a.change}});
   return j;
+}
+
+std::string AdviceLine(const plan::Advice& a) {
+  return fmt::format("{}: value {} ({} B) written by {} at instruction {}: without it the "
+                     "re-planned buffer {} goes from {} B to {} B (saves {} B)",
+                     plan::AdviceKindName(a.kind), a.value, a.bytes, a.op, a.instruction,
+                     a.memory_id, a.replanned, a.replanned_without, a.planned_saving());
+}
+
+report::HtmlTensor HtmlTensorOf(const pte::MethodView& m, const plan::PlannedTensor& t) {
+  report::HtmlTensor h{t.value, t.memory_id, t.offset, t.bytes, runtime::DtypeName(t.dtype),
+                       {}, t.used, t.first, t.last, Notes(t)};
+  if (const pte::TensorView* v = m.TensorAt(t.value)) {
+    std::span<const int32_t> sizes = m.SizesOf(*v);
+    h.shape.assign(sizes.begin(), sizes.end());
+  }
+  if (!h.notes.empty()) h.notes.erase(0, 1);  // Notes() starts with a space
+  return h;
+}
+
+report::HtmlMethod HtmlMethodOf(const MethodPlan& p, const report::MethodReport* r,
+                                uint64_t alignment) {
+  report::HtmlMethod h;
+  h.name = std::string(p.method->name);
+  h.instructions = p.lifetimes.instructions;
+  for (const plan::BufferBounds& b : p.bounds)
+    h.buffers.push_back({b.memory_id, b.planned, b.lower_bound,
+                         plan::LiveBytes(p.lifetimes, b.memory_id, alignment)});
+  for (const plan::PlannedTensor& t : p.lifetimes.tensors)
+    h.tensors.push_back(HtmlTensorOf(*p.method, t));
+  h.notes.push_back(p.validation.sound() ? "validation: sound"
+                                         : "validation: UNSOUND (see etmem plan's text output)");
+  for (const plan::Advice& a : p.advice) h.notes.push_back(AdviceLine(a));
+  if (r == nullptr) return h;
+  h.method_pool_bytes = r->method_bytes;
+  h.method_pool_exact = r->plan.exact();
+  for (size_t c = 0; c < r->by_category.size(); ++c)
+    h.categories.push_back({runtime::CategoryName(static_cast<runtime::Category>(c)),
+                            r->by_category[c].bytes, r->by_category[c].allocations});
+  return h;
+}
+
+std::string AssumptionsLine(const report::Assumptions& a) {
+  return fmt::format("Method allocator assuming ExecuTorch {}, target {}, pool base aligned to {} "
+                     "B, {} temp allocator{}",
+                     a.runtime, a.target, a.pool_align, a.temp_allocator ? "a" : "no",
+                     a.external_data_map ? ", a .ptd data map" : "");
+}
+
+const report::MethodReport* FindReport(const report::Report& r, const pte::MethodView* m) {
+  for (const report::MethodReport& mr : r.methods)
+    if (mr.method == m) return &mr;
+  return nullptr;
+}
+
+std::string Html(const std::vector<MethodPlan>& plans, const report::Report& r,
+                 const PlanArgs& args) {
+  report::HtmlPage page{args.program, AssumptionsLine(r.assumptions), {}};
+  for (const MethodPlan& p : plans)
+    page.methods.push_back(HtmlMethodOf(p, FindReport(r, p.method), args.alignment));
+  return report::RenderPlanHtml(page);
 }
 
 CLI::Validator PowerOfTwo() {
@@ -199,11 +274,35 @@ int Fail(const std::string& message) {
   return kExitInvalid;
 }
 
+// Sends std::cout to a file while alive (when a path is given).
+class OutputTo {
+ public:
+  explicit OutputTo(const std::string& path) {
+    if (path.empty()) return;
+    file_.open(path, std::ios::binary | std::ios::trunc);
+    if (file_) saved_ = std::cout.rdbuf(file_.rdbuf());
+  }
+  ~OutputTo() {
+    if (saved_) std::cout.rdbuf(saved_);
+  }
+  bool ok() const { return !file_.is_open() || saved_ != nullptr; }
+
+ private:
+  std::ofstream file_;
+  std::streambuf* saved_ = nullptr;
+};
+
 int RunPlan(const PlanArgs& args) {
   auto program = pte::ReadProgram(args.program);
   if (!program) return Fail(program.error().message);
   if (!args.method.empty() && !program->FindMethod(args.method))
     return Fail(args.program + ": no method named '" + args.method + "'");
+  std::optional<report::Report> rep;
+  if (args.format == "html") {
+    auto r = BuildSingleReport(*program, args.model, args.method);
+    if (!r) return Fail(r.error().message);
+    rep = std::move(r).value();
+  }
   std::vector<MethodPlan> plans;
   for (const pte::MethodView& m : program->methods) {
     if (!args.method.empty() && m.name != args.method) continue;
@@ -215,11 +314,15 @@ int RunPlan(const PlanArgs& args) {
     p.advice = plan::Advise(m, p.lifetimes, args.alignment);
     plans.push_back(std::move(p));
   }
-  if (args.format == "json") {
+  OutputTo out(args.output);
+  if (!out.ok()) return Fail(args.output + ": cannot write");
+  if (args.format == "html") {
+    std::cout << Html(plans, *rep, args);
+  } else if (args.format == "json") {
     nlohmann::json j{{"program", args.program}, {"alignment", args.alignment},
                      {"methods", nlohmann::json::array()}};
     for (const MethodPlan& p : plans) j["methods"].push_back(ToJson(p, args.alignment));
-    std::cout << j.dump(1) << "\n";
+    std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     for (const MethodPlan& p : plans) PrintText(p, args);
   }
@@ -237,9 +340,13 @@ Command AddPlanCommand(CLI::App& app) {
   auto args = std::make_shared<PlanArgs>();
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   cmd->add_option("--method", args->method, "only this method");
-  cmd->add_option("--format", args->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+  cmd->add_option("--format", args->format,
+                  "text, json, or html (one self-contained page: timelines and the method "
+                  "allocator by category for the model options)")
+      ->check(CLI::IsMember({"text", "json", "html"}))
       ->capture_default_str();
+  cmd->add_option("-o,--output", args->output, "write to this file instead of stdout");
+  AddModelOptions(cmd, args->model);
   cmd->add_option("--alignment", args->alignment,
                   "bytes each tensor is rounded up to in the lower bound")
       ->check(PowerOfTwo())

@@ -1,6 +1,6 @@
-// Owns: Advise. Both advisories look at single kernel calls; the saving is the drop in the
-// buffer's lower bound (check.h) when the tensor is left out, so it is zero unless the tensor
-// is live at the peak.
+// Owns: Advise and ReplannedSizesWithout. Both advisories look at single kernel calls. Two
+// savings: the drop in the buffer's lower bound (check.h) when the tensor is left out (zero
+// unless the tensor is live at the peak), and the drop in the re-planned buffer size.
 #include "etmem/plan/advise.h"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "etmem/plan/check.h"
+#include "etmem/plan/replan.h"
 
 namespace etmem::plan {
 namespace {
@@ -34,6 +35,26 @@ uint64_t BoundSaving(const Lifetimes& l, size_t tensor, uint64_t alignment) {
   return Peak(l, id, alignment) - Peak(without, id, alignment);
 }
 
+// Re-plans `l` with the alias groups of the given values' tensors taking no memory, starting
+// from the plan `now` (sound, re-planned), so no buffer ends above its size in `now`.
+std::vector<int64_t> SizesWithout(const Lifetimes& l, const MethodReplan& now,
+                                  std::span<const int32_t> values, uint64_t alignment) {
+  std::vector<int32_t> groups;
+  for (const PlannedTensor& t : l.tensors)
+    if (std::find(values.begin(), values.end(), t.value) != values.end())
+      groups.push_back(t.group);
+  Lifetimes without = l;
+  without.planned_buffer_sizes = now.planned_buffer_sizes;
+  for (size_t i = 0; i < without.tensors.size(); ++i) {
+    PlannedTensor& t = without.tensors[i];
+    t.offset = now.offsets[i];
+    if (std::find(groups.begin(), groups.end(), t.group) == groups.end()) continue;
+    t.bytes = 0;
+    t.used = false;
+  }
+  return ReplanMethod(without, alignment).planned_buffer_sizes;
+}
+
 bool IsViewLike(std::string_view name) {
   for (std::string_view op : kViewLikeOps)
     if (name.ends_with("::" + std::string(op)) || name == op) return true;
@@ -50,6 +71,38 @@ bool IsConstant(const pte::MethodView& m, int32_t value) {
 const char* AdviceKindName(AdviceKind k) {
   return k == AdviceKind::kUnreadOutput ? "unread-output" : "constant-op-at-runtime";
 }
+
+std::vector<int64_t> ReplannedSizesWithout(const Lifetimes& l, std::span<const int32_t> values,
+                                           uint64_t alignment) {
+  return SizesWithout(l, ReplanMethod(l, alignment), values, alignment);
+}
+
+std::vector<int32_t> AdvisedValues(std::span<const Advice> advice) {
+  std::vector<int32_t> values;
+  for (const Advice& a : advice)
+    if (std::find(values.begin(), values.end(), a.value) == values.end())
+      values.push_back(a.value);
+  return values;
+}
+
+namespace {
+
+// Fills in the re-planned sizes of each advice's buffer with and without its tensor.
+void AddPlannedSavings(const Lifetimes& l, const std::vector<int32_t>& tensor_of_value,
+                       uint64_t alignment, std::vector<Advice>& advice) {
+  if (advice.empty()) return;
+  const MethodReplan now = ReplanMethod(l, alignment);
+  for (Advice& a : advice) {
+    const auto t = static_cast<size_t>(tensor_of_value[static_cast<size_t>(a.value)]);
+    a.memory_id = l.tensors[t].memory_id;
+    if (a.memory_id == 0 || a.memory_id >= now.planned_buffer_sizes.size()) continue;
+    a.replanned = now.planned_buffer_sizes[a.memory_id];
+    const int32_t values[] = {a.value};
+    a.replanned_without = SizesWithout(l, now, values, alignment)[a.memory_id];
+  }
+}
+
+}  // namespace
 
 std::vector<Advice> Advise(const pte::MethodView& m, const Lifetimes& l, uint64_t alignment) {
   std::vector<int32_t> tensor_of_value(m.values.size(), -1);
@@ -71,9 +124,10 @@ std::vector<Advice> Advise(const pte::MethodView& m, const Lifetimes& l, uint64_
       const PlannedTensor& p = l.tensors[static_cast<size_t>(t)];
       const auto at = static_cast<int64_t>(g);
       if (constant_input && k > 0) {
-        out.push_back({AdviceKind::kConstantOpAtRuntime, p.value, at, op, p.bytes,
-                       BoundSaving(l, static_cast<size_t>(t), alignment),
-                       "its input is a constant: apply the operator to the weight at export time "
+        out.push_back({.kind = AdviceKind::kConstantOpAtRuntime, .value = p.value,
+                       .instruction = at, .op = op, .bytes = p.bytes,
+                       .bound_saving = BoundSaving(l, static_cast<size_t>(t), alignment),
+                       .change = "its input is a constant: apply the operator to the weight at export time "
                        "(constant propagation, or store the weight in the layout the next "
                        "operator wants) so the result is a constant, not activation memory"});
         break;
@@ -81,12 +135,14 @@ std::vector<Advice> Advise(const pte::MethodView& m, const Lifetimes& l, uint64_
       const bool unread = p.used && p.first == at && p.last == at && !p.input && !p.output &&
                           !p.stateful && k > 0;
       if (unread)
-        out.push_back({AdviceKind::kUnreadOutput, p.value, at, op, p.bytes,
-                       BoundSaving(l, static_cast<size_t>(t), alignment),
-                       "nothing reads this output: export an operator that does not produce it "
+        out.push_back({.kind = AdviceKind::kUnreadOutput, .value = p.value, .instruction = at,
+                       .op = op, .bytes = p.bytes,
+                       .bound_saving = BoundSaving(l, static_cast<size_t>(t), alignment),
+                       .change = "nothing reads this output: export an operator that does not produce it "
                        "(e.g. max_pool2d without indices, or a delegate that fuses it away)"});
     }
   }
+  AddPlannedSavings(l, tensor_of_value, alignment, out);
   return out;
 }
 

@@ -1,10 +1,13 @@
 // Owns: advisories about planned memory the export could avoid: kernel outputs nothing reads
 // (the `indices` of max_pool2d_with_indices) and view-like operators applied to constant
-// tensors at run time (a permute_copy of a weight), each with the bytes it costs.
-// Not: the checks a plan must pass (check.h).
+// tensors at run time (a permute_copy of a weight), each with the bytes it costs: the drop in
+// the buffer's lower bound, and the drop in the buffer's size when the method is re-planned
+// (replan.h) with and without the tensor.
+// Not: the checks a plan must pass (check.h) or the planners themselves (replan.h).
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,10 +26,28 @@ struct Advice {
   std::string op;             // "aten::max_pool2d_with_indices.out"
   uint64_t bytes = 0;         // the tensor's size
   uint64_t bound_saving = 0;  // how much the buffer's lower bound drops without it
-  std::string change;         // what to change at export time
+  uint32_t memory_id = 0;     // the buffer it sits in
+  // The buffer's size re-planned as it is (ReplanMethod: never above the stored size), and
+  // re-planned without the tensor (an unread output needs no memory; the result of an operator
+  // on a constant becomes a constant): both computed by the planners, never estimated.
+  int64_t replanned = 0;
+  int64_t replanned_without = 0;
+  int64_t planned_saving() const { return replanned - replanned_without; }
+  std::string change;  // what to change at export time
 };
 
 std::vector<Advice> Advise(const pte::MethodView& method, const Lifetimes& lifetimes,
                            uint64_t alignment = 16);
+
+// The method's buffer sizes (index 0 reserved, as stored) after re-planning with the planned
+// tensors of the given values and their alias groups taking no planned memory. Never above
+// ReplanMethod's sizes: the plan with them stays a plan without them.
+std::vector<int64_t> ReplannedSizesWithout(const Lifetimes& lifetimes,
+                                           std::span<const int32_t> values,
+                                           uint64_t alignment = 16);
+
+// The values every advisory names, once each: what ReplannedSizesWithout takes to apply them
+// all.
+std::vector<int32_t> AdvisedValues(std::span<const Advice> advice);
 
 }  // namespace etmem::plan

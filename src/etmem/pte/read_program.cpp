@@ -74,7 +74,7 @@ class Walker {
   Error Fail(const std::string& where, const std::string& what) const {
     return MakeError(ErrorCode::kInvalidProgram, file_ + ": " + where + ": " + what);
   }
-  // Every entry copied into the ProgramView is charged here first (see ReadLimits).
+  // Every entry copied into the ProgramView is charged here first (see kMaxEntriesPerByte).
   Status Charge(uint64_t entries, const std::string& where);
 
  private:
@@ -510,8 +510,9 @@ Status CheckFileIdentifier(std::span<const uint8_t> bytes, const std::string& na
 
 // The flatbuffers verifier over the program region. An unshared flatbuffer holds at most one
 // table per 4 bytes (each starts with a 4-byte vtable offset), so a file whose tables are
-// shared cannot make the verifier visit more than that. Offsets are 32-bit and signed, so
-// nothing past 2 GiB can be referenced: the verifier (which asserts below that) never sees it.
+// shared cannot make the verifier visit more than that. A flatbuffer is at most 2 GiB (the
+// verifier asserts it): a larger region can only be corrupt, and verifying its first 2 GiB
+// rejects whatever points past them.
 Status VerifyFlatbuffer(const uint8_t* data, uint64_t size, const std::string& name,
                         const ReadLimits& limits) {
   flatbuffers::Verifier::Options options;

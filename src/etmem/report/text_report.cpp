@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "etmem/base/printable.h"
+
 namespace etmem::report {
 namespace {
 
@@ -17,7 +19,7 @@ std::string AssumptionLine(const Assumptions& a) {
 }
 
 void Headline(std::string& out, const Report& r, const MethodReport& m) {
-  out += fmt::format("{}: method '{}'\n", r.program->path, m.method->name);
+  out += fmt::format("{}: method '{}'\n", r.program->path, Printable(m.method->name));
   if (m.plan.refusal)
     out += fmt::format("  THE RUNTIME WOULD REFUSE THIS METHOD ({}): {}\n  (figures below count the "
                        "allocations made before the refusal)\n",

@@ -40,6 +40,7 @@ class Planner {
   void List(Site site, const char* type, uint64_t n, int64_t subject = -1, int64_t detail = -1,
             PoolKind pool = PoolKind::kMethod) {
     // Counts come from flatbuffer vectors and indices from a verified view: all fit 32 bits.
+    if (Refused()) return;  // nothing is allocated after the load has failed
     abi::SizeAlign l = LayoutOf(type);
     AllocationRequest r;
     r.site = site;
@@ -81,10 +82,12 @@ class Planner {
     return layouts_.back().second;
   }
 
+  // The first refusal ends the load; nothing after it happens.
   bool Refuse(std::string error, std::string reason) {
-    plan_.refusal = Refusal{std::move(error), std::move(reason)};
+    if (!plan_.refusal) plan_.refusal = Refusal{std::move(error), std::move(reason)};
     return false;
   }
+  bool Refused() const { return plan_.refusal.has_value(); }
 
   bool ParseValues();
   int64_t FirstNoneValue() const {
@@ -110,6 +113,7 @@ class Planner {
 
 bool Planner::ParseValues() {
   List(Site::kValues, "EValue", m_.values.size());
+  if (Refused()) return false;
   if (t_.input_set_array && !m_.inputs.empty()) List(Site::kInputSet, "bool", m_.inputs.size());
   if (t_.null_values_prescanned && HasNoneValue())
     return Refuse("InvalidProgram", "value " + std::to_string(FirstNoneValue()) + " has no type");
@@ -131,8 +135,9 @@ bool Planner::ParseValues() {
     } else {
       ParseList(v, static_cast<int64_t>(i));
     }
+    if (Refused()) return false;
   }
-  return true;
+  return !Refused();
 }
 
 bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
@@ -189,6 +194,7 @@ void Planner::ParseList(const pte::ValueView& v, int64_t value) {
 
 bool Planner::InitDelegates() {
   List(Site::kDelegates, "BackendDelegate", m_.delegates.size());
+  if (Refused()) return false;
   const bool both_maps = options_.external_data_map && program_.named_data > 0;
   if (both_maps && t_.refuses_external_map_with_named_data)
     return Refuse("NotSupported", "a .ptd data map was passed and the program has named data; "
@@ -244,9 +250,10 @@ bool Planner::InitChains() {
         continue;  // jumps, moves and frees take no argument list
       List(Site::kInstructionArgs, "EValue*", ins.args_count, index);
       if (ins.kind == InstructionKind::kKernelCall) ResolveOperator(ins, index);
+      if (Refused()) return false;
     }
   }
-  return true;
+  return !Refused();
 }
 
 // TensorMeta for every argument, then a dim-order array per Tensor argument (spec trap 4).

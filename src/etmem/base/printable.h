@@ -1,0 +1,26 @@
+// Owns: turning bytes from an input file (names, keys) into text that is safe on one line of a
+// message: control characters, backslashes and non-ASCII bytes become \xNN, and long names are
+// cut short. Programs come from anywhere; a method name must not be able to split an error line.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace etmem {
+
+inline std::string Printable(std::string_view bytes, size_t max_shown = 80) {
+  std::string out;
+  for (size_t i = 0; i < bytes.size() && i < max_shown; ++i) {
+    const auto c = static_cast<unsigned char>(bytes[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+    }
+  }
+  if (bytes.size() > max_shown) out += "...";
+  return out;
+}
+
+}  // namespace etmem

@@ -1,0 +1,144 @@
+// The CMake module (cmake/etmem.cmake, installed as find_package(etmem)): a tiny firmware project
+// cross-compiled for Cortex-M4 with arm-none-eabi-gcc takes its pool size from the header that
+// etmem_add_pools() generates with the host etmem; touching the program reruns etmem without
+// recompiling, a different program changes the header and recompiles; include() from the source
+// tree works too (with Ninja when installed). Skipped without arm-none-eabi-gcc.
+#include <regex>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "etmem_cli.h"
+
+namespace etmem::test {
+namespace {
+
+constexpr const char* kToolchain = R"(set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR arm)
+set(CMAKE_C_COMPILER arm-none-eabi-gcc)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(CMAKE_C_FLAGS_INIT "-mcpu=cortex-m4 -mthumb")
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+)";
+
+// The pool's size comes from the header; fw_pool_bytes() lets the test read it back.
+constexpr const char* kMainC = R"(#include "etmem_pools.h"
+static unsigned char method_pool[ETMEM_FORWARD_METHOD_POOL_BYTES]
+    __attribute__((aligned(ETMEM_POOL_ALIGN)));
+unsigned char* fw_pool(void);
+unsigned char* fw_pool(void) { return method_pool; }
+)";
+
+struct Project {
+  fs::path source;
+  fs::path build;
+};
+
+// Writes the firmware project; `find` is how its CMakeLists gets etmem_add_pools().
+Project WriteProject(const std::string& name, const std::string& find,
+                     const fs::path& program) {
+  Project p{TempPath(name), TempPath(name) / "build"};
+  fs::create_directories(p.source);
+  std::ofstream(p.source / "toolchain.cmake") << kToolchain;
+  std::ofstream(p.source / "main.c") << kMainC;
+  std::ofstream(p.source / "CMakeLists.txt")
+      << "cmake_minimum_required(VERSION 3.22)\nproject(fw C)\n" << find
+      << "add_library(fw STATIC main.c)\n"
+         "etmem_add_pools(TARGET fw PROGRAM model.pte RUNTIME 0.3 TARGET_ABI cortex-m "
+         "MARGIN 512 HEADER generated/etmem_pools.h)\n";
+  fs::copy_file(program, p.source / "model.pte", fs::copy_options::overwrite_existing);
+  return p;
+}
+
+CliRun Configure(const Project& p, const std::string& options) {
+  return Shell("cmake -S " + p.source.string() + " -B " + p.build.string() +
+               " -DCMAKE_TOOLCHAIN_FILE=" + (p.source / "toolchain.cmake").string() + " " +
+               options);
+}
+
+CliRun Build(const Project& p) { return Shell("cmake --build " + p.build.string() + " 2>&1"); }
+
+// The method pool's size as compiled into the Cortex-M object (from its symbol table).
+uint64_t CompiledPoolBytes(const Project& p) {
+  CliRun nm = Shell("arm-none-eabi-nm -S " + (p.build / "libfw.a").string());
+  std::smatch m;
+  if (!std::regex_search(nm.out, m, std::regex(R"(([0-9a-f]+) [bBdD] method_pool)"))) return 0;
+  return std::stoull(m[1], nullptr, 16);
+}
+
+uint64_t AnalyzedPoolBytes(const fs::path& program) {
+  CliRun r = Etmem("analyze " + program.string() + " --runtime 0.3 --target cortex-m");
+  std::smatch m;
+  if (!std::regex_search(r.out, m, std::regex(R"(Method allocator pool: (\d+) bytes)"))) return 0;
+  return std::stoull(m[1]);
+}
+
+bool HaveArmGcc() { return HaveTool("arm-none-eabi-gcc") && HaveTool("arm-none-eabi-nm"); }
+
+TEST(CMakeModule, InstalledPackageCrossBuildsAndRegeneratesTheHeader) {
+  if (!HaveArmGcc()) GTEST_SKIP() << "arm-none-eabi-gcc not installed";
+  const fs::path prefix = TempPath("install");
+  CliRun install = Shell("cmake --install " ETMEM_BUILD_DIR " --prefix " + prefix.string());
+  ASSERT_EQ(install.exit_code, 0) << install.out << install.err;
+  const fs::path cnn = MotivatingCnnFile();
+  Project p = WriteProject("fw_package", "find_package(etmem 0.1 REQUIRED)\n", cnn);
+  CliRun configure = Configure(p, "-DCMAKE_PREFIX_PATH=" + prefix.string());
+  ASSERT_EQ(configure.exit_code, 0) << configure.out << configure.err;
+  CliRun first = Build(p);
+  ASSERT_EQ(first.exit_code, 0) << first.out;
+  EXPECT_EQ(CompiledPoolBytes(p), AnalyzedPoolBytes(cnn) + 512) << first.out;
+  EXPECT_NE(ReadFile(p.build / "generated/etmem_pools.h").find("ExecuTorch 0.3.0"),
+            std::string::npos);
+
+  // Touched, same bytes: etmem runs again, the header stays, nothing recompiles.
+  fs::last_write_time(p.source / "model.pte", fs::file_time_type::clock::now());
+  CliRun touched = Build(p);
+  ASSERT_EQ(touched.exit_code, 0) << touched.out;
+  EXPECT_NE(touched.out.find("etmem: pool header etmem_pools.h for fw"), std::string::npos)
+      << touched.out;
+  EXPECT_EQ(touched.out.find("Building C object"), std::string::npos) << touched.out;
+  CliRun again = Build(p);
+  EXPECT_EQ(again.out.find("etmem: pool header"), std::string::npos) << "up to date: " << again.out;
+
+  // A different program: a new header and a recompiled pool of the new size.
+  const fs::path scaled = WriteScenario(testing::ScaledCnn(4), "scaled_cnn");
+  fs::copy_file(scaled, p.source / "model.pte", fs::copy_options::overwrite_existing);
+  CliRun changed = Build(p);
+  ASSERT_EQ(changed.exit_code, 0) << changed.out;
+  EXPECT_NE(changed.out.find("Building C object"), std::string::npos) << changed.out;
+  ASSERT_NE(AnalyzedPoolBytes(scaled), AnalyzedPoolBytes(cnn));
+  EXPECT_EQ(CompiledPoolBytes(p), AnalyzedPoolBytes(scaled) + 512);
+}
+
+TEST(CMakeModule, IncludeFromTheSourceTreeWithAnExplicitExecutable) {
+  if (!HaveArmGcc()) GTEST_SKIP() << "arm-none-eabi-gcc not installed";
+  Project p = WriteProject("fw_include",
+                           "include(" ETMEM_SOURCE_DIR "/cmake/etmem.cmake)\n"
+                           "if(NOT TARGET etmem::recording_allocator)\n"
+                           "  message(FATAL_ERROR \"no etmem::recording_allocator\")\n"
+                           "endif()\n",
+                           MotivatingCnnFile());
+  const std::string generator = HaveTool("ninja") ? "-G Ninja " : "";
+  CliRun configure = Configure(p, generator + "-DETMEM_EXECUTABLE=" ETMEM_BINARY);
+  ASSERT_EQ(configure.exit_code, 0) << configure.out << configure.err;
+  CliRun build = Build(p);
+  ASSERT_EQ(build.exit_code, 0) << build.out;
+  EXPECT_EQ(CompiledPoolBytes(p), AnalyzedPoolBytes(MotivatingCnnFile()) + 512);
+}
+
+TEST(CMakeModule, MissingArgumentsFailAtConfigureTime) {
+  if (!HaveArmGcc()) GTEST_SKIP() << "arm-none-eabi-gcc not installed";
+  Project p = WriteProject("fw_bad", "include(" ETMEM_SOURCE_DIR "/cmake/etmem.cmake)\n",
+                           MotivatingCnnFile());
+  std::ofstream(p.source / "CMakeLists.txt", std::ios::app)
+      << "etmem_add_pools(TARGET fw PROGRAM model.pte)\n";
+  CliRun configure = Configure(p, "-DETMEM_EXECUTABLE=" ETMEM_BINARY);
+  EXPECT_NE(configure.exit_code, 0);
+  EXPECT_NE(configure.err.find("etmem_add_pools: HEADER is required"), std::string::npos)
+      << configure.err;
+}
+
+}  // namespace
+}  // namespace etmem::test

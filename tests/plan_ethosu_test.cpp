@@ -1,0 +1,118 @@
+// The Ethos-U scratch read from hand-written Vela payloads (the block format of the research
+// notes §2.2), in built programs with the blob inline and in a segment, and in `etmem summary`.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "etmem_cli.h"
+#include "etmem/plan/ethosu_scratch.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/testing/program_builder.h"
+
+namespace etmem::plan {
+namespace {
+
+using testing::MethodBuilder;
+using testing::Placement;
+using testing::ProgramBuilder;
+
+void Block(std::vector<uint8_t>& out, const std::string& name, std::vector<uint8_t> data) {
+  std::vector<uint8_t> header(32, 0);
+  std::copy(name.begin(), name.end(), header.begin());
+  const auto size = static_cast<uint32_t>(data.size());
+  for (int i = 0; i < 4; ++i) header[16 + i] = static_cast<uint8_t>(size >> (8 * i));
+  out.insert(out.end(), header.begin(), header.end());
+  data.resize((data.size() + 15) / 16 * 16, 0);
+  out.insert(out.end(), data.begin(), data.end());
+}
+
+std::vector<uint8_t> Le32(uint32_t v) {
+  return {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
+          static_cast<uint8_t>(v >> 24)};
+}
+
+// The blocks in the order arm_vela.py writes them; `scratch` is "scratch_size" (new payloads,
+// a uint32) or "scratch_data" (old ones, that many zero bytes).
+std::vector<uint8_t> Payload(const std::string& scratch, uint32_t bytes) {
+  std::vector<uint8_t> p;
+  Block(p, "vela_bin_stream", {});
+  Block(p, "cmd_data", {'C', 'O', 'P', '1', 1, 2, 3});
+  Block(p, "weight_data", std::vector<uint8_t>(40, 7));
+  Block(p, scratch, scratch == "scratch_size" ? Le32(bytes) : std::vector<uint8_t>(bytes, 0));
+  Block(p, "inputs", Le32(0));
+  Block(p, "outputs", Le32(0));
+  Block(p, "vela_end_stream", {});
+  return p;
+}
+
+TEST(PlanEthosU, ReadsTheScratchSizeBlock) {
+  auto s = ReadVelaScratch(Payload("scratch_size", 1536));
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->kind, ScratchKind::kTempAllocation);
+  EXPECT_EQ(s->bytes, 1536u);
+}
+
+TEST(PlanEthosU, OldPayloadsCarryTheScratchInTheBlob) {
+  auto s = ReadVelaScratch(Payload("scratch_data", 100));
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->kind, ScratchKind::kInBlob);
+  EXPECT_EQ(s->bytes, 100u);
+}
+
+TEST(PlanEthosU, RejectsWhatIsNotAVelaStream) {
+  EXPECT_FALSE(ReadVelaScratch(std::vector<uint8_t>(64, 0)));
+  std::vector<uint8_t> truncated = Payload("scratch_size", 1536);
+  truncated.resize(100);  // the weight_data block now runs past the end
+  EXPECT_FALSE(ReadVelaScratch(truncated));
+  std::vector<uint8_t> none;
+  Block(none, "vela_bin_stream", {});
+  Block(none, "vela_end_stream", {});
+  EXPECT_FALSE(ReadVelaScratch(none));
+}
+
+// x -> Ethos-U delegate -> y, optionally followed by a portable relu.
+ProgramBuilder EthosUProgram(std::vector<uint8_t> payload, bool in_segment, bool with_kernel) {
+  ProgramBuilder b;
+  MethodBuilder& m = b.Method("forward");
+  int x = m.Tensor({.sizes = {16}, .placement = Placement{1, 0}});
+  int y = m.Tensor({.sizes = {16}, .placement = Placement{1, 64}});
+  int z = m.Tensor({.sizes = {16}, .placement = Placement{1, 0}});
+  m.Inputs({x});
+  int d = m.Delegate({.backend_id = "EthosUBackend", .blob = std::move(payload),
+                      .blob_in_segment = in_segment});
+  m.DelegateCall(d, {x, y});
+  if (with_kernel) m.KernelCall(m.Operator("aten::relu", "out"), {y, z, z});
+  m.Outputs({with_kernel ? z : y});
+  m.PlannedBufferSizes({128});
+  return b;
+}
+
+TEST(PlanEthosU, MethodTempIsTheDelegatesScratchInlineOrInASegment) {
+  for (bool in_segment : {false, true}) {
+    auto p = pte::ReadProgramBytes(
+        EthosUProgram(Payload("scratch_size", 1536), in_segment, false).Build(), "ethosu.pte");
+    ASSERT_TRUE(p) << p.error().message;
+    RunTimeTemp t = ComputeRunTimeTemp(*p, p->methods[0]);
+    EXPECT_EQ(t.ethosu_delegates, 1u);
+    EXPECT_EQ(t.temp_bytes, 1536u) << "in segment: " << in_segment;
+    EXPECT_EQ(t.unreadable, 0u);
+    EXPECT_FALSE(t.other_calls);
+  }
+}
+
+TEST(PlanEthosU, SummaryStatesTheScratchAndLeavesKernelsUnknown) {
+  const test::fs::path p = test::WriteScenario(
+      EthosUProgram(Payload("scratch_size", 1536), true, true), "ethosu");
+  test::CliRun r = test::Etmem("summary " + p.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("temp allocator at run time: at least 1536 B: the largest Ethos-U "
+                       "scratch"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("the other calls: unknown: depends on kernels"), std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace etmem::plan
