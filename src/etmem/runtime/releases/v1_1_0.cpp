@@ -18,10 +18,11 @@ ReleaseDelta Release_v1_1_0() {
                                                         {"as_int_list", Prim::kPtr},
                                                         {"as_tensor_list", Prim::kPtr},
                                                         {"as_optional_tensor_list", Prim::kPtr}}));
-            // The new objects are not null-checked; their constructors ET_CHECK and abort.
-            t.SetFailure({Site::kIntListPointers, Site::kIntListValues, Site::kIntListBox,
-                          Site::kBoolList, Site::kDoubleList, Site::kString, Site::kTensorListBox,
-                          Site::kOptionalListBox},
+            // The new objects are not null-checked; their constructors ET_CHECK and abort. (The
+            // IntList arrays stay unchecked: measured on the real 1.4.1 runtime, a failed
+            // EValue*[] is followed by the int64_t[] request, then a write through null.)
+            t.SetFailure({Site::kIntListBox, Site::kBoolList, Site::kDoubleList, Site::kString,
+                          Site::kTensorListBox, Site::kOptionalListBox},
                          OnFailure::kAbort);
             // FreeableBuffer holds a variant of {pointer, free fn} and {uint64, free fn}.
             t.types.Add(abi::Struct("FreeableBuffer::PointerData",
