@@ -41,6 +41,18 @@ void TypeTable::Add(TypeDef def) {
   defs_[name] = std::move(def);
 }
 
+void TypeTable::AppendField(const std::string& type, Field field) {
+  auto it = defs_.find(type);
+  ETMEM_CHECK(it != defs_.end());
+  it->second.fields.push_back(std::move(field));
+}
+
+void TypeTable::PrependField(const std::string& type, Field field) {
+  auto it = defs_.find(type);
+  ETMEM_CHECK(it != defs_.end());
+  it->second.fields.insert(it->second.fields.begin(), std::move(field));
+}
+
 const TypeDef& TypeTable::Get(const std::string& name) const {
   auto it = defs_.find(name);
   ETMEM_CHECK(it != defs_.end());

@@ -68,6 +68,9 @@ class TypeTable {
  public:
   // Adds or replaces a type (a later release's edit replaces the earlier definition).
   void Add(TypeDef def);
+  // A release that adds a member edits the earlier definition instead of restating it.
+  void AppendField(const std::string& type, Field field);
+  void PrependField(const std::string& type, Field field);
   bool Has(const std::string& name) const { return defs_.count(name) != 0; }
   const TypeDef& Get(const std::string& name) const;
   const std::map<std::string, TypeDef>& all() const { return defs_; }

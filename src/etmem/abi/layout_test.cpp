@@ -229,3 +229,23 @@ TEST(LayoutTest, MissingTargetFileIsOneLineNamingTheFile) {
 
 }  // namespace
 }  // namespace etmem::abi
+
+namespace etmem::abi {
+namespace {
+
+TEST(LayoutEdits, AppendAndPrependEditAnEarlierDefinition) {
+  TypeTable t;
+  t.Add(Struct("S", {{"a", Prim::kI32}}));
+  t.AppendField("S", {"b", Prim::kI64});
+  t.PrependField("S", {"c", Prim::kI8});
+  const Abi x86 = *FindBuiltinTarget("x86_64");
+  Layout l = t.Compute("S", x86);
+  ASSERT_EQ(l.fields.size(), 3u);
+  EXPECT_EQ(l.fields[0].name, "c");
+  EXPECT_EQ(l.fields[1].offset, 4u);
+  EXPECT_EQ(l.fields[2].offset, 8u);
+  EXPECT_EQ(l.size(), 16u);
+}
+
+}  // namespace
+}  // namespace etmem::abi

@@ -21,12 +21,7 @@ ReleaseDelta Release_v0_6_0() {
             t.backends["EthosUBackend"] = t.backends["ArmBackend"];
             t.backends.erase("ArmBackend");
             // XNNExecutor gains packed_data_names_.
-            t.types.Add(abi::Struct("XNNExecutor", {{"runtime", "std::unique_ptr<T, deleter fn>"},
-                                                    {"profiler", "XNNProfiler"},
-                                                    {"input_ids", "std::vector"},
-                                                    {"output_ids", "std::vector"},
-                                                    {"externals", "std::vector"},
-                                                    {"packed_data_names", "std::vector"}}));
+            t.types.AppendField("XNNExecutor", {"packed_data_names", "std::vector"});
             // get_num_external_constants pre-scans every value: a NONE value now fails before R3.
             t.null_values_prescanned = true;
             // The examples/portable executor_runner passes a temp allocator from 0.6 on.

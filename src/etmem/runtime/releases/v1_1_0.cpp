@@ -32,13 +32,7 @@ ReleaseDelta Release_v1_1_0() {
             std::string variant = abi::AddStdVariant(
                 t.types, {"FreeableBuffer::PointerData", "FreeableBuffer::Int64Data"});
             // XNNExecutor gains a shared workspace.
-            t.types.Add(abi::Struct("XNNExecutor", {{"runtime", "std::unique_ptr<T, deleter fn>"},
-                                                    {"profiler", "XNNProfiler"},
-                                                    {"input_ids", "std::vector"},
-                                                    {"output_ids", "std::vector"},
-                                                    {"externals", "std::vector"},
-                                                    {"packed_data_names", "std::vector"},
-                                                    {"workspace", "std::shared_ptr"}}));
+            t.types.AppendField("XNNExecutor", {"workspace", "std::shared_ptr"});
             t.backends["CudaBackend"] = {"CUDA", ""};  // nothing from the runtime allocator
             t.backends["MetalBackend"] = {"Metal", ""};
             t.types.Add(abi::Struct("FreeableBuffer", {{"data", variant},

@@ -14,16 +14,7 @@ ReleaseDelta Release_v1_3_0() {
                                                    "the MLX build, not on the program"};
             // Device {type, index} fits in TensorImpl's tail padding: the size does not change.
             t.types.Add(abi::Struct("Device", {{"type", Prim::kI8}, {"index", Prim::kI8}}));
-            t.types.Add(abi::Struct("TensorImpl", {{"sizes", Prim::kPtr},
-                                                   {"dim_order", Prim::kPtr},
-                                                   {"strides", Prim::kPtr},
-                                                   {"data", Prim::kPtr},
-                                                   {"dim", Prim::kSize},
-                                                   {"numel", Prim::kSize},
-                                                   {"capacity", Prim::kSize},
-                                                   {"type", Prim::kI8},
-                                                   {"shape_dynamism", Prim::kU8},
-                                                   {"device", "Device"}}));
+            t.types.AppendField("TensorImpl", {"device", "Device"});
           }};
 }
 

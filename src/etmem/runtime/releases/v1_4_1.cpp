@@ -7,17 +7,10 @@ ReleaseDelta Release_v1_4_1() {
   return {"1.4.1", "1.3.0", [](RuntimeTraits& t) {
             t.summary = "group E: as 1.3.0; XNNExecutor grows";
             // unpacked_buffers_ comes first; a weights cache and two atomic flags are appended.
-            t.types.Add(abi::Struct("XNNExecutor", {{"unpacked_buffers", "std::vector"},
-                                                    {"runtime", "std::unique_ptr<T, deleter fn>"},
-                                                    {"profiler", "XNNProfiler"},
-                                                    {"input_ids", "std::vector"},
-                                                    {"output_ids", "std::vector"},
-                                                    {"externals", "std::vector"},
-                                                    {"packed_data_names", "std::vector"},
-                                                    {"workspace", "std::shared_ptr"},
-                                                    {"weights_cache", "std::shared_ptr"},
-                                                    {"in_use", abi::Prim::kBool},
-                                                    {"destroyed", abi::Prim::kBool}}));
+            t.types.PrependField("XNNExecutor", {"unpacked_buffers", "std::vector"});
+            t.types.AppendField("XNNExecutor", {"weights_cache", "std::shared_ptr"});
+            t.types.AppendField("XNNExecutor", {"in_use", abi::Prim::kBool});
+            t.types.AppendField("XNNExecutor", {"destroyed", abi::Prim::kBool});
           }};
 }
 
