@@ -5,9 +5,12 @@
 // and vector lengths. Passing means no crash, no hang, and every error one line naming the file.
 // Also: the replay of tests/corrupt/ and the resource limits (huge vector lengths, shared tables,
 // lists that overflow a 32-bit size_t).
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -34,30 +37,44 @@
 #include "etmem_cli.h"
 
 // ---- Allocation meter ----
-// Replaces operator new for the whole test binary (one relaxed load per allocation when
-// disarmed), so that ResourceLimits can show a hostile file costs no more than its size.
+// operator new and new[] of the whole test binary count bytes while armed (one relaxed load
+// per allocation otherwise), so that ResourceLimits can show a hostile file costs no more than
+// its size. They pass every request on to the definition they hide (libstdc++'s, or the
+// sanitizer's under ETMEM_SANITIZE), so deletes stay theirs and mismatches stay detected.
 namespace {
 std::atomic<bool> g_meter_armed{false};
 std::atomic<uint64_t> g_meter_largest{0};
 std::atomic<uint64_t> g_meter_total{0};
 
-void* CountedAlloc(size_t n) {
-  if (g_meter_armed.load(std::memory_order_relaxed)) {
-    g_meter_total.fetch_add(n, std::memory_order_relaxed);
-    uint64_t prev = g_meter_largest.load(std::memory_order_relaxed);
-    while (n > prev && !g_meter_largest.compare_exchange_weak(prev, n)) {}
+using NewFunction = void* (*)(size_t);
+
+NewFunction HiddenNew(const char* symbol) {
+  auto next = reinterpret_cast<NewFunction>(::dlsym(RTLD_NEXT, symbol));
+  if (!next) {
+    std::fprintf(stderr, "mutation_test: no %s after this binary's own\n", symbol);
+    std::abort();
   }
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
+  return next;
+}
+
+void Count(size_t n) {
+  if (!g_meter_armed.load(std::memory_order_relaxed)) return;
+  g_meter_total.fetch_add(n, std::memory_order_relaxed);
+  uint64_t prev = g_meter_largest.load(std::memory_order_relaxed);
+  while (n > prev && !g_meter_largest.compare_exchange_weak(prev, n)) {}
 }
 }  // namespace
 
-void* operator new(size_t n) { return CountedAlloc(n); }
-void* operator new[](size_t n) { return CountedAlloc(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
+void* operator new(size_t n) {
+  static const NewFunction next = HiddenNew("_Znwm");
+  Count(n);
+  return next(n);
+}
+void* operator new[](size_t n) {
+  static const NewFunction next = HiddenNew("_Znam");
+  Count(n);
+  return next(n);
+}
 
 namespace etmem {
 namespace {
@@ -597,6 +614,7 @@ TEST(ResourceLimits, HugeVectorLengthInASmallFileIsRejectedWithoutAllocating) {
     ASSERT_FALSE(m.result) << length;
     EXPECT_NE(m.result.error().message.find("fails verification"), std::string::npos)
         << m.result.error().message;
+    EXPECT_GE(m.allocated, bytes.size()) << "the meter missed the file's copy";
     EXPECT_LT(m.largest_allocation, 4096u) << length;  // the file's copy and a message
     EXPECT_LT(m.allocated, 16384u) << length;
     EXPECT_LT(m.elapsed, std::chrono::milliseconds(500)) << length;
@@ -619,6 +637,7 @@ TEST(ResourceLimits, SharedTablesCannotMultiplyTheWork) {
   ASSERT_FALSE(m.result);
   EXPECT_NE(m.result.error().message.find("fails verification"), std::string::npos)
       << m.result.error().message;
+  EXPECT_GE(m.allocated, bytes.size()) << "the meter missed the file's copy";
   EXPECT_LT(m.allocated, 16 * bytes.size());
   EXPECT_LT(m.elapsed, std::chrono::milliseconds(500));
 }
@@ -636,6 +655,7 @@ TEST(ResourceLimits, SharedVectorsAreChargedPerUse) {
   const Measured m = ReadMeasured(bytes, "shared_vector.pte");
   ASSERT_FALSE(m.result);
   EXPECT_NE(m.result.error().message.find("shared"), std::string::npos) << m.result.error().message;
+  EXPECT_GE(m.allocated, bytes.size()) << "the meter missed the file's copy";
   EXPECT_LT(m.allocated, 32 * bytes.size());
   EXPECT_LT(m.elapsed, std::chrono::milliseconds(500));
 }

@@ -46,7 +46,7 @@ std::shared_ptr<const MappedFile> MappedFile::FromBytes(std::span<const uint8_t>
   file->owned_.resize(bytes.size() + 16);
   auto base = reinterpret_cast<uintptr_t>(file->owned_.data());
   size_t shift = (16 - base % 16) % 16;
-  std::memcpy(file->owned_.data() + shift, bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(file->owned_.data() + shift, bytes.data(), bytes.size());
   file->data_ = file->owned_.data() + shift;
   file->size_ = bytes.size();
   return file;

@@ -3,6 +3,8 @@
 // except where a measured fact is cited).
 #include "etmem/runtime/load_plan.h"
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "etmem/abi/abi.h"
@@ -65,7 +67,9 @@ pte::MethodView RichMethod(std::string backend = "CoreMLBackend", uint32_t specs
   int tl = b.List(ValueKind::kTensorList, {a, c});
   b.List(ValueKind::kOptionalTensorList, {a, -1, c});
   b.m.operators = {{"aten::add", "out"}, {"aten::cat", "out"}};
-  b.m.delegates.push_back({backend, true, specs});
+  // The view holds string_views into the file; keep the test's names alive like a file would.
+  static std::set<std::string> names;
+  b.m.delegates.push_back({*names.insert(backend).first, true, specs});
   b.m.inputs = {a, c};
   b.m.outputs = {d};
   b.Call(InstructionKind::kKernelCall, 0, {a, c, i0, d});
