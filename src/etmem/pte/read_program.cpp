@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/base/printable.h"
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
 
@@ -46,23 +47,6 @@ T UnalignedAt(const flatbuffers::Vector<T>* vector, size_t i) {
   return value;
 }
 
-// Bytes from the file as they may appear in a one-line message: control characters and
-// non-ASCII bytes escaped, long names cut short.
-std::string Printable(std::string_view bytes) {
-  constexpr size_t kMaxShown = 80;
-  std::string out;
-  for (size_t i = 0; i < bytes.size() && i < kMaxShown; ++i) {
-    const auto c = static_cast<unsigned char>(bytes[i]);
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
-      out += static_cast<char>(c);
-    } else {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
-    }
-  }
-  if (bytes.size() > kMaxShown) out += "...";
-  return out;
-}
 
 // Collects the first problem found while walking a method; the walk stops at it.
 class Walker {
