@@ -350,7 +350,14 @@ void SlotCollector::Program(const fb::Program& p) {
   Tables(p.named_data(), [](const fb::NamedBlob&) {});
 }
 
+// Only a verified flatbuffer is walked (the originals; never a mutant).
+bool IsProgramFlatbuffer(const Bytes& b) {
+  flatbuffers::Verifier verifier(b.data(), b.size());
+  return fb::VerifyProgramBuffer(verifier);
+}
+
 std::vector<Slot> CollectSlots(const Bytes& b) {
+  if (!IsProgramFlatbuffer(b)) return {};
   SlotCollector c(b.data());
   c.Program(*fb::GetProgram(b.data()));
   return c.slots();
@@ -405,7 +412,9 @@ void FlipEveryBit(const Sample& s, size_t begin, size_t end, MutantRunner& runne
 
 void BitFlips(const Sample& s, MutantRunner& runner) {
   FlipEveryBit(s, 0, 64, runner);
-  for (auto [begin, end] : RootArea(s.bytes)) FlipEveryBit(s, std::max<size_t>(begin, 64), end, runner);
+  if (!IsProgramFlatbuffer(s.bytes)) return;
+  for (auto [begin, end] : RootArea(s.bytes))
+    FlipEveryBit(s, std::max<size_t>(begin, 64), end, runner);
 }
 
 void Truncations(const Sample& s, MutantRunner& runner) {
@@ -424,7 +433,7 @@ uint64_t SeedOf(const std::string& name) {
 // every run (and every machine) tries the same mutants.
 void FieldCorruption(const Sample& s, size_t count, MutantRunner& runner) {
   const std::vector<Slot> slots = CollectSlots(s.bytes);
-  ASSERT_FALSE(slots.empty()) << s.name;
+  ASSERT_FALSE(slots.empty()) << s.name << " is not a verified program flatbuffer";
   std::mt19937_64 rng(SeedOf(s.name));
   for (size_t i = 0; i < count; ++i) {
     Bytes m = s.bytes;
