@@ -130,8 +130,7 @@ int RunAnalyze(const AnalyzeArgs& args) {
 
 }  // namespace
 
-Command AddAnalyzeCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("analyze", "How many bytes the method allocator needs, and where they go");
+static Run DefineAnalyze(CLI::App* cmd) {
   auto args = std::make_shared<AnalyzeArgs>();
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   AddModelOptions(cmd, args->model, /*all_allowed=*/true);
@@ -149,7 +148,9 @@ Command AddAnalyzeCommand(CLI::App& app) {
                   "the budget from a file of 'ram = 64K' / 'flash = 256K' lines")
       ->excludes(budget);
   cmd->add_flag("--allocations", args->allocations, "text: list every allocation in order");
-  return {cmd, [args]() { return RunAnalyze(*args); }};
+  return [args]() { return RunAnalyze(*args); };
 }
+
+const Verb kAnalyzeVerb{"analyze", "How many bytes the method allocator needs, and where they go", DefineAnalyze};
 
 }  // namespace etmem::cli

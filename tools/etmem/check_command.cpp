@@ -131,10 +131,7 @@ int RunCheck(const CheckArgs& args) {
 
 }  // namespace
 
-Command AddCheckCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "check", "Compare a device log (recording_allocator.h, or the runtime's allocation "
-               "failure line) with etmem's prediction");
+static Run DefineCheck(CLI::App* cmd) {
   auto args = std::make_shared<CheckArgs>();
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   cmd->add_option("log", args->log, "the device log")->required();
@@ -143,7 +140,10 @@ Command AddCheckCommand(CLI::App& app) {
                   "the method the device loaded (default: the program's only method)");
   cmd->add_option("--pool", args->pool,
                   "the device's method pool in bytes (default: the log's ETMEM P record)");
-  return {cmd, [args]() { return RunCheck(*args); }};
+  return [args]() { return RunCheck(*args); };
 }
+
+const Verb kCheckVerb{"check", "Compare a device log (recording_allocator.h, or the runtime's allocation "
+    "failure line) with etmem's prediction", DefineCheck};
 
 }  // namespace etmem::cli

@@ -1,5 +1,7 @@
-// Owns: the verbs of the etmem command line. Each verb registers its options on a CLI11 app and
-// returns a function that runs it and yields the process exit code:
+// Owns: the verbs of the etmem command line. Each verb is a name, a one-line description, and a
+// function that adds its options to its CLI11 subcommand and returns what runs it. main()
+// defines the options of the chosen verb only: the others just name themselves in --help.
+// A verb's run yields the process exit code:
 //   0 ok, 1 a requested pool (or budget) does not fit, 2 invalid input or usage.
 #pragma once
 
@@ -11,23 +13,17 @@ namespace etmem::cli {
 
 using Run = std::function<int()>;
 
-struct Command {
-  CLI::App* app;  // the subcommand, to ask whether it was chosen
-  Run run;
+struct Verb {
+  const char* name;
+  const char* about;
+  Run (*define)(CLI::App* cmd);
 };
 
 constexpr int kExitOk = 0;
 constexpr int kExitDoesNotFit = 1;
 constexpr int kExitInvalid = 2;
 
-Command AddAnalyzeCommand(CLI::App& app);
-Command AddListCommand(CLI::App& app);
-Command AddPlanCommand(CLI::App& app);
-Command AddReplanCommand(CLI::App& app);
-Command AddSummaryCommand(CLI::App& app);
-Command AddHeaderCommand(CLI::App& app);
-Command AddDiffCommand(CLI::App& app);
-Command AddProbeCommand(CLI::App& app);
-Command AddCheckCommand(CLI::App& app);
+extern const Verb kAnalyzeVerb, kListVerb, kPlanVerb, kReplanVerb, kSummaryVerb, kHeaderVerb,
+    kDiffVerb, kProbeVerb, kCheckVerb;
 
 }  // namespace etmem::cli

@@ -47,9 +47,7 @@ int RunDiff(const DiffArgs& args) {
 
 }  // namespace
 
-Command AddDiffCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "diff", "Compare the memory needs of two programs for the same release and target");
+static Run DefineDiff(CLI::App* cmd) {
   auto args = std::make_shared<DiffArgs>();
   cmd->add_option("old", args->old_program, "the old program (.pte)")->required();
   cmd->add_option("new", args->new_program, "the new program (.pte)")->required();
@@ -58,7 +56,9 @@ Command AddDiffCommand(CLI::App& app) {
   cmd->add_option("--format", args->format, "text, json or md")
       ->check(CLI::IsMember({"text", "json", "md"}))
       ->capture_default_str();
-  return {cmd, [args]() { return RunDiff(*args); }};
+  return [args]() { return RunDiff(*args); };
 }
+
+const Verb kDiffVerb{"diff", "Compare the memory needs of two programs for the same release and target", DefineDiff};
 
 }  // namespace etmem::cli

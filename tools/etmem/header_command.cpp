@@ -79,9 +79,7 @@ int RunHeader(const HeaderArgs& args) {
 
 }  // namespace
 
-Command AddHeaderCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "header", "Write a C/C++ header with the pool sizes (and optionally the pools) of a program");
+static Run DefineHeader(CLI::App* cmd) {
   auto args = std::make_shared<HeaderArgs>();
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   AddModelOptions(cmd, args->model);
@@ -93,7 +91,9 @@ Command AddHeaderCommand(CLI::App& app) {
   cmd->add_option("--section", args->section, "linker section for the arrays of --define-pools");
   cmd->add_option("-o,--output", args->output, "the header to write, - for stdout")
       ->capture_default_str();
-  return {cmd, [args]() { return RunHeader(*args); }};
+  return [args]() { return RunHeader(*args); };
 }
+
+const Verb kHeaderVerb{"header", "Write a C/C++ header with the pool sizes (and optionally the pools) of a program", DefineHeader};
 
 }  // namespace etmem::cli

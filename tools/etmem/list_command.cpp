@@ -9,11 +9,10 @@
 
 namespace etmem::cli {
 
-Command AddListCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("list", "List the modelled ExecuTorch releases or the built-in targets");
+static Run DefineList(CLI::App* cmd) {
   auto what = std::make_shared<std::string>();
   cmd->add_option("what", *what, "runtimes | targets")->required()->check(CLI::IsMember({"runtimes", "targets"}));
-  return {cmd, [what]() {
+  return [what]() {
     if (*what == "runtimes") {
       for (const auto& r : runtime::AllReleases())
         std::cout << fmt::format("{:<8} {}\n", r.version, r.summary);
@@ -23,7 +22,9 @@ Command AddListCommand(CLI::App& app) {
                                  t.name, t.description, t.pointer.size, t.int64.align, t.malloc_align);
     }
     return kExitOk;
-  }};
+  };
 }
+
+const Verb kListVerb{"list", "List the modelled ExecuTorch releases or the built-in targets", DefineList};
 
 }  // namespace etmem::cli

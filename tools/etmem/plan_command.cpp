@@ -333,10 +333,7 @@ int RunPlan(const PlanArgs& args) {
 
 }  // namespace
 
-Command AddPlanCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "plan", "Show and check the planned memory: live ranges, overlaps, bounds, a map "
-              "(exit 1 when the plan is unsound)");
+static Run DefinePlan(CLI::App* cmd) {
   auto args = std::make_shared<PlanArgs>();
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   cmd->add_option("--method", args->method, "only this method");
@@ -354,7 +351,10 @@ Command AddPlanCommand(CLI::App& app) {
   cmd->add_option("--columns", args->columns, "width of the map")
       ->check(CLI::Range(8, 512))
       ->capture_default_str();
-  return {cmd, [args]() { return RunPlan(*args); }};
+  return [args]() { return RunPlan(*args); };
 }
+
+const Verb kPlanVerb{"plan", "Show and check the planned memory: live ranges, overlaps, bounds, a map "
+    "(exit 1 when the plan is unsound)", DefinePlan};
 
 }  // namespace etmem::cli

@@ -392,9 +392,7 @@ int RunProbe(const ProbeArgs& args) {
 
 }  // namespace
 
-Command AddProbeCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "probe", "Measure a custom build's ABI with its own compiler and write a --target file");
+static Run DefineProbe(CLI::App* cmd) {
   auto args = std::make_shared<ProbeArgs>();
   cmd->add_option("--executorch", args->executorch,
                   "the ExecuTorch source tree (its headers are probed)")
@@ -407,7 +405,9 @@ Command AddProbeCommand(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "the target-description file to write")->required();
   cmd->add_option("--name", args->name, "the target's name (default: the output file's stem)");
   cmd->add_flag("--keep-temp", args->keep, "keep the generated probe sources and compiler logs");
-  return {cmd, [args]() { return RunProbe(*args); }};
+  return [args]() { return RunProbe(*args); };
 }
+
+const Verb kProbeVerb{"probe", "Measure a custom build's ABI with its own compiler and write a --target file", DefineProbe};
 
 }  // namespace etmem::cli

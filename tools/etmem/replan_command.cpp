@@ -82,10 +82,7 @@ int RunReplan(const ReplanArgs& args) {
 
 }  // namespace
 
-Command AddReplanCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "replan", "Write a copy of a program with a smaller memory plan (only planned offsets and "
-                "buffer sizes change)");
+static Run DefineReplan(CLI::App* cmd) {
   auto args = std::make_shared<ReplanArgs>();
   cmd->add_option("program", args->input, "the ExecuTorch program (.pte)")->required();
   cmd->add_option("-o,--output", args->output, "where to write the re-planned program")
@@ -100,7 +97,10 @@ Command AddReplanCommand(CLI::App& app) {
           },
           "POWER_OF_TWO"))
       ->capture_default_str();
-  return {cmd, [args]() { return RunReplan(*args); }};
+  return [args]() { return RunReplan(*args); };
 }
+
+const Verb kReplanVerb{"replan", "Write a copy of a program with a smaller memory plan (only planned offsets and "
+    "buffer sizes change)", DefineReplan};
 
 }  // namespace etmem::cli

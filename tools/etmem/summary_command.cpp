@@ -173,15 +173,15 @@ int RunSummary(const SummaryArgs& args) {
 
 }  // namespace
 
-Command AddSummaryCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "summary", "One screen: total RAM and flash, what re-planning and the advisories would "
-                 "save, and the biggest single cost");
+static Run DefineSummary(CLI::App* cmd) {
   auto args = std::make_shared<SummaryArgs>();
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   cmd->add_option("--method", args->method, "only this method");
   AddModelOptions(cmd, args->model);
-  return {cmd, [args]() { return RunSummary(*args); }};
+  return [args]() { return RunSummary(*args); };
 }
+
+const Verb kSummaryVerb{"summary", "One screen: total RAM and flash, what re-planning and the advisories would "
+    "save, and the biggest single cost", DefineSummary};
 
 }  // namespace etmem::cli

@@ -48,6 +48,23 @@ T UnalignedAt(const flatbuffers::Vector<T>* vector, size_t i) {
 }
 
 
+// Where a problem lies, e.g. "method 'forward', chain 0, instruction 3". A chain of small
+// records on the stack, turned into text only when there is a problem to report: the walk
+// visits every value and instruction, and almost never fails.
+struct Where {
+  const Where* parent = nullptr;
+  const char* what = "";
+  int64_t index = -1;     // -1: none
+  std::string_view name;  // quoted instead of the index when `named`
+  bool named = false;
+
+  std::string Text() const {
+    std::string text = parent ? parent->Text() + ", " + what : what;
+    if (named) return text + " '" + Printable(name) + "'";
+    return index >= 0 ? text + " " + std::to_string(index) : text;
+  }
+};
+
 // Collects the first problem found while walking a method; the walk stops at it.
 class Walker {
  public:
@@ -55,31 +72,31 @@ class Walker {
       : file_(file), limits_(limits), budget_(flatbuffer_bytes * kMaxEntriesPerByte) {}
 
   Status ReadMethod(const fb::Method& m, size_t method_index, MethodView& out);
-  Error Fail(const std::string& where, const std::string& what) const {
-    return MakeError(ErrorCode::kInvalidProgram, file_ + ": " + where + ": " + what);
+  Error Fail(const Where& where, const std::string& what) const {
+    return MakeError(ErrorCode::kInvalidProgram, file_ + ": " + where.Text() + ": " + what);
   }
   // Every entry copied into the ProgramView is charged here first (see kMaxEntriesPerByte).
-  Status Charge(uint64_t entries, const std::string& where);
+  Status Charge(uint64_t entries, const Where& where);
 
  private:
-  Status ReadValues(const fb::Method& m, const std::string& where, MethodView& out);
-  Status ReadTensor(const fb::Tensor& t, const std::string& where, MethodView& out);
+  Status ReadValues(const fb::Method& m, const Where& where, MethodView& out);
+  Status ReadTensor(const fb::Tensor& t, const Where& where, MethodView& out);
   Status ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
-                  const std::string& where, ValueView& v, MethodView& out);
-  Status ReadChains(const fb::Method& m, const std::string& where, MethodView& out);
-  Status ReadInstruction(const fb::Instruction& ins, const std::string& where, MethodView& out);
-  Status CheckValueIndex(int64_t index, const MethodView& out, const std::string& where,
+                  const Where& where, ValueView& v, MethodView& out);
+  Status ReadChains(const fb::Method& m, const Where& where, MethodView& out);
+  Status ReadInstruction(const fb::Instruction& ins, const Where& where, MethodView& out);
+  Status CheckValueIndex(int64_t index, const MethodView& out, const Where& where,
                          bool allow_none = false) const;
-  Status CheckListItemsExist(const MethodView& out, const std::string& where) const;
-  Status CheckPayload(const fb::Value& v, const std::string& where) const;
-  Status CheckStep(const fb::Instruction& ins, const std::string& where) const;
+  Status CheckListItemsExist(const MethodView& out, const Where& where) const;
+  Status CheckPayload(const fb::Value& v, const Where& where) const;
+  Status CheckStep(const fb::Instruction& ins, const Where& where) const;
 
   const std::string& file_;
   const ReadLimits& limits_;
   uint64_t budget_;
 };
 
-Status Walker::Charge(uint64_t entries, const std::string& where) {
+Status Walker::Charge(uint64_t entries, const Where& where) {
   if (entries > budget_)
     return Fail(where, "names more entries than a file of its size can hold (tables or "
                        "vectors are shared, which no writer does)");
@@ -87,12 +104,14 @@ Status Walker::Charge(uint64_t entries, const std::string& where) {
   return Ok{};
 }
 
-std::string MethodWhere(const fb::Method& m, size_t index) {
-  return m.name() ? "method '" + Printable(m.name()->string_view()) + "'"
-                  : "method " + std::to_string(index);
+Where MethodWhere(const fb::Method& m, size_t index) {
+  Where w{nullptr, "method", static_cast<int64_t>(index)};
+  if (m.name()) w.name = m.name()->string_view();
+  w.named = m.name() != nullptr;
+  return w;
 }
 
-Status Walker::CheckValueIndex(int64_t index, const MethodView& out, const std::string& where,
+Status Walker::CheckValueIndex(int64_t index, const MethodView& out, const Where& where,
                                bool allow_none) const {
   if (allow_none && index == -1) return Ok{};
   if (index < 0 || static_cast<uint64_t>(index) >= out.values.size())
@@ -103,7 +122,7 @@ Status Walker::CheckValueIndex(int64_t index, const MethodView& out, const std::
 
 // A typed value must carry its table: the runtime dereferences it unchecked. Null is the
 // exception (nothing reads its empty table); unknown types are reported by the caller.
-Status Walker::CheckPayload(const fb::Value& v, const std::string& where) const {
+Status Walker::CheckPayload(const fb::Value& v, const Where& where) const {
   const fb::Payload type = v.payload_type();
   if (type == fb::Payload::NONE || type == fb::Payload::Null || type > fb::Payload::MAX ||
       v.payload())
@@ -112,14 +131,14 @@ Status Walker::CheckPayload(const fb::Value& v, const std::string& where) const 
                          " has no payload table");
 }
 
-Status Walker::CheckStep(const fb::Instruction& ins, const std::string& where) const {
+Status Walker::CheckStep(const fb::Instruction& ins, const Where& where) const {
   const fb::Step type = ins.step_type();
   if (type == fb::Step::NONE || type > fb::Step::MAX || ins.step()) return Ok{};
   return Fail(where, std::string("instruction of type ") + fb::EnumNameStep(type) +
                          " has no step table");
 }
 
-Status Walker::ReadTensor(const fb::Tensor& t, const std::string& where, MethodView& out) {
+Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, MethodView& out) {
   TensorView tv;
   tv.dtype = static_cast<int8_t>(t.dtype());
   auto dyn = static_cast<uint8_t>(t.dynamism());
@@ -158,7 +177,7 @@ Status Walker::ReadTensor(const fb::Tensor& t, const std::string& where, MethodV
 }
 
 Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
-                        const std::string& where, ValueView& v, MethodView& out) {
+                        const Where& where, ValueView& v, MethodView& out) {
   if (!items) return Fail(where, "list has no items vector");
   if (auto s = Charge(items->size(), where); !s) return s;
   v.index = static_cast<uint32_t>(out.list_items.size());
@@ -172,12 +191,12 @@ Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_no
   return Ok{};
 }
 
-Status Walker::ReadValues(const fb::Method& m, const std::string& method_where, MethodView& out) {
+Status Walker::ReadValues(const fb::Method& m, const Where& method_where, MethodView& out) {
   if (!m.values()) return Fail(method_where, "has no values vector");
   if (auto s = Charge(m.values()->size(), method_where); !s) return s;
   out.values.reserve(m.values()->size());
   for (const fb::Value* v : *m.values()) {
-    const std::string where = method_where + ", value " + std::to_string(out.values.size());
+    const Where where{&method_where, "value", static_cast<int64_t>(out.values.size())};
     ValueView vv;
     if (!v) return Fail(where, "null value entry");
     if (auto s = CheckPayload(*v, where); !s) return s;
@@ -248,12 +267,12 @@ Status Walker::ReadValues(const fb::Method& m, const std::string& method_where, 
 
 // List items may point forward, so they are checked once every value is known. The runtime
 // also requires TensorList items to be tensors (and OptionalTensorList items tensors or None).
-Status Walker::CheckListItemsExist(const MethodView& out, const std::string& method_where) const {
+Status Walker::CheckListItemsExist(const MethodView& out, const Where& method_where) const {
   for (size_t i = 0; i < out.values.size(); ++i) {
     const ValueView& v = out.values[i];
     bool optional = v.kind == ValueKind::kOptionalTensorList;
     if (v.kind != ValueKind::kIntList && v.kind != ValueKind::kTensorList && !optional) continue;
-    const std::string where = method_where + ", value " + std::to_string(i);
+    const Where where{&method_where, "value", static_cast<int64_t>(i)};
     for (int64_t item : out.ItemsOf(v)) {
       auto s = CheckValueIndex(item, out, where, optional);
       if (!s) return s;
@@ -267,7 +286,7 @@ Status Walker::CheckListItemsExist(const MethodView& out, const std::string& met
   return Ok{};
 }
 
-Status Walker::ReadInstruction(const fb::Instruction& ins, const std::string& where,
+Status Walker::ReadInstruction(const fb::Instruction& ins, const Where& where,
                                MethodView& out) {
   if (auto s = CheckStep(ins, where); !s) return s;
   InstructionView iv;
@@ -334,19 +353,19 @@ Status Walker::ReadInstruction(const fb::Instruction& ins, const std::string& wh
   return Ok{};
 }
 
-Status Walker::ReadChains(const fb::Method& m, const std::string& method_where, MethodView& out) {
+Status Walker::ReadChains(const fb::Method& m, const Where& method_where, MethodView& out) {
   if (!m.chains()) return Fail(method_where, "has no chains vector");
   if (auto s = Charge(m.chains()->size(), method_where); !s) return s;
   for (const fb::Chain* c : *m.chains()) {
-    const std::string where = method_where + ", chain " + std::to_string(out.chains.size());
+    const Where where{&method_where, "chain", static_cast<int64_t>(out.chains.size())};
     if (!c || !c->instructions()) return Fail(where, "has no instructions vector");
     if (auto s = Charge(c->instructions()->size(), where); !s) return s;
     ChainView cv;
     cv.instructions_begin = static_cast<uint32_t>(out.instructions.size());
     cv.instructions_count = c->instructions()->size();
     for (const fb::Instruction* ins : *c->instructions()) {
-      const std::string iwhere =
-          where + ", instruction " + std::to_string(out.instructions.size() - cv.instructions_begin);
+      const Where iwhere{&where, "instruction",
+                         static_cast<int64_t>(out.instructions.size() - cv.instructions_begin)};
       if (!ins) return Fail(iwhere, "null instruction");
       if (auto s = ReadInstruction(*ins, iwhere, out); !s) return s;
     }
@@ -363,7 +382,7 @@ Status Walker::ReadChains(const fb::Method& m, const std::string& method_where, 
 }
 
 Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& out) {
-  const std::string where = MethodWhere(m, method_index);
+  const Where where = MethodWhere(m, method_index);
   if (m.name()) out.name = std::string_view(m.name()->c_str(), m.name()->size());
   const uint64_t listed = SizeOf(m.operators()) + SizeOf(m.inputs()) + SizeOf(m.outputs()) +
                           SizeOf(m.planned_buffer_sizes());
@@ -382,9 +401,8 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
     if (!io) continue;
     auto& dst = io == m.inputs() ? out.inputs : out.outputs;
     for (int32_t i : *io) {
-      if (auto s = CheckValueIndex(i, out, where + (io == m.inputs() ? ", inputs" : ", outputs"));
-          !s)
-        return s;
+      const Where list{&where, io == m.inputs() ? "inputs" : "outputs"};
+      if (auto s = CheckValueIndex(i, out, list); !s) return s;
       dst.push_back(i);
     }
   }
@@ -398,12 +416,12 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
 }
 
 Status ReadDelegates(const fb::Program& p, const uint8_t* file_base, const fb::Method& m,
-                     const ProgramView& program, const std::string& where, Walker& w,
+                     const ProgramView& program, const Where& where, Walker& w,
                      MethodView& out) {
   if (!m.delegates()) return Ok{};
   if (auto s = w.Charge(m.delegates()->size(), where); !s) return s;
   for (const fb::Delegate* d : *m.delegates()) {
-    const std::string dwhere = where + ", delegate " + std::to_string(out.delegates.size());
+    const Where dwhere{&where, "delegate", static_cast<int64_t>(out.delegates.size())};
     if (!d) return w.Fail(dwhere, "null delegate entry");
     DelegateView dv;
     if (d->backend()) dv.backend = std::string_view(d->backend()->c_str(), d->backend()->size());
@@ -516,7 +534,7 @@ Status ReadMethods(const fb::Program& p, const uint8_t* file_base, const std::st
   if (!p.methods() || p.methods()->size() == 0)
     return MakeError(ErrorCode::kInvalidProgram, name + ": the program has no methods");
   Walker walker(name, limits, out.flatbuffer_bytes);
-  if (auto s = walker.Charge(p.methods()->size(), "methods"); !s) return s;
+  if (auto s = walker.Charge(p.methods()->size(), Where{nullptr, "methods"}); !s) return s;
   out.methods.resize(p.methods()->size());
   for (size_t i = 0; i < p.methods()->size(); ++i) {
     const fb::Method& m = *p.methods()->Get(i);

@@ -2,6 +2,9 @@
 // The order here is the runtime's order; every condition is a trait of the release.
 #include "etmem/runtime/load_plan.h"
 
+#include <algorithm>
+#include <array>
+
 #include "etmem/base/checked_math.h"
 
 namespace etmem::runtime {
@@ -24,7 +27,12 @@ class Planner {
  public:
   Planner(const pte::ProgramView& program, const pte::MethodView& method, const RuntimeModel& model,
           const LoadOptions& options)
-      : program_(program), m_(method), model_(model), t_(model.traits()), options_(options) {}
+      : program_(program),
+        m_(method),
+        model_(model),
+        t_(model.traits()),
+        options_(options),
+        max_size_t_(MaxUnsigned(model.abi().size_type.size)) {}
 
   LoadPlan Run() {
     plan_.requests.reserve(m_.values.size() + 2 * m_.tensors.size() + 4 * m_.instructions.size() +
@@ -50,7 +58,7 @@ class Planner {
     r.count = static_cast<uint32_t>(n);
     r.size = n * l.size;  // n < 2^32 and sizes are small: cannot overflow 64 bits
     // n * sizeof(T) is computed in the target's size_t; a wrap is reported, never modelled.
-    if (r.size > MaxUnsigned(model_.abi().size_type.size) && !plan_.refusal)
+    if (r.size > max_size_t_ && !plan_.refusal)
       plan_.refusal = Refusal{"MemoryAllocationFailed",
                               "a list of " + std::to_string(n) + " " + type +
                                   " overflows the target's size_t"};
@@ -74,12 +82,14 @@ class Planner {
   }
 
   // Type names are string literals (or backend-model strings that outlive the plan), so their
-  // addresses key a small cache: no string is built per allocation.
+  // addresses key a small direct-mapped cache: no string is built or compared per allocation.
   abi::SizeAlign LayoutOf(const char* type) {
-    for (const auto& [name, layout] : layouts_)
-      if (name == type) return layout;
-    layouts_.emplace_back(type, model_.Layout(type));
-    return layouts_.back().second;
+    auto& slot = recent_[(reinterpret_cast<uintptr_t>(type) >> 2) % recent_.size()];
+    if (slot.first == type) return slot.second;
+    auto seen = std::find_if(seen_.begin(), seen_.end(), [&](auto& e) { return e.first == type; });
+    if (seen == seen_.end()) seen = seen_.insert(seen_.end(), {type, model_.Layout(type)});
+    slot = *seen;
+    return slot.second;
   }
 
   // The first refusal ends the load; nothing after it happens.
@@ -107,8 +117,10 @@ class Planner {
   const RuntimeModel& model_;
   const RuntimeTraits& t_;
   const LoadOptions& options_;
+  const uint64_t max_size_t_;  // the target's SIZE_MAX
   LoadPlan plan_;
-  std::vector<std::pair<const char*, abi::SizeAlign>> layouts_;
+  std::array<std::pair<const char*, abi::SizeAlign>, 64> recent_{};
+  std::vector<std::pair<const char*, abi::SizeAlign>> seen_;
 };
 
 bool Planner::ParseValues() {
@@ -141,12 +153,12 @@ bool Planner::ParseValues() {
 }
 
 bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
-  const std::string where = "value " + std::to_string(value);
+  auto where = [value] { return "value " + std::to_string(value); };  // only on refusal
   if (t.dynamism == pte::Dynamism::kDynamicUnbound)
-    return Refuse("NotSupported", where + " is a DYNAMIC_UNBOUND tensor, which the portable "
-                                          "runtime does not support");
+    return Refuse("NotSupported", where() + " is a DYNAMIC_UNBOUND tensor, which the portable "
+                                            "runtime does not support");
   if (t_.max_tensor_rank != 0 && t.rank > t_.max_tensor_rank)
-    return Refuse("InvalidProgram", where + " has rank " + std::to_string(t.rank) +
+    return Refuse("InvalidProgram", where() + " has rank " + std::to_string(t.rank) +
                                             ", above the runtime's limit of " +
                                             std::to_string(t_.max_tensor_rank));
   // Static tensors point sizes and dim_order into the flatbuffer (spec trap 3).

@@ -36,18 +36,18 @@ std::vector<RuntimeTraits> BuildAll() {
   std::sort(deltas.begin(), deltas.end(), [](const ReleaseDelta& a, const ReleaseDelta& b) {
     return VersionKey(a.version) < VersionKey(b.version);
   });
-  std::map<std::string, RuntimeTraits> built;
   std::vector<RuntimeTraits> out;
+  out.reserve(deltas.size());
   for (const ReleaseDelta& d : deltas) {
     RuntimeTraits t;
     if (!d.based_on.empty()) {
-      auto base = built.find(d.based_on);
-      ETMEM_CHECK(base != built.end());  // a delta must name an older, modelled release
-      t = base->second;
+      auto base = std::find_if(out.begin(), out.end(),
+                               [&](const RuntimeTraits& r) { return r.version == d.based_on; });
+      ETMEM_CHECK(base != out.end());  // a delta must name an older, modelled release
+      t = *base;
     }
     d.edit(t);
     t.version = d.version;
-    built[d.version] = t;
     out.push_back(std::move(t));
   }
   return out;
@@ -61,8 +61,9 @@ std::string Normalize(std::string v) {
 }  // namespace
 
 const std::vector<RuntimeTraits>& AllReleases() {
-  static const std::vector<RuntimeTraits> kAll = BuildAll();
-  return kAll;
+  // Built on first use and never destroyed: exit has nothing to free.
+  static const auto* const kAll = new std::vector<RuntimeTraits>(BuildAll());
+  return *kAll;
 }
 
 Result<const RuntimeTraits*> FindRelease(const std::string& version) {
