@@ -45,15 +45,23 @@ Result<std::vector<abi::Abi>> SelectTargets(const std::string& v) {
   return std::vector<abi::Abi>{a};
 }
 
-Result<report::Report> AnalyzeOne(const pte::ProgramView& program, const runtime::RuntimeTraits& release,
-                                   const abi::Abi& target, const AnalyzeArgs& args) {
-  runtime::RuntimeModel model(release, target);
-  ETMEM_TRY(report::ReportOptions o, MakeReportOptions(args.model, release, target));
-  o.pool_bytes = args.pool;
-  o.method = args.method;
-  return report::BuildReport(program, model, o);
+// Every (release, target) pair asked for, analysed over the one parsed program. A table of
+// many pairs needs only totals; one pair, or JSON, prints every allocation.
+Result<std::vector<report::Report>> AnalyzeAll(
+    const pte::ProgramView& program, const std::vector<const runtime::RuntimeTraits*>& releases,
+    const std::vector<abi::Abi>& targets, const AnalyzeArgs& args) {
+  const bool single = releases.size() * targets.size() == 1;
+  std::vector<report::PairRequest> pairs;
+  for (const auto* release : releases)
+    for (const auto& target : targets) {
+      ETMEM_TRY(report::ReportOptions o, MakeReportOptions(args.model, *release, target));
+      o.pool_bytes = args.pool;
+      o.method = args.method;
+      o.keep_allocations = single || args.format == "json";
+      pairs.push_back({release, target, std::move(o)});
+    }
+  return report::BuildReports(program, pairs);
 }
-
 
 bool AnyDoesNotFit(const report::Report& r) {
   for (const auto& m : r.methods)
@@ -110,13 +118,9 @@ int RunAnalyze(const AnalyzeArgs& args) {
   if (args.pool && *args.pool > UINT32_MAX)
     return FailInvalid("--pool " + std::to_string(*args.pool) +
                 " is larger than any MemoryAllocator can be (its size is a uint32_t)");
-  std::vector<report::Report> reports;
-  for (const auto* release : *releases)
-    for (const auto& target : *targets) {
-      auto r = AnalyzeOne(*program, *release, target, args);
-      if (!r) return FailInvalid(r.error().message);
-      reports.push_back(std::move(r).value());
-    }
+  auto analysed = AnalyzeAll(*program, *releases, *targets, args);
+  if (!analysed) return FailInvalid(analysed.error().message);
+  const std::vector<report::Report>& reports = *analysed;
   const bool single = reports.size() == 1;
   Print(reports, single, args);
   bool refused = false;

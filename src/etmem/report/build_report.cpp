@@ -1,6 +1,8 @@
 // Owns: BuildReport, from a verified program and a runtime model to the report model.
 #include "etmem/report/report.h"
 
+#include <algorithm>
+
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -23,11 +25,18 @@ MethodCounts Count(const pte::MethodView& m) {
   return c;
 }
 
-void RollUp(MethodReport& r) {
-  for (size_t i = 0; i < r.sim.placements.size(); ++i) {
-    const runtime::AllocationRequest& req = r.plan.requests[i];
+// One method's plan and simulation, with every allocation. A report that keeps totals only
+// leaves them here, and BuildReports reuses the buffers from pair to pair.
+struct Workspace {
+  runtime::LoadPlan plan;
+  sim::SimResult sim;
+};
+
+void RollUp(const Workspace& w, MethodReport& r) {
+  for (size_t i = 0; i < w.sim.placements.size(); ++i) {
+    const runtime::AllocationRequest& req = w.plan.requests[i];
     if (req.pool != runtime::PoolKind::kMethod) continue;
-    const sim::Placement& p = r.sim.placements[i];
+    const sim::Placement& p = w.sim.placements[i];
     CategoryTotal& c = r.by_category[static_cast<size_t>(runtime::SiteCategory(req.site))];
     c.bytes += p.consumed(req.size);
     c.padding += p.padding;
@@ -35,8 +44,9 @@ void RollUp(MethodReport& r) {
   }
 }
 
-PoolCheck CheckPool(const MethodReport& r, uint64_t pool_bytes, const ReportOptions& options) {
-  sim::SimResult s = sim::Simulate(r.plan.requests, {options.pool_align, pool_bytes},
+PoolCheck CheckPool(const runtime::LoadPlan& plan, uint64_t pool_bytes,
+                    const ReportOptions& options) {
+  sim::SimResult s = sim::Simulate(plan.requests, {options.pool_align, pool_bytes},
                                    {options.pool_align, std::nullopt});
   PoolCheck check;
   check.pool_bytes = pool_bytes;
@@ -50,20 +60,53 @@ PoolCheck CheckPool(const MethodReport& r, uint64_t pool_bytes, const ReportOpti
   return check;
 }
 
+// The report's copy of the workspace: all of it, or everything but the per-allocation vectors.
+void Keep(Workspace& w, bool allocations, MethodReport& r) {
+  if (allocations) {
+    r.plan = std::move(w.plan);
+    r.sim = std::move(w.sim);
+    return;
+  }
+  r.plan.unknowns = w.plan.unknowns;
+  r.plan.refusal = w.plan.refusal;
+  r.sim.method_bytes = w.sim.method_bytes;
+  r.sim.temp_peak_bytes = w.sim.temp_peak_bytes;
+  r.sim.failures = w.sim.failures;
+  r.sim.loads = w.sim.loads;
+}
+
 MethodReport AnalyzeMethod(const pte::ProgramView& program, const pte::MethodView& m,
-                           const runtime::RuntimeModel& model, const ReportOptions& options) {
+                           const runtime::RuntimeModel& model, const ReportOptions& options,
+                           Workspace& w) {
   MethodReport r;
   r.method = &m;
   r.counts = Count(m);
-  r.plan = runtime::PlanMethodLoad(program, m, model, options.load);
+  runtime::PlanMethodLoad(program, m, model, options.load, w.plan);
   const sim::PoolConfig temp{options.pool_align, std::nullopt};
-  r.sim = sim::Simulate(r.plan.requests, {options.pool_align, std::nullopt}, temp);
-  r.method_bytes = sim::MinimumPool(r.plan.requests, options.pool_align, temp, r.sim);
-  r.temp_load_peak_bytes = r.sim.temp_peak_bytes;
+  sim::Simulate(w.plan.requests, {options.pool_align, std::nullopt}, temp, w.sim);
+  r.method_bytes = sim::MinimumPool(w.plan.requests, options.pool_align, temp, w.sim);
+  r.temp_load_peak_bytes = w.sim.temp_peak_bytes;
   r.exceeds_runtime_pool_limit = r.method_bytes > UINT32_MAX;
-  RollUp(r);
-  if (options.pool_bytes) r.pool_check = CheckPool(r, *options.pool_bytes, options);
+  RollUp(w, r);
+  if (options.pool_bytes) r.pool_check = CheckPool(w.plan, *options.pool_bytes, options);
+  Keep(w, options.keep_allocations, r);
   return r;
+}
+
+// Everything about a target that the load plan depends on: the layout of every type of the
+// release's table, and the width of size_t (a list whose size wraps it is refused).
+struct TargetSignature {
+  std::vector<abi::SizeAlign> layouts;
+  uint32_t size_t_bytes = 0;
+  bool operator==(const TargetSignature&) const = default;
+};
+
+TargetSignature SignatureOf(const runtime::RuntimeModel& model) {
+  TargetSignature s;
+  s.layouts.reserve(model.traits().types.all().size());
+  for (const auto& entry : model.traits().types.all()) s.layouts.push_back(model.Layout(entry.first));
+  s.size_t_bytes = model.abi().size_type.size;
+  return s;
 }
 
 }  // namespace
@@ -87,8 +130,10 @@ FlashBreakdown ComputeFlash(const pte::ProgramView& p) {
   return f;
 }
 
-Result<Report> BuildReport(const pte::ProgramView& program, const runtime::RuntimeModel& model,
-                           const ReportOptions& options) {
+namespace {
+
+Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::RuntimeModel& model,
+                               const ReportOptions& options, Workspace& work) {
   Report report;
   report.program = &program;
   report.assumptions = {model.traits().version, model.abi().name, model.abi().description,
@@ -103,7 +148,7 @@ Result<Report> BuildReport(const pte::ProgramView& program, const runtime::Runti
         "the figures assume the source default (1) or a re-exported program");
   for (const pte::MethodView& m : program.methods) {
     if (!options.method.empty() && m.name != options.method) continue;
-    report.methods.push_back(AnalyzeMethod(program, m, model, options));
+    report.methods.push_back(AnalyzeMethod(program, m, model, options, work));
   }
   if (report.methods.empty()) {
     std::string names;
@@ -112,6 +157,46 @@ Result<Report> BuildReport(const pte::ProgramView& program, const runtime::Runti
                                                       options.method + "' (methods: " + names + ")");
   }
   return report;
+}
+
+}  // namespace
+
+Result<Report> BuildReport(const pte::ProgramView& program, const runtime::RuntimeModel& model,
+                           const ReportOptions& options) {
+  Workspace work;
+  return BuildReportWith(program, model, options, work);
+}
+
+Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
+                                         std::span<const PairRequest> pairs) {
+  struct Computed {
+    const PairRequest* pair;
+    TargetSignature signature;
+    size_t report;  // index into reports
+  };
+  std::vector<Computed> computed;
+  Workspace work;
+  std::vector<Report> reports;
+  reports.reserve(pairs.size());
+  for (const PairRequest& pair : pairs) {
+    runtime::RuntimeModel model(*pair.release, pair.target);
+    TargetSignature signature = SignatureOf(model);
+    auto same = std::find_if(computed.begin(), computed.end(), [&](const Computed& c) {
+      return c.pair->release == pair.release && c.pair->options == pair.options &&
+             c.signature == signature;
+    });
+    if (same != computed.end()) {
+      Report copy = reports[same->report];
+      copy.assumptions.target = pair.target.name;
+      copy.assumptions.target_detail = pair.target.description;
+      reports.push_back(std::move(copy));
+      continue;
+    }
+    ETMEM_TRY(Report r, BuildReportWith(program, model, pair.options, work));
+    computed.push_back({&pair, std::move(signature), reports.size()});
+    reports.push_back(std::move(r));
+  }
+  return reports;
 }
 
 std::string Describe(const MethodReport& m, size_t request) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -83,12 +84,30 @@ struct ReportOptions {
   uint32_t pool_align = 8;
   std::optional<uint64_t> pool_bytes;  // --pool
   std::string method;                  // empty: every method
+  // false: keep the totals only. plan.requests and sim.placements are then empty, which is all
+  // a table of many (release, target) pairs needs, at a fraction of the memory.
+  bool keep_allocations = true;
+  bool operator==(const ReportOptions&) const = default;
 };
 
 // Plans, simulates and rolls up every (selected) method. Fails only for a --method that the
 // program does not have.
 Result<Report> BuildReport(const pte::ProgramView& program, const runtime::RuntimeModel& model,
                            const ReportOptions& options);
+
+// One (release, target) pair of a BuildReports call.
+struct PairRequest {
+  const runtime::RuntimeTraits* release = nullptr;
+  abi::Abi target;
+  ReportOptions options;
+};
+
+// Reports for many pairs of one program, in the order asked, the program read once. Targets on
+// which every type of a release has the same layout (and the same size_t) make the load plan
+// allocate the same sizes in the same order, so with the same options their reports are the
+// same but for the target's name: such a pair is computed once and copied.
+Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
+                                         std::span<const PairRequest> pairs);
 
 FlashBreakdown ComputeFlash(const pte::ProgramView& program);
 

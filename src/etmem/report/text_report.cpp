@@ -102,7 +102,7 @@ void PoolCheckText(std::string& out, const MethodReport& m) {
   const PoolCheck& c = *m.pool_check;
   out += fmt::format("\nPool check: a {} B method allocator pool {}\n", c.pool_bytes,
                      c.fits ? "LOADS" : "DOES NOT LOAD");
-  if (!c.failing_request) return;
+  if (!c.failing_request || *c.failing_request >= m.plan.requests.size()) return;  // totals only
   size_t i = *c.failing_request;
   out += fmt::format("  allocation #{} fails: {} ({} B, align {}, at offset {})\n", i, Describe(m, i),
                      m.plan.requests[i].size, m.plan.requests[i].align, m.sim.placements[i].offset);

@@ -26,21 +26,24 @@ using pte::ValueKind;
 class Planner {
  public:
   Planner(const pte::ProgramView& program, const pte::MethodView& method, const RuntimeModel& model,
-          const LoadOptions& options)
+          const LoadOptions& options, LoadPlan& out)
       : program_(program),
         m_(method),
         model_(model),
         t_(model.traits()),
         options_(options),
-        max_size_t_(MaxUnsigned(model.abi().size_type.size)) {}
+        max_size_t_(MaxUnsigned(model.abi().size_type.size)),
+        plan_(out) {}
 
-  LoadPlan Run() {
+  void Run() {
+    plan_.requests.clear();  // keeps the capacity of a reused plan
+    plan_.unknowns.clear();
+    plan_.refusal.reset();
     plan_.requests.reserve(m_.values.size() + 2 * m_.tensors.size() + 4 * m_.instructions.size() +
                            m_.args.size() + 8);
     if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
       Instance(Site::kPlatformAllocator, "PlatformMemoryAllocator");
     if (ParseValues() && InitDelegates() && InitChains()) {}
-    return std::move(plan_);
   }
 
  private:
@@ -118,7 +121,7 @@ class Planner {
   const RuntimeTraits& t_;
   const LoadOptions& options_;
   const uint64_t max_size_t_;  // the target's SIZE_MAX
-  LoadPlan plan_;
+  LoadPlan& plan_;
   std::array<std::pair<const char*, abi::SizeAlign>, 64> recent_{};
   std::vector<std::pair<const char*, abi::SizeAlign>> seen_;
 };
@@ -285,9 +288,16 @@ void Planner::ResolveOperator(const pte::InstructionView& ins, int64_t instructi
 
 }  // namespace
 
+void PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
+                    const RuntimeModel& model, const LoadOptions& options, LoadPlan& out) {
+  Planner(program, method, model, options, out).Run();
+}
+
 LoadPlan PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                         const RuntimeModel& model, const LoadOptions& options) {
-  return Planner(program, method, model, options).Run();
+  LoadPlan plan;
+  PlanMethodLoad(program, method, model, options, plan);
+  return plan;
 }
 
 }  // namespace etmem::runtime

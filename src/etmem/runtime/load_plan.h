@@ -37,6 +37,7 @@ class RuntimeModel {
 struct DeclaredBackendInit {
   uint64_t bytes = 0;  // 0: the backend takes nothing from the method allocator
   uint32_t align = 8;
+  bool operator==(const DeclaredBackendInit&) const = default;
 };
 
 // What the runner hands to load_method.
@@ -45,6 +46,7 @@ struct LoadOptions {
   bool external_data_map = false;  // a NamedDataMap (.ptd) is passed to load_method
   // Declared init allocations by backend id; they take precedence over etmem's own models.
   std::map<std::string, DeclaredBackendInit, std::less<>> declared_backends;
+  bool operator==(const LoadOptions&) const = default;
 };
 
 enum class PoolKind : uint8_t { kMethod, kTemp };
@@ -87,5 +89,8 @@ struct LoadPlan {
 
 LoadPlan PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                         const RuntimeModel& model, const LoadOptions& options);
+// The same into `out`, reusing its buffers: many pairs planned in turn touch the memory of one.
+void PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
+                    const RuntimeModel& model, const LoadOptions& options, LoadPlan& out);
 
 }  // namespace etmem::runtime

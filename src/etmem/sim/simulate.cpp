@@ -74,6 +74,15 @@ bool MadeAfterUncheckedFailure(std::span<const runtime::AllocationRequest> reque
 SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
                    const PoolConfig& temp) {
   SimResult out;
+  Simulate(requests, method, temp, out);
+  return out;
+}
+
+void Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
+              const PoolConfig& temp, SimResult& out) {
+  out.placements.clear();  // keeps the capacity of a reused result
+  out.failures.clear();
+  out.loads = true;
   out.placements.reserve(requests.size());
   BumpAllocator method_pool(method), temp_pool(temp);
   std::optional<size_t> unchecked_failure;
@@ -99,7 +108,6 @@ SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const P
   }
   out.method_bytes = method_pool.peak();
   out.temp_peak_bytes = temp_pool.peak();
-  return out;
 }
 
 uint64_t MinimumPool(std::span<const runtime::AllocationRequest> requests, uint32_t base_align,

@@ -48,6 +48,9 @@ struct SimResult {
 
 SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
                    const PoolConfig& temp);
+// The same into `out`, reusing its buffers.
+void Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
+              const PoolConfig& temp, SimResult& out);
 
 // The smallest method pool (with this base alignment) in which the plan loads: the high-water
 // mark of `unbounded` (a run with no capacity), or less when a zero-size request may fail

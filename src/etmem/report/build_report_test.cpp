@@ -1,0 +1,125 @@
+// BuildReports shares work between (release, target) pairs; every shared report must equal the
+// one BuildReport computes for that pair alone, allocation for allocation.
+#include "etmem/report/report.h"
+
+#include <gtest/gtest.h>
+
+#include "etmem/abi/abi.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/runtime/release.h"
+#include "etmem/testing/scenarios.h"
+
+namespace etmem::report {
+namespace {
+
+struct Case {
+  const char* name;
+  testing::ProgramBuilder (*make)();
+};
+
+testing::ProgramBuilder Delegated() { return testing::ProgramWithDelegate("XnnpackBackend"); }
+
+const Case kCases[] = {{"motivating_cnn", testing::MotivatingCnn},
+                       {"every_value_kind", testing::ProgramWithEveryValueKind},
+                       {"two_methods", testing::ProgramWithTwoMethods},
+                       {"xnnpack_delegate", Delegated}};
+
+std::vector<PairRequest> EveryPair(bool keep_allocations, std::optional<uint64_t> pool) {
+  std::vector<PairRequest> pairs;
+  for (const auto& release : runtime::AllReleases())
+    for (const abi::Abi& target : abi::BuiltinTargets()) {
+      ReportOptions o;
+      o.pool_align = target.malloc_align;
+      o.load.temp_allocator = release.runner_passes_temp;
+      o.pool_bytes = pool;
+      o.keep_allocations = keep_allocations;
+      pairs.push_back({&release, target, o});
+    }
+  return pairs;
+}
+
+void ExpectSameTotals(const MethodReport& a, const MethodReport& b, const std::string& where) {
+  EXPECT_EQ(a.method_bytes, b.method_bytes) << where;
+  EXPECT_EQ(a.temp_load_peak_bytes, b.temp_load_peak_bytes) << where;
+  EXPECT_EQ(a.plan.refusal.has_value(), b.plan.refusal.has_value()) << where;
+  EXPECT_EQ(a.plan.unknowns.size(), b.plan.unknowns.size()) << where;
+  for (size_t c = 0; c < a.by_category.size(); ++c) {
+    EXPECT_EQ(a.by_category[c].bytes, b.by_category[c].bytes) << where << " category " << c;
+    EXPECT_EQ(a.by_category[c].padding, b.by_category[c].padding) << where << " category " << c;
+  }
+  ASSERT_EQ(a.pool_check.has_value(), b.pool_check.has_value()) << where;
+  if (a.pool_check) {
+    EXPECT_EQ(a.pool_check->fits, b.pool_check->fits) << where;
+    EXPECT_EQ(a.pool_check->log, b.pool_check->log) << where;
+  }
+}
+
+class BuildReportsTest : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    bytes_ = GetParam().make().Build();
+    program_ = std::move(pte::ReadProgramBytes(bytes_, GetParam().name)).value();
+  }
+  std::vector<uint8_t> bytes_;
+  pte::ProgramView program_;
+};
+
+TEST_P(BuildReportsTest, EverySharedReportEqualsItsOwn) {
+  const auto pairs = EveryPair(/*keep_allocations=*/true, std::nullopt);
+  auto shared = BuildReports(program_, pairs);
+  ASSERT_TRUE(shared.has_value());
+  ASSERT_EQ(shared->size(), pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const std::string where = pairs[i].release->version + " on " + pairs[i].target.name;
+    runtime::RuntimeModel model(*pairs[i].release, pairs[i].target);
+    Report own = std::move(BuildReport(program_, model, pairs[i].options)).value();
+    const Report& got = (*shared)[i];
+    EXPECT_EQ(got.assumptions.runtime, pairs[i].release->version);
+    EXPECT_EQ(got.assumptions.target, pairs[i].target.name);
+    EXPECT_EQ(got.assumptions.target_detail, pairs[i].target.description);
+    ASSERT_EQ(got.methods.size(), own.methods.size()) << where;
+    for (size_t m = 0; m < own.methods.size(); ++m) {
+      ExpectSameTotals(got.methods[m], own.methods[m], where);
+      const auto& want = own.methods[m].plan.requests;
+      const auto& have = got.methods[m].plan.requests;
+      ASSERT_EQ(have.size(), want.size()) << where;
+      for (size_t r = 0; r < want.size(); ++r) {
+        EXPECT_EQ(have[r].size, want[r].size) << where << " request " << r;
+        EXPECT_EQ(have[r].align, want[r].align) << where << " request " << r;
+        EXPECT_EQ(got.methods[m].sim.placements[r].offset, own.methods[m].sim.placements[r].offset)
+            << where << " request " << r;
+      }
+    }
+  }
+}
+
+TEST_P(BuildReportsTest, TotalsOnlyDropsAllocationsAndKeepsEveryTotal) {
+  // A pool just below the newest release's need on cortex-m: some pairs fit, some fail.
+  runtime::RuntimeModel newest(runtime::AllReleases().back(), abi::BuiltinTargets().front());
+  ReportOptions probe;
+  const uint64_t pool = BuildReport(program_, newest, probe)->methods.front().method_bytes - 1;
+  auto full = BuildReports(program_, EveryPair(true, pool));
+  auto totals = BuildReports(program_, EveryPair(false, pool));
+  ASSERT_TRUE(full.has_value() && totals.has_value());
+  ASSERT_EQ(full->size(), totals->size());
+  for (size_t i = 0; i < full->size(); ++i)
+    for (size_t m = 0; m < (*full)[i].methods.size(); ++m) {
+      const MethodReport& t = (*totals)[i].methods[m];
+      EXPECT_TRUE(t.plan.requests.empty());
+      EXPECT_TRUE(t.sim.placements.empty());
+      ExpectSameTotals(t, (*full)[i].methods[m], (*full)[i].assumptions.runtime + " on " +
+                                                      (*full)[i].assumptions.target);
+    }
+}
+
+TEST_P(BuildReportsTest, AnUnknownMethodIsAnError) {
+  auto pairs = EveryPair(true, std::nullopt);
+  pairs.back().options.method = "no_such_method";
+  EXPECT_FALSE(BuildReports(program_, pairs).has_value());
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, BuildReportsTest, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace etmem::report
