@@ -200,7 +200,7 @@ Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
 }
 
 std::string Describe(const MethodReport& m, size_t request) {
-  return runtime::DescribeRequest(m.plan.requests[request], *m.method);
+  return runtime::DescribeRequest(m.plan, request, *m.method);
 }
 
 }  // namespace etmem::report

@@ -12,7 +12,7 @@ std::string ValueRef(const pte::MethodView& m, int64_t value) {
 }
 
 std::string Array(const AllocationRequest& r) {
-  return std::string(r.type) + "[" + std::to_string(r.count) + "]";
+  return std::string(SiteElementType(r.site)) + "[" + std::to_string(r.count) + "]";
 }
 
 std::string InstructionRef(const pte::MethodView& m, int64_t index) {
@@ -63,7 +63,8 @@ std::string DescribeInstruction(const pte::InstructionView& ins, const pte::Meth
   return pte::InstructionKindName(ins.kind);
 }
 
-std::string DescribeRequest(const AllocationRequest& r, const pte::MethodView& m) {
+std::string DescribeRequest(const LoadPlan& plan, size_t request, const pte::MethodView& m) {
+  const AllocationRequest& r = plan.requests[request];
   switch (r.site) {
     case Site::kPlatformAllocator: return "PlatformMemoryAllocator (the runner passed no temp allocator)";
     case Site::kValues: return Array(r) + " values";
@@ -84,14 +85,15 @@ std::string DescribeRequest(const AllocationRequest& r, const pte::MethodView& m
     case Site::kOptionalListBox:
     case Site::kBoolList:
     case Site::kDoubleList:
-    case Site::kString: return std::string(r.type) + " of " + ValueRef(m, r.subject);
+    case Site::kString: return std::string(SiteElementType(r.site)) + " of " + ValueRef(m, r.subject);
     case Site::kDelegates: return Array(r) + " delegates";
     case Site::kMergedDataMap: return "MergedDataMap (.ptd map merged with the program's named data)";
     case Site::kCompileSpecs: return Array(r) + " of " + DelegateRef(m, r.subject);
     case Site::kBackendInit:
-      if (std::string_view(r.type) == "declared")
+      if (r.declared)
         return std::to_string(r.size) + " B declared (--backend) for init() of " + DelegateRef(m, r.subject);
-      return std::string(r.type) + " from init() of " + DelegateRef(m, r.subject);
+      return std::string(plan.backend_types[static_cast<size_t>(r.subject)]) + " from init() of " +
+             DelegateRef(m, r.subject);
     case Site::kChains: return Array(r) + " chains";
     case Site::kChainKernels: return Array(r) + " kernel pointers of chain " + std::to_string(r.subject);
     case Site::kChainArgLists: return Array(r) + " argument lists of chain " + std::to_string(r.subject);

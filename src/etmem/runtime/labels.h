@@ -9,7 +9,8 @@
 
 namespace etmem::runtime {
 
-std::string DescribeRequest(const AllocationRequest& r, const pte::MethodView& method);
+// Request `request` of `plan`, in words.
+std::string DescribeRequest(const LoadPlan& plan, size_t request, const pte::MethodView& method);
 
 // "float32", "int64", ... for an ExecuTorch ScalarType code.
 std::string DtypeName(int8_t code);

@@ -37,22 +37,28 @@ class Planner {
 
   void Run() {
     plan_.requests.clear();  // keeps the capacity of a reused plan
+    plan_.backend_types.clear();
     plan_.unknowns.clear();
     plan_.refusal.reset();
     plan_.requests.reserve(m_.values.size() + 2 * m_.tensors.size() + 4 * m_.instructions.size() +
                            m_.args.size() + 8);
     if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
-      Instance(Site::kPlatformAllocator, "PlatformMemoryAllocator");
+      Instance(Site::kPlatformAllocator);
     if (ParseValues() && InitDelegates() && InitChains()) {}
   }
 
  private:
-  // allocateList<T>(n): one request of n * sizeof(T) bytes at alignof(T).
-  void List(Site site, const char* type, uint64_t n, int64_t subject = -1, int64_t detail = -1,
+  // allocateList<T>(n): one request of n * sizeof(T) bytes at alignof(T), T the site's element.
+  void List(Site site, uint64_t n, int64_t subject = -1, int64_t detail = -1,
             PoolKind pool = PoolKind::kMethod) {
+    Emit(site, LayoutOf(site), SiteElementType(site), n, subject, detail, pool);
+  }
+  void Instance(Site site, int64_t subject = -1) { List(site, 1, subject); }
+
+  void Emit(Site site, abi::SizeAlign l, const char* type, uint64_t n, int64_t subject,
+            int64_t detail = -1, PoolKind pool = PoolKind::kMethod) {
     // Counts come from flatbuffer vectors and indices from a verified view: all fit 32 bits.
     if (Refused()) return;  // nothing is allocated after the load has failed
-    abi::SizeAlign l = LayoutOf(type);
     AllocationRequest r;
     r.site = site;
     r.pool = pool;
@@ -67,10 +73,17 @@ class Planner {
                                   " overflows the target's size_t"};
     r.subject = static_cast<int32_t>(subject);
     r.detail = static_cast<int32_t>(detail);
-    r.type = type;
     plan_.requests.push_back(r);
   }
-  void Instance(Site site, const char* type, int64_t subject = -1) { List(site, type, 1, subject); }
+
+  // What a modelled backend's init() allocates: one instance of its type.
+  void BackendInit(const BackendModel& backend, size_t delegate) {
+    if (plan_.backend_types.size() <= delegate) plan_.backend_types.resize(delegate + 1);
+    plan_.backend_types[delegate] = backend.type;
+    Emit(Site::kBackendInit, model_.Layout(backend.type), backend.type.c_str(), 1,
+         static_cast<int64_t>(delegate));
+    if (!Refused()) plan_.requests.back().on_failure = backend.on_failure;
+  }
 
   // A request whose size the user declared (a backend etmem does not model).
   void Raw(Site site, const DeclaredBackendInit& d, int64_t subject) {
@@ -80,19 +93,15 @@ class Planner {
     r.align = static_cast<uint16_t>(d.align);
     r.size = d.bytes;
     r.subject = static_cast<int32_t>(subject);
-    r.type = "declared";
+    r.declared = true;
     plan_.requests.push_back(r);
   }
 
-  // Type names are string literals (or backend-model strings that outlive the plan), so their
-  // addresses key a small direct-mapped cache: no string is built or compared per allocation.
-  abi::SizeAlign LayoutOf(const char* type) {
-    auto& slot = recent_[(reinterpret_cast<uintptr_t>(type) >> 2) % recent_.size()];
-    if (slot.first == type) return slot.second;
-    auto seen = std::find_if(seen_.begin(), seen_.end(), [&](auto& e) { return e.first == type; });
-    if (seen == seen_.end()) seen = seen_.insert(seen_.end(), {type, model_.Layout(type)});
-    slot = *seen;
-    return slot.second;
+  // Each site allocates one type, laid out once per plan: no string is built per allocation.
+  abi::SizeAlign LayoutOf(Site site) {
+    auto& slot = layouts_[static_cast<size_t>(site)];
+    if (!slot) slot = model_.Layout(SiteElementType(site));
+    return *slot;
   }
 
   // The first refusal ends the load; nothing after it happens.
@@ -122,19 +131,18 @@ class Planner {
   const LoadOptions& options_;
   const uint64_t max_size_t_;  // the target's SIZE_MAX
   LoadPlan& plan_;
-  std::array<std::pair<const char*, abi::SizeAlign>, 64> recent_{};
-  std::vector<std::pair<const char*, abi::SizeAlign>> seen_;
+  std::array<std::optional<abi::SizeAlign>, static_cast<size_t>(Site::kCount)> layouts_{};
 };
 
 bool Planner::ParseValues() {
-  List(Site::kValues, "EValue", m_.values.size());
+  List(Site::kValues, m_.values.size());
   if (Refused()) return false;
-  if (t_.input_set_array && !m_.inputs.empty()) List(Site::kInputSet, "bool", m_.inputs.size());
+  if (t_.input_set_array && !m_.inputs.empty()) List(Site::kInputSet, m_.inputs.size());
   if (t_.null_values_prescanned && HasNoneValue())
     return Refuse("InvalidProgram", "value " + std::to_string(FirstNoneValue()) + " has no type");
   uint32_t n_external = t_.external_constants ? m_.external_constants() : 0;
   if (n_external > 0) {
-    List(Site::kExternalConstants, "NamedData", n_external);
+    List(Site::kExternalConstants, n_external);
     if (!options_.external_data_map)
       return Refuse(t_.external_map_null_checked ? "InvalidState" : "crash (null dereference)",
                     std::to_string(n_external) +
@@ -166,11 +174,11 @@ bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
                                             std::to_string(t_.max_tensor_rank));
   // Static tensors point sizes and dim_order into the flatbuffer (spec trap 3).
   if (t.dynamism == pte::Dynamism::kDynamicBound) {
-    List(Site::kTensorSizes, "SizesType", t.rank, value);
-    List(Site::kTensorDimOrder, "DimOrderType", t.rank, value);
+    List(Site::kTensorSizes, t.rank, value);
+    List(Site::kTensorDimOrder, t.rank, value);
   }
-  List(Site::kTensorStrides, "StridesType", t.rank, value);
-  Instance(Site::kTensorImpl, "TensorImpl", value);
+  List(Site::kTensorStrides, t.rank, value);
+  Instance(Site::kTensorImpl, value);
   return true;
 }
 
@@ -178,29 +186,29 @@ void Planner::ParseList(const pte::ValueView& v, int64_t value) {
   const bool boxed = t_.boxed_lists;
   switch (v.kind) {
     case ValueKind::kIntList:
-      List(Site::kIntListPointers, "EValue*", v.count, value);
-      List(Site::kIntListValues, "int64_t", v.count, value);
-      if (boxed) Instance(Site::kIntListBox, "BoxedEvalueList", value);
+      List(Site::kIntListPointers, v.count, value);
+      List(Site::kIntListValues, v.count, value);
+      if (boxed) Instance(Site::kIntListBox, value);
       break;
     case ValueKind::kBoolList:
-      if (boxed) Instance(Site::kBoolList, "ArrayRef", value);
+      if (boxed) Instance(Site::kBoolList, value);
       break;
     case ValueKind::kDoubleList:
-      if (boxed) Instance(Site::kDoubleList, "ArrayRef", value);
+      if (boxed) Instance(Site::kDoubleList, value);
       break;
     case ValueKind::kString:
-      if (boxed) Instance(Site::kString, "ArrayRef", value);
+      if (boxed) Instance(Site::kString, value);
       break;
     case ValueKind::kTensorList:
-      List(Site::kTensorListTensors, "Tensor", v.count, value);
-      List(Site::kTensorListPointers, "EValue*", v.count, value);
-      if (boxed) Instance(Site::kTensorListBox, "BoxedEvalueList", value);
+      List(Site::kTensorListTensors, v.count, value);
+      List(Site::kTensorListPointers, v.count, value);
+      if (boxed) Instance(Site::kTensorListBox, value);
       break;
     case ValueKind::kOptionalTensorList:
       // Pointers first here, unlike TensorList (spec trap 8).
-      List(Site::kOptionalListPointers, "EValue*", v.count, value);
-      List(Site::kOptionalListValues, "optional<Tensor>", v.count, value);
-      if (boxed) Instance(Site::kOptionalListBox, "BoxedEvalueList", value);
+      List(Site::kOptionalListPointers, v.count, value);
+      List(Site::kOptionalListValues, v.count, value);
+      if (boxed) Instance(Site::kOptionalListBox, value);
       break;
     default:
       break;  // None, Null, Int, Bool, Double live inside the EValue
@@ -208,18 +216,18 @@ void Planner::ParseList(const pte::ValueView& v, int64_t value) {
 }
 
 bool Planner::InitDelegates() {
-  List(Site::kDelegates, "BackendDelegate", m_.delegates.size());
+  List(Site::kDelegates, m_.delegates.size());
   if (Refused()) return false;
   const bool both_maps = options_.external_data_map && program_.named_data > 0;
   if (both_maps && t_.refuses_external_map_with_named_data)
     return Refuse("NotSupported", "a .ptd data map was passed and the program has named data; "
                                   "this release cannot merge them");
-  if (both_maps && t_.merged_data_map) Instance(Site::kMergedDataMap, "MergedDataMap");
+  if (both_maps && t_.merged_data_map) Instance(Site::kMergedDataMap);
   for (size_t d = 0; d < m_.delegates.size(); ++d) {
     const pte::DelegateView& del = m_.delegates[d];
     const auto subject = static_cast<int64_t>(d);
     if (del.has_compile_specs) {
-      List(Site::kCompileSpecs, "CompileSpec", del.compile_specs, subject);
+      List(Site::kCompileSpecs, del.compile_specs, subject);
     } else if (!t_.null_compile_specs_skipped) {
       return Refuse("InvalidProgram", "delegate " + std::to_string(d) +
                                           " has no compile_specs vector, which this release "
@@ -243,27 +251,24 @@ bool Planner::InitDelegates() {
                                     "; the total is a lower bound"});
       continue;
     }
-    if (!backend->second.type.empty()) {
-      Instance(Site::kBackendInit, backend->second.type.c_str(), subject);
-      plan_.requests.back().on_failure = backend->second.on_failure;
-    }
+    if (!backend->second.type.empty()) BackendInit(backend->second, d);
   }
   return true;
 }
 
 bool Planner::InitChains() {
   if (m_.chains.empty()) return Refuse("InvalidProgram", "the method has no chains");
-  List(Site::kChains, "Chain", m_.chains.size());
+  List(Site::kChains, m_.chains.size());
   for (size_t c = 0; c < m_.chains.size(); ++c) {
     const pte::ChainView& chain = m_.chains[c];
-    List(Site::kChainKernels, "OpFunction", chain.instructions_count, static_cast<int64_t>(c));
-    List(Site::kChainArgLists, "InstructionArgs", chain.instructions_count, static_cast<int64_t>(c));
+    List(Site::kChainKernels, chain.instructions_count, static_cast<int64_t>(c));
+    List(Site::kChainArgLists, chain.instructions_count, static_cast<int64_t>(c));
     for (uint32_t i = 0; i < chain.instructions_count; ++i) {
       const uint32_t index = chain.instructions_begin + i;
       const pte::InstructionView& ins = m_.instructions[index];
       if (ins.kind != InstructionKind::kKernelCall && ins.kind != InstructionKind::kDelegateCall)
         continue;  // jumps, moves and frees take no argument list
-      List(Site::kInstructionArgs, "EValue*", ins.args_count, index);
+      List(Site::kInstructionArgs, ins.args_count, index);
       if (ins.kind == InstructionKind::kKernelCall) ResolveOperator(ins, index);
       if (Refused()) return false;
     }
@@ -277,11 +282,11 @@ void Planner::ResolveOperator(const pte::InstructionView& ins, int64_t instructi
   const PoolKind pool = t_.operator_metadata_on_user_temp && options_.temp_allocator
                             ? PoolKind::kTemp
                             : PoolKind::kMethod;
-  List(Site::kTensorMeta, "TensorMeta", ins.args_count, instruction, -1, pool);
+  List(Site::kTensorMeta, ins.args_count, instruction, -1, pool);
   auto args = m_.ArgsOf(ins);
   for (size_t a = 0; a < args.size(); ++a)
     if (const pte::TensorView* t = m_.TensorAt(args[a]))
-      List(Site::kTensorMetaDimOrder, "DimOrderType", t->rank, instruction,
+      List(Site::kTensorMetaDimOrder, t->rank, instruction,
            static_cast<int64_t>(a), pool);
   if (pool == PoolKind::kTemp) plan_.requests.back().reset_temp_after = true;
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "etmem/abi/abi.h"
@@ -51,7 +52,8 @@ struct LoadOptions {
 
 enum class PoolKind : uint8_t { kMethod, kTemp };
 
-// One allocate() call. Kept to 32 bytes: a large program makes millions of them.
+// One allocate() call. Kept to 24 bytes: a large program makes millions of them. What is
+// allocated is SiteElementType(site) (for backend init, LoadPlan::backend_types).
 struct AllocationRequest {
   uint64_t size = 0;
   uint32_t count = 1;      // elements (1 for an instance)
@@ -62,9 +64,9 @@ struct AllocationRequest {
   PoolKind pool : 1 = PoolKind::kMethod;
   bool reset_temp_after : 1 = false;  // the temp allocator is reset after this request
   OnFailure on_failure : 3 = OnFailure::kError;
-  const char* type = "";   // type-table name of the element
+  bool declared : 1 = false;          // a size the user declared (--backend), not a type
 };
-static_assert(sizeof(AllocationRequest) <= 32);
+static_assert(sizeof(AllocationRequest) <= 24);
 
 // Backend inits etmem cannot size: the total is then a lower bound, and reports say so.
 struct UnknownPart {
@@ -82,6 +84,8 @@ struct Refusal {
 
 struct LoadPlan {
   std::vector<AllocationRequest> requests;
+  // By delegate index: the type its backend's init() allocates (backend models outlive plans).
+  std::vector<std::string_view> backend_types;
   std::vector<UnknownPart> unknowns;
   std::optional<Refusal> refusal;
   bool exact() const { return unknowns.empty(); }

@@ -153,9 +153,13 @@ TEST_P(EveryReleaseAndTarget, RequestedBytesMatchTheClosedForm) {
 TEST_P(EveryReleaseAndTarget, EveryRequestIsAlignedToItsTypesAlignment) {
   pte::MethodView m = RichMethod();
   RuntimeModel model(release(), Target(target()));
-  for (const AllocationRequest& r : Plan(m, release(), target(), options()).requests) {
-    EXPECT_EQ(r.align, model.Layout(r.type).align) << SiteName(r.site);
-    EXPECT_EQ(r.size, r.count * model.Layout(r.type).size) << SiteName(r.site);
+  const LoadPlan plan = Plan(m, release(), target(), options());
+  for (const AllocationRequest& r : plan.requests) {
+    const std::string type = r.site == Site::kBackendInit
+                                 ? std::string(plan.backend_types.at(static_cast<size_t>(r.subject)))
+                                 : SiteElementType(r.site);
+    EXPECT_EQ(r.align, model.Layout(type).align) << SiteName(r.site);
+    EXPECT_EQ(r.size, r.count * model.Layout(type).size) << SiteName(r.site);
   }
 }
 

@@ -48,6 +48,9 @@ enum class Category : uint8_t {
 const char* SiteName(Site s);          // e.g. "tensor_impl"
 const char* SiteStep(Site s);          // e.g. "R7"
 Category SiteCategory(Site s);
+// The type-table name of the element a site allocates, e.g. "TensorImpl" or "EValue*"; "" for
+// kBackendInit, whose type is the backend's (LoadPlan::backend_types).
+const char* SiteElementType(Site s);
 const char* CategoryName(Category c);  // e.g. "operator resolution"
 
 // What the runtime does when a site's allocation returns null.
