@@ -51,36 +51,45 @@ class Planner {
   // allocateList<T>(n): one request of n * sizeof(T) bytes at alignof(T), T the site's element.
   void List(Site site, uint64_t n, int64_t subject = -1, int64_t detail = -1,
             PoolKind pool = PoolKind::kMethod) {
-    Emit(site, LayoutOf(site), SiteElementType(site), n, subject, detail, pool);
+    const SiteShape& shape = ShapeOf(site);
+    Emit(shape.request, shape.element_size, nullptr, n, subject, detail, pool);
   }
   void Instance(Site site, int64_t subject = -1) { List(site, 1, subject); }
 
-  void Emit(Site site, abi::SizeAlign l, const char* type, uint64_t n, int64_t subject,
-            int64_t detail = -1, PoolKind pool = PoolKind::kMethod) {
+  // `proto` carries the site, alignment and failure behaviour; the rest is this call's. `type`
+  // names the element in a message (null: the site's element type).
+  void Emit(AllocationRequest r, uint64_t element_size, const char* type, uint64_t n,
+            int64_t subject, int64_t detail = -1, PoolKind pool = PoolKind::kMethod) {
     // Counts come from flatbuffer vectors and indices from a verified view: all fit 32 bits.
     if (Refused()) return;  // nothing is allocated after the load has failed
-    AllocationRequest r;
-    r.site = site;
     r.pool = pool;
-    r.on_failure = t_.failure(site);
-    r.align = static_cast<uint16_t>(l.align);
     r.count = static_cast<uint32_t>(n);
-    r.size = n * l.size;  // n < 2^32 and sizes are small: cannot overflow 64 bits
-    // n * sizeof(T) is computed in the target's size_t; a wrap is reported, never modelled.
-    if (r.size > max_size_t_ && !plan_.refusal)
-      plan_.refusal = Refusal{"MemoryAllocationFailed",
-                              "a list of " + std::to_string(n) + " " + type +
-                                  " overflows the target's size_t"};
+    r.size = n * element_size;  // n < 2^32 and sizes are small: cannot overflow 64 bits
     r.subject = static_cast<int32_t>(subject);
     r.detail = static_cast<int32_t>(detail);
+    // n * sizeof(T) is computed in the target's size_t; a wrap is reported, never modelled.
+    if (r.size > max_size_t_)
+      plan_.refusal = Refusal{"MemoryAllocationFailed",
+                              "a list of " + std::to_string(n) + " " +
+                                  (type ? type : SiteElementType(r.site)) +
+                                  " overflows the target's size_t"};
     plan_.requests.push_back(r);
+  }
+
+  AllocationRequest Proto(Site site, abi::SizeAlign layout) const {
+    AllocationRequest r;
+    r.site = site;
+    r.on_failure = t_.failure(site);
+    r.align = static_cast<uint16_t>(layout.align);
+    return r;
   }
 
   // What a modelled backend's init() allocates: one instance of its type.
   void BackendInit(const BackendModel& backend, size_t delegate) {
     if (plan_.backend_types.size() <= delegate) plan_.backend_types.resize(delegate + 1);
     plan_.backend_types[delegate] = backend.type;
-    Emit(Site::kBackendInit, model_.Layout(backend.type), backend.type.c_str(), 1,
+    const abi::SizeAlign layout = model_.Layout(backend.type);
+    Emit(Proto(Site::kBackendInit, layout), layout.size, backend.type.c_str(), 1,
          static_cast<int64_t>(delegate));
     if (!Refused()) plan_.requests.back().on_failure = backend.on_failure;
   }
@@ -98,10 +107,18 @@ class Planner {
   }
 
   // Each site allocates one type, laid out once per plan: no string is built per allocation.
-  abi::SizeAlign LayoutOf(Site site) {
-    auto& slot = layouts_[static_cast<size_t>(site)];
-    if (!slot) slot = model_.Layout(SiteElementType(site));
-    return *slot;
+  struct SiteShape {
+    bool ready = false;
+    uint64_t element_size = 0;
+    AllocationRequest request;  // site, alignment and failure behaviour filled in
+  };
+  const SiteShape& ShapeOf(Site site) {
+    SiteShape& shape = shapes_[static_cast<size_t>(site)];
+    if (!shape.ready) {
+      const abi::SizeAlign layout = model_.Layout(SiteElementType(site));
+      shape = {true, layout.size, Proto(site, layout)};
+    }
+    return shape;
   }
 
   // The first refusal ends the load; nothing after it happens.
@@ -131,7 +148,7 @@ class Planner {
   const LoadOptions& options_;
   const uint64_t max_size_t_;  // the target's SIZE_MAX
   LoadPlan& plan_;
-  std::array<std::optional<abi::SizeAlign>, static_cast<size_t>(Site::kCount)> layouts_{};
+  std::array<SiteShape, static_cast<size_t>(Site::kCount)> shapes_{};
 };
 
 bool Planner::ParseValues() {

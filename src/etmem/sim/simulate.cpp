@@ -19,10 +19,12 @@ class BumpAllocator {
     const uint64_t cur = base_ + used_;
     const uint64_t start = AlignUp(cur, align);
     Placement p{start - base_, static_cast<uint32_t>(start - cur), false};
-    available = capacity_ ? *capacity_ - used_ : UINT64_MAX;
-    if (capacity_ && (p.consumed(size) > available)) {
-      p.failed = true;
-      return p;
+    if (capacity_) {
+      available = *capacity_ - used_;
+      if (p.consumed(size) > available) {
+        p.failed = true;
+        return p;
+      }
     }
     used_ += p.consumed(size);
     peak_ = std::max(peak_, used_);
