@@ -17,6 +17,7 @@
 #include "etmem/base/checked_math.h"
 #include "etmem/plan/advise.h"
 #include "etmem/plan/check.h"
+#include "etmem/plan/duplicate_constants.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/html_report.h"
@@ -197,6 +198,59 @@ nlohmann::json ToJson(const MethodPlan& p, uint64_t alignment) {
   return j;
 }
 
+// The first few readers (JSON lists them all).
+std::string UsesText(const pte::ProgramView& program, const plan::DuplicateConstants& g) {
+  constexpr size_t kShown = 4;
+  std::string out;
+  for (size_t k = 0; k < g.uses.size(); ++k) {
+    if (k == kShown) {
+      out += fmt::format("; and {} more values (--format json lists them)", g.uses.size() - k);
+      break;
+    }
+    const plan::ConstantUse& u = g.uses[k];
+    std::string at;
+    for (int64_t i : u.instructions) at += (at.empty() ? "" : ", ") + std::to_string(i);
+    out += fmt::format("{}method '{}' value {} (data index {}, {})", out.empty() ? "" : "; ",
+                       program.methods[u.method].name, u.value, u.data_index,
+                       at.empty() ? "used by no instruction" : "instructions " + at);
+  }
+  return out;
+}
+
+std::string DuplicateLine(const pte::ProgramView& program, const plan::DuplicateConstants& g) {
+  return fmt::format("duplicate-constants: {} identical copies of a {} B {} constant: {}. Keeping "
+                     "one saves {} B of flash (the data of the other copies). {}. {}",
+                     g.data_indices.size(), g.bytes, runtime::DtypeName(g.dtype),
+                     UsesText(program, g), g.flash_saving(), plan::DuplicateConstantsRam(),
+                     plan::DuplicateConstantsChange());
+}
+
+void PrintDuplicates(const pte::ProgramView& program,
+                     const std::vector<plan::DuplicateConstants>& duplicates) {
+  if (duplicates.empty()) return;
+  std::cout << "program advisories:\n";
+  for (const plan::DuplicateConstants& g : duplicates)
+    std::cout << "  " << DuplicateLine(program, g) << "\n";
+}
+
+nlohmann::json DuplicatesJson(const pte::ProgramView& program,
+                              const std::vector<plan::DuplicateConstants>& duplicates) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const plan::DuplicateConstants& g : duplicates) {
+    nlohmann::json uses = nlohmann::json::array();
+    for (const plan::ConstantUse& u : g.uses)
+      uses.push_back({{"method", std::string(program.methods[u.method].name)},
+                      {"value", u.value}, {"data_index", u.data_index},
+                      {"instructions", u.instructions}});
+    out.push_back({{"kind", "duplicate-constants"}, {"dtype", runtime::DtypeName(g.dtype)},
+                   {"bytes", g.bytes}, {"data_indices", g.data_indices}, {"uses", uses},
+                   {"flash_saving", g.flash_saving()}, {"ram_saving_buffer_data_loader", 0},
+                   {"ram", plan::DuplicateConstantsRam()},
+                   {"change", plan::DuplicateConstantsChange()}});
+  }
+  return out;
+}
+
 std::string AdviceLine(const plan::Advice& a) {
   return fmt::format("{}: value {} ({} B) written by {} at instruction {}: without it the "
                      "re-planned buffer {} goes from {} B to {} B (saves {} B)",
@@ -251,10 +305,12 @@ const report::MethodReport* FindReport(const report::Report& r, const pte::Metho
 }
 
 std::string Html(const std::vector<MethodPlan>& plans, const report::Report& r,
-                 const PlanArgs& args) {
+                 const PlanArgs& args, const std::vector<std::string>& program_notes) {
   report::HtmlPage page{args.program, AssumptionsLine(r.assumptions), {}};
   for (const MethodPlan& p : plans)
     page.methods.push_back(HtmlMethodOf(p, FindReport(r, p.method), args.alignment));
+  for (report::HtmlMethod& m : page.methods)
+    m.notes.insert(m.notes.end(), program_notes.begin(), program_notes.end());
   return report::RenderPlanHtml(page);
 }
 
@@ -303,6 +359,7 @@ int RunPlan(const PlanArgs& args) {
     if (!r) return Fail(r.error().message);
     rep = std::move(r).value();
   }
+  const std::vector<plan::DuplicateConstants> duplicates = plan::FindDuplicateConstants(*program);
   std::vector<MethodPlan> plans;
   for (const pte::MethodView& m : program->methods) {
     if (!args.method.empty() && m.name != args.method) continue;
@@ -317,14 +374,18 @@ int RunPlan(const PlanArgs& args) {
   OutputTo out(args.output);
   if (!out.ok()) return Fail(args.output + ": cannot write");
   if (args.format == "html") {
-    std::cout << Html(plans, *rep, args);
+    std::vector<std::string> notes;
+    for (const plan::DuplicateConstants& g : duplicates) notes.push_back(DuplicateLine(*program, g));
+    std::cout << Html(plans, *rep, args, notes);
   } else if (args.format == "json") {
     nlohmann::json j{{"program", args.program}, {"alignment", args.alignment},
-                     {"methods", nlohmann::json::array()}};
+                     {"methods", nlohmann::json::array()},
+                     {"duplicate_constants", DuplicatesJson(*program, duplicates)}};
     for (const MethodPlan& p : plans) j["methods"].push_back(ToJson(p, args.alignment));
     std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     for (const MethodPlan& p : plans) PrintText(p, args);
+    PrintDuplicates(*program, duplicates);
   }
   for (const MethodPlan& p : plans)
     if (!p.validation.sound()) return kExitDoesNotFit;

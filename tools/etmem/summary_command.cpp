@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "model_options.h"
 #include "etmem/plan/advise.h"
+#include "etmem/plan/duplicate_constants.h"
 #include "etmem/plan/ethosu_scratch.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/plan/replan.h"
@@ -152,6 +153,20 @@ void PrintFlash(const report::FlashBreakdown& f) {
                            f.inline_delegate_bytes + f.segment_delegate_bytes);
 }
 
+void PrintFlashSavings(const pte::ProgramView& program) {
+  const std::vector<plan::DuplicateConstants> duplicates = plan::FindDuplicateConstants(program);
+  if (duplicates.empty()) {
+    std::cout << "  what would save flash: no duplicate constants\n";
+    return;
+  }
+  uint64_t flash = 0;
+  for (const plan::DuplicateConstants& g : duplicates) flash += g.flash_saving();
+  std::cout << fmt::format("  what would save flash: duplicate-constants: {} B in {} group(s) of "
+                           "identical constants, by storing each once at export time (etmem plan "
+                           "lists them); {}\n",
+                           flash, duplicates.size(), plan::DuplicateConstantsRam());
+}
+
 int RunSummary(const SummaryArgs& args) {
   auto program = pte::ReadProgram(args.program);
   if (!program) return FailInvalid(program.error().message);
@@ -163,6 +178,15 @@ int RunSummary(const SummaryArgs& args) {
                            args.program, r->assumptions.runtime, r->assumptions.target,
                            r->assumptions.pool_align, r->assumptions.temp_allocator ? "a" : "no");
   PrintFlash(r->flash);
+  const report::FlashLoad& load = r->flash_load;
+  std::cout << fmt::format("  {}: {} B stay in flash, read in place; {} B copied to RAM at load "
+                           "({} B written into the planned buffers); {} B backend-dependent: "
+                           "unknown\n",
+                           report::kBufferDataLoaderAssumption,
+                           load.bytes(report::FlashUse::kReadInPlace),
+                           load.bytes(report::FlashUse::kCopiedToRam), load.ram_bytes(),
+                           load.bytes(report::FlashUse::kBackendDependent));
+  PrintFlashSavings(*program);
   for (const report::MethodReport& m : r->methods) {
     auto f = ComputePlanFigures(*program, *m.method);
     if (!f) return FailInvalid(args.program + ": " + f.error().message);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/pte/scalar_type.h"
 
 namespace etmem::plan {
 namespace {
@@ -171,18 +172,7 @@ void RecordInstructionUses(const MethodView& m, UseRecorder& uses) {
 
 }  // namespace
 
-std::optional<uint32_t> ElementSize(int8_t dtype) {
-  static constexpr uint8_t kSizes[] = {
-      1, 1, 2, 4, 8, 2, 4, 8,  // u8 i8 i16 i32 i64 f16 f32 f64
-      4, 8, 16, 1,             // c32 c64 c128 bool
-      1, 1, 4, 2,              // qi8 qu8 qi32 bf16
-      1, 1, 1, 1, 1, 1, 2,     // qu4x2 qu2x4 bits1x8 bits2x4 bits4x2 bits8 bits16
-      1, 1, 1, 1,              // float8 variants
-      2, 4, 8,                 // u16 u32 u64
-  };
-  if (dtype < 0 || static_cast<size_t>(dtype) >= sizeof(kSizes)) return std::nullopt;
-  return kSizes[dtype];
-}
+std::optional<uint32_t> ElementSize(int8_t dtype) { return pte::ScalarTypeBytes(dtype); }
 
 Result<Lifetimes> ComputeLifetimes(const MethodView& m) {
   Lifetimes out;

@@ -1,11 +1,22 @@
-// Owns: RewritePlan. Flatbuffer offsets are relative except the root offset, so splicing the
-// header after the 8-byte prefix only moves the root offset; the splice is a multiple of 16
-// bytes so every (force-)aligned field stays aligned.
+// Owns: RewritePlan. The program is copied table by table, guided by the binary schema: every
+// field present in the input is written, and no other, so an empty vector stays an empty vector
+// (the runtime refuses a program whose `delegates` or a tensor's `sizes` is missing, and takes
+// the deprecated inline-constant path when constant_segment.offsets is missing; flatbuffers'
+// object API would drop them all). Only the placements' offsets (always written) and the
+// methods' planned_buffer_sizes are replaced.
+// Flatbuffer offsets are relative except the root offset, so splicing the header after the
+// 8-byte prefix only moves the root offset; the splice is a multiple of 16 bytes so every
+// (force-)aligned field stays aligned.
 #include "etmem/plan/rewrite.h"
 
 #include <cstring>
+#include <map>
+#include <string>
+
+#include <flatbuffers/reflection.h>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/fb/program_bfbs_generated.h"
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
 
@@ -24,25 +35,140 @@ uint32_t LoadU32(const uint8_t* p) {
   return v;
 }
 
-Status ApplyEdit(const PlanEdit& e, fb::ProgramT& p, const std::string& name) {
+// The input tables to change, found by address: placements get new offsets, methods new
+// planned_buffer_sizes.
+struct Replacements {
+  std::map<const void*, uint64_t> placement_offset;
+  std::map<const void*, const std::vector<int64_t>*> planned_sizes;
+};
+
+Result<Replacements> FindReplacements(const fb::Program& p, const std::vector<PlanEdit>& edits,
+                                      const std::string& name) {
   auto fail = [&](const std::string& what) {
     return MakeError(ErrorCode::kInvalidArgument, name + ": cannot rewrite the plan: " + what);
   };
-  if (e.method >= p.methods.size() || e.values.size() != e.offsets.size())
-    return fail("bad edit of method " + std::to_string(e.method));
-  fb::MethodT& m = *p.methods[e.method];
-  for (size_t k = 0; k < e.values.size(); ++k) {
-    const auto v = static_cast<size_t>(e.values[k]);
-    fb::TensorT* t = v < m.values.size() && m.values[v] ? m.values[v]->payload.AsTensor() : nullptr;
-    if (!t || !t->placement) return fail("value " + std::to_string(v) + " is not planned");
-    t->placement->offset_low = static_cast<uint32_t>(e.offsets[k]);
-    t->placement->offset_high = static_cast<uint32_t>(e.offsets[k] >> 32);
+  Replacements r;
+  for (const PlanEdit& e : edits) {
+    if (!p.methods() || e.method >= p.methods()->size() || e.values.size() != e.offsets.size())
+      return fail("bad edit of method " + std::to_string(e.method));
+    const fb::Method& m = *p.methods()->Get(static_cast<flatbuffers::uoffset_t>(e.method));
+    for (size_t k = 0; k < e.values.size(); ++k) {
+      const auto v = static_cast<flatbuffers::uoffset_t>(e.values[k]);
+      const fb::Tensor* t = m.values() && v < m.values()->size() && m.values()->Get(v)
+                                ? m.values()->Get(v)->payload_as_Tensor()
+                                : nullptr;
+      if (!t || !t->placement()) return fail("value " + std::to_string(v) + " is not planned");
+      r.placement_offset[t->placement()] = e.offsets[k];
+    }
+    if (!m.planned_buffer_sizes() || e.planned_buffer_sizes.size() != m.planned_buffer_sizes()->size())
+      return fail("the number of planned buffers may not change");
+    r.planned_sizes[&m] = &e.planned_buffer_sizes;
   }
-  if (e.planned_buffer_sizes.size() != m.planned_buffer_sizes.size())
-    return fail("the number of planned buffers may not change");
-  m.planned_buffer_sizes = e.planned_buffer_sizes;
-  return Ok{};
+  return r;
 }
+
+// Copies tables as they are stored (see the file comment), applying the replacements.
+class TableCopier {
+ public:
+  TableCopier(const reflection::Schema& schema, const Replacements& r,
+              flatbuffers::FlatBufferBuilder& fbb)
+      : schema_(schema), r_(r), fbb_(fbb) {
+    fbb_.ForceDefaults(true);  // a replaced offset of 0 is still written
+  }
+
+  Result<flatbuffers::uoffset_t> Table(const reflection::Object& obj, const flatbuffers::Table& t) {
+    if (obj.is_struct()) return Unsupported(obj.name()->str());
+    std::vector<std::pair<flatbuffers::voffset_t, flatbuffers::uoffset_t>> children;
+    for (const reflection::Field* f : *obj.fields()) {
+      if (!t.GetOptionalFieldOffset(f->offset()) || IsScalar(f->type()->base_type())) continue;
+      ETMEM_TRY(flatbuffers::uoffset_t child, Child(obj, *f, t));
+      children.emplace_back(f->offset(), child);
+    }
+    const flatbuffers::uoffset_t start = fbb_.StartTable();
+    for (const auto& [field, child] : children)
+      fbb_.AddOffset(field, flatbuffers::Offset<void>(child));
+    for (const reflection::Field* f : *obj.fields())
+      if (IsScalar(f->type()->base_type())) Scalar(*f, t);
+    return fbb_.EndTable(start);
+  }
+
+ private:
+  static bool IsScalar(reflection::BaseType b) {
+    return b >= reflection::UType && b <= reflection::Double;
+  }
+  static Error Unsupported(const std::string& what) {
+    return MakeError(ErrorCode::kUnsupported, "the program rewriter does not handle " + what);
+  }
+
+  // Present scalars as stored (raw bytes); placement offsets always, with their new value.
+  void Scalar(const reflection::Field& f, const flatbuffers::Table& t) {
+    const auto it = r_.placement_offset.find(&t);
+    const std::string name = f.name()->str();
+    if (it != r_.placement_offset.end() && (name == "offset_low" || name == "offset_high")) {
+      const auto half = static_cast<uint32_t>(name == "offset_low" ? it->second : it->second >> 32);
+      fbb_.AddElement<uint32_t>(f.offset(), half, 0);
+      return;
+    }
+    const uint8_t* at = t.GetStruct<const uint8_t*>(f.offset());
+    if (!at) return;
+    const size_t size = flatbuffers::GetTypeSize(f.type()->base_type());
+    fbb_.Align(size);
+    fbb_.PushBytes(at, size);
+    fbb_.TrackField(f.offset(), fbb_.GetSize());
+  }
+
+  Result<flatbuffers::uoffset_t> Child(const reflection::Object& obj, const reflection::Field& f,
+                                       const flatbuffers::Table& t) {
+    switch (f.type()->base_type()) {
+      case reflection::String: {
+        const flatbuffers::String* s = flatbuffers::GetFieldS(t, f);
+        return fbb_.CreateString(s->c_str(), s->size()).o;
+      }
+      case reflection::Obj:
+        return Table(*schema_.objects()->Get(f.type()->index()), *flatbuffers::GetFieldT(t, f));
+      case reflection::Union:
+        return Table(flatbuffers::GetUnionType(schema_, obj, f, t), *flatbuffers::GetFieldT(t, f));
+      case reflection::Vector: {
+        const auto it = r_.planned_sizes.find(&t);
+        if (it != r_.planned_sizes.end() && f.name()->str() == "planned_buffer_sizes")
+          return fbb_.CreateVector(*it->second).o;
+        return Vector(f, *flatbuffers::GetFieldAnyV(t, f));
+      }
+      default:
+        return Unsupported("field " + f.name()->str());
+    }
+  }
+
+  Result<flatbuffers::uoffset_t> Vector(const reflection::Field& f, const flatbuffers::VectorOfAny& v) {
+    const reflection::BaseType element = f.type()->element();
+    std::vector<flatbuffers::Offset<void>> items;
+    if (element == reflection::String || element == reflection::Obj) {
+      for (flatbuffers::uoffset_t i = 0; i < v.size(); ++i) {
+        flatbuffers::uoffset_t item = 0;
+        if (element == reflection::String) {
+          const auto* s = flatbuffers::GetAnyVectorElemPointer<const flatbuffers::String>(&v, i);
+          item = fbb_.CreateString(s->c_str(), s->size()).o;
+        } else {
+          ETMEM_TRY(item, Table(*schema_.objects()->Get(f.type()->index()),
+                                *flatbuffers::GetAnyVectorElemPointer<const flatbuffers::Table>(&v, i)));
+        }
+        items.emplace_back(item);
+      }
+      return fbb_.CreateVector(items).o;
+    }
+    if (!IsScalar(element)) return Unsupported("vector field " + f.name()->str());
+    const size_t size = flatbuffers::GetTypeSize(element);
+    const auto* align = f.attributes() ? f.attributes()->LookupByKey("force_align") : nullptr;
+    if (align) fbb_.ForceVectorAlignment(v.size(), size, std::stoul(align->value()->str()));
+    fbb_.StartVector(v.size(), size);
+    fbb_.PushBytes(v.Data(), v.size() * size);
+    return fbb_.EndVector(v.size());
+  }
+
+  const reflection::Schema& schema_;
+  const Replacements& r_;
+  flatbuffers::FlatBufferBuilder& fbb_;
+};
 
 // Largest power of two (up to 4096) dividing the input's segment base: the new base keeps it.
 uint64_t SegmentAlignment(uint64_t base) {
@@ -83,11 +209,14 @@ Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
   if (!program.file)
     return MakeError(ErrorCode::kInvalidArgument, program.path + ": the program's bytes are gone");
   std::span<const uint8_t> input = program.file->bytes();
-  std::unique_ptr<fb::ProgramT> p = fb::UnPackProgram(input.data());
-  for (const PlanEdit& e : edits)
-    if (auto s = ApplyEdit(e, *p, program.path); !s) return s.error();
+  ETMEM_TRY(Replacements r, FindReplacements(*fb::GetProgram(input.data()), edits, program.path));
+  const reflection::Schema& schema = *reflection::GetSchema(fb::ProgramBinarySchema::data());
   flatbuffers::FlatBufferBuilder builder(program.flatbuffer_bytes + 1024);
-  fb::FinishProgramBuffer(builder, fb::Program::Pack(builder, p.get()));
+  TableCopier copier(schema, r, builder);
+  ETMEM_TRY(flatbuffers::uoffset_t root,
+            copier.Table(*schema.root_table(),
+                         *reinterpret_cast<const flatbuffers::Table*>(fb::GetProgram(input.data()))));
+  fb::FinishProgramBuffer(builder, flatbuffers::Offset<fb::Program>(root));
   std::span<const uint8_t> out(builder.GetBufferPointer(), builder.GetSize());
   if (!program.header) return std::vector<uint8_t>(out.begin(), out.end());
   return Splice(out, program, input);

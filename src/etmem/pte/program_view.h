@@ -122,6 +122,13 @@ struct SegmentView {
   uint64_t size = 0;
 };
 
+// Where the bytes of constant data index i start in the file, and how many bytes the storage
+// holds from there (inline: the buffer's length; segment: up to the segment's end).
+struct ConstantBytes {
+  uint64_t file_offset = 0;
+  uint64_t available = 0;
+};
+
 class MappedFile;
 
 struct ProgramView {
@@ -138,6 +145,11 @@ struct ProgramView {
   uint64_t constant_segment_bytes = 0;
   uint32_t named_data = 0;                 // entries in Program.named_data
   uint32_t mutable_segments = 0;
+  // Indexed by a tensor's data_index (entry 0 reserved, as stored): inline buffers, or the
+  // constant segment's offsets when there is a constant segment.
+  std::vector<ConstantBytes> constants;
+  std::vector<uint32_t> mutable_segment_indices;  // segment of each mutable_segments entry
+  std::vector<uint32_t> named_data_segments;      // segment of each named_data entry
   std::shared_ptr<const MappedFile> file;  // keeps the string_views alive
 
   const MethodView* FindMethod(std::string_view name) const;

@@ -474,7 +474,28 @@ Status ReadSegments(const fb::Program& p, const std::string& file, ProgramView& 
   return Ok{};
 }
 
-Status ReadConstants(const fb::Program& p, const std::string& file, ProgramView& out) {
+// Where each constant data index's bytes start in the file (ProgramView::constants).
+void LocateConstants(const fb::Program& p, const uint8_t* file_base, ProgramView& out) {
+  out.constants.clear();
+  if (out.constant_segment) {
+    const SegmentView& seg = out.segments[*out.constant_segment];
+    const uint64_t base = (out.header ? out.header->segment_base_offset : 0) + seg.offset;
+    for (uint64_t offset : *p.constant_segment()->offsets())
+      out.constants.push_back({base + std::min(offset, seg.size),
+                               offset < seg.size ? seg.size - offset : 0});
+  } else if (const auto* inl = p.inline_constants()) {
+    for (const fb::InlineBuffer* b : *inl) {
+      if (b && b->bytes())
+        out.constants.push_back({static_cast<uint64_t>(b->bytes()->data() - file_base),
+                                 b->bytes()->size()});
+      else
+        out.constants.push_back({});
+    }
+  }
+}
+
+Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::string& file,
+                     ProgramView& out) {
   if (const auto* inl = p.inline_constants()) {
     out.inline_constant_buffers = inl->size();
     for (const fb::InlineBuffer* b : *inl)
@@ -492,8 +513,17 @@ Status ReadConstants(const fb::Program& p, const std::string& file, ProgramView&
       out.constant_segment_bytes = out.segments[cs->segment_index()].size;
     }
   }
-  if (p.named_data()) out.named_data = p.named_data()->size();
-  if (p.mutable_segments()) out.mutable_segments = p.mutable_segments()->size();
+  if (p.named_data()) {
+    out.named_data = p.named_data()->size();
+    for (const fb::NamedBlob* b : *p.named_data())
+      if (b) out.named_data_segments.push_back(b->segment_index());
+  }
+  if (p.mutable_segments()) {
+    out.mutable_segments = p.mutable_segments()->size();
+    for (const fb::SubSegments* s : *p.mutable_segments())
+      if (s) out.mutable_segment_indices.push_back(s->segment_index());
+  }
+  LocateConstants(p, file_base, out);
   return Ok{};
 }
 
@@ -639,7 +669,7 @@ Result<ProgramView> ReadProgramFile(std::shared_ptr<const MappedFile> file, cons
     return s.error();
   const fb::Program& p = *fb::GetProgram(bytes.data());
   if (auto s = ReadSegments(p, name, out); !s) return s.error();
-  if (auto s = ReadConstants(p, name, out); !s) return s.error();
+  if (auto s = ReadConstants(p, bytes.data(), name, out); !s) return s.error();
   if (auto s = ReadMethods(p, bytes.data(), name, limits, out); !s) return s.error();
   out.file = std::move(file);
   return out;

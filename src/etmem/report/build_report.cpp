@@ -140,6 +140,7 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
                         options.pool_align, options.load.temp_allocator,
                         options.temp_is_runner_default, options.load.external_data_map};
   report.flash = ComputeFlash(program);
+  report.flash_load = ComputeFlashLoad(program, model.traits());
   // Program::load takes the inline constant_buffer path when there is no constant segment.
   if (model.traits().cmake_build_drops_inline_constants && program.constant_offsets == 0)
     report.notes.push_back(

@@ -114,8 +114,24 @@ json MethodSummary(const MethodReport& m) {
   return out;
 }
 
-json Flash(const FlashBreakdown& f) {
+json FlashLoadJson(const FlashLoad& f) {
+  json parts = json::array();
+  for (const FlashPart& p : f.parts)
+    parts.push_back({{"what", p.what}, {"bytes", p.bytes}, {"use", FlashUseName(p.use)},
+                     {"ram_bytes", p.ram_bytes}, {"why", p.why}});
+  return {{"assumption", kBufferDataLoaderAssumption},
+          {"read_in_place_bytes", f.bytes(FlashUse::kReadInPlace)},
+          {"copied_to_ram_bytes", f.bytes(FlashUse::kCopiedToRam)},
+          {"ram_bytes_written", f.ram_bytes()},
+          {"backend_dependent_bytes", f.bytes(FlashUse::kBackendDependent)},
+          {"not_read_bytes", f.bytes(FlashUse::kNotRead)},
+          {"parts", parts},
+          {"notes", f.notes}};
+}
+
+json Flash(const FlashBreakdown& f, const FlashLoad& load) {
   return {{"file_bytes", f.file_bytes},
+          {"buffer_data_loader", FlashLoadJson(load)},
           {"program_bytes", f.program_bytes},
           {"metadata_bytes", f.metadata_bytes},
           {"inline_constant_bytes", f.inline_constant_bytes},
@@ -153,7 +169,7 @@ json Header(const Report& r) {
           {"temp_allocator", a.temp_allocator ? "nonnull" : "null"},
           {"temp_allocator_source", a.temp_is_runner_default ? "runner default" : "explicit"},
           {"external_data_map", a.external_data_map},
-          {"flash", Flash(r.flash)},
+          {"flash", Flash(r.flash, r.flash_load)},
           {"notes", r.notes}};
 }
 

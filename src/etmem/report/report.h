@@ -70,12 +70,45 @@ struct FlashBreakdown {
   uint64_t other_segment_bytes = 0;
 };
 
+// What happens to each part of the file when the firmware hands the runtime its flash image
+// through a BufferDataLoader: load() returns a pointer into the image (nothing is copied) and
+// load_into() copies. The release decides which parts are loaded, and how.
+enum class FlashUse { kReadInPlace, kCopiedToRam, kBackendDependent, kNotRead };
+const char* FlashUseName(FlashUse u);  // "read-in-place", "copied-to-ram", ...
+
+struct FlashPart {
+  std::string what;        // "constant segment (segment 0)"
+  uint64_t bytes = 0;      // bytes of the file
+  FlashUse use = FlashUse::kReadInPlace;
+  uint64_t ram_bytes = 0;  // kCopiedToRam: bytes the runtime writes into RAM from this part
+  std::string why;         // what the runtime does with it, or where the copy goes
+};
+
+struct FlashLoad {
+  std::vector<FlashPart> parts;  // every byte of the file in exactly one part
+  std::vector<std::string> notes;  // data from outside the file (.ptd)
+  uint64_t bytes(FlashUse u) const {
+    uint64_t total = 0;
+    for (const FlashPart& p : parts) total += p.use == u ? p.bytes : 0;
+    return total;
+  }
+  uint64_t ram_bytes() const {
+    uint64_t total = 0;
+    for (const FlashPart& p : parts) total += p.ram_bytes;
+    return total;
+  }
+};
+
+// The assumption every FlashLoad figure rests on, as one sentence.
+extern const char* const kBufferDataLoaderAssumption;
+
 struct Report {
   const pte::ProgramView* program = nullptr;
   Assumptions assumptions;
   std::vector<MethodReport> methods;
   std::vector<std::string> notes;  // conditions under which the figures would not apply
   FlashBreakdown flash;
+  FlashLoad flash_load;
 };
 
 struct ReportOptions {
@@ -110,6 +143,7 @@ Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
                                          std::span<const PairRequest> pairs);
 
 FlashBreakdown ComputeFlash(const pte::ProgramView& program);
+FlashLoad ComputeFlashLoad(const pte::ProgramView& program, const runtime::RuntimeTraits& traits);
 
 // Labels for allocation i of a method (built on demand).
 std::string Describe(const MethodReport& m, size_t request);

@@ -70,6 +70,21 @@ void Allocations(std::string& out, const MethodReport& m, const TextOptions& o) 
                        m.plan.requests[i].align, m.sim.placements[i].offset, Describe(m, i));
 }
 
+// The file split by what the runtime does with each part, then the parts themselves.
+void FlashLoadText(std::string& out, const FlashLoad& f) {
+  out += fmt::format("  {}: {} B stay in flash, read in place; {} B copied to RAM at load ({} B "
+                     "written); {} B backend-dependent: unknown; {} B never read\n",
+                     kBufferDataLoaderAssumption, f.bytes(FlashUse::kReadInPlace),
+                     f.bytes(FlashUse::kCopiedToRam), f.ram_bytes(),
+                     f.bytes(FlashUse::kBackendDependent), f.bytes(FlashUse::kNotRead));
+  for (const FlashPart& p : f.parts)
+    out += fmt::format("    {:<18} {:>9} B  {}{}: {}\n", FlashUseName(p.use), p.bytes, p.what,
+                       p.use == FlashUse::kCopiedToRam ? fmt::format(" ({} B written)", p.ram_bytes)
+                                                       : "",
+                       p.why);
+  for (const std::string& n : f.notes) out += "    note: " + n + "\n";
+}
+
 void OtherPools(std::string& out, const Report& r, const MethodReport& m) {
   if (m.temp_load_peak_bytes > 0)
     out += fmt::format("\nTemp allocator during load: {} B peak (operator metadata, reset after "
@@ -95,6 +110,7 @@ void OtherPools(std::string& out, const Report& r, const MethodReport& m) {
                      f.file_bytes, f.metadata_bytes, f.inline_constant_bytes + f.segment_constant_bytes,
                      f.segment_constant_bytes ? "in a segment" : "inline",
                      f.inline_delegate_bytes + f.segment_delegate_bytes);
+  FlashLoadText(out, r.flash_load);
 }
 
 void PoolCheckText(std::string& out, const MethodReport& m) {

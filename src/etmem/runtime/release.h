@@ -26,6 +26,10 @@ struct BackendModel {
   // and give the total as a lower bound.
   std::string unknown_because;
   OnFailure on_failure = OnFailure::kError;
+  // The backend keeps the processed blob the runtime hands to init() and reads it in execute(),
+  // so with a zero-copy data loader the blob stays where it is (flash). Otherwise what init()
+  // copies out of the blob is the backend's business and not in the program.
+  bool reads_blob_in_place = false;
 };
 
 struct RuntimeTraits {
@@ -59,6 +63,12 @@ struct RuntimeTraits {
 
   // ---- Program::load (flash / resident program) ----
   uint32_t constant_segment_min_offsets = 1;  // constant segment loaded when offsets > this - 1
+  // A planned tensor with data (data_index > 0) gets its initial bytes copied from the
+  // program's first mutable data segment into its planned memory (DataLoader::load_into).
+  // Else the release points such a tensor at the constant storage.
+  bool copies_mutable_state_at_load = false;
+  // Program.named_data segments are served to backends through the program's named data map.
+  bool named_data_for_backends = false;
 
   OnFailure& failure(Site s) { return on_failure[static_cast<size_t>(s)]; }
   OnFailure failure(Site s) const { return on_failure[static_cast<size_t>(s)]; }

@@ -81,6 +81,8 @@ void AddBackends(RuntimeTraits& t) {
   types.Add(Struct("EthosU::ExecutionHandle",
                    {{"processed", Prim::kPtr}, {"permuted_io_flag", Prim::kBool}}));
   t.backends["ArmBackend"] = {"Arm Ethos-U", "EthosU::ExecutionHandle"};
+  // Its handle keeps the processed blob; execute() reads the command stream and weights from it.
+  t.backends["ArmBackend"].reads_blob_in_place = true;
   // XNNPACK allocates one XNNExecutor, first thing in init() (spec §5.1). libstdc++ layouts;
   // the profiler member is empty without ET_EVENT_TRACER_ENABLED.
   types.Add(Struct("std::unique_ptr<T, deleter fn>", {{"pointer", Prim::kPtr}, {"deleter", Prim::kFnPtr}}));

@@ -15,6 +15,8 @@ ReleaseDelta Release_v0_4_0() {
             t.SetFailure({Site::kIntListPointers, Site::kIntListValues}, OnFailure::kUnchecked);
             // The constant segment is loaded only with more than one offset (spec §2).
             t.constant_segment_min_offsets = 2;
+            // Mutable initial state: load_mutable_subsegment_into copies it into planned memory.
+            t.copies_mutable_state_at_load = true;
           }};
 }
 

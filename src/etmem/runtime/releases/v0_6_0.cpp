@@ -7,6 +7,8 @@ ReleaseDelta Release_v0_6_0() {
   return {"0.6.0", "0.5.0", [](RuntimeTraits& t) {
             t.summary = "group C: NamedData[] for external constants; std::optional<Tensor>";
             t.external_constants = true;  // R3
+            // Program::load wraps Program.named_data in a data map that backends read.
+            t.named_data_for_backends = true;
             t.types.Add(abi::Struct("NamedData",
                                     {{"key", abi::Prim::kPtr}, {"buffer", "FreeableBuffer"}}));
             // optional<Tensor> is now std::optional: 16/8 on LP64, 8/4 on ILP32.
