@@ -35,25 +35,7 @@ const json& Measured() {
 }
 
 testing::ProgramBuilder Scenario(const std::string& name) {
-  static const std::map<std::string, std::function<testing::ProgramBuilder()>> kScenarios = {
-      {"cnn", testing::MotivatingCnn},
-      {"cnn_inline_constants",
-       [] {
-         testing::ProgramBuilder p = testing::MotivatingCnn();
-         p.ConstantsInSegment(false);
-         return p;
-       }},
-      {"every_value_kind", testing::ProgramWithEveryValueKind},
-      {"dynamic_shapes", testing::ProgramWithDynamicShapes},
-      {"delegate_inline", [] { return testing::ProgramWithDelegate("XnnpackBackend"); }},
-      {"delegate_segment", [] { return testing::ProgramWithDelegate("XnnpackBackend", true); }},
-      {"two_methods", testing::ProgramWithTwoMethods},
-      {"control_flow", testing::ProgramWithControlFlow},
-      {"external_data", testing::ProgramWithExternalData},
-      {"lstm_like", [] { return testing::LstmLike(1); }},
-      {"scaled_cnn", [] { return testing::ScaledCnn(1); }},
-  };
-  return kScenarios.at(name)();
+  return testing::NamedScenarioProgram(name);
 }
 
 Result<pte::ProgramView> Program(const json& e) {

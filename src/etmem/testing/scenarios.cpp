@@ -204,4 +204,37 @@ ProgramBuilder ProgramWithExternalData() {
   return program;
 }
 
+namespace {
+
+ProgramBuilder CnnWithInlineConstants() {
+  ProgramBuilder program = MotivatingCnn();
+  program.ConstantsInSegment(false);
+  return program;
+}
+
+constexpr NamedScenario kNamed[] = {
+    {"cnn", MotivatingCnn},
+    {"cnn_inline_constants", CnnWithInlineConstants},
+    {"every_value_kind", ProgramWithEveryValueKind},
+    {"dynamic_shapes", ProgramWithDynamicShapes},
+    {"delegate_inline", [] { return ProgramWithDelegate("XnnpackBackend"); }},
+    {"delegate_segment", [] { return ProgramWithDelegate("XnnpackBackend", true); }},
+    {"two_methods", ProgramWithTwoMethods},
+    {"control_flow", ProgramWithControlFlow},
+    {"external_data", ProgramWithExternalData},
+    {"lstm_like", [] { return LstmLike(1); }},
+    {"scaled_cnn", [] { return ScaledCnn(1); }},
+};
+
+}  // namespace
+
+std::span<const NamedScenario> NamedScenarios() { return kNamed; }
+
+ProgramBuilder NamedScenarioProgram(std::string_view name) {
+  for (const NamedScenario& s : kNamed)
+    if (s.name == name) return s.make();
+  ETMEM_CHECK(false && "unknown scenario name");
+  return {};
+}
+
 }  // namespace etmem::testing

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "etmem/base/result.h"
 #include "etmem/testing/program_builder.h"
@@ -49,5 +51,15 @@ ProgramBuilder ScaledCnn(int scale);
 // weight_bytes must fit in an int32 or be a multiple of 1 MiB.
 ProgramBuilder ProgramWithSparseSegment(uint64_t weight_bytes);
 Status WriteProgramWithSparseSegment(const std::string& path, uint64_t weight_bytes);
+
+// The bundled examples (build/examples/NAME.pte, written by etmem-examples), by name: the
+// programs the real runtime was measured on (tests/measured/) under the same names.
+struct NamedScenario {
+  const char* name;  // "cnn", "cnn_inline_constants", "every_value_kind", ...
+  ProgramBuilder (*make)();
+};
+std::span<const NamedScenario> NamedScenarios();
+// The scenario called `name`; aborts on an unknown name (callers name their own table entries).
+ProgramBuilder NamedScenarioProgram(std::string_view name);
 
 }  // namespace etmem::testing
