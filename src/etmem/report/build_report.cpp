@@ -93,19 +93,20 @@ MethodReport AnalyzeMethod(const pte::ProgramView& program, const pte::MethodVie
   return r;
 }
 
-// Everything about a target that the load plan depends on: the layout of every type of the
-// release's table, and the width of size_t (a list whose size wraps it is refused).
+// Everything about a target that the load plan depends on. Every type's layout is computed
+// from the layouts of the primitives alone (abi/layout.h), so targets that agree on those agree
+// on every type; the width of size_t decides which lists wrap it.
 struct TargetSignature {
-  std::vector<abi::SizeAlign> layouts;
+  std::vector<abi::SizeAlign> primitives;
   uint32_t size_t_bytes = 0;
   bool operator==(const TargetSignature&) const = default;
 };
 
-TargetSignature SignatureOf(const runtime::RuntimeModel& model) {
+TargetSignature SignatureOf(const abi::Abi& target) {
   TargetSignature s;
-  s.layouts.reserve(model.traits().types.all().size());
-  for (const auto& entry : model.traits().types.all()) s.layouts.push_back(model.Layout(entry.first));
-  s.size_t_bytes = model.abi().size_type.size;
+  for (int p = 0; p <= static_cast<int>(abi::Prim::kEmpty); ++p)
+    s.primitives.push_back(abi::PrimLayout(static_cast<abi::Prim>(p), target));
+  s.size_t_bytes = target.size_type.size;
   return s;
 }
 
@@ -180,8 +181,7 @@ Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
   std::vector<Report> reports;
   reports.reserve(pairs.size());
   for (const PairRequest& pair : pairs) {
-    runtime::RuntimeModel model(*pair.release, pair.target);
-    TargetSignature signature = SignatureOf(model);
+    TargetSignature signature = SignatureOf(pair.target);
     auto same = std::find_if(computed.begin(), computed.end(), [&](const Computed& c) {
       return c.pair->release == pair.release && c.pair->options == pair.options &&
              c.signature == signature;
@@ -193,6 +193,7 @@ Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
       reports.push_back(std::move(copy));
       continue;
     }
+    runtime::RuntimeModel model(*pair.release, pair.target);
     ETMEM_TRY(Report r, BuildReportWith(program, model, pair.options, work));
     computed.push_back({&pair, std::move(signature), reports.size()});
     reports.push_back(std::move(r));

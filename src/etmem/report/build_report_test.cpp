@@ -17,6 +17,8 @@ struct Case {
   testing::ProgramBuilder (*make)();
 };
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 testing::ProgramBuilder Delegated() { return testing::ProgramWithDelegate("XnnpackBackend"); }
 
 const Case kCases[] = {{"motivating_cnn", testing::MotivatingCnn},
@@ -24,10 +26,25 @@ const Case kCases[] = {{"motivating_cnn", testing::MotivatingCnn},
                        {"two_methods", testing::ProgramWithTwoMethods},
                        {"xnnpack_delegate", Delegated}};
 
+// The built-in targets, and two that differ from cortex-m in one primitive each: they must
+// not share cortex-m's reports.
+std::vector<abi::Abi> Targets() {
+  std::vector<abi::Abi> targets = abi::BuiltinTargets();
+  abi::Abi int64_align4 = targets.front();
+  int64_align4.name = "ilp32-int64-align-4";
+  int64_align4.int64.align = 4;
+  abi::Abi size_t8 = targets.front();
+  size_t8.name = "ilp32-size-t-8";
+  size_t8.size_type = {8, 8};
+  targets.push_back(int64_align4);
+  targets.push_back(size_t8);
+  return targets;
+}
+
 std::vector<PairRequest> EveryPair(bool keep_allocations, std::optional<uint64_t> pool) {
   std::vector<PairRequest> pairs;
   for (const auto& release : runtime::AllReleases())
-    for (const abi::Abi& target : abi::BuiltinTargets()) {
+    for (const abi::Abi& target : Targets()) {
       ReportOptions o;
       o.pool_align = target.malloc_align;
       o.load.temp_allocator = release.runner_passes_temp;

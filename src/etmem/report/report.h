@@ -135,10 +135,10 @@ struct PairRequest {
   ReportOptions options;
 };
 
-// Reports for many pairs of one program, in the order asked, the program read once. Targets on
-// which every type of a release has the same layout (and the same size_t) make the load plan
-// allocate the same sizes in the same order, so with the same options their reports are the
-// same but for the target's name: such a pair is computed once and copied.
+// Reports for many pairs of one program, in the order asked, the program read once. Targets
+// whose primitives have the same layouts (hence every type, and size_t) make a release's load
+// plan allocate the same sizes in the same order, so with the same options their reports are
+// the same but for the target's name: such a pair is computed once and copied.
 Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
                                          std::span<const PairRequest> pairs);
 
