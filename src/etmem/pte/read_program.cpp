@@ -72,7 +72,7 @@ class Walker {
       : file_(file), limits_(limits), budget_(flatbuffer_bytes * kMaxEntriesPerByte) {}
 
   Status ReadMethod(const fb::Method& m, size_t method_index, MethodView& out);
-  Error Fail(const Where& where, const std::string& what) const {
+  [[gnu::noinline]] Error Fail(const Where& where, const std::string& what) const {
     return MakeError(ErrorCode::kInvalidProgram, file_ + ": " + where.Text() + ": " + what);
   }
   // Every entry copied into the ProgramView is charged here first (see kMaxEntriesPerByte).
@@ -87,6 +87,8 @@ class Walker {
   Status ReadInstruction(const fb::Instruction& ins, const Where& where, MethodView& out);
   Status CheckValueIndex(int64_t index, const MethodView& out, const Where& where,
                          bool allow_none = false) const;
+  [[gnu::noinline]] Error ValueIndexOutOfRange(int64_t index, const MethodView& out,
+                                               const Where& where) const;
   Status CheckListItemsExist(const MethodView& out, const Where& where) const;
   Status CheckPayload(const fb::Value& v, const Where& where) const;
   Status CheckStep(const fb::Instruction& ins, const Where& where) const;
@@ -96,8 +98,10 @@ class Walker {
   uint64_t budget_;
 };
 
-Status Walker::Charge(uint64_t entries, const Where& where) {
-  if (entries > budget_)
+// The checks below run for every value and argument: the passing path is kept small enough to
+// inline, the message is built out of line.
+inline Status Walker::Charge(uint64_t entries, const Where& where) {
+  if (entries > budget_) [[unlikely]]
     return Fail(where, "names more entries than a file of its size can hold (tables or "
                        "vectors are shared, which no writer does)");
   budget_ -= entries;
@@ -111,13 +115,18 @@ Where MethodWhere(const fb::Method& m, size_t index) {
   return w;
 }
 
-Status Walker::CheckValueIndex(int64_t index, const MethodView& out, const Where& where,
-                               bool allow_none) const {
+inline Status Walker::CheckValueIndex(int64_t index, const MethodView& out, const Where& where,
+                                      bool allow_none) const {
   if (allow_none && index == -1) return Ok{};
-  if (index < 0 || static_cast<uint64_t>(index) >= out.values.size())
-    return Fail(where, "value index " + std::to_string(index) + " out of range (method has " +
-                           std::to_string(out.values.size()) + " values)");
+  if (index < 0 || static_cast<uint64_t>(index) >= out.values.size()) [[unlikely]]
+    return ValueIndexOutOfRange(index, out, where);
   return Ok{};
+}
+
+Error Walker::ValueIndexOutOfRange(int64_t index, const MethodView& out,
+                                   const Where& where) const {
+  return Fail(where, "value index " + std::to_string(index) + " out of range (method has " +
+                         std::to_string(out.values.size()) + " values)");
 }
 
 // A typed value must carry its table: the runtime dereferences it unchecked. Null is the
