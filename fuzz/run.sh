@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/, seeds each corpus from the
-# real programs (../shared/models/real), the builder's scenarios, the built-in targets,
-# tests/corrupt/ and fuzz/regressions/, then runs each target for SECONDS (default 60).
+# real programs (../shared/models/real), what fuzz_seeds generates (the builder's scenarios, the
+# built-in targets, device logs of those programs' loads, budget files), tests/corrupt/ and
+# fuzz/regressions/, then runs each target for SECONDS (default 60): pte, target_file,
+# device_log, budget. FUZZ_TARGETS="device_log budget" runs only those kinds.
 # Corpora are generated under build-fuzz/corpus/ and never committed; findings land in
 # build-fuzz/findings/<kind>/ (copy small ones into fuzz/regressions/<kind>/ after the fix).
 #   fuzz/run.sh [SECONDS] [extra libFuzzer flags...]
@@ -23,19 +25,22 @@ fi
 
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DETMEM_FUZZ=ON -DETMEM_BUILD_TESTS=OFF \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$(nproc)" --target pte_fuzzer target_file_fuzzer fuzz_seeds
+kinds=(${FUZZ_TARGETS:-pte target_file device_log budget})
+cmake --build "$build" -j"$(nproc)" --target fuzz_seeds "${kinds[@]/%/_fuzzer}"
 
 corpus=$build/corpus
-mkdir -p "$corpus/pte" "$corpus/target_file" "$build/findings/pte" "$build/findings/target_file"
+"$build/fuzz/fuzz_seeds" "$corpus"  # creates $corpus/<kind>/ for every kind
 if [[ -d ../shared/models/real ]]; then cp ../shared/models/real/*.pte "$corpus/pte/"; fi
-cp tests/corrupt/*.pte fuzz/regressions/pte/*.pte "$corpus/pte/" 2>/dev/null || true
-cp fuzz/regressions/target_file/*.json "$corpus/target_file/"
-"$build/fuzz/fuzz_seeds" "$corpus/pte" "$corpus/target_file"
+cp tests/corrupt/*.pte "$corpus/pte/"
+for kind in "${kinds[@]}"; do
+  mkdir -p "$build/findings/$kind"
+  if [[ -d fuzz/regressions/$kind ]]; then find "fuzz/regressions/$kind" -type f -not -name ".*" -exec cp {} "$corpus/$kind/" \;; fi
+done
 
 status=0
 run() {
-  local target=$1 kind=$2
-  shift 2
+  local kind=$1 target=$1_fuzzer
+  shift
   echo "== $target: $seconds s, corpus $corpus/$kind"
   "$build/fuzz/$target" "$corpus/$kind" -max_total_time="$seconds" -timeout=10 \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/findings/$kind/" "$@" \
@@ -43,7 +48,6 @@ run() {
   grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb)|ERROR|SUMMARY" \
       "$build/$target.log" || true
 }
-run pte_fuzzer pte "$@"
-run target_file_fuzzer target_file "$@"
+for kind in "${kinds[@]}"; do run "$kind" "$@"; done
 ((status == 0)) || echo "findings in $build/findings/ (logs: $build/*.log)"
 exit "$status"

@@ -1,8 +1,12 @@
 // Owns: writing the generated seeds of the fuzz corpora (fuzz/run.sh calls it): the builder's
-// scenarios as programs, and the built-in targets as target-description files.
-//   fuzz_seeds PTE_DIR TARGET_DIR
+// scenarios as programs, the built-in targets as target-description files, the device logs the
+// recording allocator would write for those programs' loads (fitting and failing), and budget
+// files around their figures.
+//   fuzz_seeds CORPUS_DIR   (writes CORPUS_DIR/{pte,target_file,device_log,budget}/)
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "etmem/abi/abi.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/report/report.h"
+#include "etmem/runtime/load_plan.h"
+#include "etmem/runtime/release.h"
+#include "etmem/sim/simulate.h"
 #include "etmem/testing/scenarios.h"
 
 namespace {
@@ -20,23 +29,77 @@ void Write(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
 }
 
-void WritePrograms(const std::string& dir) {
+std::vector<std::pair<std::string, std::vector<uint8_t>>> Programs() {
   using namespace testing;
-  std::vector<std::pair<std::string, ProgramBuilder>> programs;
-  programs.emplace_back("every_value_kind", ProgramWithEveryValueKind());
-  programs.emplace_back("dynamic_shapes", ProgramWithDynamicShapes());
-  programs.emplace_back("xnnpack_inline", ProgramWithDelegate("XnnpackBackend"));
-  programs.emplace_back("unknown_backend_segment", ProgramWithDelegate("EtmemNoSuchBackend", true));
-  programs.emplace_back("two_methods", ProgramWithTwoMethods());
-  programs.emplace_back("control_flow", ProgramWithControlFlow());
-  programs.emplace_back("external_data", ProgramWithExternalData());
-  programs.emplace_back("motivating_cnn", MotivatingCnn());
-  for (auto& [name, builder] : programs) {
-    const std::vector<uint8_t> bytes = builder.Build();
+  std::vector<std::pair<std::string, ProgramBuilder>> builders;
+  builders.emplace_back("every_value_kind", ProgramWithEveryValueKind());
+  builders.emplace_back("dynamic_shapes", ProgramWithDynamicShapes());
+  builders.emplace_back("xnnpack_inline", ProgramWithDelegate("XnnpackBackend"));
+  builders.emplace_back("unknown_backend_segment", ProgramWithDelegate("EtmemNoSuchBackend", true));
+  builders.emplace_back("two_methods", ProgramWithTwoMethods());
+  builders.emplace_back("control_flow", ProgramWithControlFlow());
+  builders.emplace_back("external_data", ProgramWithExternalData());
+  builders.emplace_back("motivating_cnn", MotivatingCnn());
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> out;
+  for (auto& [name, builder] : builders) out.emplace_back(name, builder.Build());
+  return out;
+}
+
+void WritePrograms(const std::string& dir) {
+  for (const auto& [name, bytes] : Programs())
     Write(dir + "/" + name + ".pte", std::string(bytes.begin(), bytes.end()));
+}
+
+// What include/etmem/recording_allocator.h logs for the method allocator of `m`'s load into a
+// pool of `pool` bytes (the whole requirement when empty), with a logger's prefix on some
+// lines and the runtime's failure line after a failed call.
+std::string DeviceLog(const report::MethodReport& m, uint32_t base_align,
+                      std::optional<uint64_t> pool) {
+  const auto& requests = m.plan.requests;
+  const sim::SimResult s = sim::Simulate(requests, {base_align, pool}, {base_align, std::nullopt});
+  std::string log = "boot\n[00:00.001] ETMEM P " + std::to_string(pool.value_or(m.method_bytes)) +
+                    " " + std::to_string(base_align) + "\n";
+  size_t call = 0;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (requests[i].pool != runtime::PoolKind::kMethod) continue;
+    const sim::Placement& p = s.placements[i];
+    log += (call % 3 == 1 ? "I app.cpp:12] " : "") + std::string("ETMEM A ") +
+           std::to_string(call) + " " + std::to_string(requests[i].size) + " " +
+           std::to_string(requests[i].align) + " " +
+           (p.failed ? std::string("FAIL") : std::to_string(p.offset)) + "\r\n";
+    ++call;
+    for (const sim::AllocationFailure& f : s.failures)
+      if (f.request == i) log += "E executorch:memory_allocator.h:94] " + f.log + "\n";
+  }
+  return log + "ETMEM T " + std::to_string(s.method_bytes) + " " + std::to_string(call) + "\n";
+}
+
+void WriteDeviceLogs(const std::string& dir) {
+  const abi::Abi target = *abi::FindBuiltinTarget("cortex-m");
+  for (const auto& [name, bytes] : Programs()) {
+    auto program = pte::ReadProgramBytes(bytes, name + ".pte");
+    if (!program) continue;
+    for (const char* release : {"0.3", "1.4.1"}) {
+      const runtime::RuntimeModel model(**runtime::FindRelease(release), target);
+      report::ReportOptions o;
+      o.pool_align = target.malloc_align;
+      auto r = report::BuildReport(*program, model, o);
+      if (!r || r->methods.empty()) continue;
+      const report::MethodReport& m = r->methods.front();
+      const std::string stem = dir + "/" + name + "_" + release;
+      Write(stem + ".log", DeviceLog(m, o.pool_align, std::nullopt));
+      if (m.method_bytes > 1) Write(stem + "_fails.log", DeviceLog(m, o.pool_align, m.method_bytes / 2));
+    }
   }
 }
 
+// Budget files around the figures of the motivating program; the last one's limits are over.
+void WriteBudgets(const std::string& dir) {
+  Write(dir + "/board.budget", "# STM32WB55\nram = 192K   # SRAM1\n  flash=1M\n");
+  Write(dir + "/ram_only.budget", "ram = 4266\r\n");
+  Write(dir + "/suffixes.budget", "\n# sizes\nflash = 256KiB\nram=64kb\n");
+  Write(dir + "/tight.budget", "ram = 1\nflash = 0\n");
+}
 void WriteTargets(const std::string& dir) {
   for (const abi::Abi& a : abi::BuiltinTargets()) {
     const nlohmann::json j = {
@@ -57,11 +120,16 @@ void WriteTargets(const std::string& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s PTE_DIR TARGET_DIR\n", argv[0]);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
     return 2;
   }
-  WritePrograms(argv[1]);
-  WriteTargets(argv[2]);
+  const std::string corpus = argv[1];
+  for (const char* kind : {"pte", "target_file", "device_log", "budget"})
+    std::filesystem::create_directories(corpus + "/" + kind);
+  WritePrograms(corpus + "/pte");
+  WriteTargets(corpus + "/target_file");
+  WriteDeviceLogs(corpus + "/device_log");
+  WriteBudgets(corpus + "/budget");
   return 0;
 }

@@ -77,6 +77,10 @@ TEST(DeviceLog, ErrorsNameTheFileAndLine) {
       {"ok\nMemory allocation failed: lots requested\n", "dev.log:2: unreadable failure line"},
       {"ETMEM A 0 99999999999999999999999 8 0\n", "dev.log:1: '99999999999999999999999' is not"},
       {"hello\nworld\n", "dev.log: no ETMEM record"},
+      // Bytes from the log are shown escaped (the device-log fuzzer's finding: a record letter
+      // with a terminal escape sequence went into the message raw).
+      {"ETMEM \x1b[2J 1\n", "dev.log:1: unknown ETMEM record '\\x1b[2J' (want P, A or T)"},
+      {"ETMEM A 0 8 \xff\x01 0\n", "dev.log:1: '\\xff\\x01' is not a decimal number"},
   };
   for (const auto& [text, want] : cases)
     EXPECT_EQ(ParseError(text).rfind(want, 0), 0u) << ParseError(text) << "\nwant: " << want;

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "etmem/base/printable.h"
+
 namespace etmem::device {
 namespace {
 
@@ -66,7 +68,7 @@ class Parser {
     if (t[0] == "P") return Pool(t, line);
     if (t[0] == "A") return Call(t, line);
     if (t[0] == "T") return Totals(t, line);
-    return Bad(line, "unknown ETMEM record '" + std::string(t[0]) + "' (want P, A or T)");
+    return Bad(line, "unknown ETMEM record '" + Printable(t[0]) + "' (want P, A or T)");
   }
 
   Result<DeviceLog> Finish() {
@@ -90,7 +92,7 @@ class Parser {
     std::vector<uint64_t> out;
     for (size_t i = 1; i < t.size(); ++i) {
       auto v = Number(t[i]);
-      if (!v) return Bad(line, "'" + std::string(t[i]) + "' is not a decimal number");
+      if (!v) return Bad(line, "'" + Printable(t[i]) + "' is not a decimal number");
       out.push_back(*v);
     }
     return out;

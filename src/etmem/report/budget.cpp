@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/base/printable.h"
 #include "etmem/report/figures.h"
 
 namespace etmem::report {
@@ -50,7 +51,7 @@ std::optional<uint64_t> SuffixMultiplier(std::string_view suffix) {
 
 Error NotASize(std::string_view text) {
   return MakeError(ErrorCode::kInvalidArgument,
-                   fmt::format("'{}' is not a byte size ({})", text, kSizeGrammar));
+                   fmt::format("'{}' is not a byte size ({})", Printable(text), kSizeGrammar));
 }
 
 // Digits at the front of `s` as a number; nullopt on none or on overflow.
@@ -76,7 +77,7 @@ Status SetItem(Budget& budget, std::string_view raw_key, std::string_view raw_va
   if (!slot)
     return MakeError(
         ErrorCode::kInvalidArgument,
-        fmt::format("unknown budget item '{}' (known: {})", Trim(raw_key), kKnownKeys));
+        fmt::format("unknown budget item '{}' (known: {})", Printable(Trim(raw_key)), kKnownKeys));
   if (slot->has_value())
     return MakeError(ErrorCode::kInvalidArgument, fmt::format("'{}' is given twice", key));
   auto bytes = ParseByteSize(Trim(raw_value));
@@ -130,12 +131,12 @@ Result<uint64_t> ParseByteSize(std::string_view text) {
   const std::optional<uint64_t> multiplier = SuffixMultiplier(s.substr(digits));
   if (!multiplier) return NotASize(text);
   const std::optional<uint64_t> bytes = CheckedMul(*number, *multiplier);
-  if (!bytes) return MakeError(ErrorCode::kInvalidArgument, fmt::format("'{}' is too large", text));
+  if (!bytes) return MakeError(ErrorCode::kInvalidArgument, fmt::format("'{}' is too large", Printable(text)));
   return *bytes;
 }
 
 Result<Budget> ParseBudget(std::string_view spec) {
-  const std::string where = fmt::format("--budget '{}'", spec);
+  const std::string where = fmt::format("--budget '{}'", Printable(spec));
   Budget budget;
   std::string_view rest = spec;
   while (!rest.empty()) {
@@ -145,7 +146,7 @@ Result<Budget> ParseBudget(std::string_view spec) {
     const size_t eq = item.find('=');
     if (eq == std::string_view::npos)
       return MakeError(ErrorCode::kInvalidArgument,
-                       fmt::format("{}: expected item=size, got '{}'", where, item));
+                       fmt::format("{}: expected item=size, got '{}'", where, Printable(item)));
     if (Status s = SetItem(budget, item.substr(0, eq), item.substr(eq + 1)); !s)
       return Located(where, s.error());
   }
@@ -164,7 +165,7 @@ Result<Budget> ParseBudgetText(std::string_view text, const std::string& name) {
     const size_t eq = content.find('=');
     if (eq == std::string_view::npos)
       return MakeError(ErrorCode::kInvalidArgument,
-                       fmt::format("{}: expected 'item = size', got '{}'", where, content));
+                       fmt::format("{}: expected 'item = size', got '{}'", where, Printable(content)));
     if (Status s = SetItem(budget, content.substr(0, eq), content.substr(eq + 1)); !s)
       return Located(where, s.error());
   }
@@ -204,7 +205,8 @@ Result<Margin> ParseMargin(std::string_view text) {
     if (!pct || digits != s.size() - 1 || *pct > 1000)
       return MakeError(
           ErrorCode::kInvalidArgument,
-          fmt::format("--margin '{}': a percentage is a whole number from 0% to 1000%", text));
+          fmt::format("--margin '{}': a percentage is a whole number from 0% to 1000%",
+                      Printable(text)));
     m.is_percent = true;
     m.percent = static_cast<uint32_t>(*pct);
     return m;
@@ -213,13 +215,16 @@ Result<Margin> ParseMargin(std::string_view text) {
   if (!bytes)
     return MakeError(
         ErrorCode::kInvalidArgument,
-        fmt::format("--margin '{}': neither a percentage (10%) nor {}", text, kSizeGrammar));
+        fmt::format("--margin '{}': neither a percentage (10%) nor {}", Printable(text),
+                    kSizeGrammar));
   m.bytes = *bytes;
   return m;
 }
 
+// Never more than fits above `minimum`: minimum + For(minimum) must not wrap to a pool smaller
+// than the minimum (a byte margin may be as large as ParseByteSize accepts).
 uint64_t Margin::For(uint64_t minimum) const {
-  if (!is_percent) return bytes;
+  if (!is_percent) return std::min(bytes, UINT64_MAX - minimum);
   const std::optional<uint64_t> scaled = CheckedMul(minimum, percent);
   if (!scaled) return UINT64_MAX - minimum;
   return (*scaled + 99) / 100;

@@ -55,7 +55,7 @@ struct Margin {
   uint64_t bytes = 0;
   uint32_t percent = 0;
   bool is_percent = false;
-  uint64_t For(uint64_t minimum) const;  // the margin in bytes added to `minimum`
+  uint64_t For(uint64_t minimum) const;  // the margin in bytes added to `minimum` (saturating)
   std::string Describe() const;          // "10%" or "512 B"
 };
 Result<Margin> ParseMargin(std::string_view text);
