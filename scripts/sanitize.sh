@@ -6,8 +6,8 @@
 #
 # Optimised with -O1 and line tables only (-g1): what ASan's own documentation suggests for
 # usable stack traces, and about half the compile time of -O2 -g with the sanitizers on, which
-# keeps the CI run (two builds, two suites) short. NDEBUG as in the plain build, so both runs
-# test the same code.
+# keeps the CI run (two builds, two suites) short; tests/CMakeLists.txt compiles the test code
+# itself at -O0 in this build. NDEBUG as in the plain build, so both runs test the same code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
