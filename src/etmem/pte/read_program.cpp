@@ -489,9 +489,12 @@ void LocateConstants(const fb::Program& p, const uint8_t* file_base, ProgramView
   if (out.constant_segment) {
     const SegmentView& seg = out.segments[*out.constant_segment];
     const uint64_t base = (out.header ? out.header->segment_base_offset : 0) + seg.offset;
-    for (uint64_t offset : *p.constant_segment()->offsets())
+    const auto* offsets = p.constant_segment()->offsets();
+    for (size_t i = 0; i < offsets->size(); ++i) {
+      const uint64_t offset = UnalignedAt(offsets, i);  // 8-byte items may sit 4 bytes off
       out.constants.push_back({base + std::min(offset, seg.size),
                                offset < seg.size ? seg.size - offset : 0});
+    }
   } else if (const auto* inl = p.inline_constants()) {
     for (const fb::InlineBuffer* b : *inl) {
       if (b && b->bytes())
