@@ -48,20 +48,37 @@ void Categories(std::string& out, const MethodReport& m) {
   }
 }
 
+// The `keep` largest method-pool requests, largest first (earlier first among equals), found
+// with a heap of `keep` entries rather than a sort of every request.
+std::vector<size_t> Largest(const MethodReport& m, size_t keep) {
+  auto larger = [&](size_t a, size_t b) {
+    const uint64_t sa = m.plan.requests[a].size, sb = m.plan.requests[b].size;
+    return sa != sb ? sa > sb : a < b;
+  };
+  std::vector<size_t> heap;  // the smallest kept request on top
+  for (size_t i = 0; i < m.sim.placements.size() && keep > 0; ++i) {
+    if (m.plan.requests[i].pool != runtime::PoolKind::kMethod) continue;
+    if (heap.size() == keep) {
+      if (!larger(i, heap.front())) continue;
+      std::pop_heap(heap.begin(), heap.end(), larger);
+      heap.back() = i;
+    } else {
+      heap.push_back(i);
+    }
+    std::push_heap(heap.begin(), heap.end(), larger);
+  }
+  std::sort_heap(heap.begin(), heap.end(), larger);
+  return heap;
+}
+
 void Allocations(std::string& out, const MethodReport& m, const TextOptions& o) {
   std::vector<size_t> rows;
-  for (size_t i = 0; i < m.sim.placements.size(); ++i)
-    if (m.plan.requests[i].pool == runtime::PoolKind::kMethod) rows.push_back(i);
   if (!o.all_allocations) {
-    const size_t keep = std::min(rows.size(), o.largest);
-    std::partial_sort(rows.begin(), rows.begin() + static_cast<ptrdiff_t>(keep), rows.end(),
-                      [&](size_t a, size_t b) {
-                        const uint64_t sa = m.plan.requests[a].size, sb = m.plan.requests[b].size;
-                        return sa != sb ? sa > sb : a < b;
-                      });
-    rows.resize(keep);
+    rows = Largest(m, o.largest);
     out += fmt::format("\n  largest allocations (all of them: --allocations):\n");
   } else {
+    for (size_t i = 0; i < m.sim.placements.size(); ++i)
+      if (m.plan.requests[i].pool == runtime::PoolKind::kMethod) rows.push_back(i);
     out += "\n  every allocation, in order:\n";
   }
   out += fmt::format("  {:>5} {:>8} {:>5} {:>8}  {}\n", "#", "bytes", "align", "offset", "what");
