@@ -39,7 +39,7 @@ TEST(Cli, MissingFileIsOneLineNamingIt) {
 }
 
 TEST(Cli, GarbageAndEmptyFilesAreRejectedWithTheirNames) {
-  for (const std::string bytes : {std::string(), std::string("hello"), std::string(64, '\xff'),
+  for (const std::string& bytes : {std::string(), std::string("hello"), std::string(64, '\xff'),
                                   std::string("\x10\0\0\0ET12", 8) + std::string(8, '\0')}) {
     fs::path p = WriteTemp("etmem_cli_garbage.pte", bytes);
     CliRun r = Etmem("analyze " + p.string());

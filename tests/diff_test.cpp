@@ -54,8 +54,11 @@ void ExpectAllZero(const json& d) {
 void ExpectSideMatches(const json& d, const json& analyzed, const char* side) {
   EXPECT_EQ(d["flash"]["file_bytes"][side], analyzed["flash"]["file_bytes"]);
   // The byte counts; "buffer_data_loader" (the split by what the runtime does) is not diffed.
-  for (const auto& [name, bytes] : analyzed["flash"].items())
-    if (bytes.is_number()) EXPECT_EQ(d["flash"][name][side], bytes) << name;
+  for (const auto& [name, bytes] : analyzed["flash"].items()) {
+    if (bytes.is_number()) {
+      EXPECT_EQ(d["flash"][name][side], bytes) << name;
+    }
+  }
   for (const json& a : analyzed["methods"]) {
     const json* m = MethodNamed(d["methods"], a["name"]);
     ASSERT_NE(m, nullptr) << a["name"];

@@ -204,7 +204,9 @@ void ExpectOnlyThePlanChanged(const pte::ProgramView& a, std::span<const uint8_t
       EXPECT_EQ(x.tensors[t].planned, y.tensors[t].planned);
       EXPECT_EQ(x.tensors[t].memory_id, y.tensors[t].memory_id);
       EXPECT_EQ(x.tensors[t].data_index, y.tensors[t].data_index);
-      if (!x.tensors[t].planned) EXPECT_EQ(x.tensors[t].offset, y.tensors[t].offset);
+      if (!x.tensors[t].planned) {
+        EXPECT_EQ(x.tensors[t].offset, y.tensors[t].offset);
+      }
     }
   }
 }
