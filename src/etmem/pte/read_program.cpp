@@ -204,6 +204,10 @@ Status Walker::ReadValues(const fb::Method& m, const Where& method_where, Method
   if (!m.values()) return Fail(method_where, "has no values vector");
   if (auto s = Charge(m.values()->size(), method_where); !s) return s;
   out.values.reserve(m.values()->size());
+  // At most one tensor per value. Reserving the bound (pages never written are never touched)
+  // saves the copies and page faults of growing the largest vector of a big program; capped so
+  // that a file of shared Int tables cannot make it reserve gigabytes it will not fill.
+  out.tensors.reserve(std::min<size_t>(m.values()->size(), size_t{1} << 22));
   for (const fb::Value* v : *m.values()) {
     const Where where{&method_where, "value", static_cast<int64_t>(out.values.size())};
     ValueView vv;
