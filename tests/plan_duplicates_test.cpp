@@ -196,6 +196,28 @@ TEST(DuplicateConstants, PlanAndSummaryShowTheFinding) {
       << summary.out;
 }
 
+// A finding about the program is shown once in the HTML page, not under every method.
+TEST(DuplicateConstants, HtmlShowsAProgramFindingOnce) {
+  ProgramBuilder b;
+  for (const char* name : {"forward", "encode"}) {
+    MethodBuilder& m = b.Method(name);
+    int x = m.Tensor({.sizes = {16}, .placement = Placement{1, 0}});
+    int y = m.Tensor({.sizes = {16}, .placement = Placement{1, 64}});
+    m.Inputs({x});
+    m.Outputs({y});
+    AddCall(m, x, Constant(m, Pattern(64, 5)), y);
+    m.PlannedBufferSizes({128});
+  }
+  const auto path = test::WriteScenario(b, "duplicates_two_methods");
+  test::CliRun html = test::Etmem("plan --format html " + path.string());
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  const std::string finding = "duplicate-constants: 2 identical copies";
+  const size_t first = html.out.find(finding);
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(html.out.find(finding, first + 1), std::string::npos);
+  EXPECT_LT(html.out.find("Method 'encode'"), first);  // after every method
+}
+
 TEST(DuplicateConstants, SummarySaysWhenThereAreNone) {
   const auto path = test::WriteScenario(testing::ProgramWithControlFlow(), "no_duplicates");
   test::CliRun summary = test::Etmem("summary " + path.string());

@@ -306,11 +306,9 @@ const report::MethodReport* FindReport(const report::Report& r, const pte::Metho
 
 std::string Html(const std::vector<MethodPlan>& plans, const report::Report& r,
                  const PlanArgs& args, const std::vector<std::string>& program_notes) {
-  report::HtmlPage page{args.program, AssumptionsLine(r.assumptions), {}};
+  report::HtmlPage page{args.program, AssumptionsLine(r.assumptions), {}, program_notes};
   for (const MethodPlan& p : plans)
     page.methods.push_back(HtmlMethodOf(p, FindReport(r, p.method), args.alignment));
-  for (report::HtmlMethod& m : page.methods)
-    m.notes.insert(m.notes.end(), program_notes.begin(), program_notes.end());
   return report::RenderPlanHtml(page);
 }
 

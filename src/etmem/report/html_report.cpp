@@ -149,17 +149,17 @@ std::string NeverUsed(const HtmlMethod& m) {
   return rows.empty() ? "" : "<h3>Planned but never used</h3>\n<ul>\n" + rows + "</ul>\n";
 }
 
-std::string Notes(const HtmlMethod& m) {
-  if (m.notes.empty()) return "";
+std::string Notes(const std::vector<std::string>& notes) {
+  if (notes.empty()) return "";
   std::string out = "<ul class=\"note\">\n";
-  for (const std::string& n : m.notes) out += "<li>" + HtmlEscape(n) + "</li>\n";
+  for (const std::string& n : notes) out += "<li>" + HtmlEscape(n) + "</li>\n";
   return out + "</ul>\n";
 }
 
 std::string Method(const HtmlMethod& m) {
   std::string out = fmt::format("<h2>Method '{}': {} instructions, {} planned tensors</h2>\n",
                                 HtmlEscape(m.name), m.instructions, m.tensors.size());
-  out += Notes(m);
+  out += Notes(m.notes);
   for (const HtmlBuffer& b : m.buffers) out += Timeline(m, b);
   return out + NeverUsed(m) + CategoryChart(m);
 }
@@ -190,6 +190,7 @@ std::string RenderPlanHtml(const HtmlPage& page) {
       "red bands mark the peaks, the dashed line the lower bound.</p>\n",
       HtmlEscape(page.title), kStyle, HtmlEscape(page.assumptions));
   for (const HtmlMethod& m : page.methods) out += Method(m);
+  if (!page.notes.empty()) out += "<h2>The whole program</h2>\n" + Notes(page.notes);
   return out + "</body></html>\n";
 }
 

@@ -53,6 +53,7 @@ struct HtmlPage {
   std::string title;         // the program's path
   std::string assumptions;   // one line: release, target, pool alignment, temp allocator
   std::vector<HtmlMethod> methods;
+  std::vector<std::string> notes;  // about the whole program (e.g. duplicate constants), once
 };
 
 std::string RenderPlanHtml(const HtmlPage& page);
