@@ -136,7 +136,8 @@ TEST(DuplicateConstants, SameBytesAnotherDtypeIsNoFinding) {
 
 // The builder gives each method's constants their own data indices, so equal weights in two
 // methods are two stored copies.
-TEST(DuplicateConstants, CopiesInTwoMethodsAreFound) {
+// Methods "forward" and "encode", each with its own copy of the same 64-byte weight.
+ProgramBuilder SameWeightInTwoMethods() {
   ProgramBuilder b;
   for (const char* name : {"forward", "encode"}) {
     MethodBuilder& m = b.Method(name);
@@ -147,7 +148,11 @@ TEST(DuplicateConstants, CopiesInTwoMethodsAreFound) {
     AddCall(m, x, Constant(m, Pattern(64, 5)), y);
     m.PlannedBufferSizes({128});
   }
-  std::vector<DuplicateConstants> found = FindDuplicateConstants(Read(b));
+  return b;
+}
+
+TEST(DuplicateConstants, CopiesInTwoMethodsAreFound) {
+  std::vector<DuplicateConstants> found = FindDuplicateConstants(Read(SameWeightInTwoMethods()));
   ASSERT_EQ(found.size(), 1u);
   ASSERT_EQ(found[0].uses.size(), 2u);
   EXPECT_EQ(found[0].uses[0].method, 0u);
@@ -198,17 +203,7 @@ TEST(DuplicateConstants, PlanAndSummaryShowTheFinding) {
 
 // A finding about the program is shown once in the HTML page, not under every method.
 TEST(DuplicateConstants, HtmlShowsAProgramFindingOnce) {
-  ProgramBuilder b;
-  for (const char* name : {"forward", "encode"}) {
-    MethodBuilder& m = b.Method(name);
-    int x = m.Tensor({.sizes = {16}, .placement = Placement{1, 0}});
-    int y = m.Tensor({.sizes = {16}, .placement = Placement{1, 64}});
-    m.Inputs({x});
-    m.Outputs({y});
-    AddCall(m, x, Constant(m, Pattern(64, 5)), y);
-    m.PlannedBufferSizes({128});
-  }
-  const auto path = test::WriteScenario(b, "duplicates_two_methods");
+  const auto path = test::WriteScenario(SameWeightInTwoMethods(), "duplicates_two_methods");
   test::CliRun html = test::Etmem("plan --format html " + path.string());
   ASSERT_EQ(html.exit_code, 0) << html.err;
   const std::string finding = "duplicate-constants: 2 identical copies";
