@@ -1,6 +1,8 @@
 // The command-line contract: exit codes (0 ok, 1 pool does not fit, 2 invalid input or usage),
 // the JSON shape shared/tools/check-goldens relies on, and one-line errors naming the file.
 #include <algorithm>
+#include <map>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -126,6 +128,27 @@ TEST(Cli, AllRuntimesTimesAllTargetsIsAListOfFifty) {
   auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j.is_array());
   EXPECT_EQ(j.size(), 50u);
+}
+
+// The table of pairs says, per pair, whether a --pool loads; the exit code is 1 if any fails.
+TEST(Cli, AllTargetsTableSaysWhichPairsAPoolFits) {
+  const std::string cnn = etmem::test::MotivatingCnnFile().string();
+  CliRun one = Etmem("analyze " + cnn + " --runtime 1.4 --target cortex-m --format json");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const auto need = nlohmann::json::parse(one.out)["methods"][0]["method_allocator"]["bytes"];
+  CliRun r = Etmem("analyze " + cnn + " --runtime 1.4 --target all --pool " + need.dump());
+  EXPECT_EQ(r.exit_code, 1) << r.out;  // the 64-bit targets need more than cortex-m
+  std::istringstream lines(r.out);
+  std::map<std::string, std::string> verdict;  // target -> its line
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string release, target;
+    words >> release >> target;
+    verdict[target] = line;
+  }
+  const std::string loads = "pool " + need.dump() + " B: loads";
+  EXPECT_NE(verdict["cortex-m"].find(loads), std::string::npos) << r.out;
+  EXPECT_NE(verdict["x86_64"].find("DOES NOT LOAD"), std::string::npos) << r.out;
 }
 
 TEST(Cli, TargetFilesWork) {

@@ -160,16 +160,24 @@ std::string ToText(const Report& r, const TextOptions& o) {
   return out;
 }
 
+// "  pool 4096 B: loads" / "DOES NOT LOAD" when --pool was given.
+static std::string PoolColumn(const MethodReport& m) {
+  if (!m.pool_check) return "";
+  return fmt::format("  pool {} B: {}", m.pool_check->pool_bytes,
+                     m.pool_check->fits ? "loads" : "DOES NOT LOAD");
+}
+
 std::string ToTextMatrix(const std::vector<Report>& reports) {
   std::string out = fmt::format("{:<9}{:<10}{:<12}{:>7}{:>6}{:>16}{:>12}\n", "runtime", "target",
                                 "method", "align", "temp", "method pool B", "temp load B");
   for (const Report& r : reports)
     for (const MethodReport& m : r.methods)
-      out += fmt::format("{:<9}{:<10}{:<12}{:>7}{:>6}{:>16}{:>12}{}\n", r.assumptions.runtime,
+      out += fmt::format("{:<9}{:<10}{:<12}{:>7}{:>6}{:>16}{:>12}{}{}\n", r.assumptions.runtime,
                          r.assumptions.target, m.method->name, r.assumptions.pool_align,
                          r.assumptions.temp_allocator ? "yes" : "no",
                          (m.plan.exact() ? "" : ">=") + std::to_string(m.method_bytes),
-                         m.temp_load_peak_bytes, m.plan.refusal ? "  (refused)" : "");
+                         m.temp_load_peak_bytes, m.plan.refusal ? "  (refused)" : "",
+                         PoolColumn(m));
   return out;
 }
 
