@@ -323,11 +323,6 @@ CLI::Validator PowerOfTwo() {
       "POWER_OF_TWO");
 }
 
-int Fail(const std::string& message) {
-  std::cerr << "etmem: " << message << "\n";
-  return kExitInvalid;
-}
-
 // Sends std::cout to a file while alive (when a path is given).
 class OutputTo {
  public:
@@ -348,13 +343,13 @@ class OutputTo {
 
 int RunPlan(const PlanArgs& args) {
   auto program = pte::ReadProgram(args.program);
-  if (!program) return Fail(program.error().message);
+  if (!program) return FailInvalid(program.error().message);
   if (!args.method.empty() && !program->FindMethod(args.method))
-    return Fail(args.program + ": no method named '" + args.method + "'");
+    return FailInvalid(args.program + ": no method named '" + args.method + "'");
   std::optional<report::Report> rep;
   if (args.format == "html") {
     auto r = BuildSingleReport(*program, args.model, args.method);
-    if (!r) return Fail(r.error().message);
+    if (!r) return FailInvalid(r.error().message);
     rep = std::move(r).value();
   }
   const std::vector<plan::DuplicateConstants> duplicates = plan::FindDuplicateConstants(*program);
@@ -362,7 +357,7 @@ int RunPlan(const PlanArgs& args) {
   for (const pte::MethodView& m : program->methods) {
     if (!args.method.empty() && m.name != args.method) continue;
     auto l = plan::ComputeLifetimes(m);
-    if (!l) return Fail(args.program + ": " + l.error().message);
+    if (!l) return FailInvalid(args.program + ": " + l.error().message);
     MethodPlan p{&m, std::move(l).value(), {}, {}, {}};
     p.validation = plan::Validate(p.lifetimes);
     p.bounds = plan::ComputeBounds(p.lifetimes, args.alignment);
@@ -370,7 +365,7 @@ int RunPlan(const PlanArgs& args) {
     plans.push_back(std::move(p));
   }
   OutputTo out(args.output);
-  if (!out.ok()) return Fail(args.output + ": cannot write");
+  if (!out.ok()) return FailInvalid(args.output + ": cannot write");
   if (args.format == "html") {
     std::vector<std::string> notes;
     for (const plan::DuplicateConstants& g : duplicates) notes.push_back(DuplicateLine(*program, g));

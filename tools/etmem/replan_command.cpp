@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "model_options.h"
 #include "etmem/base/checked_math.h"
 #include "etmem/plan/check.h"
 #include "etmem/plan/lifetimes.h"
@@ -24,11 +25,6 @@ struct ReplanArgs {
   std::string output;
   uint64_t alignment = 16;
 };
-
-int Fail(const std::string& message) {
-  std::cerr << "etmem: " << message << "\n";
-  return kExitInvalid;
-}
 
 Status WriteBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -52,12 +48,12 @@ Status CheckOutput(const std::string& path) {
 
 int RunReplan(const ReplanArgs& args) {
   auto program = pte::ReadProgram(args.input);
-  if (!program) return Fail(program.error().message);
+  if (!program) return FailInvalid(program.error().message);
   std::vector<plan::PlanEdit> edits;
   std::vector<plan::MethodReplan> replans;
   for (size_t i = 0; i < program->methods.size(); ++i) {
     auto l = plan::ComputeLifetimes(program->methods[i]);
-    if (!l) return Fail(args.input + ": " + l.error().message);
+    if (!l) return FailInvalid(args.input + ": " + l.error().message);
     plan::MethodReplan r = plan::ReplanMethod(*l, args.alignment);
     plan::PlanEdit e{i, {}, r.offsets, r.planned_buffer_sizes};
     for (const plan::PlannedTensor& t : l->tensors) e.values.push_back(t.value);
@@ -65,9 +61,9 @@ int RunReplan(const ReplanArgs& args) {
     replans.push_back(std::move(r));
   }
   auto bytes = plan::RewritePlan(*program, edits);
-  if (!bytes) return Fail(bytes.error().message);
-  if (auto s = WriteBytes(args.output, *bytes); !s) return Fail(s.error().message);
-  if (auto s = CheckOutput(args.output); !s) return Fail(s.error().message);
+  if (!bytes) return FailInvalid(bytes.error().message);
+  if (auto s = WriteBytes(args.output, *bytes); !s) return FailInvalid(s.error().message);
+  if (auto s = CheckOutput(args.output); !s) return FailInvalid(s.error().message);
   int64_t saved = 0;
   for (size_t i = 0; i < replans.size(); ++i)
     for (const plan::BufferReplan& b : replans[i].buffers) {
