@@ -78,12 +78,14 @@ void BM_ReadProgram(benchmark::State& state, const std::string& path) {
   SetCounters(state, sizes, 1);
 }
 
-// One pair: the newest release on cortex-m, the CLI's default.
-void BM_AnalyzeOnePair(benchmark::State& state, const std::string& path) {
+// One pair: the newest release on cortex-m, the CLI's default. `keep`: every allocation is
+// kept, as JSON and --allocations need; otherwise streamed, as the default text report does.
+void BM_AnalyzeOnePair(benchmark::State& state, const std::string& path, bool keep) {
   const pte::ProgramView program = MustRead(path);
   const auto& release = runtime::AllReleases().back();
   const abi::Abi target = *abi::FindBuiltinTarget("cortex-m");
-  const report::ReportOptions options = CliOptions(release, target);
+  report::ReportOptions options = CliOptions(release, target);
+  options.keep_allocations = keep;
   for (auto _ : state) {
     runtime::RuntimeModel model(release, target);
     auto r = report::BuildReport(program, model, options);
@@ -154,7 +156,10 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(("read/" + program.name).c_str(), BM_ReadProgram, path)
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("analyze_1pair/" + program.name).c_str(), BM_AnalyzeOnePair,
-                                 path)
+                                 path, false)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("analyze_1pair_kept/" + program.name).c_str(),
+                                 BM_AnalyzeOnePair, path, true)
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("analyze_50pairs/" + program.name).c_str(),
                                  BM_AnalyzeAllPairs, path)

@@ -47,8 +47,8 @@ uint64_t Field(const report::Report& r, const std::string& field) {
   if (field == "file_bytes") return r.flash.file_bytes;
   if (field == "flash_metadata") return r.flash.metadata_bytes;
   if (field == "flash_constants") return r.flash.segment_constant_bytes + r.flash.inline_constant_bytes;
-  if (m.pool_check && m.pool_check->failing_request) {
-    const size_t i = *m.pool_check->failing_request;
+  if (m.pool_check && m.pool_check->failing) {
+    const size_t i = m.pool_check->failing->index;
     sim::SimResult s = sim::Simulate(m.plan.requests, {r.assumptions.pool_align, m.pool_check->pool_bytes},
                                      {r.assumptions.pool_align, std::nullopt});
     if (field == "failed_index") return i;

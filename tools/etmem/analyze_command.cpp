@@ -46,7 +46,8 @@ Result<std::vector<abi::Abi>> SelectTargets(const std::string& v) {
 }
 
 // Every (release, target) pair asked for, analysed over the one parsed program. A table of
-// many pairs needs only totals; one pair, or JSON, prints every allocation.
+// many pairs, or one pair in text, needs only totals and the largest allocations; JSON and
+// --allocations print every allocation.
 Result<std::vector<report::Report>> AnalyzeAll(
     const pte::ProgramView& program, const std::vector<const runtime::RuntimeTraits*>& releases,
     const std::vector<abi::Abi>& targets, const AnalyzeArgs& args) {
@@ -57,7 +58,7 @@ Result<std::vector<report::Report>> AnalyzeAll(
       ETMEM_TRY(report::ReportOptions o, MakeReportOptions(args.model, *release, target));
       o.pool_bytes = args.pool;
       o.method = args.method;
-      o.keep_allocations = single || args.format == "json";
+      o.keep_allocations = args.format == "json" || (single && args.allocations);
       pairs.push_back({release, target, std::move(o)});
     }
   return report::BuildReports(program, pairs);

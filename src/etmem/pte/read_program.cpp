@@ -69,7 +69,10 @@ struct Where {
 class Walker {
  public:
   Walker(const std::string& file, const ReadLimits& limits, uint64_t flatbuffer_bytes)
-      : file_(file), limits_(limits), budget_(flatbuffer_bytes * kMaxEntriesPerByte) {}
+      : file_(file),
+        limits_(limits),
+        flatbuffer_bytes_(flatbuffer_bytes),
+        budget_(flatbuffer_bytes * kMaxEntriesPerByte) {}
 
   Status ReadMethod(const fb::Method& m, size_t method_index, MethodView& out);
   [[gnu::noinline]] Error Fail(const Where& where, const std::string& what) const {
@@ -95,6 +98,7 @@ class Walker {
 
   const std::string& file_;
   const ReadLimits& limits_;
+  uint64_t flatbuffer_bytes_;
   uint64_t budget_;
 };
 
@@ -394,8 +398,28 @@ Status Walker::ReadChains(const fb::Method& m, const Where& method_where, Method
   return Ok{};
 }
 
+// The vectors that grow entry by entry are reserved up front: growing by doubling would copy
+// them and write their pages twice, which in a large program costs more than filling them.
+// Instructions are counted exactly (the chains say how many); sizes, list items and arguments
+// take at least 4 bytes of flatbuffer each, which bounds them. Pages reserved and never
+// written are never touched; the cap keeps a huge file from reserving address space for them
+// it will not fill (past it, vectors grow as usual).
+void ReserveEntries(const fb::Method& m, uint64_t flatbuffer_bytes, MethodView& out) {
+  constexpr uint64_t kCap = uint64_t{1} << 22;
+  uint64_t instructions = 0;
+  if (m.chains())
+    for (const fb::Chain* c : *m.chains())
+      if (c && c->instructions()) instructions += c->instructions()->size();
+  const size_t bound = static_cast<size_t>(std::min(flatbuffer_bytes / 4, kCap));
+  out.instructions.reserve(static_cast<size_t>(std::min(instructions, kCap)));
+  out.args.reserve(bound);
+  out.sizes.reserve(bound);
+  out.list_items.reserve(bound);
+}
+
 Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& out) {
   const Where where = MethodWhere(m, method_index);
+  ReserveEntries(m, flatbuffer_bytes_, out);
   if (m.name()) out.name = std::string_view(m.name()->c_str(), m.name()->size());
   const uint64_t listed = SizeOf(m.operators()) + SizeOf(m.inputs()) + SizeOf(m.outputs()) +
                           SizeOf(m.planned_buffer_sizes());

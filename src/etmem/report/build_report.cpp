@@ -26,39 +26,136 @@ MethodCounts Count(const pte::MethodView& m) {
   return c;
 }
 
-// One method's plan and simulation, with every allocation. A report that keeps totals only
-// leaves them here, and BuildReports reuses the buffers from pair to pair.
+// One method's plan and simulation, with every allocation when they are kept. A report that
+// keeps totals only leaves them here, and BuildReports reuses the buffers from pair to pair.
 struct Workspace {
   runtime::LoadPlan plan;
   sim::SimResult sim;
+  sim::SimResult pool_check;  // the simulation of a --pool of the asked size
 };
 
-void RollUp(const Workspace& w, MethodReport& r) {
-  for (size_t i = 0; i < w.sim.placements.size(); ++i) {
-    const runtime::AllocationRequest& req = w.plan.requests[i];
-    if (req.pool != runtime::PoolKind::kMethod) continue;
-    const sim::Placement& p = w.sim.placements[i];
-    CategoryTotal& c = r.by_category[static_cast<size_t>(runtime::SiteCategory(req.site))];
+// The `keep` largest method-pool allocations seen so far, in a heap of `keep` entries: the
+// smallest kept on top, so that most allocations cost one comparison.
+class LargestAllocations {
+ public:
+  explicit LargestAllocations(size_t keep) : keep_(keep) {}
+  void Offer(const AllocationRecord& a) {
+    if (keep_ == 0) return;
+    if (heap_.size() == keep_) {
+      if (!Larger(a, heap_.front())) return;
+      std::pop_heap(heap_.begin(), heap_.end(), Larger);
+      heap_.back() = a;
+    } else {
+      heap_.push_back(a);
+    }
+    std::push_heap(heap_.begin(), heap_.end(), Larger);
+  }
+  std::vector<AllocationRecord> TakeSorted() {
+    std::sort_heap(heap_.begin(), heap_.end(), Larger);
+    return std::move(heap_);
+  }
+
+ private:
+  static bool Larger(const AllocationRecord& a, const AllocationRecord& b) {
+    return a.request.size != b.request.size ? a.request.size > b.request.size : a.index < b.index;
+  }
+  size_t keep_;
+  std::vector<AllocationRecord> heap_;
+};
+
+// Takes a method's requests as the planner makes them: places each on unbounded pools (and on
+// a --pool of the asked size), rolls the method pool up by category and keeps the largest.
+// Every request and placement is held only when the report keeps its allocations.
+class MethodSink final : public runtime::RequestSink {
+ public:
+  MethodSink(const ReportOptions& o, Workspace& w, MethodReport& r)
+      : keep_(o.keep_allocations),
+        w_(w),
+        r_(r),
+        unbounded_({o.pool_align, std::nullopt}, {o.pool_align, std::nullopt}, w.sim),
+        largest_(o.largest) {
+    w.plan.requests.clear();
+    w.sim.placements.clear();
+    if (o.pool_bytes)
+      bounded_.emplace(sim::PoolConfig{o.pool_align, *o.pool_bytes},
+                       sim::PoolConfig{o.pool_align, std::nullopt}, w.pool_check);
+  }
+
+  void Take(std::span<const runtime::AllocationRequest> batch) override {
+    for (const runtime::AllocationRequest& req : batch) Place(req);
+  }
+
+  // After the last request: the high-water marks, the largest allocations, the pool check.
+  void Finish(const ReportOptions& o) {
+    unbounded_.Finish();
+    r_.largest = largest_.TakeSorted();
+    if (!bounded_) return;
+    bounded_->Finish();
+    PoolCheck check;
+    check.pool_bytes = *o.pool_bytes;
+    check.fits = w_.pool_check.loads;
+    if (failing_) {
+      const sim::AllocationFailure& f = w_.pool_check.failures.front();
+      check.failing = failing_;
+      check.log = f.log;
+      check.consequence = sim::ConsequenceText(f.consequence);
+    }
+    r_.pool_check = std::move(check);
+  }
+
+  // A failed zero-size request that the runtime ignores: only then can a pool below the
+  // high-water mark load (sim::MinimumPool).
+  bool tolerates_a_failure() const { return tolerated_; }
+
+ private:
+  void Place(const runtime::AllocationRequest& req) {
+    const size_t i = next_++;
+    sim::Placement p;
+    unbounded_.Place(req, p);  // an unbounded pool never fails
+    if (keep_) {
+      w_.plan.requests.push_back(req);
+      w_.sim.placements.push_back(p);
+    }
+    if (bounded_) CheckOnPool(req, i);
+    if (req.pool != runtime::PoolKind::kMethod) return;
+    tolerated_ |= req.size == 0 && req.on_failure == runtime::OnFailure::kErrorUnlessEmpty;
+    CategoryTotal& c = r_.by_category[static_cast<size_t>(runtime::SiteCategory(req.site))];
     c.bytes += p.consumed(req.size);
     c.padding += p.padding;
     c.allocations += 1;
+    largest_.Offer({i, req, p});
   }
-}
 
-PoolCheck CheckPool(const runtime::LoadPlan& plan, uint64_t pool_bytes,
-                    const ReportOptions& options) {
-  sim::SimResult s = sim::Simulate(plan.requests, {options.pool_align, pool_bytes},
-                                   {options.pool_align, std::nullopt});
-  PoolCheck check;
-  check.pool_bytes = pool_bytes;
-  check.fits = s.loads;
-  if (!s.failures.empty()) {
-    const sim::AllocationFailure& f = s.failures.front();
-    check.failing_request = f.request;
-    check.log = f.log;
-    check.consequence = sim::ConsequenceText(f.consequence);
+  void CheckOnPool(const runtime::AllocationRequest& req, size_t i) {
+    sim::Placement q;
+    if (bounded_->Place(req, q) && q.failed && !failing_) failing_ = AllocationRecord{i, req, q};
   }
-  return check;
+
+  bool keep_;
+  Workspace& w_;
+  MethodReport& r_;
+  sim::LoadSimulator unbounded_;
+  std::optional<sim::LoadSimulator> bounded_;
+  std::optional<AllocationRecord> failing_;
+  LargestAllocations largest_;
+  size_t next_ = 0;
+  bool tolerated_ = false;
+};
+
+// The smallest pool that loads. Only a tolerated failure makes it less than the high-water
+// mark; finding how much less replays the requests, so a streamed plan is re-planned and kept.
+uint64_t MinimumPool(const pte::ProgramView& program, const pte::MethodView& m,
+                     const runtime::RuntimeModel& model, const ReportOptions& options,
+                     const MethodSink& sink, Workspace& w) {
+  if (!sink.tolerates_a_failure()) return w.sim.method_bytes;
+  runtime::LoadPlan replay;
+  const runtime::LoadPlan* plan = &w.plan;
+  if (!options.keep_allocations) {
+    runtime::PlanMethodLoad(program, m, model, options.load, replay);
+    plan = &replay;
+  }
+  return sim::MinimumPool(plan->requests, options.pool_align,
+                          {options.pool_align, std::nullopt}, w.sim);
 }
 
 // The report's copy of the workspace: all of it, or everything but the per-allocation vectors.
@@ -68,6 +165,7 @@ void Keep(Workspace& w, bool allocations, MethodReport& r) {
     r.sim = std::move(w.sim);
     return;
   }
+  r.plan.backend_types = w.plan.backend_types;
   r.plan.unknowns = w.plan.unknowns;
   r.plan.refusal = w.plan.refusal;
   r.sim.method_bytes = w.sim.method_bytes;
@@ -82,14 +180,12 @@ MethodReport AnalyzeMethod(const pte::ProgramView& program, const pte::MethodVie
   MethodReport r;
   r.method = &m;
   r.counts = Count(m);
-  runtime::PlanMethodLoad(program, m, model, options.load, w.plan);
-  const sim::PoolConfig temp{options.pool_align, std::nullopt};
-  sim::Simulate(w.plan.requests, {options.pool_align, std::nullopt}, temp, w.sim);
-  r.method_bytes = sim::MinimumPool(w.plan.requests, options.pool_align, temp, w.sim);
+  MethodSink sink(options, w, r);
+  runtime::StreamMethodLoad(program, m, model, options.load, w.plan, sink);
+  sink.Finish(options);
+  r.method_bytes = MinimumPool(program, m, model, options, sink, w);
   r.temp_load_peak_bytes = w.sim.temp_peak_bytes;
   r.exceeds_runtime_pool_limit = r.method_bytes > UINT32_MAX;
-  RollUp(w, r);
-  if (options.pool_bytes) r.pool_check = CheckPool(w.plan, *options.pool_bytes, options);
   Keep(w, options.keep_allocations, r);
   return r;
 }
@@ -203,7 +299,11 @@ Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
 }
 
 std::string Describe(const MethodReport& m, size_t request) {
-  return runtime::DescribeRequest(m.plan, request, *m.method);
+  return Describe(m, m.plan.requests[request]);
+}
+
+std::string Describe(const MethodReport& m, const runtime::AllocationRequest& request) {
+  return runtime::DescribeRequest(request, m.plan, *m.method);
 }
 
 }  // namespace etmem::report

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "etmem/abi/abi.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/runtime/release.h"
+#include "etmem/testing/program_builder.h"
 #include "etmem/testing/scenarios.h"
 
 namespace etmem::report {
@@ -64,11 +67,35 @@ void ExpectSameTotals(const MethodReport& a, const MethodReport& b, const std::s
     EXPECT_EQ(a.by_category[c].bytes, b.by_category[c].bytes) << where << " category " << c;
     EXPECT_EQ(a.by_category[c].padding, b.by_category[c].padding) << where << " category " << c;
   }
+  ASSERT_EQ(a.largest.size(), b.largest.size()) << where;
+  for (size_t i = 0; i < a.largest.size(); ++i) {
+    EXPECT_EQ(a.largest[i].index, b.largest[i].index) << where << " largest " << i;
+    EXPECT_EQ(a.largest[i].placement.offset, b.largest[i].placement.offset) << where;
+  }
   ASSERT_EQ(a.pool_check.has_value(), b.pool_check.has_value()) << where;
   if (a.pool_check) {
     EXPECT_EQ(a.pool_check->fits, b.pool_check->fits) << where;
     EXPECT_EQ(a.pool_check->log, b.pool_check->log) << where;
+    ASSERT_EQ(a.pool_check->failing.has_value(), b.pool_check->failing.has_value()) << where;
+    if (a.pool_check->failing) {
+      EXPECT_EQ(a.pool_check->failing->index, b.pool_check->failing->index) << where;
+      EXPECT_EQ(a.pool_check->failing->placement.offset, b.pool_check->failing->placement.offset)
+          << where;
+    }
   }
+}
+
+// The largest method-pool allocations by sorting every kept one: what MethodReport::largest
+// must hold.
+std::vector<size_t> LargestBySorting(const MethodReport& m, size_t keep) {
+  std::vector<size_t> rows;
+  for (size_t i = 0; i < m.plan.requests.size(); ++i)
+    if (m.plan.requests[i].pool == runtime::PoolKind::kMethod) rows.push_back(i);
+  std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
+    return m.plan.requests[a].size > m.plan.requests[b].size;
+  });
+  rows.resize(std::min(rows.size(), keep));
+  return rows;
 }
 
 class BuildReportsTest : public ::testing::TestWithParam<Case> {
@@ -129,10 +156,57 @@ TEST_P(BuildReportsTest, TotalsOnlyDropsAllocationsAndKeepsEveryTotal) {
     }
 }
 
+TEST_P(BuildReportsTest, LargestAllocationsAreTheLargestOfAllOfThem) {
+  for (const PairRequest& pair : EveryPair(true, std::nullopt)) {
+    runtime::RuntimeModel model(*pair.release, pair.target);
+    for (size_t keep : {size_t{0}, size_t{1}, size_t{3}, size_t{8}, size_t{1000}}) {
+      ReportOptions o = pair.options;
+      o.largest = keep;
+      Report r = std::move(BuildReport(program_, model, o)).value();
+      for (const MethodReport& m : r.methods) {
+        const std::vector<size_t> want = LargestBySorting(m, keep);
+        ASSERT_EQ(m.largest.size(), want.size()) << pair.release->version << " keep " << keep;
+        for (size_t i = 0; i < want.size(); ++i) {
+          EXPECT_EQ(m.largest[i].index, want[i]) << pair.release->version << " keep " << keep;
+          EXPECT_EQ(m.largest[i].placement.offset, m.sim.placements[want[i]].offset);
+        }
+      }
+    }
+  }
+}
+
 TEST_P(BuildReportsTest, AnUnknownMethodIsAnError) {
   auto pairs = EveryPair(true, std::nullopt);
   pairs.back().options.method = "no_such_method";
   EXPECT_FALSE(BuildReports(program_, pairs).has_value());
+}
+
+// Release 0.4 ignores a failed zero-size request, so its minimum pool can be below the
+// high-water mark; a streamed report must re-plan to find it, and agree with a kept one.
+TEST(BuildReportTest, StreamedReportFindsTheMinimumPoolBelowATolerantHighWaterMark) {
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  const int t = m.Tensor({.sizes = {3}});
+  const int op = m.Operator("aten::add", "out");
+  m.Chain();
+  m.KernelCall(op, {t});  // its last request: a 1-byte dim order, leaving the cursor unaligned
+  // Then two zero-size lists (arguments and their metadata): the first pays padding to align.
+  m.KernelCall(op, {});
+  auto bytes = b.Build();
+  pte::ProgramView program = std::move(pte::ReadProgramBytes(bytes, "scalar")).value();
+  runtime::RuntimeModel model(**runtime::FindRelease("0.4"), abi::BuiltinTargets().front());
+  bool below_high_water = false;
+  for (uint32_t align : {1u, 2u, 4u, 8u, 16u}) {
+    ReportOptions kept, streamed;
+    kept.pool_align = streamed.pool_align = align;
+    streamed.keep_allocations = false;
+    const MethodReport k = BuildReport(program, model, kept)->methods.front();
+    const MethodReport s = BuildReport(program, model, streamed)->methods.front();
+    EXPECT_EQ(s.method_bytes, k.method_bytes) << "pool aligned to " << align;
+    EXPECT_EQ(k.method_bytes, sim::MinimumPool(k.plan.requests, align, {align, std::nullopt}, k.sim));
+    below_high_water |= k.method_bytes < k.sim.method_bytes;
+  }
+  EXPECT_TRUE(below_high_water) << "no pool alignment made the tolerated failure matter";
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, BuildReportsTest, ::testing::ValuesIn(kCases),

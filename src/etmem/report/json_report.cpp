@@ -12,13 +12,13 @@ namespace {
 
 using nlohmann::json;
 
-json Allocation(const MethodReport& m, size_t i) {
-  const runtime::AllocationRequest& r = m.plan.requests[i];
-  const sim::Placement& p = m.sim.placements[i];
+json Allocation(const MethodReport& m, const AllocationRecord& a) {
+  const runtime::AllocationRequest& r = a.request;
+  const sim::Placement& p = a.placement;
   return {{"size", r.size},        {"align", r.align},           {"offset", p.offset},
           {"consumed", p.consumed(r.size)}, {"site", runtime::SiteName(r.site)},
           {"category", runtime::CategoryName(runtime::SiteCategory(r.site))},
-          {"what", Describe(m, i)}};
+          {"what", Describe(m, r)}};
 }
 
 std::string Dump(const json& j) {
@@ -73,7 +73,7 @@ json PoolCheckJson(const MethodReport& m) {
   if (!m.pool_check) return nullptr;
   const PoolCheck& c = *m.pool_check;
   json out = {{"pool_bytes", c.pool_bytes}, {"fits", c.fits}};
-  out["failing_allocation"] = c.failing_request ? Allocation(m, *c.failing_request) : json(nullptr);
+  out["failing_allocation"] = c.failing ? Allocation(m, *c.failing) : json(nullptr);
   out["log"] = c.log.empty() ? json(nullptr) : json(c.log);
   out["consequence"] = c.consequence.empty() ? json(nullptr) : json(c.consequence);
   return out;

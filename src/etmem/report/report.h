@@ -34,10 +34,17 @@ struct CategoryTotal {
   uint32_t allocations = 0;
 };
 
+// One allocation with all it takes to print it, whether or not the report kept the others.
+struct AllocationRecord {
+  size_t index = 0;  // its place in the load's sequence of requests
+  runtime::AllocationRequest request;
+  sim::Placement placement;
+};
+
 struct PoolCheck {
   uint64_t pool_bytes = 0;
   bool fits = true;
-  std::optional<size_t> failing_request;  // index into plan.requests
+  std::optional<AllocationRecord> failing;  // the first allocation that fails
   std::string log;                        // the runtime's first failure line
   std::string consequence;                // what the runtime does next
 };
@@ -49,8 +56,11 @@ struct MethodCounts {
 
 struct MethodReport {
   const pte::MethodView* method = nullptr;
-  runtime::LoadPlan plan;
-  sim::SimResult sim;              // unbounded pool: placements and high-water marks
+  runtime::LoadPlan plan;          // requests: empty unless ReportOptions::keep_allocations
+  sim::SimResult sim;              // unbounded pool: placements (if kept) and high-water marks
+  // The ReportOptions::largest largest method-pool allocations, largest first (earlier first
+  // among equals).
+  std::vector<AllocationRecord> largest;
   uint64_t method_bytes = 0;       // the minimum method pool
   uint64_t temp_load_peak_bytes = 0;
   std::array<CategoryTotal, static_cast<size_t>(runtime::Category::kCount)> by_category{};
@@ -117,9 +127,11 @@ struct ReportOptions {
   uint32_t pool_align = 8;
   std::optional<uint64_t> pool_bytes;  // --pool
   std::string method;                  // empty: every method
-  // false: keep the totals only. plan.requests and sim.placements are then empty, which is all
-  // a table of many (release, target) pairs needs, at a fraction of the memory.
+  // false: keep the totals only (and the largest allocations). plan.requests and
+  // sim.placements are then empty: the requests are streamed through the simulation as they
+  // are planned, never held, which is all a summary needs, at a fraction of the time and memory.
   bool keep_allocations = true;
+  size_t largest = 8;  // how many of the largest allocations MethodReport::largest holds
   bool operator==(const ReportOptions&) const = default;
 };
 
@@ -145,7 +157,9 @@ Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
 FlashBreakdown ComputeFlash(const pte::ProgramView& program);
 FlashLoad ComputeFlashLoad(const pte::ProgramView& program, const runtime::RuntimeTraits& traits);
 
-// Labels for allocation i of a method (built on demand).
+// Labels for allocation i of a method whose allocations were kept (built on demand).
 std::string Describe(const MethodReport& m, size_t request);
+// The same for one allocation of any report.
+std::string Describe(const MethodReport& m, const runtime::AllocationRequest& request);
 
 }  // namespace etmem::report

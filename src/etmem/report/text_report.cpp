@@ -48,43 +48,22 @@ void Categories(std::string& out, const MethodReport& m) {
   }
 }
 
-// The `keep` largest method-pool requests, largest first (earlier first among equals), found
-// with a heap of `keep` entries rather than a sort of every request.
-std::vector<size_t> Largest(const MethodReport& m, size_t keep) {
-  auto larger = [&](size_t a, size_t b) {
-    const uint64_t sa = m.plan.requests[a].size, sb = m.plan.requests[b].size;
-    return sa != sb ? sa > sb : a < b;
-  };
-  std::vector<size_t> heap;  // the smallest kept request on top
-  for (size_t i = 0; i < m.sim.placements.size() && keep > 0; ++i) {
-    if (m.plan.requests[i].pool != runtime::PoolKind::kMethod) continue;
-    if (heap.size() == keep) {
-      if (!larger(i, heap.front())) continue;
-      std::pop_heap(heap.begin(), heap.end(), larger);
-      heap.back() = i;
-    } else {
-      heap.push_back(i);
-    }
-    std::push_heap(heap.begin(), heap.end(), larger);
-  }
-  std::sort_heap(heap.begin(), heap.end(), larger);
-  return heap;
-}
-
 void Allocations(std::string& out, const MethodReport& m, const TextOptions& o) {
-  std::vector<size_t> rows;
-  if (!o.all_allocations) {
-    rows = Largest(m, o.largest);
-    out += fmt::format("\n  largest allocations (all of them: --allocations):\n");
-  } else {
-    for (size_t i = 0; i < m.sim.placements.size(); ++i)
-      if (m.plan.requests[i].pool == runtime::PoolKind::kMethod) rows.push_back(i);
-    out += "\n  every allocation, in order:\n";
-  }
+  auto row = [&](const AllocationRecord& a) {
+    out += fmt::format("  {:>5} {:>8} {:>5} {:>8}  {}\n", a.index, a.request.size,
+                       a.request.align, a.placement.offset, Describe(m, a.request));
+  };
+  const bool all = o.all_allocations && !m.plan.requests.empty();
+  out += all ? "\n  every allocation, in order:\n"
+             : "\n  largest allocations (all of them: --allocations):\n";
   out += fmt::format("  {:>5} {:>8} {:>5} {:>8}  {}\n", "#", "bytes", "align", "offset", "what");
-  for (size_t i : rows)
-    out += fmt::format("  {:>5} {:>8} {:>5} {:>8}  {}\n", i, m.plan.requests[i].size,
-                       m.plan.requests[i].align, m.sim.placements[i].offset, Describe(m, i));
+  if (!all) {
+    for (const AllocationRecord& a : m.largest) row(a);
+    return;
+  }
+  for (size_t i = 0; i < m.sim.placements.size(); ++i)
+    if (m.plan.requests[i].pool == runtime::PoolKind::kMethod)
+      row({i, m.plan.requests[i], m.sim.placements[i]});
 }
 
 // The file split by what the runtime does with each part, then the parts themselves.
@@ -135,10 +114,10 @@ void PoolCheckText(std::string& out, const MethodReport& m) {
   const PoolCheck& c = *m.pool_check;
   out += fmt::format("\nPool check: a {} B method allocator pool {}\n", c.pool_bytes,
                      c.fits ? "LOADS" : "DOES NOT LOAD");
-  if (!c.failing_request || *c.failing_request >= m.plan.requests.size()) return;  // totals only
-  size_t i = *c.failing_request;
-  out += fmt::format("  allocation #{} fails: {} ({} B, align {}, at offset {})\n", i, Describe(m, i),
-                     m.plan.requests[i].size, m.plan.requests[i].align, m.sim.placements[i].offset);
+  if (!c.failing) return;
+  const AllocationRecord& f = *c.failing;
+  out += fmt::format("  allocation #{} fails: {} ({} B, align {}, at offset {})\n", f.index,
+                     Describe(m, f.request), f.request.size, f.request.align, f.placement.offset);
   out += "  the runtime logs: " + c.log + "\n";
   out += "  then: " + c.consequence + "\n";
 }

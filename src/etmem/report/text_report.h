@@ -11,7 +11,6 @@ namespace etmem::report {
 
 struct TextOptions {
   bool all_allocations = false;  // list every allocation, not only the largest
-  size_t largest = 8;
 };
 
 std::string ToText(const Report& report, const TextOptions& options = {});

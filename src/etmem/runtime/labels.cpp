@@ -63,8 +63,8 @@ std::string DescribeInstruction(const pte::InstructionView& ins, const pte::Meth
   return pte::InstructionKindName(ins.kind);
 }
 
-std::string DescribeRequest(const LoadPlan& plan, size_t request, const pte::MethodView& m) {
-  const AllocationRequest& r = plan.requests[request];
+std::string DescribeRequest(const AllocationRequest& r, const LoadPlan& plan,
+                            const pte::MethodView& m) {
   switch (r.site) {
     case Site::kPlatformAllocator: return "PlatformMemoryAllocator (the runner passed no temp allocator)";
     case Site::kValues: return Array(r) + " values";

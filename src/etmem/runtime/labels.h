@@ -9,8 +9,9 @@
 
 namespace etmem::runtime {
 
-// Request `request` of `plan`, in words.
-std::string DescribeRequest(const LoadPlan& plan, size_t request, const pte::MethodView& method);
+// A request of `plan` (kept or streamed), in words.
+std::string DescribeRequest(const AllocationRequest& request, const LoadPlan& plan,
+                            const pte::MethodView& method);
 
 // "float32", "int64", ... for an ExecuTorch ScalarType code.
 std::string DtypeName(int8_t code);

@@ -26,28 +26,44 @@ using pte::ValueKind;
 class Planner {
  public:
   Planner(const pte::ProgramView& program, const pte::MethodView& method, const RuntimeModel& model,
-          const LoadOptions& options, LoadPlan& out)
+          const LoadOptions& options, LoadPlan& out, RequestSink& sink)
       : program_(program),
         m_(method),
         model_(model),
         t_(model.traits()),
         options_(options),
         max_size_t_(MaxUnsigned(model.abi().size_type.size)),
-        plan_(out) {}
+        plan_(out),
+        sink_(sink) {}
 
   void Run() {
-    plan_.requests.clear();  // keeps the capacity of a reused plan
     plan_.backend_types.clear();
     plan_.unknowns.clear();
     plan_.refusal.reset();
-    plan_.requests.reserve(m_.values.size() + 2 * m_.tensors.size() + 4 * m_.instructions.size() +
-                           m_.args.size() + 8);
     if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
       Instance(Site::kPlatformAllocator);
     if (ParseValues() && InitDelegates() && InitChains()) {}
+    Flush();
   }
 
  private:
+  // Requests leave in batches small enough to stay in L1 while the sink reads them. A batch is
+  // handed over only when the next request needs room, so the last request made is always here
+  // for the few sites that amend it.
+  static constexpr size_t kBatch = 256;
+  AllocationRequest& Push() {
+    if (batch_size_ == kBatch) Flush();
+    return batch_[batch_size_++];
+  }
+  AllocationRequest& Last() {
+    ETMEM_CHECK(batch_size_ > 0);
+    return batch_[batch_size_ - 1];
+  }
+  void Flush() {
+    if (batch_size_ > 0) sink_.Take({batch_.data(), batch_size_});
+    batch_size_ = 0;
+  }
+
   // allocateList<T>(n): one request of n * sizeof(T) bytes at alignof(T), T the site's element.
   void List(Site site, uint64_t n, int64_t subject = -1, int64_t detail = -1,
             PoolKind pool = PoolKind::kMethod) {
@@ -58,10 +74,12 @@ class Planner {
 
   // `proto` carries the site, alignment and failure behaviour; the rest is this call's. `type`
   // names the element in a message (null: the site's element type).
-  void Emit(AllocationRequest r, uint64_t element_size, const char* type, uint64_t n,
+  void Emit(const AllocationRequest& proto, uint64_t element_size, const char* type, uint64_t n,
             int64_t subject, int64_t detail = -1, PoolKind pool = PoolKind::kMethod) {
     // Counts come from flatbuffer vectors and indices from a verified view: all fit 32 bits.
     if (Refused()) return;  // nothing is allocated after the load has failed
+    AllocationRequest& r = Push();
+    r = proto;
     r.pool = pool;
     r.count = static_cast<uint32_t>(n);
     r.size = n * element_size;  // n < 2^32 and sizes are small: cannot overflow 64 bits
@@ -73,7 +91,6 @@ class Planner {
                               "a list of " + std::to_string(n) + " " +
                                   (type ? type : SiteElementType(r.site)) +
                                   " overflows the target's size_t"};
-    plan_.requests.push_back(r);
   }
 
   AllocationRequest Proto(Site site, abi::SizeAlign layout) const {
@@ -91,19 +108,19 @@ class Planner {
     const abi::SizeAlign layout = model_.Layout(backend.type);
     Emit(Proto(Site::kBackendInit, layout), layout.size, backend.type.c_str(), 1,
          static_cast<int64_t>(delegate));
-    if (!Refused()) plan_.requests.back().on_failure = backend.on_failure;
+    if (!Refused()) Last().on_failure = backend.on_failure;
   }
 
   // A request whose size the user declared (a backend etmem does not model).
   void Raw(Site site, const DeclaredBackendInit& d, int64_t subject) {
-    AllocationRequest r;
+    AllocationRequest& r = Push();
+    r = AllocationRequest{};
     r.site = site;
     r.on_failure = t_.failure(site);
     r.align = static_cast<uint16_t>(d.align);
     r.size = d.bytes;
     r.subject = static_cast<int32_t>(subject);
     r.declared = true;
-    plan_.requests.push_back(r);
   }
 
   // Each site allocates one type, laid out once per plan: no string is built per allocation.
@@ -148,7 +165,10 @@ class Planner {
   const LoadOptions& options_;
   const uint64_t max_size_t_;  // the target's SIZE_MAX
   LoadPlan& plan_;
+  RequestSink& sink_;
   std::array<SiteShape, static_cast<size_t>(Site::kCount)> shapes_{};
+  std::array<AllocationRequest, kBatch> batch_;
+  size_t batch_size_ = 0;
 };
 
 bool Planner::ParseValues() {
@@ -305,14 +325,38 @@ void Planner::ResolveOperator(const pte::InstructionView& ins, int64_t instructi
     if (const pte::TensorView* t = m_.TensorAt(args[a]))
       List(Site::kTensorMetaDimOrder, t->rank, instruction,
            static_cast<int64_t>(a), pool);
-  if (pool == PoolKind::kTemp) plan_.requests.back().reset_temp_after = true;
+  if (pool == PoolKind::kTemp && !Refused()) Last().reset_temp_after = true;
 }
+
+// The sink that keeps every request: LoadPlan::requests.
+class KeepRequests final : public RequestSink {
+ public:
+  explicit KeepRequests(std::vector<AllocationRequest>& out) : out_(out) {}
+  void Take(std::span<const AllocationRequest> batch) override {
+    out_.insert(out_.end(), batch.begin(), batch.end());
+  }
+
+ private:
+  std::vector<AllocationRequest>& out_;
+};
 
 }  // namespace
 
+void StreamMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
+                      const RuntimeModel& model, const LoadOptions& options, LoadPlan& out,
+                      RequestSink& sink) {
+  Planner(program, method, model, options, out, sink).Run();
+}
+
 void PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                     const RuntimeModel& model, const LoadOptions& options, LoadPlan& out) {
-  Planner(program, method, model, options, out).Run();
+  std::vector<AllocationRequest> requests = std::move(out.requests);  // keeps a reused capacity
+  requests.clear();
+  requests.reserve(method.values.size() + 2 * method.tensors.size() +
+                   4 * method.instructions.size() + method.args.size() + 8);
+  KeepRequests keep(requests);
+  StreamMethodLoad(program, method, model, options, out, keep);
+  out.requests = std::move(requests);
 }
 
 LoadPlan PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,

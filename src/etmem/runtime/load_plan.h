@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,7 +85,7 @@ struct Refusal {
 };
 
 struct LoadPlan {
-  std::vector<AllocationRequest> requests;
+  std::vector<AllocationRequest> requests;  // empty when the requests were streamed to a sink
   // By delegate index: the type its backend's init() allocates (backend models outlive plans).
   std::vector<std::string_view> backend_types;
   std::vector<UnknownPart> unknowns;
@@ -91,10 +93,22 @@ struct LoadPlan {
   bool exact() const { return unknowns.empty(); }
 };
 
+// Receives a load's requests in order, a batch at a time, as the planner makes them: a caller
+// that needs only what they add up to never holds them all (a large program makes millions).
+class RequestSink {
+ public:
+  virtual ~RequestSink() = default;
+  virtual void Take(std::span<const AllocationRequest> batch) = 0;
+};
+
 LoadPlan PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                         const RuntimeModel& model, const LoadOptions& options);
 // The same into `out`, reusing its buffers: many pairs planned in turn touch the memory of one.
 void PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                     const RuntimeModel& model, const LoadOptions& options, LoadPlan& out);
+// The same, the requests handed to `sink` instead of kept (out.requests is not touched).
+void StreamMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
+                      const RuntimeModel& model, const LoadOptions& options, LoadPlan& out,
+                      RequestSink& sink);
 
 }  // namespace etmem::runtime

@@ -8,39 +8,6 @@
 namespace etmem::sim {
 namespace {
 
-// One bump allocator: [base, base + capacity), cursor `used` bytes past base.
-class BumpAllocator {
- public:
-  explicit BumpAllocator(const PoolConfig& c)
-      : base_(c.base_align == 0 ? 0 : c.base_align), capacity_(c.capacity) {}
-
-  // Returns the placement; `failed` when the request does not fit (the cursor then stays).
-  Placement Allocate(uint64_t size, uint32_t align, uint64_t& available) {
-    const uint64_t cur = base_ + used_;
-    const uint64_t start = AlignUp(cur, align);
-    Placement p{start - base_, static_cast<uint32_t>(start - cur), false};
-    if (capacity_) {
-      available = *capacity_ - used_;
-      if (p.consumed(size) > available) {
-        p.failed = true;
-        return p;
-      }
-    }
-    used_ += p.consumed(size);
-    peak_ = std::max(peak_, used_);
-    return p;
-  }
-  void Reset() { used_ = 0; }
-  uint64_t peak() const { return peak_; }
-  uint64_t used() const { return used_; }
-
- private:
-  uint64_t base_;
-  std::optional<uint64_t> capacity_;
-  uint64_t used_ = 0;
-  uint64_t peak_ = 0;
-};
-
 bool StopsLoad(runtime::OnFailure f, uint64_t size) {
   return !(f == runtime::OnFailure::kErrorUnlessEmpty && size == 0);
 }
@@ -64,13 +31,64 @@ const char* ConsequenceText(runtime::OnFailure f) {
   return "?";
 }
 
-// After an unchecked allocation fails, the runtime makes at most the very next request, when it
-// belongs to the same unchecked pair (IntList: EValue*[] then int64_t[]), and then writes
-// through the null pointer. Measured on the real 1.4.1 runtime.
-bool MadeAfterUncheckedFailure(std::span<const runtime::AllocationRequest> requests,
-                               size_t failed, size_t i) {
-  return i == failed + 1 && requests[i].on_failure == runtime::OnFailure::kUnchecked &&
-         requests[i].subject == requests[failed].subject;
+void BumpAllocator::Allocate(uint64_t size, uint32_t align, Placement& p, uint64_t& available) {
+  const uint64_t cur = base_ + used_;
+  const uint64_t start = AlignUp(cur, align);
+  const uint64_t consumed = start - cur + size;
+  p.offset = start - base_;
+  p.padding = static_cast<uint32_t>(start - cur);
+  p.failed = false;
+  if (capacity_) {
+    available = *capacity_ - used_;
+    if (consumed > available) {
+      p.failed = true;
+      return;
+    }
+  }
+  used_ += consumed;
+  peak_ = std::max(peak_, used_);
+}
+
+LoadSimulator::LoadSimulator(const PoolConfig& method, const PoolConfig& temp, SimResult& out)
+    : method_(method), temp_(temp), out_(out) {
+  out_.failures.clear();
+  out_.loads = true;
+  out_.method_bytes = out_.temp_peak_bytes = 0;
+}
+
+bool LoadSimulator::Place(const runtime::AllocationRequest& r, Placement& p) {
+  const size_t i = next_++;
+  if (stopped_) return false;
+  // After an unchecked allocation fails, the runtime makes at most the very next request, when
+  // it belongs to the same unchecked pair (IntList: EValue*[] then int64_t[]), and then writes
+  // through the null pointer. Measured on the real 1.4.1 runtime.
+  if (unchecked_failure_ && !(i == *unchecked_failure_ + 1 &&
+                              r.on_failure == runtime::OnFailure::kUnchecked &&
+                              r.subject == unchecked_subject_)) {
+    stopped_ = true;
+    return false;
+  }
+  BumpAllocator& pool = r.pool == runtime::PoolKind::kTemp ? temp_ : method_;
+  uint64_t available = 0;
+  pool.Allocate(r.size, r.align, p, available);
+  if (p.failed) [[unlikely]] {
+    const uint64_t requested = p.consumed(r.size);
+    out_.failures.push_back({i, requested, available, r.on_failure, FailureLog(requested, available)});
+    if (r.on_failure == runtime::OnFailure::kUnchecked) {
+      out_.loads = false;
+      if (!unchecked_failure_) unchecked_failure_ = i, unchecked_subject_ = r.subject;
+    } else if (StopsLoad(r.on_failure, r.size)) {
+      out_.loads = false;
+      stopped_ = true;
+    }
+  }
+  if (r.reset_temp_after) temp_.Reset();
+  return true;
+}
+
+void LoadSimulator::Finish() {
+  out_.method_bytes = method_.peak();
+  out_.temp_peak_bytes = temp_.peak();
 }
 
 SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
@@ -83,33 +101,14 @@ SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const P
 void Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
               const PoolConfig& temp, SimResult& out) {
   out.placements.clear();  // keeps the capacity of a reused result
-  out.failures.clear();
-  out.loads = true;
   out.placements.reserve(requests.size());
-  BumpAllocator method_pool(method), temp_pool(temp);
-  std::optional<size_t> unchecked_failure;
-  for (size_t i = 0; i < requests.size(); ++i) {
-    const runtime::AllocationRequest& r = requests[i];
-    if (unchecked_failure && !MadeAfterUncheckedFailure(requests, *unchecked_failure, i)) break;
-    BumpAllocator& pool = r.pool == runtime::PoolKind::kTemp ? temp_pool : method_pool;
-    uint64_t available = 0;
-    Placement p = pool.Allocate(r.size, r.align, available);
+  LoadSimulator sim(method, temp, out);
+  Placement p;
+  for (const runtime::AllocationRequest& r : requests) {
+    if (!sim.Place(r, p)) break;
     out.placements.push_back(p);
-    if (p.failed) {
-      const uint64_t requested = p.consumed(r.size);
-      out.failures.push_back({i, requested, available, r.on_failure, FailureLog(requested, available)});
-      if (r.on_failure == runtime::OnFailure::kUnchecked) {
-        out.loads = false;
-        if (!unchecked_failure) unchecked_failure = i;
-      } else if (StopsLoad(r.on_failure, r.size)) {
-        out.loads = false;
-        break;
-      }
-    }
-    if (r.reset_temp_after) temp_pool.Reset();
   }
-  out.method_bytes = method_pool.peak();
-  out.temp_peak_bytes = temp_pool.peak();
+  sim.Finish();
 }
 
 uint64_t MinimumPool(std::span<const runtime::AllocationRequest> requests, uint32_t base_align,

@@ -46,6 +46,46 @@ struct SimResult {
   bool loads = true;                  // no failure stopped (or crashed) the load
 };
 
+// One bump allocator: [base, base + capacity), `used` bytes past the base.
+class BumpAllocator {
+ public:
+  explicit BumpAllocator(const PoolConfig& c)
+      : base_(c.base_align == 0 ? 0 : c.base_align), capacity_(c.capacity) {}
+  // Where `size` bytes at `align` land, into `p` field by field (a placement built in a
+  // temporary and copied costs a store-forwarding stall per request); `failed` when they do not
+  // fit (the cursor then stays). `available` gets the free bytes the runtime logs on failure.
+  void Allocate(uint64_t size, uint32_t align, Placement& p, uint64_t& available);
+  void Reset() { used_ = 0; }
+  uint64_t peak() const { return peak_; }
+
+ private:
+  uint64_t base_;
+  std::optional<uint64_t> capacity_;
+  uint64_t used_ = 0;
+  uint64_t peak_ = 0;
+};
+
+// A load replayed one request at a time, in the runtime's order, on the method allocator and
+// the temp allocator: what Simulate does, for requests that are streamed rather than kept.
+// Writes everything but placements into `out`; the high-water marks once Finish() is called.
+class LoadSimulator {
+ public:
+  LoadSimulator(const PoolConfig& method, const PoolConfig& temp, SimResult& out);
+  // Places the next request. False when the runtime never makes it because an earlier failure
+  // ended the load; a request that is made and fails returns true with `p.failed`.
+  bool Place(const runtime::AllocationRequest& r, Placement& p);
+  void Finish();
+
+ private:
+  BumpAllocator method_, temp_;
+  SimResult& out_;
+  size_t next_ = 0;  // index of the next request
+  bool stopped_ = false;
+  // The first unchecked failure: the runtime makes at most one more request (see Place).
+  std::optional<size_t> unchecked_failure_;
+  int32_t unchecked_subject_ = -1;
+};
+
 SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
                    const PoolConfig& temp);
 // The same into `out`, reusing its buffers.
