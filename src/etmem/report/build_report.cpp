@@ -3,6 +3,7 @@
 #include "etmem/report/report.h"
 
 #include <algorithm>
+#include <array>
 
 #include "etmem/runtime/labels.h"
 
@@ -39,14 +40,17 @@ struct Workspace {
 class LargestAllocations {
  public:
   explicit LargestAllocations(size_t keep) : keep_(keep) {}
-  void Offer(const AllocationRecord& a) {
-    if (keep_ == 0) return;
+  // Most requests are smaller than the smallest kept: that test comes first, before a record
+  // is made.
+  void Offer(size_t index, const runtime::AllocationRequest& r, const sim::Placement& p) {
     if (heap_.size() == keep_) {
+      if (keep_ == 0 || r.size < heap_.front().request.size) return;
+      const AllocationRecord a{index, r, p};
       if (!Larger(a, heap_.front())) return;
       std::pop_heap(heap_.begin(), heap_.end(), Larger);
       heap_.back() = a;
     } else {
-      heap_.push_back(a);
+      heap_.push_back({index, r, p});
     }
     std::push_heap(heap_.begin(), heap_.end(), Larger);
   }
@@ -89,6 +93,14 @@ class MethodSink final : public runtime::RequestSink {
   void Finish(const ReportOptions& o) {
     unbounded_.Finish();
     r_.largest = largest_.TakeSorted();
+    for (size_t site = 0; site < by_site_.size(); ++site) {
+      const CategoryTotal& s = by_site_[site];
+      CategoryTotal& c = r_.by_category[static_cast<size_t>(
+          runtime::SiteCategory(static_cast<runtime::Site>(site)))];
+      c.bytes += s.bytes;
+      c.padding += s.padding;
+      c.allocations += s.allocations;
+    }
     if (!bounded_) return;
     bounded_->Finish();
     PoolCheck check;
@@ -119,11 +131,11 @@ class MethodSink final : public runtime::RequestSink {
     if (bounded_) CheckOnPool(req, i);
     if (req.pool != runtime::PoolKind::kMethod) return;
     tolerated_ |= req.size == 0 && req.on_failure == runtime::OnFailure::kErrorUnlessEmpty;
-    CategoryTotal& c = r_.by_category[static_cast<size_t>(runtime::SiteCategory(req.site))];
+    CategoryTotal& c = by_site_[static_cast<size_t>(req.site)];  // rolled up in Finish
     c.bytes += p.consumed(req.size);
     c.padding += p.padding;
     c.allocations += 1;
-    largest_.Offer({i, req, p});
+    largest_.Offer(i, req, p);
   }
 
   void CheckOnPool(const runtime::AllocationRequest& req, size_t i) {
@@ -138,6 +150,7 @@ class MethodSink final : public runtime::RequestSink {
   std::optional<sim::LoadSimulator> bounded_;
   std::optional<AllocationRecord> failing_;
   LargestAllocations largest_;
+  std::array<CategoryTotal, static_cast<size_t>(runtime::Site::kCount)> by_site_{};
   size_t next_ = 0;
   bool tolerated_ = false;
 };

@@ -31,24 +31,6 @@ const char* ConsequenceText(runtime::OnFailure f) {
   return "?";
 }
 
-void BumpAllocator::Allocate(uint64_t size, uint32_t align, Placement& p, uint64_t& available) {
-  const uint64_t cur = base_ + used_;
-  const uint64_t start = AlignUp(cur, align);
-  const uint64_t consumed = start - cur + size;
-  p.offset = start - base_;
-  p.padding = static_cast<uint32_t>(start - cur);
-  p.failed = false;
-  if (capacity_) {
-    available = *capacity_ - used_;
-    if (consumed > available) {
-      p.failed = true;
-      return;
-    }
-  }
-  used_ += consumed;
-  peak_ = std::max(peak_, used_);
-}
-
 LoadSimulator::LoadSimulator(const PoolConfig& method, const PoolConfig& temp, SimResult& out)
     : method_(method), temp_(temp), out_(out) {
   out_.failures.clear();
@@ -56,34 +38,28 @@ LoadSimulator::LoadSimulator(const PoolConfig& method, const PoolConfig& temp, S
   out_.method_bytes = out_.temp_peak_bytes = 0;
 }
 
-bool LoadSimulator::Place(const runtime::AllocationRequest& r, Placement& p) {
-  const size_t i = next_++;
-  if (stopped_) return false;
-  // After an unchecked allocation fails, the runtime makes at most the very next request, when
-  // it belongs to the same unchecked pair (IntList: EValue*[] then int64_t[]), and then writes
-  // through the null pointer. Measured on the real 1.4.1 runtime.
-  if (unchecked_failure_ && !(i == *unchecked_failure_ + 1 &&
-                              r.on_failure == runtime::OnFailure::kUnchecked &&
-                              r.subject == unchecked_subject_)) {
+// After an unchecked allocation fails, the runtime makes at most the very next request, when it
+// belongs to the same unchecked pair (IntList: EValue*[] then int64_t[]), and then writes
+// through the null pointer. Measured on the real 1.4.1 runtime.
+bool LoadSimulator::MadeAfterFailure(const runtime::AllocationRequest& r, size_t i) {
+  if (!stopped_ && i == *unchecked_failure_ + 1 &&
+      r.on_failure == runtime::OnFailure::kUnchecked && r.subject == unchecked_subject_)
+    return true;
+  stopped_ = true;
+  return false;
+}
+
+void LoadSimulator::Failed(const runtime::AllocationRequest& r, size_t i, const Placement& p,
+                           uint64_t available) {
+  const uint64_t requested = p.consumed(r.size);
+  out_.failures.push_back({i, requested, available, r.on_failure, FailureLog(requested, available)});
+  if (r.on_failure == runtime::OnFailure::kUnchecked) {
+    out_.loads = false;
+    if (!unchecked_failure_) unchecked_failure_ = i, unchecked_subject_ = r.subject;
+  } else if (StopsLoad(r.on_failure, r.size)) {
+    out_.loads = false;
     stopped_ = true;
-    return false;
   }
-  BumpAllocator& pool = r.pool == runtime::PoolKind::kTemp ? temp_ : method_;
-  uint64_t available = 0;
-  pool.Allocate(r.size, r.align, p, available);
-  if (p.failed) [[unlikely]] {
-    const uint64_t requested = p.consumed(r.size);
-    out_.failures.push_back({i, requested, available, r.on_failure, FailureLog(requested, available)});
-    if (r.on_failure == runtime::OnFailure::kUnchecked) {
-      out_.loads = false;
-      if (!unchecked_failure_) unchecked_failure_ = i, unchecked_subject_ = r.subject;
-    } else if (StopsLoad(r.on_failure, r.size)) {
-      out_.loads = false;
-      stopped_ = true;
-    }
-  }
-  if (r.reset_temp_after) temp_.Reset();
-  return true;
 }
 
 void LoadSimulator::Finish() {

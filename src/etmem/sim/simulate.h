@@ -8,12 +8,14 @@
 // offsets are reported relative to the base, as the goldens record them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "etmem/base/checked_math.h"
 #include "etmem/runtime/load_plan.h"
 
 namespace etmem::sim {
@@ -77,6 +79,9 @@ class LoadSimulator {
   void Finish();
 
  private:
+  bool MadeAfterFailure(const runtime::AllocationRequest& r, size_t i);  // out of the hot path
+  void Failed(const runtime::AllocationRequest& r, size_t i, const Placement& p,
+              uint64_t available);
   BumpAllocator method_, temp_;
   SimResult& out_;
   size_t next_ = 0;  // index of the next request
@@ -85,6 +90,39 @@ class LoadSimulator {
   std::optional<size_t> unchecked_failure_;
   int32_t unchecked_subject_ = -1;
 };
+
+// Both are called once per request of a large program: inline, the failure paths out of line.
+inline void BumpAllocator::Allocate(uint64_t size, uint32_t align, Placement& p,
+                                    uint64_t& available) {
+  const uint64_t cur = base_ + used_;
+  const uint64_t start = AlignUp(cur, align);
+  const uint64_t consumed = start - cur + size;
+  p.offset = start - base_;
+  p.padding = static_cast<uint32_t>(start - cur);
+  p.failed = false;
+  if (capacity_) {
+    available = *capacity_ - used_;
+    if (consumed > available) {
+      p.failed = true;
+      return;
+    }
+  }
+  used_ += consumed;
+  peak_ = std::max(peak_, used_);
+}
+
+inline bool LoadSimulator::Place(const runtime::AllocationRequest& r, Placement& p) {
+  const size_t i = next_++;
+  if ((stopped_ || unchecked_failure_) && !MadeAfterFailure(r, i)) [[unlikely]]
+    return false;
+  BumpAllocator& pool = r.pool == runtime::PoolKind::kTemp ? temp_ : method_;
+  uint64_t available = 0;
+  pool.Allocate(r.size, r.align, p, available);
+  if (p.failed) [[unlikely]]
+    Failed(r, i, p, available);
+  if (r.reset_temp_after) temp_.Reset();
+  return true;
+}
 
 SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
                    const PoolConfig& temp);
