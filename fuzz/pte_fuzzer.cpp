@@ -60,7 +60,11 @@ void RequireOneLineNamingFile(const Error& e) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto program = pte::ReadProgramBytes({data, size}, kName);
+  // Odd-sized inputs take the two-thread verifier, which otherwise only programs of a megabyte
+  // or more reach.
+  pte::ReadLimits limits;
+  if (size % 2 == 1) limits.parallel_verify_bytes = 0;
+  auto program = pte::ReadProgramBytes({data, size}, kName, limits);
   if (!program) {
     RequireOneLineNamingFile(program.error());
     return 0;

@@ -10,6 +10,7 @@
 #include "etmem/base/printable.h"
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
+#include "etmem/pte/verify_program.h"
 
 namespace etmem::pte {
 namespace {
@@ -78,8 +79,10 @@ class Walker {
   [[gnu::noinline]] Error Fail(const Where& where, const std::string& what) const {
     return MakeError(ErrorCode::kInvalidProgram, file_ + ": " + where.Text() + ": " + what);
   }
-  // Every entry copied into the ProgramView is charged here first (see kMaxEntriesPerByte).
-  Status Charge(uint64_t entries, const Where& where);
+  // Every entry copied into the ProgramView is charged here first (see kMaxEntriesPerByte):
+  // false when the file cannot hold that many, and the caller returns OverBudget.
+  bool Afford(uint64_t entries);
+  [[gnu::noinline]] Error OverBudget(const Where& where) const;
 
  private:
   Status ReadValues(const fb::Method& m, const Where& where, MethodView& out);
@@ -88,8 +91,8 @@ class Walker {
                   const Where& where, ValueView& v, MethodView& out);
   Status ReadChains(const fb::Method& m, const Where& where, MethodView& out);
   Status ReadInstruction(const fb::Instruction& ins, const Where& where, MethodView& out);
-  Status CheckValueIndex(int64_t index, const MethodView& out, const Where& where,
-                         bool allow_none = false) const;
+  // A value index in range (or -1 where None is allowed); else ValueIndexOutOfRange.
+  static bool ValidIndex(int64_t index, const MethodView& out, bool allow_none = false);
   [[gnu::noinline]] Error ValueIndexOutOfRange(int64_t index, const MethodView& out,
                                                const Where& where) const;
   Status CheckListItemsExist(const MethodView& out, const Where& where) const;
@@ -104,12 +107,16 @@ class Walker {
 
 // The checks below run for every value and argument: the passing path is kept small enough to
 // inline, the message is built out of line.
-inline Status Walker::Charge(uint64_t entries, const Where& where) {
+inline bool Walker::Afford(uint64_t entries) {
   if (entries > budget_) [[unlikely]]
-    return Fail(where, "names more entries than a file of its size can hold (tables or "
-                       "vectors are shared, which no writer does)");
+    return false;
   budget_ -= entries;
-  return Ok{};
+  return true;
+}
+
+Error Walker::OverBudget(const Where& where) const {
+  return Fail(where, "names more entries than a file of its size can hold (tables or vectors "
+                     "are shared, which no writer does)");
 }
 
 Where MethodWhere(const fb::Method& m, size_t index) {
@@ -119,12 +126,9 @@ Where MethodWhere(const fb::Method& m, size_t index) {
   return w;
 }
 
-inline Status Walker::CheckValueIndex(int64_t index, const MethodView& out, const Where& where,
-                                      bool allow_none) const {
-  if (allow_none && index == -1) return Ok{};
-  if (index < 0 || static_cast<uint64_t>(index) >= out.values.size()) [[unlikely]]
-    return ValueIndexOutOfRange(index, out, where);
-  return Ok{};
+inline bool Walker::ValidIndex(int64_t index, const MethodView& out, bool allow_none) {
+  return (allow_none && index == -1) ||
+         (index >= 0 && static_cast<uint64_t>(index) < out.values.size());
 }
 
 Error Walker::ValueIndexOutOfRange(int64_t index, const MethodView& out,
@@ -152,27 +156,29 @@ Status Walker::CheckStep(const fb::Instruction& ins, const Where& where) const {
 }
 
 Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, MethodView& out) {
-  TensorView tv;
+  // Filled in place: a record built on the stack and copied costs a store-forwarding stall.
+  TensorView& tv = out.tensors.emplace_back();
   tv.dtype = static_cast<int8_t>(t.dtype());
   auto dyn = static_cast<uint8_t>(t.dynamism());
   if (dyn > 2) return Fail(where, "unknown shape dynamism " + std::to_string(dyn));
   tv.dynamism = static_cast<Dynamism>(dyn);
-  if (!t.sizes()) return Fail(where, "tensor has no sizes");
-  if (!t.dim_order()) return Fail(where, "tensor has no dim_order");
-  tv.rank = t.sizes()->size();
-  tv.dim_order_length = t.dim_order()->size();
+  const flatbuffers::Vector<int32_t>* sizes = t.sizes();
+  const flatbuffers::Vector<uint8_t>* dim_order = t.dim_order();
+  if (!sizes) return Fail(where, "tensor has no sizes");
+  if (!dim_order) return Fail(where, "tensor has no dim_order");
+  tv.rank = sizes->size();
+  tv.dim_order_length = dim_order->size();
   if (tv.rank > limits_.max_rank)
     return Fail(where, "tensor rank " + std::to_string(tv.rank) + " is absurd");
   if (tv.dim_order_length != tv.rank)
     return Fail(where, "tensor dim_order has " + std::to_string(tv.dim_order_length) +
                            " entries but sizes has " + std::to_string(tv.rank));
-  if (auto s = Charge(1 + tv.rank, where); !s) return s;
+  if (!Afford(1 + tv.rank)) return OverBudget(where);
   tv.sizes_begin = static_cast<uint32_t>(out.sizes.size());
-  for (int32_t s : *t.sizes()) {
+  for (int32_t s : *sizes)
     if (s < 0) return Fail(where, "tensor size " + std::to_string(s) + " is negative");
-    out.sizes.push_back(s);
-  }
-  for (uint8_t d : *t.dim_order())
+  out.sizes.insert(out.sizes.end(), sizes->data(), sizes->data() + sizes->size());  // a memcpy
+  for (uint8_t d : *dim_order)
     if (d >= tv.rank) return Fail(where, "tensor dim_order entry " + std::to_string(d) +
                                              " is not below the rank " + std::to_string(tv.rank));
   tv.data_index = t.data_index();
@@ -185,14 +191,13 @@ Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, MethodView& o
     tv.external = x->location() == fb::DataLocation::EXTERNAL;
     if (x->fqn()) tv.fqn = std::string_view(x->fqn()->c_str(), x->fqn()->size());
   }
-  out.tensors.push_back(tv);
   return Ok{};
 }
 
 Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
                         const Where& where, ValueView& v, MethodView& out) {
   if (!items) return Fail(where, "list has no items vector");
-  if (auto s = Charge(items->size(), where); !s) return s;
+  if (!Afford(items->size())) return OverBudget(where);
   v.index = static_cast<uint32_t>(out.list_items.size());
   v.count = items->size();
   for (size_t k = 0; k < items->size(); ++k) {
@@ -206,7 +211,7 @@ Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_no
 
 Status Walker::ReadValues(const fb::Method& m, const Where& method_where, MethodView& out) {
   if (!m.values()) return Fail(method_where, "has no values vector");
-  if (auto s = Charge(m.values()->size(), method_where); !s) return s;
+  if (!Afford(m.values()->size())) return OverBudget(method_where);
   out.values.reserve(m.values()->size());
   // At most one tensor per value. Reserving the bound (pages never written are never touched)
   // saves the copies and page faults of growing the largest vector of a big program; capped so
@@ -214,7 +219,7 @@ Status Walker::ReadValues(const fb::Method& m, const Where& method_where, Method
   out.tensors.reserve(std::min<size_t>(m.values()->size(), size_t{1} << 22));
   for (const fb::Value* v : *m.values()) {
     const Where where{&method_where, "value", static_cast<int64_t>(out.values.size())};
-    ValueView vv;
+    ValueView& vv = out.values.emplace_back();  // in place (see ReadTensor); capacity reserved
     if (!v) return Fail(where, "null value entry");
     if (auto s = CheckPayload(*v, where); !s) return s;
     switch (v->payload_type()) {
@@ -263,7 +268,7 @@ Status Walker::ReadValues(const fb::Method& m, const Where& method_where, Method
         const flatbuffers::Vector<int32_t>* items =
             optional ? v->payload_as_OptionalTensorList()->items() : v->payload_as_TensorList()->items();
         if (!items) return Fail(where, "tensor list has no items vector");
-        if (auto s = Charge(items->size(), where); !s) return s;
+        if (!Afford(items->size())) return OverBudget(where);
         vv.index = static_cast<uint32_t>(out.list_items.size());
         vv.count = items->size();
         for (int32_t i : *items) {
@@ -277,7 +282,6 @@ Status Walker::ReadValues(const fb::Method& m, const Where& method_where, Method
         return Fail(where, "unknown value type " +
                                std::to_string(static_cast<int>(v->payload_type())));
     }
-    out.values.push_back(vv);
   }
   return Ok{};
 }
@@ -291,8 +295,7 @@ Status Walker::CheckListItemsExist(const MethodView& out, const Where& method_wh
     if (v.kind != ValueKind::kIntList && v.kind != ValueKind::kTensorList && !optional) continue;
     const Where where{&method_where, "value", static_cast<int64_t>(i)};
     for (int64_t item : out.ItemsOf(v)) {
-      auto s = CheckValueIndex(item, out, where, optional);
-      if (!s) return s;
+      if (!ValidIndex(item, out, optional)) return ValueIndexOutOfRange(item, out, where);
       if (v.kind == ValueKind::kIntList || item < 0) continue;
       ValueKind k = out.values[static_cast<size_t>(item)].kind;
       if (k != ValueKind::kTensor && !(optional && k == ValueKind::kNull))
@@ -306,7 +309,7 @@ Status Walker::CheckListItemsExist(const MethodView& out, const Where& method_wh
 Status Walker::ReadInstruction(const fb::Instruction& ins, const Where& where,
                                MethodView& out) {
   if (auto s = CheckStep(ins, where); !s) return s;
-  InstructionView iv;
+  InstructionView& iv = out.instructions.emplace_back();  // in place (see ReadTensor)
   const flatbuffers::Vector<int32_t>* args = nullptr;
   switch (ins.step_type()) {
     case fb::Step::KernelCall: {
@@ -335,7 +338,7 @@ Status Walker::ReadInstruction(const fb::Instruction& ins, const Where& where,
       iv.target = mv->from();
       iv.second = mv->to();
       for (int32_t i : {iv.target, iv.second})
-        if (auto s = CheckValueIndex(i, out, where); !s) return s;
+        if (!ValidIndex(i, out)) return ValueIndexOutOfRange(i, out, where);
       break;
     }
     case fb::Step::JumpFalseCall: {
@@ -343,13 +346,13 @@ Status Walker::ReadInstruction(const fb::Instruction& ins, const Where& where,
       iv.kind = InstructionKind::kJumpFalse;
       iv.target = j->condition();
       iv.second = j->destination();
-      if (auto s = CheckValueIndex(iv.target, out, where); !s) return s;
+      if (!ValidIndex(iv.target, out)) return ValueIndexOutOfRange(iv.target, out, where);
       break;
     }
     case fb::Step::FreeCall: {
       iv.kind = InstructionKind::kFree;
       iv.target = ins.step_as_FreeCall()->value();
-      if (auto s = CheckValueIndex(iv.target, out, where); !s) return s;
+      if (!ValidIndex(iv.target, out)) return ValueIndexOutOfRange(iv.target, out, where);
       break;
     }
     default:
@@ -358,25 +361,23 @@ Status Walker::ReadInstruction(const fb::Instruction& ins, const Where& where,
   }
   if (iv.kind == InstructionKind::kKernelCall || iv.kind == InstructionKind::kDelegateCall) {
     if (!args) return Fail(where, "call has no args vector");
-    if (auto s = Charge(args->size(), where); !s) return s;
+    if (!Afford(args->size())) return OverBudget(where);
     iv.args_begin = static_cast<uint32_t>(out.args.size());
     iv.args_count = args->size();
-    for (int32_t a : *args) {
-      if (auto s = CheckValueIndex(a, out, where); !s) return s;
-      out.args.push_back(a);
-    }
+    for (int32_t a : *args)
+      if (!ValidIndex(a, out)) return ValueIndexOutOfRange(a, out, where);
+    out.args.insert(out.args.end(), args->data(), args->data() + args->size());  // a memcpy
   }
-  out.instructions.push_back(iv);
   return Ok{};
 }
 
 Status Walker::ReadChains(const fb::Method& m, const Where& method_where, MethodView& out) {
   if (!m.chains()) return Fail(method_where, "has no chains vector");
-  if (auto s = Charge(m.chains()->size(), method_where); !s) return s;
+  if (!Afford(m.chains()->size())) return OverBudget(method_where);
   for (const fb::Chain* c : *m.chains()) {
     const Where where{&method_where, "chain", static_cast<int64_t>(out.chains.size())};
     if (!c || !c->instructions()) return Fail(where, "has no instructions vector");
-    if (auto s = Charge(c->instructions()->size(), where); !s) return s;
+    if (!Afford(c->instructions()->size())) return OverBudget(where);
     ChainView cv;
     cv.instructions_begin = static_cast<uint32_t>(out.instructions.size());
     cv.instructions_count = c->instructions()->size();
@@ -423,7 +424,7 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
   if (m.name()) out.name = std::string_view(m.name()->c_str(), m.name()->size());
   const uint64_t listed = SizeOf(m.operators()) + SizeOf(m.inputs()) + SizeOf(m.outputs()) +
                           SizeOf(m.planned_buffer_sizes());
-  if (auto s = Charge(listed, where); !s) return s;
+  if (!Afford(listed)) return OverBudget(where);
   if (m.operators())
     for (const fb::Operator* op : *m.operators()) {
       OperatorView ov;
@@ -439,7 +440,7 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
     auto& dst = io == m.inputs() ? out.inputs : out.outputs;
     for (int32_t i : *io) {
       const Where list{&where, io == m.inputs() ? "inputs" : "outputs"};
-      if (auto s = CheckValueIndex(i, out, list); !s) return s;
+      if (!ValidIndex(i, out)) return ValueIndexOutOfRange(i, out, list);
       dst.push_back(i);
     }
   }
@@ -456,7 +457,7 @@ Status ReadDelegates(const fb::Program& p, const uint8_t* file_base, const fb::M
                      const ProgramView& program, const Where& where, Walker& w,
                      MethodView& out) {
   if (!m.delegates()) return Ok{};
-  if (auto s = w.Charge(m.delegates()->size(), where); !s) return s;
+  if (!w.Afford(m.delegates()->size())) return w.OverBudget(where);
   for (const fb::Delegate* d : *m.delegates()) {
     const Where dwhere{&where, "delegate", static_cast<int64_t>(out.delegates.size())};
     if (!d) return w.Fail(dwhere, "null delegate entry");
@@ -592,8 +593,8 @@ Status VerifyFlatbuffer(const uint8_t* data, uint64_t size, const std::string& n
   options.max_tables = static_cast<uint32_t>(std::min<uint64_t>(limits.max_tables, size / 4 + 1));
   options.check_alignment = true;
   const auto verified_size = std::min<uint64_t>(size, FLATBUFFERS_MAX_BUFFER_SIZE - 1);
-  flatbuffers::Verifier verifier(data, static_cast<size_t>(verified_size), options);
-  if (!fb::VerifyProgramBuffer(verifier))
+  if (!VerifyProgramFlatbuffer(data, static_cast<size_t>(verified_size), options,
+                               limits.parallel_verify_bytes))
     return MakeError(ErrorCode::kInvalidProgram,
                      name + ": the program flatbuffer fails verification (corrupt or truncated)");
   return Ok{};
@@ -604,7 +605,7 @@ Status ReadMethods(const fb::Program& p, const uint8_t* file_base, const std::st
   if (!p.methods() || p.methods()->size() == 0)
     return MakeError(ErrorCode::kInvalidProgram, name + ": the program has no methods");
   Walker walker(name, limits, out.flatbuffer_bytes);
-  if (auto s = walker.Charge(p.methods()->size(), Where{nullptr, "methods"}); !s) return s;
+  if (!walker.Afford(p.methods()->size())) return walker.OverBudget(Where{nullptr, "methods"});
   out.methods.resize(p.methods()->size());
   for (size_t i = 0; i < p.methods()->size(); ++i) {
     const fb::Method& m = *p.methods()->Get(i);

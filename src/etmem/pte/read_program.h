@@ -18,6 +18,9 @@ struct ReadLimits {
   uint32_t max_depth = 64;
   uint32_t max_tables = 50'000'000;
   uint32_t max_rank = 1024;  // far above any runtime's limit; larger is certainly corrupt
+  // Flatbuffers at least this large are verified on two threads (verify_program.h); below it
+  // a second thread costs more than it saves.
+  uint64_t parallel_verify_bytes = uint64_t{1} << 20;
 };
 
 // Maps `path` and reads it. Errors name the file and say what is wrong.
