@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/base/huge_pages.h"
 #include "etmem/base/printable.h"
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
@@ -48,6 +49,12 @@ T UnalignedAt(const flatbuffers::Vector<T>* vector, size_t i) {
   return value;
 }
 
+
+// A reserved vector about to be filled: huge pages, if it spans any (base/huge_pages.h).
+template <typename T>
+void Advise(const std::vector<T>& v) {
+  AdviseHugePages(v.data(), v.capacity() * sizeof(T));
+}
 
 // Where a problem lies, e.g. "method 'forward', chain 0, instruction 3". A chain of small
 // records on the stack, turned into text only when there is a problem to report: the walk
@@ -213,10 +220,12 @@ Status Walker::ReadValues(const fb::Method& m, const Where& method_where, Method
   if (!m.values()) return Fail(method_where, "has no values vector");
   if (!Afford(m.values()->size())) return OverBudget(method_where);
   out.values.reserve(m.values()->size());
+  Advise(out.values);
   // At most one tensor per value. Reserving the bound (pages never written are never touched)
   // saves the copies and page faults of growing the largest vector of a big program; capped so
   // that a file of shared Int tables cannot make it reserve gigabytes it will not fill.
   out.tensors.reserve(std::min<size_t>(m.values()->size(), size_t{1} << 22));
+  Advise(out.tensors);
   for (const fb::Value* v : *m.values()) {
     const Where where{&method_where, "value", static_cast<int64_t>(out.values.size())};
     ValueView& vv = out.values.emplace_back();  // in place (see ReadTensor); capacity reserved
@@ -416,6 +425,10 @@ void ReserveEntries(const fb::Method& m, uint64_t flatbuffer_bytes, MethodView& 
   out.args.reserve(bound);
   out.sizes.reserve(bound);
   out.list_items.reserve(bound);
+  Advise(out.instructions);
+  Advise(out.args);
+  Advise(out.sizes);
+  Advise(out.list_items);
 }
 
 Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& out) {
