@@ -39,20 +39,19 @@ struct Workspace {
 // smallest kept on top, so that most allocations cost one comparison.
 class LargestAllocations {
  public:
-  explicit LargestAllocations(size_t keep) : keep_(keep) {}
-  // Most requests are smaller than the smallest kept: that test comes first, before a record
-  // is made.
+  explicit LargestAllocations(size_t keep) : keep_(keep), floor_(keep == 0 ? UINT64_MAX : 0) {}
+  // Requests arrive in order, so one no larger than the smallest kept (which came earlier)
+  // can never displace it: most are turned away by one comparison, before a record is made.
   void Offer(size_t index, const runtime::AllocationRequest& r, const sim::Placement& p) {
+    if (r.size < floor_) return;
     if (heap_.size() == keep_) {
-      if (keep_ == 0 || r.size < heap_.front().request.size) return;
-      const AllocationRecord a{index, r, p};
-      if (!Larger(a, heap_.front())) return;
       std::pop_heap(heap_.begin(), heap_.end(), Larger);
-      heap_.back() = a;
+      heap_.back() = {index, r, p};
     } else {
       heap_.push_back({index, r, p});
     }
     std::push_heap(heap_.begin(), heap_.end(), Larger);
+    if (heap_.size() == keep_) floor_ = heap_.front().request.size + 1;
   }
   std::vector<AllocationRecord> TakeSorted() {
     std::sort_heap(heap_.begin(), heap_.end(), Larger);
@@ -64,6 +63,7 @@ class LargestAllocations {
     return a.request.size != b.request.size ? a.request.size > b.request.size : a.index < b.index;
   }
   size_t keep_;
+  uint64_t floor_;  // the smallest size that can still enter
   std::vector<AllocationRecord> heap_;
 };
 

@@ -86,11 +86,13 @@ class Planner {
     r.subject = static_cast<int32_t>(subject);
     r.detail = static_cast<int32_t>(detail);
     // n * sizeof(T) is computed in the target's size_t; a wrap is reported, never modelled.
-    if (r.size > max_size_t_)
-      plan_.refusal = Refusal{"MemoryAllocationFailed",
-                              "a list of " + std::to_string(n) + " " +
-                                  (type ? type : SiteElementType(r.site)) +
-                                  " overflows the target's size_t"};
+    if (r.size > max_size_t_) [[unlikely]]
+      RefuseOverflow(n, type ? type : SiteElementType(r.site));
+  }
+  // Out of line: Emit runs once per request of a large program and must stay small.
+  [[gnu::noinline]] void RefuseOverflow(uint64_t n, const char* type) {
+    plan_.refusal = Refusal{"MemoryAllocationFailed", "a list of " + std::to_string(n) + " " +
+                                                          type + " overflows the target's size_t"};
   }
 
   AllocationRequest Proto(Site site, abi::SizeAlign layout) const {
