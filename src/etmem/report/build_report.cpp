@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "etmem/base/huge_pages.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -72,7 +73,7 @@ class LargestAllocations {
 // Every request and placement is held only when the report keeps its allocations.
 class MethodSink final : public runtime::RequestSink {
  public:
-  MethodSink(const ReportOptions& o, Workspace& w, MethodReport& r)
+  MethodSink(const ReportOptions& o, const pte::MethodView& m, Workspace& w, MethodReport& r)
       : keep_(o.keep_allocations),
         w_(w),
         r_(r),
@@ -80,6 +81,7 @@ class MethodSink final : public runtime::RequestSink {
         largest_(o.largest) {
     w.plan.requests.clear();
     w.sim.placements.clear();
+    if (keep_) Reserve(runtime::EstimatedRequests(m));
     if (o.pool_bytes)
       bounded_.emplace(sim::PoolConfig{o.pool_align, *o.pool_bytes},
                        sim::PoolConfig{o.pool_align, std::nullopt}, w.pool_check);
@@ -120,6 +122,17 @@ class MethodSink final : public runtime::RequestSink {
   bool tolerates_a_failure() const { return tolerated_; }
 
  private:
+  // Kept allocations: room for about all of them up front, on huge pages when that large.
+  void Reserve(size_t requests) {
+    auto& kept_requests = w_.plan.requests;
+    auto& kept_placements = w_.sim.placements;
+    kept_requests.reserve(requests);
+    kept_placements.reserve(requests);
+    AdviseHugePages(kept_requests.data(), kept_requests.capacity() * sizeof(kept_requests[0]));
+    AdviseHugePages(kept_placements.data(),
+                    kept_placements.capacity() * sizeof(kept_placements[0]));
+  }
+
   void Place(const runtime::AllocationRequest& req) {
     const size_t i = next_++;
     sim::Placement p;
@@ -193,7 +206,7 @@ MethodReport AnalyzeMethod(const pte::ProgramView& program, const pte::MethodVie
   MethodReport r;
   r.method = &m;
   r.counts = Count(m);
-  MethodSink sink(options, w, r);
+  MethodSink sink(options, m, w, r);
   runtime::StreamMethodLoad(program, m, model, options.load, w.plan, sink);
   sink.Finish(options);
   r.method_bytes = MinimumPool(program, m, model, options, sink, w);

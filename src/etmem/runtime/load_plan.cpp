@@ -350,6 +350,11 @@ class KeepRequests final : public RequestSink {
 
 }  // namespace
 
+size_t EstimatedRequests(const pte::MethodView& method) {
+  return method.values.size() + 2 * method.tensors.size() + 4 * method.instructions.size() +
+         method.args.size() + 8;
+}
+
 void StreamMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                       const RuntimeModel& model, const LoadOptions& options, LoadPlan& out,
                       RequestSink& sink) {
@@ -360,8 +365,7 @@ void PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& meth
                     const RuntimeModel& model, const LoadOptions& options, LoadPlan& out) {
   std::vector<AllocationRequest> requests = std::move(out.requests);  // keeps a reused capacity
   requests.clear();
-  requests.reserve(method.values.size() + 2 * method.tensors.size() +
-                   4 * method.instructions.size() + method.args.size() + 8);
+  requests.reserve(EstimatedRequests(method));
   KeepRequests keep(requests);
   StreamMethodLoad(program, method, model, options, out, keep);
   out.requests = std::move(requests);

@@ -103,6 +103,8 @@ class RequestSink {
 
 LoadPlan PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                         const RuntimeModel& model, const LoadOptions& options);
+// About how many requests a load of `method` makes (for reserving; may be over or under).
+size_t EstimatedRequests(const pte::MethodView& method);
 // The same into `out`, reusing its buffers: many pairs planned in turn touch the memory of one.
 void PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                     const RuntimeModel& model, const LoadOptions& options, LoadPlan& out);
