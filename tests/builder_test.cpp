@@ -34,7 +34,7 @@ void ExpectTensorMatches(const pte::MethodView& view, const pte::TensorView& t,
   EXPECT_EQ(t.dtype, r.dtype) << where;
   EXPECT_EQ(t.dynamism, r.dynamism) << where;
   ASSERT_EQ(t.rank, r.sizes.size()) << where;
-  EXPECT_EQ(t.dim_order_length, r.dim_order.size()) << where;
+  EXPECT_EQ(t.rank, r.dim_order.size()) << where;
   auto sizes = view.SizesOf(t);
   EXPECT_EQ(std::vector<int32_t>(sizes.begin(), sizes.end()), r.sizes) << where;
   EXPECT_EQ(t.planned, r.placement.has_value()) << where;
@@ -44,7 +44,7 @@ void ExpectTensorMatches(const pte::MethodView& view, const pte::TensorView& t,
   }
   EXPECT_EQ(t.data_index != 0, r.constant >= 0) << where;
   EXPECT_EQ(t.external, !r.external_fqn.empty()) << where;
-  EXPECT_EQ(t.fqn, r.external_fqn) << where;
+  EXPECT_EQ(view.FqnOf(t), r.external_fqn) << where;
 }
 
 size_t ListLength(const ValueRecord& v) {
@@ -356,7 +356,7 @@ TEST(BuilderTest, ExternalDataKeepsDuplicateKeys) {
   const pte::MethodView& m = view.methods[0];
   EXPECT_EQ(m.external_constants(), 3u);  // two share "linear.weight"; the planned one is not
   int weights = 0;
-  for (const pte::TensorView& t : m.tensors) weights += t.fqn == "linear.weight";
+  for (const pte::TensorView& t : m.tensors) weights += m.FqnOf(t) == "linear.weight";
   EXPECT_EQ(weights, 2);
 }
 
@@ -391,7 +391,7 @@ void ExpectSameTensor(const pte::MethodView& a, const pte::TensorView& x, const 
   EXPECT_EQ(x.dynamism, y.dynamism) << where;
   EXPECT_EQ(x.planned, y.planned) << where;
   EXPECT_EQ(x.external, y.external) << where;
-  EXPECT_EQ(x.dim_order_length, y.dim_order_length) << where;
+  EXPECT_EQ(x.rank, y.rank) << where;
   EXPECT_EQ(x.data_index, y.data_index) << where;
   EXPECT_EQ(x.memory_id, y.memory_id) << where;
   EXPECT_EQ(x.offset, y.offset) << where;

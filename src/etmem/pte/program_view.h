@@ -30,14 +30,15 @@ struct TensorView {
   Dynamism dynamism = Dynamism::kStatic;
   bool planned = false;             // has a memory-plan placement
   bool external = false;            // extra info says the data lives in a .ptd
-  uint32_t rank = 0;                // sizes.size()
-  uint32_t dim_order_length = 0;
+  uint32_t rank = 0;                // sizes.size() (the dim order has as many entries)
   uint32_t sizes_begin = 0;         // into MethodView::sizes
   uint32_t data_index = 0;          // constant / mutable-state buffer index, 0 = none
   uint32_t memory_id = 0;           // 1-based planned buffer id
+  uint32_t fqn_index = 0;           // external key: MethodView::fqns[fqn_index - 1]; 0 = none
   uint64_t offset = 0;              // planned offset (low | high << 32)
-  std::string_view fqn;             // external key, may be empty
 };
+// 32 bytes: a large program has hundreds of thousands, and every page of them is a fault.
+static_assert(sizeof(TensorView) == 32);
 
 struct ValueView {
   ValueKind kind = ValueKind::kNone;
@@ -92,7 +93,11 @@ struct MethodView {
   std::vector<OperatorView> operators;
   std::vector<DelegateView> delegates;
   std::vector<int64_t> planned_buffer_sizes;  // as stored: index 0 is the reserved placeholder
+  std::vector<std::string_view> fqns;         // external keys (TensorView::fqn_index)
 
+  std::string_view FqnOf(const TensorView& t) const {
+    return t.fqn_index == 0 ? std::string_view() : fqns[t.fqn_index - 1];
+  }
   std::span<const int32_t> SizesOf(const TensorView& t) const {
     return {sizes.data() + t.sizes_begin, t.rank};
   }

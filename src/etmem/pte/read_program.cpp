@@ -174,11 +174,10 @@ Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, MethodView& o
   if (!sizes) return Fail(where, "tensor has no sizes");
   if (!dim_order) return Fail(where, "tensor has no dim_order");
   tv.rank = sizes->size();
-  tv.dim_order_length = dim_order->size();
   if (tv.rank > limits_.max_rank)
     return Fail(where, "tensor rank " + std::to_string(tv.rank) + " is absurd");
-  if (tv.dim_order_length != tv.rank)
-    return Fail(where, "tensor dim_order has " + std::to_string(tv.dim_order_length) +
+  if (dim_order->size() != tv.rank)
+    return Fail(where, "tensor dim_order has " + std::to_string(dim_order->size()) +
                            " entries but sizes has " + std::to_string(tv.rank));
   if (!Afford(1 + tv.rank)) return OverBudget(where);
   tv.sizes_begin = static_cast<uint32_t>(out.sizes.size());
@@ -196,7 +195,10 @@ Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, MethodView& o
   }
   if (const fb::TensorExtras* x = t.extras()) {
     tv.external = x->location() == fb::DataLocation::EXTERNAL;
-    if (x->fqn()) tv.fqn = std::string_view(x->fqn()->c_str(), x->fqn()->size());
+    if (x->fqn()) {
+      out.fqns.emplace_back(x->fqn()->c_str(), x->fqn()->size());
+      tv.fqn_index = static_cast<uint32_t>(out.fqns.size());
+    }
   }
   return Ok{};
 }

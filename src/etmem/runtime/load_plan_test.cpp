@@ -23,7 +23,6 @@ class MethodMaker {
     t.dtype = 6;
     t.dynamism = d;
     t.rank = static_cast<uint32_t>(sizes.size());
-    t.dim_order_length = t.rank;
     t.sizes_begin = static_cast<uint32_t>(m.sizes.size());
     m.sizes.insert(m.sizes.end(), sizes.begin(), sizes.end());
     m.values.push_back({ValueKind::kTensor, static_cast<uint32_t>(m.tensors.size()), 0});
