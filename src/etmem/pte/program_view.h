@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "etmem/base/large_blocks.h"
+
 namespace etmem::pte {
 
 enum class ValueKind : uint8_t {
@@ -81,15 +83,16 @@ struct DelegateView {
 
 struct MethodView {
   std::string_view name;
-  std::vector<ValueView> values;
-  std::vector<TensorView> tensors;
-  std::vector<int64_t> list_items;  // IntList/TensorList/OptionalTensorList value indices
-  std::vector<int32_t> sizes;       // tensor sizes, concatenated
+  // The arrays that grow with the program's size take their large buffers from huge pages.
+  LargeArray<ValueView> values;
+  LargeArray<TensorView> tensors;
+  LargeArray<int64_t> list_items;  // IntList/TensorList/OptionalTensorList value indices
+  LargeArray<int32_t> sizes;       // tensor sizes, concatenated
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
   std::vector<ChainView> chains;
-  std::vector<InstructionView> instructions;
-  std::vector<int32_t> args;
+  LargeArray<InstructionView> instructions;
+  LargeArray<int32_t> args;
   std::vector<OperatorView> operators;
   std::vector<DelegateView> delegates;
   std::vector<int64_t> planned_buffer_sizes;  // as stored: index 0 is the reserved placeholder
@@ -152,7 +155,7 @@ struct ProgramView {
   uint32_t mutable_segments = 0;
   // Indexed by a tensor's data_index (entry 0 reserved, as stored): inline buffers, or the
   // constant segment's offsets when there is a constant segment.
-  std::vector<ConstantBytes> constants;
+  LargeArray<ConstantBytes> constants;
   std::vector<uint32_t> mutable_segment_indices;  // segment of each mutable_segments entry
   std::vector<uint32_t> named_data_segments;      // segment of each named_data entry
   std::shared_ptr<const MappedFile> file;  // keeps the string_views alive

@@ -7,7 +7,6 @@
 #include <string_view>
 
 #include "etmem/base/checked_math.h"
-#include "etmem/base/huge_pages.h"
 #include "etmem/base/printable.h"
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
@@ -49,12 +48,6 @@ T UnalignedAt(const flatbuffers::Vector<T>* vector, size_t i) {
   return value;
 }
 
-
-// A reserved vector about to be filled: huge pages, if it spans any (base/huge_pages.h).
-template <typename T>
-void Advise(const std::vector<T>& v) {
-  AdviseHugePages(v.data(), v.capacity() * sizeof(T));
-}
 
 // Where a problem lies, e.g. "method 'forward', chain 0, instruction 3". A chain of small
 // records on the stack, turned into text only when there is a problem to report: the walk
@@ -222,12 +215,10 @@ Status Walker::ReadValues(const fb::Method& m, const Where& method_where, Method
   if (!m.values()) return Fail(method_where, "has no values vector");
   if (!Afford(m.values()->size())) return OverBudget(method_where);
   out.values.reserve(m.values()->size());
-  Advise(out.values);
   // At most one tensor per value. Reserving the bound (pages never written are never touched)
   // saves the copies and page faults of growing the largest vector of a big program; capped so
   // that a file of shared Int tables cannot make it reserve gigabytes it will not fill.
   out.tensors.reserve(std::min<size_t>(m.values()->size(), size_t{1} << 22));
-  Advise(out.tensors);
   for (const fb::Value* v : *m.values()) {
     const Where where{&method_where, "value", static_cast<int64_t>(out.values.size())};
     ValueView& vv = out.values.emplace_back();  // in place (see ReadTensor); capacity reserved
@@ -410,27 +401,34 @@ Status Walker::ReadChains(const fb::Method& m, const Where& method_where, Method
   return Ok{};
 }
 
+// Reserving `bound` entries of a vector that may hold far fewer. Pages are touched only as
+// they are written, but a large block (base/large_blocks.h) is on huge pages, and the first
+// write to one zeroes all 2 MiB of it. A large program reserves its bound: what it writes
+// takes a fault per 2 MiB, and the last, partly written huge page costs little beside the
+// rest. A small one stays just below a large block, on 4 KiB pages, and if it outgrows that,
+// moves once into a large block and grows there.
+template <typename T>
+void ReserveUpTo(LargeArray<T>& v, uint64_t bound) {
+  constexpr uint64_t kCap = uint64_t{1} << 22;
+  constexpr uint64_t kSmall = kLargeBlockBytes / sizeof(T) - 1;
+  const bool large = bound * sizeof(T) >= 8 * kLargeBlockBytes;
+  v.reserve(static_cast<size_t>(std::min(bound, large ? kCap : kSmall)));
+}
+
 // The vectors that grow entry by entry are reserved up front: growing by doubling would copy
-// them and write their pages twice, which in a large program costs more than filling them.
-// Instructions are counted exactly (the chains say how many); sizes, list items and arguments
-// take at least 4 bytes of flatbuffer each, which bounds them. Pages reserved and never
-// written are never touched; the cap keeps a huge file from reserving address space for them
-// it will not fill (past it, vectors grow as usual).
+// them and write their pages twice. Instructions are counted exactly (the chains say how
+// many); sizes, list items and arguments take at least 4 bytes of flatbuffer each, which
+// bounds them.
 void ReserveEntries(const fb::Method& m, uint64_t flatbuffer_bytes, MethodView& out) {
   constexpr uint64_t kCap = uint64_t{1} << 22;
   uint64_t instructions = 0;
   if (m.chains())
     for (const fb::Chain* c : *m.chains())
       if (c && c->instructions()) instructions += c->instructions()->size();
-  const size_t bound = static_cast<size_t>(std::min(flatbuffer_bytes / 4, kCap));
   out.instructions.reserve(static_cast<size_t>(std::min(instructions, kCap)));
-  out.args.reserve(bound);
-  out.sizes.reserve(bound);
-  out.list_items.reserve(bound);
-  Advise(out.instructions);
-  Advise(out.args);
-  Advise(out.sizes);
-  Advise(out.list_items);
+  ReserveUpTo(out.args, flatbuffer_bytes / 4);
+  ReserveUpTo(out.sizes, flatbuffer_bytes / 4);
+  ReserveUpTo(out.list_items, flatbuffer_bytes / 4);
 }
 
 Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& out) {
@@ -534,12 +532,14 @@ void LocateConstants(const fb::Program& p, const uint8_t* file_base, ProgramView
     const SegmentView& seg = out.segments[*out.constant_segment];
     const uint64_t base = (out.header ? out.header->segment_base_offset : 0) + seg.offset;
     const auto* offsets = p.constant_segment()->offsets();
+    out.constants.reserve(offsets->size());
     for (size_t i = 0; i < offsets->size(); ++i) {
       const uint64_t offset = UnalignedAt(offsets, i);  // 8-byte items may sit 4 bytes off
       out.constants.push_back({base + std::min(offset, seg.size),
                                offset < seg.size ? seg.size - offset : 0});
     }
   } else if (const auto* inl = p.inline_constants()) {
+    out.constants.reserve(inl->size());
     for (const fb::InlineBuffer* b : *inl) {
       if (b && b->bytes())
         out.constants.push_back({static_cast<uint64_t>(b->bytes()->data() - file_base),

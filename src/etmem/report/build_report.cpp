@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 
-#include "etmem/base/huge_pages.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -122,15 +121,10 @@ class MethodSink final : public runtime::RequestSink {
   bool tolerates_a_failure() const { return tolerated_; }
 
  private:
-  // Kept allocations: room for about all of them up front, on huge pages when that large.
+  // Kept allocations: room for about all of them up front.
   void Reserve(size_t requests) {
-    auto& kept_requests = w_.plan.requests;
-    auto& kept_placements = w_.sim.placements;
-    kept_requests.reserve(requests);
-    kept_placements.reserve(requests);
-    AdviseHugePages(kept_requests.data(), kept_requests.capacity() * sizeof(kept_requests[0]));
-    AdviseHugePages(kept_placements.data(),
-                    kept_placements.capacity() * sizeof(kept_placements[0]));
+    w_.plan.requests.reserve(requests);
+    w_.sim.placements.reserve(requests);
   }
 
   void Place(const runtime::AllocationRequest& req) {

@@ -173,7 +173,7 @@ class Planner {
   // kernel argument: a compact array that stays in cache, where the tensor records the
   // arguments name are scattered (their cache misses were a third of planning a large program).
   static constexpr uint32_t kNotATensor = UINT32_MAX;
-  std::vector<uint32_t> tensor_rank_;
+  LargeArray<uint32_t> tensor_rank_;
   std::array<AllocationRequest, kBatch> batch_;
   size_t batch_size_ = 0;
 };
@@ -339,13 +339,13 @@ void Planner::ResolveOperator(const pte::InstructionView& ins, int64_t instructi
 // The sink that keeps every request: LoadPlan::requests.
 class KeepRequests final : public RequestSink {
  public:
-  explicit KeepRequests(std::vector<AllocationRequest>& out) : out_(out) {}
+  explicit KeepRequests(LargeArray<AllocationRequest>& out) : out_(out) {}
   void Take(std::span<const AllocationRequest> batch) override {
     out_.insert(out_.end(), batch.begin(), batch.end());
   }
 
  private:
-  std::vector<AllocationRequest>& out_;
+  LargeArray<AllocationRequest>& out_;
 };
 
 }  // namespace
@@ -363,7 +363,7 @@ void StreamMethodLoad(const pte::ProgramView& program, const pte::MethodView& me
 
 void PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                     const RuntimeModel& model, const LoadOptions& options, LoadPlan& out) {
-  std::vector<AllocationRequest> requests = std::move(out.requests);  // keeps a reused capacity
+  LargeArray<AllocationRequest> requests = std::move(out.requests);  // keeps a reused capacity
   requests.clear();
   requests.reserve(EstimatedRequests(method));
   KeepRequests keep(requests);

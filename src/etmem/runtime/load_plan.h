@@ -85,7 +85,7 @@ struct Refusal {
 };
 
 struct LoadPlan {
-  std::vector<AllocationRequest> requests;  // empty when the requests were streamed to a sink
+  LargeArray<AllocationRequest> requests;  // empty when the requests were streamed to a sink
   // By delegate index: the type its backend's init() allocates (backend models outlive plans).
   std::vector<std::string_view> backend_types;
   std::vector<UnknownPart> unknowns;
