@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
+#include <system_error>
+#include <thread>
 
 #include "etmem/runtime/labels.h"
 
@@ -286,34 +289,81 @@ Result<Report> BuildReport(const pte::ProgramView& program, const runtime::Runti
   return BuildReportWith(program, model, options, work);
 }
 
+namespace {
+
+// For each pair, the first pair (itself, or an earlier one) with the same release, options and
+// target signature: the pair whose report it shares.
+std::vector<size_t> ReportSources(std::span<const PairRequest> pairs) {
+  std::vector<TargetSignature> signatures;
+  std::vector<size_t> source(pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    signatures.push_back(SignatureOf(pairs[i].target));
+    source[i] = i;
+    for (size_t j = 0; j < i; ++j)
+      if (source[j] == j && pairs[j].release == pairs[i].release &&
+          pairs[j].options == pairs[i].options && signatures[j] == signatures[i]) {
+        source[i] = j;
+        break;
+      }
+  }
+  return source;
+}
+
+// Values and instructions: what a pair's analysis costs in proportion to.
+size_t Entries(const pte::ProgramView& program) {
+  size_t n = 0;
+  for (const pte::MethodView& m : program.methods) n += m.values.size() + m.instructions.size();
+  return n;
+}
+// Below this a second thread costs about what it saves (tens of microseconds to start).
+constexpr size_t kEntriesForTwoThreads = 4096;
+
+// work(0, 2) here and work(1, 2) on a second thread; work(0, 1) alone when `two` is false or
+// no thread can be had.
+void OnTwoThreads(bool two, const std::function<void(size_t, size_t)>& work) {
+  std::thread other;
+  if (two) {
+    try {
+      other = std::thread(work, 1, 2);
+    } catch (const std::system_error&) {
+    }
+  }
+  if (!other.joinable()) return work(0, 1);
+  work(0, 2);
+  other.join();
+}
+
+}  // namespace
+
 Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
                                          std::span<const PairRequest> pairs) {
-  struct Computed {
-    const PairRequest* pair;
-    TargetSignature signature;
-    size_t report;  // index into reports
+  const std::vector<size_t> source = ReportSources(pairs);
+  std::vector<size_t> own;  // the pairs whose reports are computed, not copied
+  for (size_t i = 0; i < pairs.size(); ++i)
+    if (source[i] == i) own.push_back(i);
+  std::vector<std::optional<Result<Report>>> built(pairs.size());
+  // Every `step`-th computed pair from `first`, with a workspace of its own.
+  auto build = [&](size_t first, size_t step) {
+    Workspace work;
+    for (size_t k = first; k < own.size(); k += step) {
+      const PairRequest& pair = pairs[own[k]];
+      runtime::RuntimeModel model(*pair.release, pair.target);
+      built[own[k]] = BuildReportWith(program, model, pair.options, work);
+    }
   };
-  std::vector<Computed> computed;
-  Workspace work;
+  OnTwoThreads(own.size() >= 2 && Entries(program) >= kEntriesForTwoThreads, build);
   std::vector<Report> reports;
   reports.reserve(pairs.size());
-  for (const PairRequest& pair : pairs) {
-    TargetSignature signature = SignatureOf(pair.target);
-    auto same = std::find_if(computed.begin(), computed.end(), [&](const Computed& c) {
-      return c.pair->release == pair.release && c.pair->options == pair.options &&
-             c.signature == signature;
-    });
-    if (same != computed.end()) {
-      Report copy = reports[same->report];
-      copy.assumptions.target = pair.target.name;
-      copy.assumptions.target_detail = pair.target.description;
-      reports.push_back(std::move(copy));
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (source[i] == i) {
+      if (!built[i]->has_value()) return built[i]->error();
+      reports.push_back(std::move(built[i]->value()));
       continue;
     }
-    runtime::RuntimeModel model(*pair.release, pair.target);
-    ETMEM_TRY(Report r, BuildReportWith(program, model, pair.options, work));
-    computed.push_back({&pair, std::move(signature), reports.size()});
-    reports.push_back(std::move(r));
+    Report copy = reports[source[i]];
+    copy.assumptions.target = pairs[i].target.name;
+    copy.assumptions.target_detail = pairs[i].target.description;
+    reports.push_back(std::move(copy));
   }
   return reports;
 }

@@ -23,11 +23,14 @@ struct Case {
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 testing::ProgramBuilder Delegated() { return testing::ProgramWithDelegate("XnnpackBackend"); }
+// Large enough (5,801 values) that BuildReports computes its pairs on two threads.
+testing::ProgramBuilder LargeLstm() { return testing::LstmLike(20); }
 
 const Case kCases[] = {{"motivating_cnn", testing::MotivatingCnn},
                        {"every_value_kind", testing::ProgramWithEveryValueKind},
                        {"two_methods", testing::ProgramWithTwoMethods},
-                       {"xnnpack_delegate", Delegated}};
+                       {"xnnpack_delegate", Delegated},
+                       {"large_lstm", LargeLstm}};
 
 // The built-in targets, and two that differ from cortex-m in one primitive each: they must
 // not share cortex-m's reports.

@@ -5,6 +5,7 @@
 //
 //   RuntimeModel model(*FindRelease("1.4"), cortex_m);
 //   LoadPlan plan = PlanMethodLoad(program, program.methods[0], model, {.temp_allocator = true});
+//   StreamMethodLoad(program, program.methods[0], model, options, plan, sink);  // not kept
 #pragma once
 
 #include <cstdint>
