@@ -9,13 +9,7 @@
 namespace etmem {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kMapLargeBlocks = false;
-#else
-constexpr bool kMapLargeBlocks = true;
-#endif
-
-bool Mapped(size_t bytes) { return kMapLargeBlocks && bytes >= kLargeBlockBytes; }
+bool Mapped(size_t bytes) { return kMapsLargeBlocks && bytes >= kLargeBlockBytes; }
 
 size_t RoundUp(size_t bytes) { return (bytes + kLargeBlockBytes - 1) & ~(kLargeBlockBytes - 1); }
 

@@ -14,8 +14,14 @@ namespace etmem {
 // Blocks below this come from operator new: huge pages need 2 MiB of aligned address space.
 inline constexpr size_t kLargeBlockBytes = size_t{2} << 20;
 
-// Like operator new / delete (throws std::bad_alloc), for blocks of any size. Under
-// AddressSanitizer every block comes from operator new, so that overflows stay detected.
+// Under AddressSanitizer every block comes from operator new, so that overflows stay detected.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kMapsLargeBlocks = false;
+#else
+inline constexpr bool kMapsLargeBlocks = true;
+#endif
+
+// Like operator new / delete (throws std::bad_alloc), for blocks of any size.
 void* AllocateBlock(size_t bytes);
 void FreeBlock(void* block, size_t bytes);
 

@@ -10,16 +10,10 @@
 namespace etmem {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
 TEST(LargeBlocksTest, LargeBlocksStartOnAHugePageBoundaryAndHoldTheirBytes) {
   for (size_t bytes : {kLargeBlockBytes, kLargeBlockBytes + 1, 5 * kLargeBlockBytes + 12345}) {
     auto* p = static_cast<uint8_t*>(AllocateBlock(bytes));
-    if (!kSanitized) EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kLargeBlockBytes, 0u) << bytes;
+    if (kMapsLargeBlocks) EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kLargeBlockBytes, 0u) << bytes;
     std::memset(p, 0xab, bytes);  // every byte is writable
     EXPECT_EQ(p[bytes - 1], 0xab);
     FreeBlock(p, bytes);
