@@ -1,8 +1,12 @@
 // etmem: how much memory an ExecuTorch program needs on a given target and release.
 // Thin by design: parse, run the chosen verb, map its outcome to an exit code.
+#include <cstdio>
 #include <cstring>
+#include <new>
+#include <string>
 
 #include "commands.h"
+#include "etmem/base/printable.h"
 
 int main(int argc, char** argv) {
   using namespace etmem::cli;
@@ -24,5 +28,16 @@ int main(int argc, char** argv) {
     int code = app.exit(e);  // prints help / version / the usage error
     return code == 0 ? kExitOk : kExitInvalid;
   }
-  return run ? run() : kExitInvalid;
+  if (!run) return kExitInvalid;
+  // Input limits keep memory linear in the file, but a large enough program can still exhaust
+  // a small machine: say so in one line, not with a C++ runtime abort.
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    std::string command;
+    for (int i = 1; i < argc; ++i) command += std::string(i > 1 ? " " : "") + argv[i];
+    std::fprintf(stderr, "etmem %s: out of memory (the program is too large for this machine's "
+                         "memory or address-space limit)\n", etmem::Printable(command, 400).c_str());
+    return kExitInvalid;
+  }
 }
