@@ -8,7 +8,6 @@
 // MemoryAllocator over a pool whose base is 16 mod 32, stub kernels, and stub backends
 // ("FakeBackend" takes nothing; the "XnnpackBackend" stub takes sizeof(XNNExecutor) at align 8).
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 
@@ -19,18 +18,16 @@
 #include "etmem/pte/read_program.h"
 #include "etmem/report/report.h"
 #include "etmem/testing/scenarios.h"
+#include "etmem_cli.h"
+#include "measured.h"
 
 namespace etmem {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 const json& Measured() {
-  static const json kMeasured = [] {
-    std::ifstream in(fs::path(ETMEM_SOURCE_DIR) / "tests/measured/x86_64_builder_programs.json");
-    return json::parse(in);
-  }();
+  static const json kMeasured = test::ReadMeasured("x86_64_builder_programs.json");
   return kMeasured;
 }
 
@@ -45,7 +42,7 @@ Result<pte::ProgramView> Program(const json& e) {
     if (!bytes.count(name)) bytes[name] = Scenario(name).Build();
     return pte::ReadProgramBytes(bytes[name], name);
   }
-  return pte::ReadProgram((fs::path(ETMEM_SHARED_DIR) / "models/real" / (e["program"].get<std::string>() + ".pte")).string());
+  return pte::ReadProgram(test::RealModel(e["program"].get<std::string>()).string());
 }
 
 report::Report Analyze(const pte::ProgramView& p, const json& e) {
@@ -79,7 +76,7 @@ bool Comparable(const json& e) {
 }
 
 TEST(MeasuredRuntime, EveryComparableRunMatchesCallForCall) {
-  const bool have_real = fs::exists(fs::path(ETMEM_SHARED_DIR) / "models/real");
+  const bool have_real = test::HaveRealModels();
   size_t compared = 0;
   for (const json& e : Measured()["results"]) {
     if (!Comparable(e) || (e["program_set"] != "builder" && !have_real)) continue;

@@ -34,6 +34,20 @@ int Constant(MethodBuilder& m, std::vector<uint8_t> bytes, int8_t dtype = testin
   return m.Tensor({.dtype = dtype, .sizes = {elements}, .constant = ConstantData{std::move(bytes)}});
 }
 
+// The method's input x and output y: `elements` floats each, side by side in planned buffer 1.
+struct InOut {
+  int x, y;
+};
+InOut PlannedInOut(MethodBuilder& m, int32_t elements) {
+  const auto bytes = static_cast<uint64_t>(elements) * 4;
+  const int x = m.Tensor({.sizes = {elements}, .placement = Placement{1, 0}});
+  const int y = m.Tensor({.sizes = {elements}, .placement = Placement{1, bytes}});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.PlannedBufferSizes({static_cast<int64_t>(2 * bytes)});
+  return {x, y};
+}
+
 // x -> add(x, w) -> y. Returns the call's instruction index.
 int AddCall(MethodBuilder& m, int x, int w, int y) {
   return m.KernelCall(m.Operator("aten::add", "out"), {x, w, y, y});
@@ -50,17 +64,13 @@ ProgramBuilder TwoIdenticalWeights(bool in_segment, int* w0, int* w1, int* w2) {
   ProgramBuilder b;
   b.ConstantsInSegment(in_segment);
   MethodBuilder& m = b.Method("forward");
-  int x = m.Tensor({.sizes = {16}, .placement = Placement{1, 0}});
-  int y = m.Tensor({.sizes = {16}, .placement = Placement{1, 64}});
+  const auto [x, y] = PlannedInOut(m, 16);
   *w0 = Constant(m, Pattern(64, 1));
   *w1 = Constant(m, Pattern(64, 1));
   *w2 = Constant(m, Pattern(64, 2));
-  m.Inputs({x});
-  m.Outputs({y});
   AddCall(m, x, *w0, y);
   AddCall(m, y, *w2, y);
   AddCall(m, y, *w1, y);
-  m.PlannedBufferSizes({128});
   return b;
 }
 
@@ -94,12 +104,8 @@ TEST(DuplicateConstants, IdenticalWeightsInInlineBuffersAreOneGroup) {
 TEST(DuplicateConstants, ThreeCopiesSaveTwoCopiesOfFlash) {
   ProgramBuilder b;
   MethodBuilder& m = b.Method("forward");
-  int x = m.Tensor({.sizes = {64}, .placement = Placement{1, 0}});
-  int y = m.Tensor({.sizes = {64}, .placement = Placement{1, 256}});
-  m.Inputs({x});
-  m.Outputs({y});
+  const auto [x, y] = PlannedInOut(m, 64);
   for (int i = 0; i < 3; ++i) AddCall(m, x, Constant(m, Pattern(256, 9)), y);
-  m.PlannedBufferSizes({512});
   std::vector<DuplicateConstants> found = FindDuplicateConstants(Read(b));
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].data_indices.size(), 3u);
@@ -109,28 +115,20 @@ TEST(DuplicateConstants, ThreeCopiesSaveTwoCopiesOfFlash) {
 TEST(DuplicateConstants, EqualSizeOtherContentsIsNoFinding) {
   ProgramBuilder b;
   MethodBuilder& m = b.Method("forward");
-  int x = m.Tensor({.sizes = {16}, .placement = Placement{1, 0}});
-  int y = m.Tensor({.sizes = {16}, .placement = Placement{1, 64}});
-  m.Inputs({x});
-  m.Outputs({y});
+  const auto [x, y] = PlannedInOut(m, 16);
   std::vector<uint8_t> other = Pattern(64, 1);
   other.back() ^= 1;  // one bit differs
   AddCall(m, x, Constant(m, Pattern(64, 1)), y);
   AddCall(m, y, Constant(m, other), y);
-  m.PlannedBufferSizes({128});
   EXPECT_TRUE(FindDuplicateConstants(Read(b)).empty());
 }
 
 TEST(DuplicateConstants, SameBytesAnotherDtypeIsNoFinding) {
   ProgramBuilder b;
   MethodBuilder& m = b.Method("forward");
-  int x = m.Tensor({.sizes = {16}, .placement = Placement{1, 0}});
-  int y = m.Tensor({.sizes = {16}, .placement = Placement{1, 64}});
-  m.Inputs({x});
-  m.Outputs({y});
+  const auto [x, y] = PlannedInOut(m, 16);
   AddCall(m, x, Constant(m, Pattern(64, 1), testing::kFloat32), y);
   AddCall(m, y, Constant(m, Pattern(64, 1), testing::kInt32), y);
-  m.PlannedBufferSizes({128});
   EXPECT_TRUE(FindDuplicateConstants(Read(b)).empty());
 }
 
@@ -141,12 +139,8 @@ ProgramBuilder SameWeightInTwoMethods() {
   ProgramBuilder b;
   for (const char* name : {"forward", "encode"}) {
     MethodBuilder& m = b.Method(name);
-    int x = m.Tensor({.sizes = {16}, .placement = Placement{1, 0}});
-    int y = m.Tensor({.sizes = {16}, .placement = Placement{1, 64}});
-    m.Inputs({x});
-    m.Outputs({y});
+    const auto [x, y] = PlannedInOut(m, 16);
     AddCall(m, x, Constant(m, Pattern(64, 5)), y);
-    m.PlannedBufferSizes({128});
   }
   return b;
 }

@@ -5,7 +5,6 @@
 // runtime reported (MethodMeta), the load result, the method pool total, call count and temp
 // peak, and an unchanged method-allocator trace (only planned offsets and sizes changed).
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 
@@ -19,18 +18,16 @@
 #include "etmem/pte/read_program.h"
 #include "etmem/report/report.h"
 #include "etmem/testing/scenarios.h"
+#include "etmem_cli.h"
+#include "measured.h"
 
 namespace etmem {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 const json& Measured() {
-  static const json kMeasured = [] {
-    std::ifstream in(fs::path(ETMEM_SOURCE_DIR) / "tests/measured/x86_64_replanned_programs.json");
-    return json::parse(in);
-  }();
+  static const json kMeasured = test::ReadMeasured("x86_64_replanned_programs.json");
   return kMeasured;
 }
 
@@ -66,7 +63,7 @@ const Pair& Programs(const json& e) {
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   auto original = e["program_set"] == "builder"
                       ? pte::ReadProgramBytes(BuilderProgram(name), name)
-                      : pte::ReadProgram((fs::path(ETMEM_SHARED_DIR) / "models/real" / (name + ".pte")).string());
+                      : pte::ReadProgram(test::RealModel(name).string());
   EXPECT_TRUE(original) << key;
   auto replanned = pte::ReadProgramBytes(Replanned(*original), name + " (re-planned)");
   EXPECT_TRUE(replanned) << key << ": " << replanned.error().message;
@@ -120,7 +117,7 @@ void Check(const json& e, const std::string& what) {
 }
 
 TEST(ReplannedOnRealRuntime, EtmemMatchesWhatTheRuntimeMeasured) {
-  const bool have_real = fs::exists(fs::path(ETMEM_SHARED_DIR) / "models/real");
+  const bool have_real = test::HaveRealModels();
   size_t compared = 0, crashes = 0, smaller = 0;
   for (const json& e : Measured()["results"]) {
     if (e["program_set"] != "builder" && !have_real) continue;
