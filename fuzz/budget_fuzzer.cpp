@@ -20,26 +20,17 @@
 #include "etmem/runtime/load_plan.h"
 #include "etmem/runtime/release.h"
 #include "etmem/testing/scenarios.h"
+#include "fuzz_checks.h"
+
+const char* const etmem::fuzz::kTargetName = "budget_fuzzer";
 
 namespace {
 
 using namespace etmem;
+using fuzz::Require;
+using fuzz::OnePrintableLine;
 
 constexpr const char* kName = "fuzz.budget";
-
-void Require(bool ok, const std::string& what) {
-  if (ok) return;
-  std::fprintf(stderr, "budget_fuzzer: %s\n", what.c_str());
-  std::abort();
-}
-
-// One line of printable ASCII: bytes from the input must not split the line or reach a terminal
-// raw (etmem::Printable turns them into \xNN).
-bool OnePrintableLine(const std::string& s) {
-  for (const char c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) return false;
-  return true;
-}
 
 void RequireMessage(const Error& e, std::string_view source) {
   Require(OnePrintableLine(e.message) && e.message.find(source) != std::string::npos,

@@ -10,26 +10,17 @@
 #include <string_view>
 
 #include "etmem/device/device_log.h"
+#include "fuzz_checks.h"
+
+const char* const etmem::fuzz::kTargetName = "device_log_fuzzer";
 
 namespace {
 
 using namespace etmem;
+using fuzz::Require;
+using fuzz::OnePrintableLine;
 
 constexpr const char* kName = "fuzz-device.log";
-
-void Require(bool ok, const std::string& what) {
-  if (ok) return;
-  std::fprintf(stderr, "device_log_fuzzer: %s\n", what.c_str());
-  std::abort();
-}
-
-// One line of printable ASCII: bytes from the log must not split the line or reach a terminal
-// raw (etmem::Printable turns them into \xNN).
-bool OnePrintableLine(const std::string& s) {
-  for (const char c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) return false;
-  return true;
-}
 
 void RequireOneLine(const std::string& what, const std::string& s) {
   Require(OnePrintableLine(s), what + " is not one printable line: " + s);

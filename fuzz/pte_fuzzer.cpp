@@ -13,10 +13,14 @@
 #include "etmem/report/report.h"
 #include "etmem/runtime/load_plan.h"
 #include "etmem/runtime/release.h"
+#include "fuzz_checks.h"
+
+const char* const etmem::fuzz::kTargetName = "pte_fuzzer";
 
 namespace {
 
 using namespace etmem;
+using fuzz::Require;
 
 constexpr const char* kName = "fuzz.pte";
 
@@ -44,12 +48,6 @@ const std::vector<Case>& Cases() {
       MakeCase("1.4.1", "aarch64", false, false),
   };
   return cases;
-}
-
-void Require(bool ok, const std::string& what) {
-  if (ok) return;
-  std::fprintf(stderr, "pte_fuzzer: %s\n", what.c_str());
-  std::abort();
 }
 
 void RequireOneLineNamingFile(const Error& e) {

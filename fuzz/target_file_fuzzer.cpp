@@ -14,18 +14,16 @@
 #include "etmem/runtime/load_plan.h"
 #include "etmem/runtime/release.h"
 #include "etmem/testing/scenarios.h"
+#include "fuzz_checks.h"
+
+const char* const etmem::fuzz::kTargetName = "target_file_fuzzer";
 
 namespace {
 
 using namespace etmem;
+using fuzz::Require;
 
 constexpr const char* kName = "fuzz-target.json";
-
-void Require(bool ok, const std::string& what) {
-  if (ok) return;
-  std::fprintf(stderr, "target_file_fuzzer: %s\n", what.c_str());
-  std::abort();
-}
 
 const pte::ProgramView& Program() {
   static const std::vector<uint8_t> bytes = testing::ProgramWithEveryValueKind().Build();

@@ -1,0 +1,28 @@
+// Owns: the checks every fuzz target makes of etmem's answers. A failed check aborts, which
+// libFuzzer (and the replay binaries in ctest) report as a finding with the input behind it.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace etmem::fuzz {
+
+// Each target defines its name, which a failed check prints.
+extern const char* const kTargetName;
+
+inline void Require(bool ok, const std::string& what) {
+  if (ok) return;
+  std::fprintf(stderr, "%s: %s\n", kTargetName, what.c_str());
+  std::abort();
+}
+
+// One line of printable ASCII: bytes from the input must not split a message's line or reach a
+// terminal raw (etmem::Printable turns them into \xNN).
+inline bool OnePrintableLine(const std::string& s) {
+  for (const char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) return false;
+  return true;
+}
+
+}  // namespace etmem::fuzz
