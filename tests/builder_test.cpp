@@ -14,6 +14,7 @@
 #include "etmem/pte/read_program.h"
 #include "etmem/testing/program_builder.h"
 #include "etmem/testing/scenarios.h"
+#include "etmem/testing/view_contents.h"
 
 namespace etmem::testing {
 namespace {
@@ -409,7 +410,7 @@ void ExpectSameMethod(const pte::MethodView& a, const pte::MethodView& b) {
     if (a.values[i].kind == pte::ValueKind::kTensor)
       ExpectSameTensor(a, a.tensors[a.values[i].index], b, b.tensors[b.values[i].index], where);
   }
-  EXPECT_EQ(a.list_items, b.list_items);
+  EXPECT_EQ(testing::AllListItems(a), testing::AllListItems(b));
   EXPECT_EQ(a.inputs, b.inputs);
   EXPECT_EQ(a.outputs, b.outputs);
   ASSERT_EQ(a.chains.size(), b.chains.size());
@@ -419,7 +420,7 @@ void ExpectSameMethod(const pte::MethodView& a, const pte::MethodView& b) {
     EXPECT_EQ(a.instructions[i].target, b.instructions[i].target) << "instruction " << i;
     EXPECT_EQ(a.instructions[i].second, b.instructions[i].second) << "instruction " << i;
   }
-  EXPECT_EQ(a.args, b.args);
+  EXPECT_EQ(testing::AllArgs(a), testing::AllArgs(b));
   ASSERT_EQ(a.operators.size(), b.operators.size());
   for (size_t i = 0; i < a.operators.size(); ++i) {
     EXPECT_EQ(a.operators[i].name, b.operators[i].name);

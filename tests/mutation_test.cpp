@@ -687,7 +687,6 @@ pte::ProgramView ProgramWithListOf(uint32_t count, bool then_unbound_tensor) {
   m.name = "forward";
   m.values.push_back({pte::ValueKind::kTensor, 0, 0});
   m.tensors.push_back({});
-  m.list_items.push_back(0);
   m.values.push_back({pte::ValueKind::kTensorList, 0, count});
   if (then_unbound_tensor) {
     m.values.push_back({pte::ValueKind::kTensor, 1, 0});

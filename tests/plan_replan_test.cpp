@@ -14,6 +14,7 @@
 #include "etmem/pte/read_program.h"
 #include "etmem/testing/program_builder.h"
 #include "etmem/testing/scenarios.h"
+#include "etmem/testing/view_contents.h"
 
 namespace etmem::plan {
 namespace {
@@ -191,11 +192,11 @@ void ExpectOnlyThePlanChanged(const pte::ProgramView& a, std::span<const uint8_t
   for (size_t i = 0; i < a.methods.size(); ++i) {
     const pte::MethodView& x = a.methods[i];
     const pte::MethodView& y = b.methods[i];
-    EXPECT_EQ(x.sizes, y.sizes);
-    EXPECT_EQ(x.args, y.args);
+    EXPECT_EQ(testing::AllSizes(x), testing::AllSizes(y));
+    EXPECT_EQ(testing::AllArgs(x), testing::AllArgs(y));
     EXPECT_EQ(x.inputs, y.inputs);
     EXPECT_EQ(x.outputs, y.outputs);
-    EXPECT_EQ(x.list_items, y.list_items);
+    EXPECT_EQ(testing::AllListItems(x), testing::AllListItems(y));
     EXPECT_EQ(x.instructions.size(), y.instructions.size());
     EXPECT_EQ(x.planned_buffer_sizes.size(), y.planned_buffer_sizes.size());
     ASSERT_EQ(x.tensors.size(), y.tensors.size());

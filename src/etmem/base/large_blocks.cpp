@@ -1,41 +1,114 @@
-// Owns: AllocateBlock / FreeBlock (see large_blocks.h).
+// Owns: AllocateBlock / FreeBlock (see large_blocks.h): the arena of huge-page chunks.
 #include "etmem/base/large_blocks.h"
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <new>
+#include <vector>
 
 namespace etmem {
 namespace {
 
-bool Mapped(size_t bytes) { return kMapsLargeBlocks && bytes >= kLargeBlockBytes; }
+constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kChunkBytes = size_t{64} << 20;  // address space; only what is written is memory
+constexpr size_t kBlockAlign = 64;                // a cache line
 
-size_t RoundUp(size_t bytes) { return (bytes + kLargeBlockBytes - 1) & ~(kLargeBlockBytes - 1); }
+size_t RoundUp(size_t bytes, size_t to) { return (bytes + to - 1) & ~(to - 1); }
+
+// `bytes` of fresh memory on a 2 MiB boundary, advised to use huge pages.
+uint8_t* MapHugePageAligned(size_t bytes) {
+  // Map one huge page more than needed, then unmap the unaligned head and the tail.
+  void* p = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  const auto start = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t aligned = RoundUp(start, kHugePage);
+  if (aligned > start) ::munmap(p, aligned - start);
+  const uintptr_t tail = aligned + bytes, end = start + bytes + kHugePage;
+  if (end > tail) ::munmap(reinterpret_cast<void*>(tail), end - tail);
+#ifdef MADV_HUGEPAGE
+  ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);  // a hint; may be refused
+#endif
+  return reinterpret_cast<uint8_t*>(aligned);
+}
+
+// Blocks carved in order from a chunk; a chunk is reused once all its blocks are freed, and the
+// last block carved gives its bytes back when it is freed first (the usual order of a
+// temporary array).
+struct Chunk {
+  uint8_t* base = nullptr;
+  size_t top = 0;   // bytes carved
+  size_t live = 0;  // blocks not yet freed
+};
+
+class Arena {
+ public:
+  void* Allocate(size_t bytes) {
+    const size_t size = RoundUp(bytes, kBlockAlign);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (chunks_.empty() || chunks_.back().top + size > kChunkBytes)
+      chunks_.push_back({MapHugePageAligned(kChunkBytes), 0, 0});
+    Chunk& c = chunks_.back();
+    uint8_t* block = c.base + c.top;
+    c.top += size;
+    ++c.live;
+    return block;
+  }
+
+  void Free(void* block, size_t bytes) {
+    auto* p = static_cast<uint8_t*>(block);
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = std::find_if(chunks_.begin(), chunks_.end(), [&](const Chunk& c) {
+      return p >= c.base && p < c.base + kChunkBytes;
+    });
+    if (it == chunks_.end()) return;  // not ours: cannot happen with matched calls
+    if (p + RoundUp(bytes, kBlockAlign) == it->base + it->top) it->top = p - it->base;
+    if (--it->live > 0) return;
+    it->top = 0;
+    // An empty chunk is kept for the next blocks only if it is the one being carved.
+    if (it + 1 != chunks_.end()) {
+      ::munmap(it->base, kChunkBytes);
+      chunks_.erase(it);
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Chunk> chunks_;
+};
+
+Arena& TheArena() {
+  static Arena* arena = new Arena();  // never destroyed: static arrays may outlive any order
+  return *arena;
+}
+
+enum class Source { kOperatorNew, kArena, kOwnMapping };
+
+Source SourceOf(size_t bytes) {
+  if (!kMapsLargeBlocks || bytes < kArenaBlockBytes) return Source::kOperatorNew;
+  return bytes <= kChunkBytes / 4 ? Source::kArena : Source::kOwnMapping;
+}
 
 }  // namespace
 
 void* AllocateBlock(size_t bytes) {
-  if (!Mapped(bytes)) return ::operator new(bytes);
-  // Map one huge page more than needed, then unmap the unaligned head and the tail.
-  const size_t size = RoundUp(bytes);
-  void* p = ::mmap(nullptr, size + kLargeBlockBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
-  const auto start = reinterpret_cast<uintptr_t>(p);
-  const uintptr_t aligned = (start + kLargeBlockBytes - 1) & ~(kLargeBlockBytes - 1);
-  if (aligned > start) ::munmap(p, aligned - start);
-  const uintptr_t tail = aligned + size, end = start + size + kLargeBlockBytes;
-  if (end > tail) ::munmap(reinterpret_cast<void*>(tail), end - tail);
-#ifdef MADV_HUGEPAGE
-  ::madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);  // a hint; may be refused
-#endif
-  return reinterpret_cast<void*>(aligned);
+  switch (SourceOf(bytes)) {
+    case Source::kOperatorNew: return ::operator new(bytes);
+    case Source::kArena: return TheArena().Allocate(bytes);
+    case Source::kOwnMapping: return MapHugePageAligned(RoundUp(bytes, kHugePage));
+  }
+  return nullptr;
 }
 
 void FreeBlock(void* block, size_t bytes) {
-  if (!Mapped(bytes)) return ::operator delete(block);
-  ::munmap(block, RoundUp(bytes));
+  switch (SourceOf(bytes)) {
+    case Source::kOperatorNew: return ::operator delete(block);
+    case Source::kArena: return TheArena().Free(block, bytes);
+    case Source::kOwnMapping: ::munmap(block, RoundUp(bytes, kHugePage)); return;
+  }
 }
 
 }  // namespace etmem

@@ -1,7 +1,10 @@
 // Owns: memory for the few large arrays that a big program's view and plan hold. Filling them
 // faulted in thousands of 4 KiB pages, each fault (zeroing, accounting, on a VM a trap) costing
-// more than the data it held. Blocks of 2 MiB or more are mapped on a 2 MiB boundary and
-// advised to use transparent huge pages: one fault per 2 MiB where the kernel allows it.
+// more than the data it held. Blocks of 128 KiB or more are carved one after another from
+// chunks on 2 MiB boundaries advised to use transparent huge pages, so that the arrays of one
+// program share huge pages: one fault per 2 MiB where the kernel allows it. (Each array on its
+// own huge page cost as much as the 4 KiB faults: the first write to a huge page zeroes all of
+// it.)
 //
 //   LargeArray<ValueView> values;  // a std::vector whose large buffers come from here
 #pragma once
@@ -11,8 +14,9 @@
 
 namespace etmem {
 
-// Blocks below this come from operator new: huge pages need 2 MiB of aligned address space.
-inline constexpr size_t kLargeBlockBytes = size_t{2} << 20;
+// Blocks below this come from operator new: a program whose arrays are all smaller writes
+// less than a huge page costs to zero.
+inline constexpr size_t kArenaBlockBytes = size_t{128} << 10;
 
 // Under AddressSanitizer every block comes from operator new, so that overflows stay detected.
 #if defined(__SANITIZE_ADDRESS__)

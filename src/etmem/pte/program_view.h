@@ -7,7 +7,9 @@
 // indices) so that reading a 300k-value program costs a handful of allocations, not one per value.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <span>
@@ -33,7 +35,7 @@ struct TensorView {
   bool planned = false;             // has a memory-plan placement
   bool external = false;            // extra info says the data lives in a .ptd
   uint32_t rank = 0;                // sizes.size() (the dim order has as many entries)
-  uint32_t sizes_begin = 0;         // into MethodView::sizes
+  uint32_t sizes_begin = 0;         // into MethodView::words
   uint32_t data_index = 0;          // constant / mutable-state buffer index, 0 = none
   uint32_t memory_id = 0;           // 1-based planned buffer id
   uint32_t fqn_index = 0;           // external key: MethodView::fqns[fqn_index - 1]; 0 = none
@@ -44,8 +46,47 @@ static_assert(sizeof(TensorView) == 32);
 
 struct ValueView {
   ValueKind kind = ValueKind::kNone;
-  uint32_t index = 0;  // tensor: into tensors; lists: into list_items; scalars: unused
+  uint32_t index = 0;  // tensor: into tensors; int and tensor lists: into words; else unused
   uint32_t count = 0;  // list length or string length
+};
+
+// A list's value indices, read where the flatbuffer holds them: 64-bit for an IntList (which
+// may sit 4 bytes off 8-byte alignment, so each is copied out, never loaded in place), 32-bit
+// for the tensor lists.
+class ListItems {
+ public:
+  ListItems(const int32_t* words, uint32_t count, bool wide)
+      : words_(words), count_(count), wide_(wide) {}
+  size_t size() const { return count_; }
+  int64_t operator[](size_t i) const {
+    if (!wide_) return words_[i];
+    int64_t item;
+    std::memcpy(&item, words_ + 2 * i, sizeof item);
+    return item;
+  }
+  class iterator {
+   public:
+    using value_type = int64_t;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const ListItems* list, size_t i) : list_(list), i_(i) {}
+    int64_t operator*() const { return (*list_)[i_]; }
+    iterator& operator++() { ++i_; return *this; }
+    iterator operator++(int) { iterator old = *this; ++i_; return old; }
+    bool operator==(const iterator& o) const { return i_ == o.i_; }
+
+   private:
+    const ListItems* list_ = nullptr;
+    size_t i_ = 0;
+  };
+  iterator begin() const { return {this, 0}; }
+  iterator end() const { return {this, count_}; }
+  std::vector<int64_t> ToVector() const { return {begin(), end()}; }
+
+ private:
+  const int32_t* words_;
+  uint32_t count_;
+  bool wide_;
 };
 
 enum class InstructionKind : uint8_t { kNone, kKernelCall, kDelegateCall, kMove, kJumpFalse, kFree };
@@ -55,7 +96,7 @@ struct InstructionView {
   InstructionKind kind = InstructionKind::kNone;
   int32_t target = 0;      // op_index, delegate_index, move source, jump condition, freed value
   int32_t second = 0;      // move destination, jump destination
-  uint32_t args_begin = 0; // into MethodView::args (kernel and delegate calls)
+  uint32_t args_begin = 0; // into MethodView::words (kernel and delegate calls)
   uint32_t args_count = 0;
 };
 
@@ -86,13 +127,16 @@ struct MethodView {
   // The arrays that grow with the program's size take their large buffers from huge pages.
   LargeArray<ValueView> values;
   LargeArray<TensorView> tensors;
-  LargeArray<int64_t> list_items;  // IntList/TensorList/OptionalTensorList value indices
-  LargeArray<int32_t> sizes;       // tensor sizes, concatenated
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
   std::vector<ChainView> chains;
   LargeArray<InstructionView> instructions;
-  LargeArray<int32_t> args;
+  // Tensor sizes, list items and call arguments are not copied: they are the flatbuffer's own
+  // vectors, which the verifier has found 4-byte aligned, read in place. `words` is the
+  // flatbuffer as 32-bit words (a view made in memory points it at `own_words`).
+  std::span<const int32_t> words;
+  std::shared_ptr<const std::vector<int32_t>> own_words;
+  uint64_t arg_count = 0;  // arguments of all calls
   std::vector<OperatorView> operators;
   std::vector<DelegateView> delegates;
   std::vector<int64_t> planned_buffer_sizes;  // as stored: index 0 is the reserved placeholder
@@ -102,13 +146,14 @@ struct MethodView {
     return t.fqn_index == 0 ? std::string_view() : fqns[t.fqn_index - 1];
   }
   std::span<const int32_t> SizesOf(const TensorView& t) const {
-    return {sizes.data() + t.sizes_begin, t.rank};
+    return words.subspan(t.sizes_begin, t.rank);
   }
-  std::span<const int64_t> ItemsOf(const ValueView& v) const {
-    return {list_items.data() + v.index, v.count};
+  // Of an IntList, TensorList or OptionalTensorList value.
+  ListItems ItemsOf(const ValueView& v) const {
+    return {words.data() + v.index, v.count, v.kind == ValueKind::kIntList};
   }
   std::span<const int32_t> ArgsOf(const InstructionView& i) const {
-    return {args.data() + i.args_begin, i.args_count};
+    return words.subspan(i.args_begin, i.args_count);
   }
   const TensorView* TensorAt(int64_t value_index) const {
     const ValueView& v = values[static_cast<size_t>(value_index)];

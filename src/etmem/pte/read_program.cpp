@@ -79,7 +79,7 @@ class Walker {
   [[gnu::noinline]] Error Fail(const Where& where, const std::string& what) const {
     return MakeError(ErrorCode::kInvalidProgram, file_ + ": " + where.Text() + ": " + what);
   }
-  // Every entry copied into the ProgramView is charged here first (see kMaxEntriesPerByte):
+  // Every entry the ProgramView holds or points at is charged here first (see kMaxEntriesPerByte):
   // false when the file cannot hold that many, and the caller returns OverBudget.
   bool Afford(uint64_t entries);
   [[gnu::noinline]] Error OverBudget(const Where& where) const;
@@ -155,6 +155,11 @@ Status Walker::CheckStep(const fb::Instruction& ins, const Where& where) const {
                          " has no step table");
 }
 
+// Where an int32 vector of the verified flatbuffer starts in MethodView::words.
+uint32_t WordIndex(const int32_t* data, const MethodView& out) {
+  return static_cast<uint32_t>(data - out.words.data());
+}
+
 Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, MethodView& out) {
   // Filled in place: a record built on the stack and copied costs a store-forwarding stall.
   TensorView& tv = out.tensors.emplace_back();
@@ -173,10 +178,9 @@ Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, MethodView& o
     return Fail(where, "tensor dim_order has " + std::to_string(dim_order->size()) +
                            " entries but sizes has " + std::to_string(tv.rank));
   if (!Afford(1 + tv.rank)) return OverBudget(where);
-  tv.sizes_begin = static_cast<uint32_t>(out.sizes.size());
+  tv.sizes_begin = WordIndex(sizes->data(), out);
   for (int32_t s : *sizes)
     if (s < 0) return Fail(where, "tensor size " + std::to_string(s) + " is negative");
-  out.sizes.insert(out.sizes.end(), sizes->data(), sizes->data() + sizes->size());  // a memcpy
   for (uint8_t d : *dim_order)
     if (d >= tv.rank) return Fail(where, "tensor dim_order entry " + std::to_string(d) +
                                              " is not below the rank " + std::to_string(tv.rank));
@@ -200,13 +204,12 @@ Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_no
                         const Where& where, ValueView& v, MethodView& out) {
   if (!items) return Fail(where, "list has no items vector");
   if (!Afford(items->size())) return OverBudget(where);
-  v.index = static_cast<uint32_t>(out.list_items.size());
+  v.index = WordIndex(reinterpret_cast<const int32_t*>(items->Data()), out);
   v.count = items->size();
   for (size_t k = 0; k < items->size(); ++k) {
     const int64_t i = UnalignedAt(items, k);
     if (i < (allow_none ? -1 : 0))
       return Fail(where, "list item " + std::to_string(i) + " is not a value index");
-    out.list_items.push_back(i);
   }
   return Ok{};
 }
@@ -271,13 +274,11 @@ Status Walker::ReadValues(const fb::Method& m, const Where& method_where, Method
             optional ? v->payload_as_OptionalTensorList()->items() : v->payload_as_TensorList()->items();
         if (!items) return Fail(where, "tensor list has no items vector");
         if (!Afford(items->size())) return OverBudget(where);
-        vv.index = static_cast<uint32_t>(out.list_items.size());
+        vv.index = WordIndex(items->data(), out);
         vv.count = items->size();
-        for (int32_t i : *items) {
+        for (int32_t i : *items)
           if (i < (optional ? -1 : 0))
             return Fail(where, "list item " + std::to_string(i) + " is not a value index");
-          out.list_items.push_back(i);
-        }
         break;
       }
       default:
@@ -364,11 +365,11 @@ Status Walker::ReadInstruction(const fb::Instruction& ins, const Where& where,
   if (iv.kind == InstructionKind::kKernelCall || iv.kind == InstructionKind::kDelegateCall) {
     if (!args) return Fail(where, "call has no args vector");
     if (!Afford(args->size())) return OverBudget(where);
-    iv.args_begin = static_cast<uint32_t>(out.args.size());
+    iv.args_begin = WordIndex(args->data(), out);
     iv.args_count = args->size();
+    out.arg_count += args->size();
     for (int32_t a : *args)
       if (!ValidIndex(a, out)) return ValueIndexOutOfRange(a, out, where);
-    out.args.insert(out.args.end(), args->data(), args->data() + args->size());  // a memcpy
   }
   return Ok{};
 }
@@ -401,39 +402,21 @@ Status Walker::ReadChains(const fb::Method& m, const Where& method_where, Method
   return Ok{};
 }
 
-// Reserving `bound` entries of a vector that may hold far fewer. Pages are touched only as
-// they are written, but a large block (base/large_blocks.h) is on huge pages, and the first
-// write to one zeroes all 2 MiB of it. A large program reserves its bound: what it writes
-// takes a fault per 2 MiB, and the last, partly written huge page costs little beside the
-// rest. A small one stays just below a large block, on 4 KiB pages, and if it outgrows that,
-// moves once into a large block and grows there.
-template <typename T>
-void ReserveUpTo(LargeArray<T>& v, uint64_t bound) {
-  constexpr uint64_t kCap = uint64_t{1} << 22;
-  constexpr uint64_t kSmall = kLargeBlockBytes / sizeof(T) - 1;
-  const bool large = bound * sizeof(T) >= 8 * kLargeBlockBytes;
-  v.reserve(static_cast<size_t>(std::min(bound, large ? kCap : kSmall)));
-}
-
-// The vectors that grow entry by entry are reserved up front: growing by doubling would copy
-// them and write their pages twice. Instructions are counted exactly (the chains say how
-// many); sizes, list items and arguments take at least 4 bytes of flatbuffer each, which
-// bounds them.
-void ReserveEntries(const fb::Method& m, uint64_t flatbuffer_bytes, MethodView& out) {
+// Instructions are reserved up front, counted exactly (the chains say how many): growing by
+// doubling would copy them and write their pages twice; capped so that a file of shared
+// tables cannot make it reserve gigabytes it will not fill.
+void ReserveInstructions(const fb::Method& m, MethodView& out) {
   constexpr uint64_t kCap = uint64_t{1} << 22;
   uint64_t instructions = 0;
   if (m.chains())
     for (const fb::Chain* c : *m.chains())
       if (c && c->instructions()) instructions += c->instructions()->size();
   out.instructions.reserve(static_cast<size_t>(std::min(instructions, kCap)));
-  ReserveUpTo(out.args, flatbuffer_bytes / 4);
-  ReserveUpTo(out.sizes, flatbuffer_bytes / 4);
-  ReserveUpTo(out.list_items, flatbuffer_bytes / 4);
 }
 
 Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& out) {
   const Where where = MethodWhere(m, method_index);
-  ReserveEntries(m, flatbuffer_bytes_, out);
+  ReserveInstructions(m, out);
   if (m.name()) out.name = std::string_view(m.name()->c_str(), m.name()->size());
   const uint64_t listed = SizeOf(m.operators()) + SizeOf(m.inputs()) + SizeOf(m.outputs()) +
                           SizeOf(m.planned_buffer_sizes());
@@ -624,6 +607,7 @@ Status ReadMethods(const fb::Program& p, const uint8_t* file_base, const std::st
   out.methods.resize(p.methods()->size());
   for (size_t i = 0; i < p.methods()->size(); ++i) {
     const fb::Method& m = *p.methods()->Get(i);
+    out.methods[i].words = {reinterpret_cast<const int32_t*>(file_base), out.flatbuffer_bytes / 4};
     // Delegates first: instructions are checked against their count.
     if (auto s = ReadDelegates(p, file_base, m, out, MethodWhere(m, i), walker, out.methods[i]); !s)
       return s;

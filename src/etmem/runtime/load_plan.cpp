@@ -352,7 +352,7 @@ class KeepRequests final : public RequestSink {
 
 size_t EstimatedRequests(const pte::MethodView& method) {
   return method.values.size() + 2 * method.tensors.size() + 4 * method.instructions.size() +
-         method.args.size() + 8;
+         method.arg_count + 8;
 }
 
 void StreamMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,

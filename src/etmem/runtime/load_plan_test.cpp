@@ -23,8 +23,7 @@ class MethodMaker {
     t.dtype = 6;
     t.dynamism = d;
     t.rank = static_cast<uint32_t>(sizes.size());
-    t.sizes_begin = static_cast<uint32_t>(m.sizes.size());
-    m.sizes.insert(m.sizes.end(), sizes.begin(), sizes.end());
+    t.sizes_begin = Words(sizes);
     m.values.push_back({ValueKind::kTensor, static_cast<uint32_t>(m.tensors.size()), 0});
     m.tensors.push_back(t);
     return Last();
@@ -34,19 +33,33 @@ class MethodMaker {
     return Last();
   }
   int List(ValueKind k, std::vector<int64_t> items) {
-    m.values.push_back({k, static_cast<uint32_t>(m.list_items.size()), static_cast<uint32_t>(items.size())});
-    m.list_items.insert(m.list_items.end(), items.begin(), items.end());
+    std::vector<int32_t> words;  // as the flatbuffer holds them: IntList items are 64-bit
+    for (int64_t i : items) {
+      words.push_back(static_cast<int32_t>(i));
+      if (k == ValueKind::kIntList) words.push_back(static_cast<int32_t>(i >> 32));
+    }
+    m.values.push_back({k, Words(words), static_cast<uint32_t>(items.size())});
     return Last();
   }
   void Call(InstructionKind kind, int32_t target, std::vector<int32_t> args) {
-    m.instructions.push_back({kind, target, 0, static_cast<uint32_t>(m.args.size()),
-                              static_cast<uint32_t>(args.size())});
-    m.args.insert(m.args.end(), args.begin(), args.end());
+    m.instructions.push_back({kind, target, 0, Words(args), static_cast<uint32_t>(args.size())});
+    m.arg_count += args.size();
     if (m.chains.empty()) m.chains.push_back({0, 0});
     m.chains.back().instructions_count++;
   }
   int Last() const { return static_cast<int>(m.values.size()) - 1; }
   pte::MethodView m;
+
+ private:
+  // Appends to the view's own words (where a read view points at its flatbuffer).
+  uint32_t Words(const std::vector<int32_t>& w) {
+    auto words = std::make_shared<std::vector<int32_t>>(m.words.begin(), m.words.end());
+    const auto begin = static_cast<uint32_t>(words->size());
+    words->insert(words->end(), w.begin(), w.end());
+    m.words = *words;
+    m.own_words = std::move(words);
+    return begin;
+  }
 };
 
 pte::MethodView RichMethod(std::string backend = "CoreMLBackend", uint32_t specs = 2) {
