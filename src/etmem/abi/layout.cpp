@@ -38,25 +38,25 @@ SizeAlign PrimLayout(Prim p, const Abi& abi) {
 
 void TypeTable::Add(TypeDef def) {
   std::string name = def.name;
-  defs_[name] = std::move(def);
+  defs_[name] = std::make_shared<const TypeDef>(std::move(def));
 }
 
 void TypeTable::AppendField(const std::string& type, Field field) {
-  auto it = defs_.find(type);
-  ETMEM_CHECK(it != defs_.end());
-  it->second.fields.push_back(std::move(field));
+  TypeDef def = Get(type);  // a copy: other tables may share the original
+  def.fields.push_back(std::move(field));
+  Add(std::move(def));
 }
 
 void TypeTable::PrependField(const std::string& type, Field field) {
-  auto it = defs_.find(type);
-  ETMEM_CHECK(it != defs_.end());
-  it->second.fields.insert(it->second.fields.begin(), std::move(field));
+  TypeDef def = Get(type);
+  def.fields.insert(def.fields.begin(), std::move(field));
+  Add(std::move(def));
 }
 
 const TypeDef& TypeTable::Get(const std::string& name) const {
   auto it = defs_.find(name);
   ETMEM_CHECK(it != defs_.end());
-  return it->second;
+  return *it->second;
 }
 
 SizeAlign TypeTable::SizeAlignOf(const FieldType& type, const Abi& abi) const {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -73,7 +74,7 @@ class TypeTable {
   void PrependField(const std::string& type, Field field);
   bool Has(const std::string& name) const { return defs_.count(name) != 0; }
   const TypeDef& Get(const std::string& name) const;
-  const std::map<std::string, TypeDef>& all() const { return defs_; }
+  const std::map<std::string, std::shared_ptr<const TypeDef>>& all() const { return defs_; }
 
   // Size, alignment and field offsets on `abi`. Aborts on an unknown name or a cycle: type tables
   // are built by etmem itself, so either is a bug.
@@ -81,7 +82,9 @@ class TypeTable {
   SizeAlign SizeAlignOf(const FieldType& type, const Abi& abi) const;
 
  private:
-  std::map<std::string, TypeDef> defs_;
+  // Definitions are shared, never changed in place: each release copies its predecessor's
+  // table, and copying pointers instead of every field list was a tenth of a small analysis.
+  std::map<std::string, std::shared_ptr<const TypeDef>> defs_;
 };
 
 // Definitions of the C++ standard-library pieces ExecuTorch types contain, as GCC 12's libstdc++

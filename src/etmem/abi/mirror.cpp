@@ -277,7 +277,8 @@ class MirrorWriter {
   void EmitRealTypeChecks() {
     std::set<std::string> headers;
     std::string checks;
-    for (const auto& [name, def] : table_.all()) {
+    for (const auto& [name, shared] : table_.all()) {
+      const TypeDef& def = *shared;
       if (def.cxx_spelling.empty()) continue;
       std::string real = Rewrite(def.cxx_spelling);
       if (!Checkable(real, headers)) {
