@@ -53,7 +53,7 @@ void TypeTable::PrependField(const std::string& type, Field field) {
   Add(std::move(def));
 }
 
-const TypeDef& TypeTable::Get(const std::string& name) const {
+const TypeDef& TypeTable::Get(std::string_view name) const {
   auto it = defs_.find(name);
   ETMEM_CHECK(it != defs_.end());
   return *it->second;
@@ -61,12 +61,21 @@ const TypeDef& TypeTable::Get(const std::string& name) const {
 
 SizeAlign TypeTable::SizeAlignOf(const FieldType& type, const Abi& abi) const {
   if (const Prim* p = std::get_if<Prim>(&type)) return PrimLayout(*p, abi);
-  return Compute(std::get<std::string>(type), abi).size_align;
+  return SizeAlignOfType(std::get<std::string>(type), abi);
+}
+
+SizeAlign TypeTable::SizeAlignOfType(std::string_view name, const Abi& abi) const {
+  return Place(Get(name), abi, nullptr);
 }
 
 Layout TypeTable::Compute(const std::string& name, const Abi& abi) const {
-  const TypeDef& def = Get(name);
   Layout out;
+  out.size_align = Place(Get(name), abi, &out.fields);
+  return out;
+}
+
+SizeAlign TypeTable::Place(const TypeDef& def, const Abi& abi,
+                           std::vector<FieldLayout>* fields) const {
   uint32_t cursor = 0, align = 1, size = 0;
   for (const Field& f : def.fields) {
     SizeAlign one = SizeAlignOf(f.type, abi);
@@ -74,15 +83,14 @@ Layout TypeTable::Compute(const std::string& name, const Abi& abi) const {
     uint32_t offset = def.kind == TypeDef::Kind::kUnion
                           ? 0
                           : static_cast<uint32_t>(AlignUp(cursor, one.align));
-    out.fields.push_back({f.name, offset, whole});
+    if (fields) fields->push_back({f.name, offset, whole});
     cursor = offset + whole.size;
     size = std::max(size, cursor);
     align = std::max(align, one.align);
   }
   // An empty class still has size 1 (C++ [intro.object]).
   if (def.fields.empty()) size = 1;
-  out.size_align = {static_cast<uint32_t>(AlignUp(size, align)), align};
-  return out;
+  return {static_cast<uint32_t>(AlignUp(size, align)), align};
 }
 
 std::string AddStdOptional(TypeTable& t, const std::string& value_type) {

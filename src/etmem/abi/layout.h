@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -72,19 +73,27 @@ class TypeTable {
   // A release that adds a member edits the earlier definition instead of restating it.
   void AppendField(const std::string& type, Field field);
   void PrependField(const std::string& type, Field field);
-  bool Has(const std::string& name) const { return defs_.count(name) != 0; }
-  const TypeDef& Get(const std::string& name) const;
-  const std::map<std::string, std::shared_ptr<const TypeDef>>& all() const { return defs_; }
+  bool Has(std::string_view name) const { return defs_.find(name) != defs_.end(); }
+  const TypeDef& Get(std::string_view name) const;
+  const std::map<std::string, std::shared_ptr<const TypeDef>, std::less<>>& all() const {
+    return defs_;
+  }
 
   // Size, alignment and field offsets on `abi`. Aborts on an unknown name or a cycle: type tables
   // are built by etmem itself, so either is a bug.
   Layout Compute(const std::string& name, const Abi& abi) const;
+  // The same size and alignment without the field list: what the load model asks for, many
+  // times per analysis, and without allocating.
+  SizeAlign SizeAlignOfType(std::string_view name, const Abi& abi) const;
   SizeAlign SizeAlignOf(const FieldType& type, const Abi& abi) const;
 
  private:
+  // Lays `def` out on `abi`; appends the fields' layouts to `fields` when it is not null.
+  SizeAlign Place(const TypeDef& def, const Abi& abi, std::vector<FieldLayout>* fields) const;
+
   // Definitions are shared, never changed in place: each release copies its predecessor's
   // table, and copying pointers instead of every field list was a tenth of a small analysis.
-  std::map<std::string, std::shared_ptr<const TypeDef>> defs_;
+  std::map<std::string, std::shared_ptr<const TypeDef>, std::less<>> defs_;
 };
 
 // Definitions of the C++ standard-library pieces ExecuTorch types contain, as GCC 12's libstdc++

@@ -9,11 +9,11 @@
 
 namespace etmem::runtime {
 
-abi::SizeAlign RuntimeModel::Layout(const std::string& type) const {
+abi::SizeAlign RuntimeModel::Layout(std::string_view type) const {
   auto it = cache_.find(type);
   if (it == cache_.end()) {
     ETMEM_CHECK(traits_->types.Has(type));
-    it = cache_.emplace(type, traits_->types.Compute(type, abi_).size_align).first;
+    it = cache_.emplace(std::string(type), traits_->types.SizeAlignOfType(type, abi_)).first;
   }
   return it->second;
 }

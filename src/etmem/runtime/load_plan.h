@@ -29,7 +29,7 @@ class RuntimeModel {
   RuntimeModel(const RuntimeTraits& traits, const abi::Abi& abi) : traits_(&traits), abi_(abi) {}
   const RuntimeTraits& traits() const { return *traits_; }
   const abi::Abi& abi() const { return abi_; }
-  abi::SizeAlign Layout(const std::string& type) const;  // by type-table name
+  abi::SizeAlign Layout(std::string_view type) const;  // by type-table name
 
  private:
   const RuntimeTraits* traits_;
