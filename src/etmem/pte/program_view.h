@@ -4,7 +4,8 @@
 // Everything here has been range-checked by ReadProgram: every value index, operator index,
 // delegate index and segment index is in range, and every string_view points into the mapped
 // file, which the ProgramView keeps alive. Stored flat (one vector per kind, with begin/count
-// indices) so that reading a 300k-value program costs a handful of allocations, not one per value.
+// indices) so that reading a 300k-value program costs a handful of allocations, not one per value;
+// the variable-length integer vectors (sizes, list items, arguments) are not copied at all.
 #pragma once
 
 #include <cstddef>
@@ -34,7 +35,7 @@ struct TensorView {
   Dynamism dynamism = Dynamism::kStatic;
   bool planned = false;             // has a memory-plan placement
   bool external = false;            // extra info says the data lives in a .ptd
-  uint32_t rank = 0;                // sizes.size() (the dim order has as many entries)
+  uint32_t rank = 0;                // number of sizes (the dim order has as many entries)
   uint32_t sizes_begin = 0;         // into MethodView::words
   uint32_t data_index = 0;          // constant / mutable-state buffer index, 0 = none
   uint32_t memory_id = 0;           // 1-based planned buffer id

@@ -1,10 +1,14 @@
 // Owns: ReadProgram. Header first, then the flatbuffers verifier over the program region, then
-// a walk that copies the metadata into the flat ProgramView while range-checking every index.
+// a walk that records the metadata in the flat ProgramView while range-checking every index (a
+// large method's values in two halves on two threads).
 #include "etmem/pte/read_program.h"
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <string_view>
+#include <system_error>
+#include <thread>
 
 #include "etmem/base/checked_math.h"
 #include "etmem/base/printable.h"
@@ -17,8 +21,8 @@ namespace {
 
 constexpr size_t kHeaderOffset = 8;
 constexpr uint32_t kMinHeaderLength = 24;
-// Entries copied into the ProgramView (values, tensors, sizes, list items, arguments, ...) per
-// byte of flatbuffer. An unshared file spends at least 4 bytes on each; flatbuffers lets tables
+// Entries the ProgramView holds or points at (values, tensors, sizes, list items, arguments,
+// ...) per byte of flatbuffer. An unshared file spends at least 4 bytes on each; flatbuffers lets tables
 // and vectors be shared, which would let a small file name one big vector millions of times
 // (memory and time out of proportion to its size). No writer shares them.
 constexpr uint64_t kMaxEntriesPerByte = 1;
@@ -66,6 +70,15 @@ struct Where {
   }
 };
 
+// Where a run of values is read to: the method's own arrays, or, for the run read on a second
+// thread, tensor and key arrays of the run's own, joined to the method's afterwards.
+struct ValuesOut {
+  ValueView* values;  // by value index; the method's array, sized before the walk
+  LargeArray<TensorView>& tensors;
+  std::vector<std::string_view>& fqns;
+  std::span<const int32_t> words;  // MethodView::words
+};
+
 // Collects the first problem found while walking a method; the walk stops at it.
 class Walker {
  public:
@@ -86,9 +99,13 @@ class Walker {
 
  private:
   Status ReadValues(const fb::Method& m, const Where& where, MethodView& out);
-  Status ReadTensor(const fb::Tensor& t, const Where& where, MethodView& out);
+  bool ReadValuesOnTwoThreads(const fb::Method& m, const Where& where, MethodView& out);
+  Status ReadValueRun(const fb::Method& m, uint32_t begin, uint32_t end, const Where& where,
+                      ValuesOut& out);
+  Status ReadValue(const fb::Value* v, const Where& where, ValueView& vv, ValuesOut& out);
+  Status ReadTensor(const fb::Tensor& t, const Where& where, ValuesOut& out);
   Status ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
-                  const Where& where, ValueView& v, MethodView& out);
+                  const Where& where, ValueView& v, ValuesOut& out);
   Status ReadChains(const fb::Method& m, const Where& where, MethodView& out);
   Status ReadInstruction(const fb::Instruction& ins, const Where& where, MethodView& out);
   // A value index in range (or -1 where None is allowed); else ValueIndexOutOfRange.
@@ -156,11 +173,15 @@ Status Walker::CheckStep(const fb::Instruction& ins, const Where& where) const {
 }
 
 // Where an int32 vector of the verified flatbuffer starts in MethodView::words.
-uint32_t WordIndex(const int32_t* data, const MethodView& out) {
-  return static_cast<uint32_t>(data - out.words.data());
+uint32_t WordIndex(const int32_t* data, std::span<const int32_t> words) {
+  return static_cast<uint32_t>(data - words.data());
 }
+uint32_t WordIndex(const int32_t* data, const MethodView& out) {
+  return WordIndex(data, out.words);
+}
+uint32_t WordIndex(const int32_t* data, const ValuesOut& out) { return WordIndex(data, out.words); }
 
-Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, MethodView& out) {
+Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, ValuesOut& out) {
   // Filled in place: a record built on the stack and copied costs a store-forwarding stall.
   TensorView& tv = out.tensors.emplace_back();
   tv.dtype = static_cast<int8_t>(t.dtype());
@@ -201,7 +222,7 @@ Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, MethodView& o
 }
 
 Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
-                        const Where& where, ValueView& v, MethodView& out) {
+                        const Where& where, ValueView& v, ValuesOut& out) {
   if (!items) return Fail(where, "list has no items vector");
   if (!Afford(items->size())) return OverBudget(where);
   v.index = WordIndex(reinterpret_cast<const int32_t*>(items->Data()), out);
@@ -216,75 +237,145 @@ Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_no
 
 Status Walker::ReadValues(const fb::Method& m, const Where& method_where, MethodView& out) {
   if (!m.values()) return Fail(method_where, "has no values vector");
-  if (!Afford(m.values()->size())) return OverBudget(method_where);
-  out.values.reserve(m.values()->size());
+  const uint32_t n = m.values()->size();
+  if (!Afford(n)) return OverBudget(method_where);
+  out.values.resize(n);
   // At most one tensor per value. Reserving the bound (pages never written are never touched)
   // saves the copies and page faults of growing the largest vector of a big program; capped so
   // that a file of shared Int tables cannot make it reserve gigabytes it will not fill.
-  out.tensors.reserve(std::min<size_t>(m.values()->size(), size_t{1} << 22));
-  for (const fb::Value* v : *m.values()) {
-    const Where where{&method_where, "value", static_cast<int64_t>(out.values.size())};
-    ValueView& vv = out.values.emplace_back();  // in place (see ReadTensor); capacity reserved
-    if (!v) return Fail(where, "null value entry");
-    if (auto s = CheckPayload(*v, where); !s) return s;
-    switch (v->payload_type()) {
-      case fb::Payload::NONE: vv.kind = ValueKind::kNone; break;
-      case fb::Payload::Null: vv.kind = ValueKind::kNull; break;
-      case fb::Payload::Int: vv.kind = ValueKind::kInt; break;
-      case fb::Payload::Bool: vv.kind = ValueKind::kBool; break;
-      case fb::Payload::Double: vv.kind = ValueKind::kDouble; break;
-      case fb::Payload::Tensor: {
-        vv.kind = ValueKind::kTensor;
-        vv.index = static_cast<uint32_t>(out.tensors.size());
-        auto s = ReadTensor(*v->payload_as_Tensor(), where, out);
-        if (!s) return s;
-        break;
+  out.tensors.reserve(std::min<size_t>(n, size_t{1} << 22));
+  if (n >= limits_.parallel_walk_values && ReadValuesOnTwoThreads(m, method_where, out))
+    return Ok{};
+  ValuesOut all{out.values.data(), out.tensors, out.fqns, out.words};
+  return ReadValueRun(m, 0, n, method_where, all);
+}
+
+// The values of a large method in two runs at once: the first half here, into the method's
+// arrays, the second on another thread into arrays of its own, joined after. True when both
+// runs pass. On any problem nothing is kept and the caller reads again in order, so that the
+// error reported is the one an ordered reading meets first, and the budget is charged the same.
+bool Walker::ReadValuesOnTwoThreads(const fb::Method& m, const Where& where, MethodView& out) {
+  const uint32_t n = m.values()->size(), cut = n / 2;
+  LargeArray<TensorView> their_tensors;
+  their_tensors.reserve(n - cut);
+  std::vector<std::string_view> their_fqns;
+  ValuesOut theirs{out.values.data(), their_tensors, their_fqns, out.words};
+  Walker other = *this;  // a budget of its own: what both spend is checked below
+  Status their_status = Ok{};
+  std::exception_ptr their_exception;
+  std::thread thread;
+  try {
+    thread = std::thread([&] {
+      try {
+        their_status = other.ReadValueRun(m, cut, n, where, theirs);
+      } catch (...) {
+        their_exception = std::current_exception();
       }
-      case fb::Payload::String: {
-        vv.kind = ValueKind::kString;
-        const auto* s = v->payload_as_String()->value();
-        vv.count = s ? s->size() : 0;
-        break;
-      }
-      case fb::Payload::IntList: {
-        vv.kind = ValueKind::kIntList;
-        auto s = ReadList(v->payload_as_IntList()->items(), false, where, vv, out);
-        if (!s) return s;
-        break;
-      }
-      case fb::Payload::DoubleList: {
-        vv.kind = ValueKind::kDoubleList;
-        const auto* items = v->payload_as_DoubleList()->items();
-        if (!items) return Fail(where, "double list has no items vector");
-        vv.count = items->size();
-        break;
-      }
-      case fb::Payload::BoolList: {
-        vv.kind = ValueKind::kBoolList;
-        const auto* items = v->payload_as_BoolList()->items();
-        if (!items) return Fail(where, "bool list has no items vector");
-        vv.count = items->size();
-        break;
-      }
-      case fb::Payload::TensorList:
-      case fb::Payload::OptionalTensorList: {
-        bool optional = v->payload_type() == fb::Payload::OptionalTensorList;
-        vv.kind = optional ? ValueKind::kOptionalTensorList : ValueKind::kTensorList;
-        const flatbuffers::Vector<int32_t>* items =
-            optional ? v->payload_as_OptionalTensorList()->items() : v->payload_as_TensorList()->items();
-        if (!items) return Fail(where, "tensor list has no items vector");
-        if (!Afford(items->size())) return OverBudget(where);
-        vv.index = WordIndex(items->data(), out);
-        vv.count = items->size();
-        for (int32_t i : *items)
-          if (i < (optional ? -1 : 0))
-            return Fail(where, "list item " + std::to_string(i) + " is not a value index");
-        break;
-      }
-      default:
-        return Fail(where, "unknown value type " +
-                               std::to_string(static_cast<int>(v->payload_type())));
+    });
+  } catch (const std::system_error&) {
+    return false;  // no thread to be had: read in order
+  }
+  const uint64_t budget = budget_;
+  ValuesOut mine{out.values.data(), out.tensors, out.fqns, out.words};
+  Status my_status = Ok{};
+  std::exception_ptr my_exception;
+  try {
+    my_status = ReadValueRun(m, 0, cut, where, mine);
+  } catch (...) {
+    my_exception = std::current_exception();
+  }
+  thread.join();
+  if (my_exception) std::rethrow_exception(my_exception);
+  if (their_exception) std::rethrow_exception(their_exception);
+  const uint64_t spent = (budget - budget_) + (budget - other.budget_);
+  if (!my_status || !their_status || spent > budget) {
+    budget_ = budget;
+    out.tensors.clear();
+    out.fqns.clear();
+    return false;
+  }
+  budget_ = budget - spent;
+  // Their tensors and keys follow ours: renumber what points at them, then append.
+  const auto tensors_before = static_cast<uint32_t>(out.tensors.size());
+  const auto fqns_before = static_cast<uint32_t>(out.fqns.size());
+  for (uint32_t i = cut; i < n; ++i)
+    if (out.values[i].kind == ValueKind::kTensor) out.values[i].index += tensors_before;
+  for (TensorView& t : their_tensors)
+    if (t.fqn_index != 0) t.fqn_index += fqns_before;
+  out.tensors.insert(out.tensors.end(), their_tensors.begin(), their_tensors.end());
+  out.fqns.insert(out.fqns.end(), their_fqns.begin(), their_fqns.end());
+  return true;
+}
+
+Status Walker::ReadValueRun(const fb::Method& m, uint32_t begin, uint32_t end,
+                            const Where& method_where, ValuesOut& out) {
+  for (uint32_t i = begin; i < end; ++i) {
+    const Where where{&method_where, "value", static_cast<int64_t>(i)};
+    if (auto s = ReadValue(m.values()->Get(i), where, out.values[i], out); !s) return s;
+  }
+  return Ok{};
+}
+
+Status Walker::ReadValue(const fb::Value* v, const Where& where, ValueView& vv, ValuesOut& out) {
+  if (!v) return Fail(where, "null value entry");
+  if (auto s = CheckPayload(*v, where); !s) return s;
+  switch (v->payload_type()) {
+    case fb::Payload::NONE: vv.kind = ValueKind::kNone; break;
+    case fb::Payload::Null: vv.kind = ValueKind::kNull; break;
+    case fb::Payload::Int: vv.kind = ValueKind::kInt; break;
+    case fb::Payload::Bool: vv.kind = ValueKind::kBool; break;
+    case fb::Payload::Double: vv.kind = ValueKind::kDouble; break;
+    case fb::Payload::Tensor: {
+      vv.kind = ValueKind::kTensor;
+      vv.index = static_cast<uint32_t>(out.tensors.size());
+      auto s = ReadTensor(*v->payload_as_Tensor(), where, out);
+      if (!s) return s;
+      break;
     }
+    case fb::Payload::String: {
+      vv.kind = ValueKind::kString;
+      const auto* s = v->payload_as_String()->value();
+      vv.count = s ? s->size() : 0;
+      break;
+    }
+    case fb::Payload::IntList: {
+      vv.kind = ValueKind::kIntList;
+      auto s = ReadList(v->payload_as_IntList()->items(), false, where, vv, out);
+      if (!s) return s;
+      break;
+    }
+    case fb::Payload::DoubleList: {
+      vv.kind = ValueKind::kDoubleList;
+      const auto* items = v->payload_as_DoubleList()->items();
+      if (!items) return Fail(where, "double list has no items vector");
+      vv.count = items->size();
+      break;
+    }
+    case fb::Payload::BoolList: {
+      vv.kind = ValueKind::kBoolList;
+      const auto* items = v->payload_as_BoolList()->items();
+      if (!items) return Fail(where, "bool list has no items vector");
+      vv.count = items->size();
+      break;
+    }
+    case fb::Payload::TensorList:
+    case fb::Payload::OptionalTensorList: {
+      bool optional = v->payload_type() == fb::Payload::OptionalTensorList;
+      vv.kind = optional ? ValueKind::kOptionalTensorList : ValueKind::kTensorList;
+      const flatbuffers::Vector<int32_t>* items =
+          optional ? v->payload_as_OptionalTensorList()->items() : v->payload_as_TensorList()->items();
+      if (!items) return Fail(where, "tensor list has no items vector");
+      if (!Afford(items->size())) return OverBudget(where);
+      vv.index = WordIndex(items->data(), out);
+      vv.count = items->size();
+      for (int32_t i : *items)
+        if (i < (optional ? -1 : 0))
+          return Fail(where, "list item " + std::to_string(i) + " is not a value index");
+      break;
+    }
+    default:
+      return Fail(where, "unknown value type " +
+                             std::to_string(static_cast<int>(v->payload_type())));
   }
   return Ok{};
 }

@@ -2,12 +2,18 @@
 // is wrong and where; valid programs read back as built.
 #include "etmem/pte/read_program.h"
 
+#include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
 
 #include <gtest/gtest.h>
 
 #include "etmem/testing/program_builder.h"
 #include "etmem/testing/scenarios.h"
+#include "etmem/testing/view_contents.h"
 
 namespace etmem::pte {
 namespace {
@@ -105,6 +111,100 @@ TEST(ReadProgram, ExtendedHeaderMustFitTheFile) {
   // A segment cut off by truncating the file.
   EXPECT_NE(ErrorOf(std::vector<uint8_t>(bytes.begin(), bytes.end() - 100)).find("segment"),
             std::string::npos);
+}
+
+// ---- Values read in two halves on two threads -------------------------------------------
+
+constexpr ReadLimits kInOrder{.parallel_walk_values = UINT32_MAX};
+constexpr ReadLimits kOnTwoThreads{.parallel_walk_values = 1};  // every method, however small
+
+void ExpectSameValues(const MethodView& a, const MethodView& b) {
+  ASSERT_EQ(a.values.size(), b.values.size());
+  for (size_t i = 0; i < a.values.size(); ++i) {
+    EXPECT_EQ(a.values[i].kind, b.values[i].kind) << "value " << i;
+    EXPECT_EQ(a.values[i].index, b.values[i].index) << "value " << i;
+    EXPECT_EQ(a.values[i].count, b.values[i].count) << "value " << i;
+  }
+  ASSERT_EQ(a.tensors.size(), b.tensors.size());
+  for (size_t t = 0; t < a.tensors.size(); ++t) {
+    const TensorView &x = a.tensors[t], &y = b.tensors[t];
+    EXPECT_TRUE(x.dtype == y.dtype && x.dynamism == y.dynamism && x.planned == y.planned &&
+                x.external == y.external && x.rank == y.rank && x.sizes_begin == y.sizes_begin &&
+                x.data_index == y.data_index && x.memory_id == y.memory_id &&
+                x.fqn_index == y.fqn_index && x.offset == y.offset)
+        << "tensor " << t;
+    EXPECT_EQ(a.FqnOf(x), b.FqnOf(y)) << "tensor " << t;
+  }
+  EXPECT_EQ(a.fqns, b.fqns);
+  EXPECT_EQ(testing::AllSizes(a), testing::AllSizes(b));
+  EXPECT_EQ(testing::AllListItems(a), testing::AllListItems(b));
+}
+
+// What a read gives, in a form two reads can be compared by: the error, or a summary of the view.
+std::string Outcome(const std::vector<uint8_t>& bytes, const ReadLimits& limits) {
+  auto r = ReadProgramBytes(bytes, "m.pte", limits);
+  if (!r) return r.error().message;
+  std::string s = "ok";
+  for (const MethodView& m : r->methods)
+    s += " " + std::to_string(m.values.size()) + "/" + std::to_string(m.tensors.size()) + "/" +
+         std::to_string(m.fqns.size());
+  return s;
+}
+
+TEST(ReadProgramOnTwoThreads, GivesTheViewOfAnOrderedReading) {
+  for (auto make : {+[] { return testing::MotivatingCnn(); },
+                    +[] { return testing::ProgramWithEveryValueKind(); },
+                    +[] { return testing::ProgramWithDynamicShapes(); },
+                    +[] { return testing::ProgramWithExternalData(); },
+                    +[] { return testing::ProgramWithTwoMethods(); },
+                    +[] { return testing::LstmLike(2); }, +[] { return testing::ScaledCnn(1); }}) {
+    const std::vector<uint8_t> bytes = make().Build();
+    auto in_order = ReadProgramBytes(bytes, "m.pte", kInOrder);
+    auto two = ReadProgramBytes(bytes, "m.pte", kOnTwoThreads);
+    ASSERT_TRUE(in_order && two);
+    ASSERT_EQ(in_order->methods.size(), two->methods.size());
+    for (size_t m = 0; m < two->methods.size(); ++m)
+      ExpectSameValues(in_order->methods[m], two->methods[m]);
+  }
+}
+
+TEST(ReadProgramOnTwoThreads, FailsAsAnOrderedReadingDoes) {
+  // Problems in either half, or in both: the error is the one met first in order.
+  auto bad_tensor = [](testing::MethodBuilder& m) { m.Tensor({.sizes = {-1}}); };
+  for (const std::vector<uint8_t>& bytes :
+       {OneKernel(bad_tensor).Build(),
+        OneKernel([&](auto& m) {
+          bad_tensor(m);
+          for (int i = 0; i < 5; ++i) m.Int(i);
+          m.Tensor({.sizes = {1, 2}, .dim_order = std::vector<uint8_t>{0}});
+        }).Build(),
+        OneKernel([](auto& m) { m.TensorList({0, 9}); }).Build()}) {
+    const std::string e = Outcome(bytes, kInOrder);
+    EXPECT_NE(e.rfind("ok", 0), 0u);
+    EXPECT_EQ(Outcome(bytes, kOnTwoThreads), e);
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(
+           std::filesystem::path(ETMEM_SOURCE_DIR) / "tests/corrupt")) {
+    if (entry.path().extension() != ".pte") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+    EXPECT_EQ(Outcome(bytes, kOnTwoThreads), Outcome(bytes, kInOrder)) << entry.path();
+  }
+}
+
+TEST(ReadProgramOnTwoThreads, RandomCorruptionsGiveTheSameOutcome) {
+  const std::vector<uint8_t> good = testing::LstmLike(1).Build();
+  std::mt19937 rng(20261130);
+  size_t differing_reads = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    std::vector<uint8_t> bytes = good;
+    for (int k = 0; k < 1 + trial % 3; ++k)
+      bytes[rng() % bytes.size()] = static_cast<uint8_t>(rng());
+    const std::string in_order = Outcome(bytes, kInOrder);
+    differing_reads += in_order != Outcome(good, kInOrder);
+    ASSERT_EQ(Outcome(bytes, kOnTwoThreads), in_order) << "trial " << trial;
+  }
+  EXPECT_GT(differing_reads, 100u);  // the corruption did reach the reader
 }
 
 }  // namespace
