@@ -59,26 +59,32 @@ const TypeDef& TypeTable::Get(std::string_view name) const {
   return *it->second;
 }
 
-SizeAlign TypeTable::SizeAlignOf(const FieldType& type, const Abi& abi) const {
+SizeAlign TypeTable::SizeAlignOf(const FieldType& type, const Abi& abi, LayoutMemo* memo) const {
   if (const Prim* p = std::get_if<Prim>(&type)) return PrimLayout(*p, abi);
-  return SizeAlignOfType(std::get<std::string>(type), abi);
+  return SizeAlignOfType(std::get<std::string>(type), abi, memo);
 }
 
-SizeAlign TypeTable::SizeAlignOfType(std::string_view name, const Abi& abi) const {
-  return Place(Get(name), abi, nullptr);
+SizeAlign TypeTable::SizeAlignOfType(std::string_view name, const Abi& abi,
+                                     LayoutMemo* memo) const {
+  if (memo)
+    if (auto it = memo->find(name); it != memo->end()) return it->second;
+  const TypeDef& def = Get(name);
+  const SizeAlign out = Place(def, abi, nullptr, memo);
+  if (memo) memo->emplace(def.name, out);  // the table's own name: lives as long as the table
+  return out;
 }
 
 Layout TypeTable::Compute(const std::string& name, const Abi& abi) const {
   Layout out;
-  out.size_align = Place(Get(name), abi, &out.fields);
+  out.size_align = Place(Get(name), abi, &out.fields, nullptr);
   return out;
 }
 
-SizeAlign TypeTable::Place(const TypeDef& def, const Abi& abi,
-                           std::vector<FieldLayout>* fields) const {
+SizeAlign TypeTable::Place(const TypeDef& def, const Abi& abi, std::vector<FieldLayout>* fields,
+                           LayoutMemo* memo) const {
   uint32_t cursor = 0, align = 1, size = 0;
   for (const Field& f : def.fields) {
-    SizeAlign one = SizeAlignOf(f.type, abi);
+    SizeAlign one = SizeAlignOf(f.type, abi, memo);
     SizeAlign whole{one.size * f.count, one.align};
     uint32_t offset = def.kind == TypeDef::Kind::kUnion
                           ? 0

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -66,6 +67,10 @@ struct Layout {
 
 SizeAlign PrimLayout(Prim p, const Abi& abi);
 
+// Sizes already computed on one ABI, by type name; the names are the table's own (so the memo
+// lives no longer than its table).
+using LayoutMemo = std::unordered_map<std::string_view, SizeAlign>;
+
 class TypeTable {
  public:
   // Adds or replaces a type (a later release's edit replaces the earlier definition).
@@ -83,13 +88,15 @@ class TypeTable {
   // are built by etmem itself, so either is a bug.
   Layout Compute(const std::string& name, const Abi& abi) const;
   // The same size and alignment without the field list: what the load model asks for, many
-  // times per analysis, and without allocating.
-  SizeAlign SizeAlignOfType(std::string_view name, const Abi& abi) const;
-  SizeAlign SizeAlignOf(const FieldType& type, const Abi& abi) const;
+  // times per analysis. With a memo, each type (and each type it contains) is laid out once.
+  SizeAlign SizeAlignOfType(std::string_view name, const Abi& abi,
+                            LayoutMemo* memo = nullptr) const;
+  SizeAlign SizeAlignOf(const FieldType& type, const Abi& abi, LayoutMemo* memo = nullptr) const;
 
  private:
   // Lays `def` out on `abi`; appends the fields' layouts to `fields` when it is not null.
-  SizeAlign Place(const TypeDef& def, const Abi& abi, std::vector<FieldLayout>* fields) const;
+  SizeAlign Place(const TypeDef& def, const Abi& abi, std::vector<FieldLayout>* fields,
+                  LayoutMemo* memo) const;
 
   // Definitions are shared, never changed in place: each release copies its predecessor's
   // table, and copying pointers instead of every field list was a tenth of a small analysis.

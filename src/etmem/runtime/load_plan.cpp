@@ -10,12 +10,7 @@
 namespace etmem::runtime {
 
 abi::SizeAlign RuntimeModel::Layout(std::string_view type) const {
-  auto it = cache_.find(type);
-  if (it == cache_.end()) {
-    ETMEM_CHECK(traits_->types.Has(type));
-    it = cache_.emplace(std::string(type), traits_->types.SizeAlignOfType(type, abi_)).first;
-  }
-  return it->second;
+  return traits_->types.SizeAlignOfType(type, abi_, &cache_);  // unknown names abort there
 }
 
 namespace {

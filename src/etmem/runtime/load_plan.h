@@ -34,7 +34,7 @@ class RuntimeModel {
  private:
   const RuntimeTraits* traits_;
   abi::Abi abi_;
-  mutable std::map<std::string, abi::SizeAlign, std::less<>> cache_;
+  mutable abi::LayoutMemo cache_;
 };
 
 // What a backend etmem does not model takes in init(), as declared by the user (--backend).
