@@ -106,6 +106,14 @@ class Walker {
   Status ReadTensor(const fb::Tensor& t, const Where& where, ValuesOut& out);
   Status ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
                   const Where& where, ValueView& v, ValuesOut& out);
+  // A list the runtime needs only the length of (doubles, bools).
+  template <typename Items>
+  Status CountItems(const Items* items, const char* what, const Where& where,
+                    ValueView& v) const {
+    if (!items) return Fail(where, std::string(what) + " has no items vector");
+    v.count = items->size();
+    return Ok{};
+  }
   Status ReadChains(const fb::Method& m, const Where& where, MethodView& out);
   Status ReadInstruction(const fb::Instruction& ins, const Where& where, MethodView& out);
   // A value index in range (or -1 where None is allowed); else ValueIndexOutOfRange.
@@ -344,20 +352,12 @@ Status Walker::ReadValue(const fb::Value* v, const Where& where, ValueView& vv, 
       if (!s) return s;
       break;
     }
-    case fb::Payload::DoubleList: {
+    case fb::Payload::DoubleList:
       vv.kind = ValueKind::kDoubleList;
-      const auto* items = v->payload_as_DoubleList()->items();
-      if (!items) return Fail(where, "double list has no items vector");
-      vv.count = items->size();
-      break;
-    }
-    case fb::Payload::BoolList: {
+      return CountItems(v->payload_as_DoubleList()->items(), "double list", where, vv);
+    case fb::Payload::BoolList:
       vv.kind = ValueKind::kBoolList;
-      const auto* items = v->payload_as_BoolList()->items();
-      if (!items) return Fail(where, "bool list has no items vector");
-      vv.count = items->size();
-      break;
-    }
+      return CountItems(v->payload_as_BoolList()->items(), "bool list", where, vv);
     case fb::Payload::TensorList:
     case fb::Payload::OptionalTensorList: {
       bool optional = v->payload_type() == fb::Payload::OptionalTensorList;
