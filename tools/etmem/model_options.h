@@ -17,7 +17,7 @@
 namespace etmem::cli {
 
 struct ModelArgs {
-  std::string runtime = runtime::AllReleases().back().version;  // the newest modelled
+  std::string runtime = runtime::ReleaseVersions().back();  // the newest modelled
   std::string target = "cortex-m";
   std::optional<uint32_t> pool_align;
   std::string temp = "runner";

@@ -33,7 +33,7 @@ struct ProbeArgs {
   std::string executorch;  // the ExecuTorch source tree (the directory named executorch)
   std::string cxx;
   std::string cxxflags;  // split by the shell, like CXXFLAGS in make
-  std::string release = runtime::AllReleases().back().version;
+  std::string release = runtime::ReleaseVersions().back();
   std::string output;
   std::string name;   // the target's name; default: the output file's stem
   bool keep = false;  // keep the temporary directory (the probe source and its log)

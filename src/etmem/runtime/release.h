@@ -86,6 +86,8 @@ struct ReleaseDelta {
 
 // All modelled releases, oldest first.
 const std::vector<RuntimeTraits>& AllReleases();
+// Their versions, oldest first, without building them.
+const std::vector<std::string>& ReleaseVersions();
 
 // "1.4", "1.4.1", "v1.4.1": the newest patch release of that minor, or that exact release.
 // Unknown versions are an error that lists the known ones; never the nearest.
