@@ -46,11 +46,15 @@ struct Chunk {
 
 class Arena {
  public:
-  void* Allocate(size_t bytes) {
+  // A block from the chunk being carved, starting a new chunk if `may_start` and it is full
+  // (or there is none); else null.
+  void* Allocate(size_t bytes, bool may_start) {
     const size_t size = RoundUp(bytes, kBlockAlign);
     std::lock_guard<std::mutex> lock(mutex_);
-    if (chunks_.empty() || chunks_.back().top + size > kChunkBytes)
+    if (chunks_.empty() || chunks_.back().top + size > kChunkBytes) {
+      if (!may_start) return nullptr;
       chunks_.push_back({MapHugePageAligned(kChunkBytes), 0, 0});
+    }
     Chunk& c = chunks_.back();
     uint8_t* block = c.base + c.top;
     c.top += size;
@@ -58,21 +62,23 @@ class Arena {
     return block;
   }
 
-  void Free(void* block, size_t bytes) {
+  // False when `block` is not in any chunk (a middle-sized block from operator new).
+  bool Free(void* block, size_t bytes) {
     auto* p = static_cast<uint8_t*>(block);
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = std::find_if(chunks_.begin(), chunks_.end(), [&](const Chunk& c) {
       return p >= c.base && p < c.base + kChunkBytes;
     });
-    if (it == chunks_.end()) return;  // not ours: cannot happen with matched calls
+    if (it == chunks_.end()) return false;
     if (p + RoundUp(bytes, kBlockAlign) == it->base + it->top) it->top = p - it->base;
-    if (--it->live > 0) return;
+    if (--it->live > 0) return true;
     it->top = 0;
     // An empty chunk is kept for the next blocks only if it is the one being carved.
     if (it + 1 != chunks_.end()) {
       ::munmap(it->base, kChunkBytes);
       chunks_.erase(it);
     }
+    return true;
   }
 
  private:
@@ -85,10 +91,13 @@ Arena& TheArena() {
   return *arena;
 }
 
-enum class Source { kOperatorNew, kArena, kOwnMapping };
+// Middle-sized blocks join a chunk that a large block has started (its huge page is paid
+// for), else come from operator new.
+enum class Source { kOperatorNew, kJoinArena, kArena, kOwnMapping };
 
 Source SourceOf(size_t bytes) {
-  if (!kMapsLargeBlocks || bytes < kArenaBlockBytes) return Source::kOperatorNew;
+  if (!kMapsLargeBlocks || bytes < kArenaJoinBytes) return Source::kOperatorNew;
+  if (bytes < kArenaBlockBytes) return Source::kJoinArena;
   return bytes <= kChunkBytes / 4 ? Source::kArena : Source::kOwnMapping;
 }
 
@@ -97,7 +106,10 @@ Source SourceOf(size_t bytes) {
 void* AllocateBlock(size_t bytes) {
   switch (SourceOf(bytes)) {
     case Source::kOperatorNew: return ::operator new(bytes);
-    case Source::kArena: return TheArena().Allocate(bytes);
+    case Source::kJoinArena:
+      if (void* p = TheArena().Allocate(bytes, /*may_start=*/false)) return p;
+      return ::operator new(bytes);
+    case Source::kArena: return TheArena().Allocate(bytes, /*may_start=*/true);
     case Source::kOwnMapping: return MapHugePageAligned(RoundUp(bytes, kHugePage));
   }
   return nullptr;
@@ -106,7 +118,10 @@ void* AllocateBlock(size_t bytes) {
 void FreeBlock(void* block, size_t bytes) {
   switch (SourceOf(bytes)) {
     case Source::kOperatorNew: return ::operator delete(block);
-    case Source::kArena: return TheArena().Free(block, bytes);
+    case Source::kJoinArena:
+      if (!TheArena().Free(block, bytes)) ::operator delete(block);
+      return;
+    case Source::kArena: TheArena().Free(block, bytes); return;
     case Source::kOwnMapping: ::munmap(block, RoundUp(bytes, kHugePage)); return;
   }
 }

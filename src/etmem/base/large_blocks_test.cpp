@@ -47,6 +47,27 @@ TEST(LargeBlocksTest, ArenaBlocksOfOneProgramShareHugePagesAndDoNotOverlap) {
   FreeBlock(a, a_bytes);
 }
 
+TEST(LargeBlocksTest, MiddleSizedBlocksJoinAChunkALargeBlockStarted) {
+  // Before any chunk exists (each test runs in a process of its own under ctest) a middle-sized
+  // block comes from operator new, and FreeBlock still frees it once a chunk exists.
+  const size_t middle = kArenaJoinBytes + 100;
+  auto* early = static_cast<uint8_t*>(AllocateBlock(middle));
+  std::memset(early, 3, middle);
+  if (!kMapsLargeBlocks) {
+    FreeBlock(early, middle);
+    GTEST_SKIP() << "under AddressSanitizer every block is operator new's";
+  }
+  const size_t large = kArenaBlockBytes;
+  auto* a = static_cast<uint8_t*>(AllocateBlock(large));
+  auto* b = static_cast<uint8_t*>(AllocateBlock(middle));
+  EXPECT_EQ(Address(b), Address(a) + large) << "carved right after the large block";
+  std::memset(b, 4, middle);
+  EXPECT_EQ(early[middle - 1], 3);
+  FreeBlock(early, middle);
+  FreeBlock(b, middle);
+  FreeBlock(a, large);
+}
+
 TEST(LargeBlocksTest, VeryLargeBlocksStartOnAHugePageBoundary) {
   if (!kMapsLargeBlocks) GTEST_SKIP() << "under AddressSanitizer every block is operator new's";
   const size_t bytes = 40 * kHuge + 1;
