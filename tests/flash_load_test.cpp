@@ -88,9 +88,7 @@ pte::ProgramView MutableStateProgram() {
   p.named_data = 1;
   p.named_data_segments = {1};
   pte::MethodView m;
-  auto sizes = std::make_shared<const std::vector<int32_t>>(std::vector<int32_t>{16, 8});
-  m.words = *sizes;
-  m.own_words = sizes;
+  m.OwnWords({16, 8});
   m.tensors.push_back({.dtype = 6, .planned = true, .rank = 1, .sizes_begin = 0, .data_index = 1,
                        .memory_id = 1});
   m.tensors.push_back({.dtype = 6, .planned = true, .rank = 1, .sizes_begin = 1, .data_index = 2,

@@ -82,7 +82,6 @@ class ListItems {
   };
   iterator begin() const { return {this, 0}; }
   iterator end() const { return {this, count_}; }
-  std::vector<int64_t> ToVector() const { return {begin(), end()}; }
 
  private:
   const int32_t* words_;
@@ -137,12 +136,16 @@ struct MethodView {
   // flatbuffer as 32-bit words (a view made in memory points it at `own_words`).
   std::span<const int32_t> words;
   std::shared_ptr<const std::vector<int32_t>> own_words;
-  uint64_t arg_count = 0;  // arguments of all calls
   std::vector<OperatorView> operators;
   std::vector<DelegateView> delegates;
   std::vector<int64_t> planned_buffer_sizes;  // as stored: index 0 is the reserved placeholder
   std::vector<std::string_view> fqns;         // external keys (TensorView::fqn_index)
 
+  // A view made in memory (tests): `w` becomes its words, kept alive by the view and its copies.
+  void OwnWords(std::vector<int32_t> w) {
+    own_words = std::make_shared<const std::vector<int32_t>>(std::move(w));
+    words = *own_words;
+  }
   std::string_view FqnOf(const TensorView& t) const {
     return t.fqn_index == 0 ? std::string_view() : fqns[t.fqn_index - 1];
   }

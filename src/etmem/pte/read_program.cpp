@@ -5,12 +5,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <exception>
 #include <string_view>
-#include <system_error>
-#include <thread>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/base/two_threads.h"
 #include "etmem/base/printable.h"
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
@@ -22,9 +20,9 @@ namespace {
 constexpr size_t kHeaderOffset = 8;
 constexpr uint32_t kMinHeaderLength = 24;
 // Entries the ProgramView holds or points at (values, tensors, sizes, list items, arguments,
-// ...) per byte of flatbuffer. An unshared file spends at least 4 bytes on each; flatbuffers lets tables
-// and vectors be shared, which would let a small file name one big vector millions of times
-// (memory and time out of proportion to its size). No writer shares them.
+// ...) per byte of flatbuffer. An unshared file spends at least 4 bytes on each; flatbuffers
+// lets tables and vectors be shared, which would let a small file name one big vector millions
+// of times (memory and time out of proportion to its size). No writer shares them.
 constexpr uint64_t kMaxEntriesPerByte = 1;
 
 uint32_t LoadU32(const uint8_t* p) {
@@ -184,10 +182,6 @@ Status Walker::CheckStep(const fb::Instruction& ins, const Where& where) const {
 uint32_t WordIndex(const int32_t* data, std::span<const int32_t> words) {
   return static_cast<uint32_t>(data - words.data());
 }
-uint32_t WordIndex(const int32_t* data, const MethodView& out) {
-  return WordIndex(data, out.words);
-}
-uint32_t WordIndex(const int32_t* data, const ValuesOut& out) { return WordIndex(data, out.words); }
 
 Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, ValuesOut& out) {
   // Filled in place: a record built on the stack and copied costs a store-forwarding stall.
@@ -207,7 +201,7 @@ Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, ValuesOut& ou
     return Fail(where, "tensor dim_order has " + std::to_string(dim_order->size()) +
                            " entries but sizes has " + std::to_string(tv.rank));
   if (!Afford(1 + tv.rank)) return OverBudget(where);
-  tv.sizes_begin = WordIndex(sizes->data(), out);
+  tv.sizes_begin = WordIndex(sizes->data(), out.words);
   for (int32_t s : *sizes)
     if (s < 0) return Fail(where, "tensor size " + std::to_string(s) + " is negative");
   for (uint8_t d : *dim_order)
@@ -233,7 +227,7 @@ Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_no
                         const Where& where, ValueView& v, ValuesOut& out) {
   if (!items) return Fail(where, "list has no items vector");
   if (!Afford(items->size())) return OverBudget(where);
-  v.index = WordIndex(reinterpret_cast<const int32_t*>(items->Data()), out);
+  v.index = WordIndex(reinterpret_cast<const int32_t*>(items->Data()), out.words);
   v.count = items->size();
   for (size_t k = 0; k < items->size(); ++k) {
     const int64_t i = UnalignedAt(items, k);
@@ -269,32 +263,11 @@ bool Walker::ReadValuesOnTwoThreads(const fb::Method& m, const Where& where, Met
   std::vector<std::string_view> their_fqns;
   ValuesOut theirs{out.values.data(), their_tensors, their_fqns, out.words};
   Walker other = *this;  // a budget of its own: what both spend is checked below
-  Status their_status = Ok{};
-  std::exception_ptr their_exception;
-  std::thread thread;
-  try {
-    thread = std::thread([&] {
-      try {
-        their_status = other.ReadValueRun(m, cut, n, where, theirs);
-      } catch (...) {
-        their_exception = std::current_exception();
-      }
-    });
-  } catch (const std::system_error&) {
-    return false;  // no thread to be had: read in order
-  }
   const uint64_t budget = budget_;
   ValuesOut mine{out.values.data(), out.tensors, out.fqns, out.words};
-  Status my_status = Ok{};
-  std::exception_ptr my_exception;
-  try {
-    my_status = ReadValueRun(m, 0, cut, where, mine);
-  } catch (...) {
-    my_exception = std::current_exception();
-  }
-  thread.join();
-  if (my_exception) std::rethrow_exception(my_exception);
-  if (their_exception) std::rethrow_exception(their_exception);
+  Status my_status = Ok{}, their_status = Ok{};
+  RunBoth([&] { my_status = ReadValueRun(m, 0, cut, where, mine); },
+          [&] { their_status = other.ReadValueRun(m, cut, n, where, theirs); });
   const uint64_t spent = (budget - budget_) + (budget - other.budget_);
   if (!my_status || !their_status || spent > budget) {
     budget_ = budget;
@@ -366,7 +339,7 @@ Status Walker::ReadValue(const fb::Value* v, const Where& where, ValueView& vv, 
           optional ? v->payload_as_OptionalTensorList()->items() : v->payload_as_TensorList()->items();
       if (!items) return Fail(where, "tensor list has no items vector");
       if (!Afford(items->size())) return OverBudget(where);
-      vv.index = WordIndex(items->data(), out);
+      vv.index = WordIndex(items->data(), out.words);
       vv.count = items->size();
       for (int32_t i : *items)
         if (i < (optional ? -1 : 0))
@@ -456,9 +429,8 @@ Status Walker::ReadInstruction(const fb::Instruction& ins, const Where& where,
   if (iv.kind == InstructionKind::kKernelCall || iv.kind == InstructionKind::kDelegateCall) {
     if (!args) return Fail(where, "call has no args vector");
     if (!Afford(args->size())) return OverBudget(where);
-    iv.args_begin = WordIndex(args->data(), out);
+    iv.args_begin = WordIndex(args->data(), out.words);
     iv.args_count = args->size();
-    out.arg_count += args->size();
     for (int32_t a : *args)
       if (!ValidIndex(a, out)) return ValueIndexOutOfRange(a, out, where);
   }

@@ -9,10 +9,9 @@
 // every builder program and thousands of corrupted ones.
 #include "etmem/pte/verify_program.h"
 
-#include <system_error>
-#include <thread>
 #include <vector>
 
+#include "etmem/base/two_threads.h"
 #include "etmem/fb/program_generated.h"
 
 namespace etmem::pte {
@@ -149,19 +148,12 @@ bool VerifyProgramFlatbuffer(const uint8_t* data, size_t size, const Verifier::O
   if (!VerifyShallow(data, size, v, later)) return false;
   std::vector<ValueRun> other, mine;
   later.Split(kOtherThreadShare, other, mine);
-  bool other_ok = false;
-  auto verify_other = [&] {
-    Verifier w(data, size, options);
-    other_ok = VerifyRuns(other, w);
-  };
-  std::thread thread;
-  try {
-    thread = std::thread(verify_other);
-  } catch (const std::system_error&) {
-    verify_other();  // no thread to be had: the same work here
-  }
-  const bool mine_ok = later.VerifyChains(v) && VerifyRuns(mine, v);
-  if (thread.joinable()) thread.join();
+  bool mine_ok = false, other_ok = false;
+  RunBoth([&] { mine_ok = later.VerifyChains(v) && VerifyRuns(mine, v); },
+          [&] {
+            Verifier w(data, size, options);
+            other_ok = VerifyRuns(other, w);
+          });
   return mine_ok && other_ok;
 }
 

@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <functional>
-#include <system_error>
-#include <thread>
 
+#include "etmem/base/two_threads.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -318,19 +317,10 @@ size_t Entries(const pte::ProgramView& program) {
 // Below this a second thread costs about what it saves (tens of microseconds to start).
 constexpr size_t kEntriesForTwoThreads = 4096;
 
-// work(0, 2) here and work(1, 2) on a second thread; work(0, 1) alone when `two` is false or
-// no thread can be had.
+// work(0, 2) here and work(1, 2) on a second thread, or work(0, 1) alone.
 void OnTwoThreads(bool two, const std::function<void(size_t, size_t)>& work) {
-  std::thread other;
-  if (two) {
-    try {
-      other = std::thread(work, 1, 2);
-    } catch (const std::system_error&) {
-    }
-  }
-  if (!other.joinable()) return work(0, 1);
-  work(0, 2);
-  other.join();
+  if (!two) return work(0, 1);
+  RunBoth([&] { work(0, 2); }, [&] { work(1, 2); });
 }
 
 }  // namespace

@@ -346,8 +346,10 @@ class KeepRequests final : public RequestSink {
 }  // namespace
 
 size_t EstimatedRequests(const pte::MethodView& method) {
+  size_t args = 0;
+  for (const pte::InstructionView& i : method.instructions) args += i.args_count;
   return method.values.size() + 2 * method.tensors.size() + 4 * method.instructions.size() +
-         method.arg_count + 8;
+         args + 8;
 }
 
 void StreamMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,

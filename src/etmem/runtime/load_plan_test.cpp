@@ -43,7 +43,6 @@ class MethodMaker {
   }
   void Call(InstructionKind kind, int32_t target, std::vector<int32_t> args) {
     m.instructions.push_back({kind, target, 0, Words(args), static_cast<uint32_t>(args.size())});
-    m.arg_count += args.size();
     if (m.chains.empty()) m.chains.push_back({0, 0});
     m.chains.back().instructions_count++;
   }
@@ -53,11 +52,10 @@ class MethodMaker {
  private:
   // Appends to the view's own words (where a read view points at its flatbuffer).
   uint32_t Words(const std::vector<int32_t>& w) {
-    auto words = std::make_shared<std::vector<int32_t>>(m.words.begin(), m.words.end());
-    const auto begin = static_cast<uint32_t>(words->size());
-    words->insert(words->end(), w.begin(), w.end());
-    m.words = *words;
-    m.own_words = std::move(words);
+    std::vector<int32_t> words(m.words.begin(), m.words.end());
+    const auto begin = static_cast<uint32_t>(words.size());
+    words.insert(words.end(), w.begin(), w.end());
+    m.OwnWords(std::move(words));
     return begin;
   }
 };

@@ -73,7 +73,7 @@ Registry& TheRegistry() {
 const RuntimeTraits& Build(Registry& r, size_t i) {
   if (r.ready[i]) return r.built[i];
   std::vector<size_t> chain;  // i, its base, its base's base, ... back to a built one or the first
-  size_t start = i;
+  size_t start = std::string::npos;  // the built release the chain starts from, if any
   for (size_t j = i; j != std::string::npos && !r.ready[j]; j = r.base[j]) {
     chain.push_back(j);
     start = r.base[j];

@@ -1,0 +1,14 @@
+// Owns: running two halves of one piece of work at once, the second on another thread, for the
+// places where a large program's work splits cleanly (verifying, reading, many pairs). Where no
+// thread can be started the second half runs here, after the first: the same result.
+#pragma once
+
+#include <functional>
+
+namespace etmem {
+
+// Runs `here` on this thread and `there` on a second one, and returns once both are done. An
+// exception from either reaches the caller (this thread's first), never std::terminate.
+void RunBoth(const std::function<void()>& here, const std::function<void()>& there);
+
+}  // namespace etmem
