@@ -8,7 +8,8 @@
 namespace etmem {
 
 // Runs `here` on this thread and `there` on a second one, and returns once both are done. An
-// exception from either reaches the caller (this thread's first), never std::terminate.
+// exception from either reaches the caller (this thread's first), never std::terminate. Called
+// from inside either half, it runs both of its own halves here, in turn.
 void RunBoth(const std::function<void()>& here, const std::function<void()>& there);
 
 }  // namespace etmem

@@ -6,6 +6,10 @@
 #include <stdexcept>
 #include <thread>
 
+#ifdef __linux__
+#include <sched.h>
+#endif
+
 namespace etmem {
 namespace {
 
@@ -28,6 +32,37 @@ TEST(RunBoth, AFailureOnEitherSideReachesTheCaller) {
                        [] { throw std::runtime_error("there"); }),
                std::logic_error);
 }
+
+TEST(RunBoth, ANestedCallRunsBothItsHalvesOnTheCallingThread) {
+  std::thread::id outer_there, inner_here, inner_there;
+  RunBoth([] {}, [&] {
+    outer_there = std::this_thread::get_id();
+    RunBoth([&] { inner_here = std::this_thread::get_id(); },
+            [&] { inner_there = std::this_thread::get_id(); });
+  });
+  EXPECT_EQ(inner_here, outer_there);
+  EXPECT_EQ(inner_there, outer_there);
+  // Once the outer call is over, a new call splits again.
+  std::thread::id there;
+  RunBoth([] {}, [&] { there = std::this_thread::get_id(); });
+  EXPECT_NE(there, std::this_thread::get_id());
+}
+
+#ifdef __linux__
+// Left to the scheduler, the second thread waited on its creator's CPU (two_threads.cpp).
+TEST(RunBoth, TheSecondHalfMayRunOnEveryAllowedCpuButTheCallers) {
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  if (CPU_COUNT(&allowed) < 2) GTEST_SKIP() << "one CPU allowed: both halves share it";
+  cpu_set_t theirs;
+  CPU_ZERO(&theirs);
+  RunBoth([] {}, [&] { sched_getaffinity(0, sizeof theirs, &theirs); });
+  EXPECT_EQ(CPU_COUNT(&theirs), CPU_COUNT(&allowed) - 1);
+  cpu_set_t both;
+  CPU_AND(&both, &theirs, &allowed);
+  EXPECT_TRUE(CPU_EQUAL(&both, &theirs));  // a subset of what this thread may use
+}
+#endif
 
 }  // namespace
 }  // namespace etmem

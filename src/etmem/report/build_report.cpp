@@ -89,7 +89,21 @@ class MethodSink final : public runtime::RequestSink {
   }
 
   void Take(std::span<const runtime::AllocationRequest> batch) override {
-    for (const runtime::AllocationRequest& req : batch) Place(req);
+    bool tolerated = false;  // a local: a member or-ed per request is a chain through memory
+    const bool more = keep_ || bounded_;
+    unbounded_.PlaceBatch(batch, [&](size_t i, const runtime::AllocationRequest& req,
+                                     const sim::Placement& p) __attribute__((always_inline)) {
+      if (more) [[unlikely]]
+        KeepAndCheck(req, p, i);
+      if (req.pool != runtime::PoolKind::kMethod) return;
+      tolerated |= req.size == 0 && req.on_failure == runtime::OnFailure::kErrorUnlessEmpty;
+      CategoryTotal& c = by_site_[static_cast<size_t>(req.site)];  // rolled up in Finish
+      c.bytes += p.consumed(req.size);
+      c.padding += p.padding;
+      c.allocations += 1;
+      largest_.Offer(i, req, p);
+    });
+    tolerated_ |= tolerated;
   }
 
   // After the last request: the high-water marks, the largest allocations, the pool check.
@@ -129,22 +143,14 @@ class MethodSink final : public runtime::RequestSink {
     w_.sim.placements.reserve(requests);
   }
 
-  void Place(const runtime::AllocationRequest& req) {
-    const size_t i = next_++;
-    sim::Placement p;
-    unbounded_.Place(req, p);  // an unbounded pool never fails
+  // What only JSON, --allocations and --pool ask for: out of the per-request path.
+  [[gnu::noinline]] void KeepAndCheck(const runtime::AllocationRequest& req,
+                                      const sim::Placement& p, size_t i) {
     if (keep_) {
       w_.plan.requests.push_back(req);
       w_.sim.placements.push_back(p);
     }
     if (bounded_) CheckOnPool(req, i);
-    if (req.pool != runtime::PoolKind::kMethod) return;
-    tolerated_ |= req.size == 0 && req.on_failure == runtime::OnFailure::kErrorUnlessEmpty;
-    CategoryTotal& c = by_site_[static_cast<size_t>(req.site)];  // rolled up in Finish
-    c.bytes += p.consumed(req.size);
-    c.padding += p.padding;
-    c.allocations += 1;
-    largest_.Offer(i, req, p);
   }
 
   void CheckOnPool(const runtime::AllocationRequest& req, size_t i) {
@@ -160,7 +166,6 @@ class MethodSink final : public runtime::RequestSink {
   std::optional<AllocationRecord> failing_;
   LargestAllocations largest_;
   std::array<CategoryTotal, static_cast<size_t>(runtime::Site::kCount)> by_site_{};
-  size_t next_ = 0;
   bool tolerated_ = false;
 };
 

@@ -58,6 +58,7 @@ class BumpAllocator {
   // fit (the cursor then stays). `available` gets the free bytes the runtime logs on failure.
   void Allocate(uint64_t size, uint32_t align, Placement& p, uint64_t& available);
   void Reset() { used_ = 0; }
+  bool bounded() const { return capacity_.has_value(); }
   uint64_t peak() const { return peak_; }
 
  private:
@@ -76,6 +77,11 @@ class LoadSimulator {
   // Places the next request. False when the runtime never makes it because an earlier failure
   // ended the load; a request that is made and fails returns true with `p.failed`.
   bool Place(const runtime::AllocationRequest& r, Placement& p);
+  // Places a batch in order, calling each(index, request, placement) for every request made.
+  // While no pool can fail, the cursors are copied into locals for the batch: a member
+  // updated per request is a store-to-load chain that was most of placing one.
+  template <class Each>
+  void PlaceBatch(std::span<const runtime::AllocationRequest> batch, Each&& each);
   void Finish();
 
  private:
@@ -122,6 +128,33 @@ inline bool LoadSimulator::Place(const runtime::AllocationRequest& r, Placement&
     Failed(r, i, p, available);
   if (r.reset_temp_after) temp_.Reset();
   return true;
+}
+
+template <class Each>
+void LoadSimulator::PlaceBatch(std::span<const runtime::AllocationRequest> batch, Each&& each) {
+  Placement p;
+  if (stopped_ || unchecked_failure_ || method_.bounded() || temp_.bounded()) {
+    for (const runtime::AllocationRequest& r : batch) {
+      const size_t i = next_;
+      if (!Place(r, p)) return;
+      each(i, r, p);
+    }
+    return;
+  }
+  BumpAllocator method = method_, temp = temp_;
+  uint64_t never_short = 0;  // unbounded: no allocation fails
+  size_t i = next_;
+  for (const runtime::AllocationRequest& r : batch) {
+    if (r.pool == runtime::PoolKind::kTemp) [[unlikely]]
+      temp.Allocate(r.size, r.align, p, never_short);
+    else
+      method.Allocate(r.size, r.align, p, never_short);
+    if (r.reset_temp_after) temp.Reset();
+    each(i++, r, p);
+  }
+  next_ = i;
+  method_ = method;
+  temp_ = temp;
 }
 
 SimResult Simulate(std::span<const runtime::AllocationRequest> requests, const PoolConfig& method,
