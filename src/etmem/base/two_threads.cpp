@@ -1,35 +1,16 @@
 // Owns: RunBoth (see two_threads.h).
 #include "etmem/base/two_threads.h"
 
+#include <pthread.h>
+
 #include <exception>
-#include <system_error>
-#include <thread>
 
 #ifdef __linux__
-#include <pthread.h>
 #include <sched.h>
 #endif
 
 namespace etmem {
 namespace {
-
-// Keeps the second thread off this thread's CPU. Left to itself, Linux queues a new thread on
-// its creator's CPU and moves it to an idle one only at the next load balance, which a short
-// process never reaches: the "second" half then ran after the first (measured on this 2-core
-// VM: a helper started 40 us after creation when kept away, 700 us - the creator's whole
-// half - when not). Best effort: where it fails, the halves are still correct.
-void KeepOffThisCpu(std::thread& thread) {
-#ifdef __linux__
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
-  const int here = sched_getcpu();
-  if (here < 0 || CPU_COUNT(&allowed) < 2 || !CPU_ISSET(here, &allowed)) return;
-  CPU_CLR(here, &allowed);
-  pthread_setaffinity_np(thread.native_handle(), sizeof allowed, &allowed);
-#else
-  (void)thread;
-#endif
-}
 
 // Set on both threads of a RunBoth: work already split in two splits no further (the pairs of
 // a table are split, and each pair's planning would split again), as two cores are assumed.
@@ -47,41 +28,72 @@ class Splitting {
   bool was_;
 };
 
+// The second half and what it threw.
+struct SecondHalf {
+  const std::function<void()>& work;
+  std::exception_ptr failure;
+};
+
+void* RunSecondHalf(void* arg) {
+  auto* half = static_cast<SecondHalf*>(arg);
+  Splitting mark;
+  try {
+    half->work();
+  } catch (...) {
+    half->failure = std::current_exception();
+  }
+  return nullptr;
+}
+
+// A thread attribute that keeps the new thread off this thread's CPU. Left to itself, Linux
+// queues a new thread on its creator's CPU, where it preempts the creator until the other CPU,
+// idle, pulls one of them over: the halves then ran one after the other (measured on this
+// 2-core VM: the creator lost 300 us, a whole half, at each split). Born with the mask, the
+// thread starts on the idle CPU. (Setting the mask after creation races with a thread that has
+// already finished: its id is then 0, which means the caller.)
+void KeepOffThisCpu(pthread_attr_t& attr) {
+#ifdef __linux__
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+  const int here = sched_getcpu();
+  if (here < 0 || CPU_COUNT(&allowed) < 2 || !CPU_ISSET(here, &allowed)) return;
+  CPU_CLR(here, &allowed);
+  pthread_attr_setaffinity_np(&attr, sizeof allowed, &allowed);
+#else
+  (void)attr;
+#endif
+}
+
+// Starts the second half on a thread of its own; false when no thread can be had.
+bool Start(SecondHalf& half, pthread_t& thread) {
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) != 0) return false;
+  KeepOffThisCpu(attr);
+  const bool started = pthread_create(&thread, &attr, RunSecondHalf, &half) == 0;
+  pthread_attr_destroy(&attr);
+  return started;
+}
+
 }  // namespace
 
 void RunBoth(const std::function<void()>& here, const std::function<void()>& there) {
-  if (splitting) {
-    here();  // nested: in turn, on this thread
+  SecondHalf second{there, nullptr};
+  pthread_t thread;
+  if (splitting || !Start(second, thread)) {
+    here();  // nested, or no thread to be had: both halves here, in turn
     there();
     return;
   }
   Splitting mark;
-  std::exception_ptr their_failure;
-  std::thread thread;
-  try {
-    thread = std::thread([&] {
-      Splitting theirs;
-      try {
-        there();
-      } catch (...) {
-        their_failure = std::current_exception();
-      }
-    });
-  } catch (const std::system_error&) {
-    here();  // no thread to be had: both halves here, in turn
-    there();
-    return;
-  }
-  KeepOffThisCpu(thread);
   std::exception_ptr my_failure;
   try {
     here();
   } catch (...) {
     my_failure = std::current_exception();
   }
-  thread.join();
+  pthread_join(thread, nullptr);
   if (my_failure) std::rethrow_exception(my_failure);
-  if (their_failure) std::rethrow_exception(their_failure);
+  if (second.failure) std::rethrow_exception(second.failure);
 }
 
 }  // namespace etmem

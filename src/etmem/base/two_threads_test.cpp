@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <thread>
 
@@ -61,6 +62,22 @@ TEST(RunBoth, TheSecondHalfMayRunOnEveryAllowedCpuButTheCallers) {
   cpu_set_t both;
   CPU_AND(&both, &theirs, &allowed);
   EXPECT_TRUE(CPU_EQUAL(&both, &theirs));  // a subset of what this thread may use
+}
+
+// Setting the second thread's mask after starting it pinned the caller instead whenever the
+// second half had already finished (its thread id was then 0, which means the caller).
+TEST(RunBoth, TheCallersOwnCpusAreLeftAsTheyWere) {
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  for (int i = 0; i < 100; ++i) {
+    // This thread busy, so that a new thread on its CPU preempts it (as in `etmem analyze`).
+    volatile uint64_t spin = 0;
+    while (spin < 100000) spin = spin + 1;
+    RunBoth([] {}, [] {});  // a second half that is over at once
+    cpu_set_t after;
+    ASSERT_EQ(sched_getaffinity(0, sizeof after, &after), 0);
+    ASSERT_TRUE(CPU_EQUAL(&before, &after)) << "after call " << i;
+  }
 }
 #endif
 
