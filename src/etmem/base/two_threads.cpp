@@ -1,4 +1,4 @@
-// Owns: RunBoth (see two_threads.h).
+// Owns: RunBoth and RunAtOnce (see two_threads.h).
 #include "etmem/base/two_threads.h"
 
 #include <pthread.h>
@@ -74,16 +74,20 @@ bool Start(SecondHalf& half, pthread_t& thread) {
   return started;
 }
 
-}  // namespace
+bool TwoCpusAllowed() {
+#ifdef __linux__
+  cpu_set_t allowed;
+  return sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) >= 2;
+#else
+  return true;
+#endif
+}
 
-void RunBoth(const std::function<void()>& here, const std::function<void()>& there) {
+// The halves on two threads; false, having run neither, when no thread can be had.
+bool OnTwoThreads(const std::function<void()>& here, const std::function<void()>& there) {
   SecondHalf second{there, nullptr};
   pthread_t thread;
-  if (splitting || !Start(second, thread)) {
-    here();  // nested, or no thread to be had: both halves here, in turn
-    there();
-    return;
-  }
+  if (!Start(second, thread)) return false;
   Splitting mark;
   std::exception_ptr my_failure;
   try {
@@ -94,6 +98,19 @@ void RunBoth(const std::function<void()>& here, const std::function<void()>& the
   pthread_join(thread, nullptr);
   if (my_failure) std::rethrow_exception(my_failure);
   if (second.failure) std::rethrow_exception(second.failure);
+  return true;
+}
+
+}  // namespace
+
+bool RunAtOnce(const std::function<void()>& here, const std::function<void()>& there) {
+  return !splitting && TwoCpusAllowed() && OnTwoThreads(here, there);
+}
+
+void RunBoth(const std::function<void()>& here, const std::function<void()>& there) {
+  if (!splitting && OnTwoThreads(here, there)) return;
+  here();  // nested, or no thread to be had: both halves here, in turn
+  there();
 }
 
 }  // namespace etmem

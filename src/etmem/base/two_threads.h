@@ -12,4 +12,8 @@ namespace etmem {
 // from inside either half, it runs both of its own halves here, in turn.
 void RunBoth(const std::function<void()>& here, const std::function<void()>& there);
 
+// Like RunBoth, but returns false, having run neither, where the halves cannot run at once
+// (nested, one CPU allowed, no thread to be had): for halves that wait for each other.
+bool RunAtOnce(const std::function<void()>& here, const std::function<void()>& there);
+
 }  // namespace etmem

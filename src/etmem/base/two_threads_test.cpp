@@ -49,7 +49,28 @@ TEST(RunBoth, ANestedCallRunsBothItsHalvesOnTheCallingThread) {
   EXPECT_NE(there, std::this_thread::get_id());
 }
 
+TEST(RunAtOnce, InsideAnotherSplitItRunsNeitherHalf) {
+  bool outer = false, ran = false;
+  RunBoth([] {}, [&] {
+    outer = RunAtOnce([&] { ran = true; }, [&] { ran = true; });
+  });
+  EXPECT_FALSE(outer);
+  EXPECT_FALSE(ran);
+}
+
 #ifdef __linux__
+TEST(RunAtOnce, RunsTheHalvesOnTwoThreadsWhereTwoCpusAreAllowed) {
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  if (CPU_COUNT(&allowed) < 2) GTEST_SKIP() << "one CPU allowed: RunAtOnce declines";
+  std::thread::id here, there;
+  EXPECT_TRUE(RunAtOnce([&] { here = std::this_thread::get_id(); },
+                        [&] { there = std::this_thread::get_id(); }));
+  EXPECT_EQ(here, std::this_thread::get_id());
+  EXPECT_NE(there, here);
+  EXPECT_NE(there, std::thread::id());
+}
+
 // Left to the scheduler, the second thread waited on its creator's CPU (two_threads.cpp).
 TEST(RunBoth, TheSecondHalfMayRunOnEveryAllowedCpuButTheCallers) {
   cpu_set_t allowed;
