@@ -15,12 +15,16 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const Verb* verbs[] = {&kAnalyzeVerb, &kListVerb,  &kPlanVerb,  &kReplanVerb, &kSummaryVerb,
                          &kHeaderVerb,  &kDiffVerb,  &kProbeVerb, &kCheckVerb};
-  // Defining every verb's options costs more than analysing a small program: define the one
-  // named on the command line (the verb is always the first argument).
+  // Defining every verb costs more than analysing a small program: when the first argument
+  // names a verb, only that one is defined; otherwise all of them, for help and for the error.
+  const Verb* named = nullptr;
+  for (const Verb* verb : verbs)
+    if (argc > 1 && std::strcmp(argv[1], verb->name) == 0) named = verb;
   Run run;
   for (const Verb* verb : verbs) {
+    if (named && verb != named) continue;
     CLI::App* cmd = app.add_subcommand(verb->name, verb->about);
-    if (argc > 1 && std::strcmp(argv[1], verb->name) == 0) run = verb->define(cmd);
+    if (verb == named) run = verb->define(cmd);
   }
   try {
     app.parse(argc, argv);
