@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <thread>
@@ -47,6 +48,18 @@ TEST(RunBoth, ANestedCallRunsBothItsHalvesOnTheCallingThread) {
   std::thread::id there;
   RunBoth([] {}, [&] { there = std::this_thread::get_id(); });
   EXPECT_NE(there, std::this_thread::get_id());
+}
+
+TEST(RunBoth, CallersOnSeveralThreadsShareTheHelper) {
+  std::atomic<int> halves{0};
+  auto caller = [&] {
+    for (int i = 0; i < 500; ++i) RunBoth([&] { ++halves; }, [&] { ++halves; });
+  };
+  std::thread a(caller), b(caller);
+  caller();
+  a.join();
+  b.join();
+  EXPECT_EQ(halves.load(), 3 * 500 * 2);  // each split ran both halves, on the helper or in turn
 }
 
 TEST(RunAtOnce, InsideAnotherSplitItRunsNeitherHalf) {
