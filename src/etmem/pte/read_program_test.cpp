@@ -138,6 +138,20 @@ void ExpectSameValues(const MethodView& a, const MethodView& b) {
   EXPECT_EQ(a.fqns, b.fqns);
   EXPECT_EQ(testing::AllSizes(a), testing::AllSizes(b));
   EXPECT_EQ(testing::AllListItems(a), testing::AllListItems(b));
+  // The chains are read beside the values on two threads.
+  ASSERT_EQ(a.instructions.size(), b.instructions.size());
+  for (size_t i = 0; i < a.instructions.size(); ++i) {
+    const InstructionView &x = a.instructions[i], &y = b.instructions[i];
+    EXPECT_TRUE(x.kind == y.kind && x.target == y.target && x.second == y.second &&
+                x.args_begin == y.args_begin && x.args_count == y.args_count)
+        << "instruction " << i;
+  }
+  ASSERT_EQ(a.chains.size(), b.chains.size());
+  for (size_t c = 0; c < a.chains.size(); ++c)
+    EXPECT_TRUE(a.chains[c].instructions_begin == b.chains[c].instructions_begin &&
+                a.chains[c].instructions_count == b.chains[c].instructions_count)
+        << "chain " << c;
+  EXPECT_EQ(testing::AllArgs(a), testing::AllArgs(b));
 }
 
 // What a read gives, in a form two reads can be compared by: the error, or a summary of the view.
@@ -147,7 +161,8 @@ std::string Outcome(const std::vector<uint8_t>& bytes, const ReadLimits& limits)
   std::string s = "ok";
   for (const MethodView& m : r->methods)
     s += " " + std::to_string(m.values.size()) + "/" + std::to_string(m.tensors.size()) + "/" +
-         std::to_string(m.fqns.size());
+         std::to_string(m.fqns.size()) + "/" + std::to_string(m.instructions.size()) + "/" +
+         std::to_string(m.chains.size());
   return s;
 }
 
@@ -178,7 +193,18 @@ TEST(ReadProgramOnTwoThreads, FailsAsAnOrderedReadingDoes) {
           for (int i = 0; i < 5; ++i) m.Int(i);
           m.Tensor({.sizes = {1, 2}, .dim_order = std::vector<uint8_t>{0}});
         }).Build(),
-        OneKernel([](auto& m) { m.TensorList({0, 9}); }).Build()}) {
+        OneKernel([](auto& m) { m.TensorList({0, 9}); }).Build(),
+        // A bad argument with a bad value or list: the chains are read beside the values on
+        // two threads, yet the value's or list's error, met first in order, is the one reported.
+        OneKernel([&](auto& m) {
+          m.KernelCall(0, {0, 99});
+          bad_tensor(m);
+        }).Build(),
+        OneKernel([](auto& m) {
+          m.KernelCall(0, {0, 99});
+          m.TensorList({0, 9});
+        }).Build(),
+        OneKernel([](auto& m) { m.KernelCall(0, {0, 99}); }).Build()}) {
     const std::string e = Outcome(bytes, kInOrder);
     EXPECT_NE(e.rfind("ok", 0), 0u);
     EXPECT_EQ(Outcome(bytes, kOnTwoThreads), e);
