@@ -11,6 +11,7 @@
 #include <span>
 #include <thread>
 
+#include "etmem/base/cpu_pause.h"
 #include "etmem/base/large_blocks.h"
 
 namespace etmem {
@@ -82,9 +83,7 @@ class BatchRing {
   static void WaitUntil(Ready ready) {
     for (uint32_t spins = 0; !ready(); ++spins) {
       if (spins < 1024) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
+        CpuPause();
       } else {
         std::this_thread::yield();  // the other side is not running: let it
       }

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <exception>
 
+#include "etmem/base/cpu_pause.h"
+
 namespace etmem {
 namespace {
 
@@ -33,12 +35,6 @@ class Splitting {
   bool was_;
 };
 
-void Pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 // Waits until `counter` differs from `old`: spinning for a while first (the other side is
 // running on its own CPU and about to get there; the next split of an analysis often comes
 // within that time), then sleeping. Longer spins measured no faster, and a spinning thread
@@ -48,7 +44,7 @@ void AwaitChange(const std::atomic<uint32_t>& counter, uint32_t old) {
   const auto start = std::chrono::steady_clock::now();
   for (uint32_t spins = 1;; ++spins) {
     if (counter.load(std::memory_order_acquire) != old) return;
-    Pause();
+    CpuPause();
     if (spins % 256 == 0 && std::chrono::steady_clock::now() - start > kSpin) break;
   }
   while (counter.load(std::memory_order_acquire) == old) counter.wait(old, std::memory_order_acquire);
