@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <random>
+#include <span>
+#include <utility>
+#include <vector>
+
 namespace etmem::sim {
 namespace {
 
@@ -110,6 +116,46 @@ TEST(Simulate, AnUncheckedFailureLetsOnlyItsPairedRequestFollow) {
   ASSERT_EQ(r.failures.size(), 2u);
   EXPECT_EQ(r.failures[0].request, 1u);
   EXPECT_EQ(r.failures[1].request, 2u);
+}
+
+// PlaceBatch keeps the cursors in locals while no pool can fail: it must place every request
+// where Place does, on unbounded pools and on small ones that fail part way.
+TEST(LoadSimulator, PlaceBatchPlacesAsPlaceDoes) {
+  std::mt19937 rng(30112026);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<AllocationRequest> requests;
+    for (int k = 0; k < 300; ++k) {
+      AllocationRequest r = Req(rng() % 200, 1u << (rng() % 4),
+                                rng() % 4 == 0 ? PoolKind::kTemp : PoolKind::kMethod,
+                                rng() % 5 == 0 ? OnFailure::kUnchecked : OnFailure::kError);
+      r.reset_temp_after = rng() % 3 == 0;
+      r.subject = static_cast<int32_t>(k / 2);
+      requests.push_back(r);
+    }
+    const std::optional<uint64_t> capacity =
+        trial % 2 ? std::optional<uint64_t>() : std::optional<uint64_t>(rng() % 20000);
+    const PoolConfig method{8, capacity}, temp{8, std::nullopt};
+    SimResult one, batched;
+    std::vector<std::pair<size_t, uint64_t>> by_one, by_batch;
+    LoadSimulator a(method, temp, one), b(method, temp, batched);
+    Placement p;
+    for (size_t i = 0; i < requests.size(); ++i) {
+      if (!a.Place(requests[i], p)) break;
+      by_one.emplace_back(i, p.offset * 2 + p.failed);
+    }
+    for (size_t at = 0; at < requests.size(); at += 37)  // batches of uneven size
+      b.PlaceBatch(std::span(requests).subspan(at, std::min<size_t>(37, requests.size() - at)),
+                   [&](size_t i, const AllocationRequest&, const Placement& q) {
+                     by_batch.emplace_back(i, q.offset * 2 + q.failed);
+                   });
+    a.Finish();
+    b.Finish();
+    ASSERT_EQ(by_batch, by_one) << "trial " << trial;
+    EXPECT_EQ(batched.method_bytes, one.method_bytes);
+    EXPECT_EQ(batched.temp_peak_bytes, one.temp_peak_bytes);
+    EXPECT_EQ(batched.failures.size(), one.failures.size());
+    EXPECT_EQ(batched.loads, one.loads);
+  }
 }
 
 }  // namespace
