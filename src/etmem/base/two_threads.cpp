@@ -59,6 +59,22 @@ bool AllowedBut(int cpu, cpu_set_t& out) {
   return true;
 }
 
+// Runs `work`, returning what it threw (null when nothing).
+std::exception_ptr Catching(const std::function<void()>& work) {
+  try {
+    work();
+  } catch (...) {
+    return std::current_exception();
+  }
+  return nullptr;
+}
+
+// Both halves ran to their end: this thread's failure first, then the other's.
+void PassOn(const std::exception_ptr& mine, const std::exception_ptr& theirs) {
+  if (mine) std::rethrow_exception(mine);
+  if (theirs) std::rethrow_exception(theirs);
+}
+
 // One second thread for the whole process, running one half at a time.
 class Helper {
  public:
@@ -120,11 +136,7 @@ class Helper {
     for (uint32_t seen = 0;;) {
       AwaitChange(self->posted_, seen);
       seen = self->posted_.load(std::memory_order_acquire);
-      try {
-        (*self->work_)();
-      } catch (...) {
-        self->failure_ = std::current_exception();
-      }
+      self->failure_ = Catching(*self->work_);
       self->finished_.fetch_add(1, std::memory_order_release);
       self->finished_.notify_one();
     }
@@ -155,35 +167,29 @@ bool TwoCpusAllowed() {
   return sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) >= 2;
 }
 
-// The halves at once, the second on the helper; false, having run neither, when the helper
-// cannot be had (none could be made, or another thread's split holds it).
+// The halves at once, the second on the helper; false, having run neither, when they cannot
+// run at once: nested in another split, fewer than two CPUs allowed (the helper would wait for
+// this thread's CPU), no helper to be had, or another thread's split holding it.
 bool OnTwoThreads(const std::function<void()>& here, const std::function<void()>& there) {
-  Helper* helper = splitting ? nullptr : Helper::Get();
+  Helper* helper = splitting || !TwoCpusAllowed() ? nullptr : Helper::Get();
   if (!helper || !helper->TryClaim()) return false;
   helper->Start(there);
   Splitting mark;
-  std::exception_ptr my_failure;
-  try {
-    here();
-  } catch (...) {
-    my_failure = std::current_exception();
-  }
-  std::exception_ptr their_failure = helper->Finish();
-  if (my_failure) std::rethrow_exception(my_failure);
-  if (their_failure) std::rethrow_exception(their_failure);
+  const std::exception_ptr mine = Catching(here);
+  PassOn(mine, helper->Finish());
   return true;
 }
 
 }  // namespace
 
 bool RunAtOnce(const std::function<void()>& here, const std::function<void()>& there) {
-  return !splitting && TwoCpusAllowed() && OnTwoThreads(here, there);
+  return OnTwoThreads(here, there);
 }
 
 void RunBoth(const std::function<void()>& here, const std::function<void()>& there) {
   if (OnTwoThreads(here, there)) return;
-  here();  // nested, or no helper to be had: both halves here, in turn
-  there();
+  const std::exception_ptr mine = Catching(here);  // they cannot run at once: here, in turn
+  PassOn(mine, Catching(there));
 }
 
 }  // namespace etmem
