@@ -114,10 +114,9 @@ class Helper {
     // creator until the other CPU, idle, pulled one of them over (300 us lost here). A mask
     // set after creation could also reach a thread that has already ended (id 0: the caller).
     cpu_set_t others;
-    if (const int cpu = sched_getcpu(); AllowedBut(cpu, others)) {
-      pthread_attr_setaffinity_np(&attr, sizeof others, &others);
+    if (const int cpu = sched_getcpu();
+        AllowedBut(cpu, others) && pthread_attr_setaffinity_np(&attr, sizeof others, &others) == 0)
       helper->kept_off_ = cpu;
-    }
     pthread_t thread;
     const bool started = pthread_create(&thread, &attr, Loop, helper) == 0;
     pthread_attr_destroy(&attr);
