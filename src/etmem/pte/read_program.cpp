@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "etmem/base/checked_math.h"
-#include "etmem/base/two_threads.h"
 #include "etmem/base/printable.h"
+#include "etmem/base/two_threads.h"
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
 #include "etmem/pte/verify_program.h"
@@ -180,6 +180,15 @@ Status Walker::CheckStep(const fb::Instruction& ins, const Where& where) const {
                          " has no step table");
 }
 
+// The instructions a method's chains hold, as the chains say.
+uint64_t InstructionCount(const fb::Method& m) {
+  uint64_t instructions = 0;
+  if (m.chains())
+    for (const fb::Chain* c : *m.chains())
+      if (c && c->instructions()) instructions += c->instructions()->size();
+  return instructions;
+}
+
 // Where an int32 vector of the verified flatbuffer starts in MethodView::words.
 uint32_t WordIndex(const int32_t* data, std::span<const int32_t> words) {
   return static_cast<uint32_t>(data - words.data());
@@ -264,7 +273,7 @@ bool Walker::ReadValuesOnTwoThreads(const fb::Method& m, const Where& where, Met
   // Reading an instruction costs about four fifths of reading a value (measured on the
   // benchmark programs): the first run is shortened so that both threads end together.
   const uint32_t n = m.values()->size();
-  const uint64_t chain_cost = std::min<uint64_t>(n, out.instructions.capacity() * 4 / 5);
+  const uint64_t chain_cost = std::min<uint64_t>(n, InstructionCount(m) * 4 / 5);
   const auto cut = static_cast<uint32_t>((n - chain_cost) / 2);
   LargeArray<TensorView> their_tensors;
   their_tensors.reserve(n - cut);
@@ -484,11 +493,7 @@ Status Walker::ReadChains(const fb::Method& m, const Where& method_where, Method
 // tables cannot make it reserve gigabytes it will not fill.
 void ReserveInstructions(const fb::Method& m, MethodView& out) {
   constexpr uint64_t kCap = uint64_t{1} << 22;
-  uint64_t instructions = 0;
-  if (m.chains())
-    for (const fb::Chain* c : *m.chains())
-      if (c && c->instructions()) instructions += c->instructions()->size();
-  out.instructions.reserve(static_cast<size_t>(std::min(instructions, kCap)));
+  out.instructions.reserve(static_cast<size_t>(std::min(InstructionCount(m), kCap)));
 }
 
 Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& out) {

@@ -72,8 +72,9 @@ class Planner {
 
   // `proto` carries the site, alignment and failure behaviour; the rest is this call's. `type`
   // names the element in a message (null: the site's element type).
-  [[gnu::always_inline]] void Emit(const AllocationRequest& proto, uint64_t element_size, const char* type, uint64_t n,
-            int64_t subject, int64_t detail = -1, PoolKind pool = PoolKind::kMethod) {
+  [[gnu::always_inline]] void Emit(const AllocationRequest& proto, uint64_t element_size,
+                                   const char* type, uint64_t n, int64_t subject,
+                                   int64_t detail = -1, PoolKind pool = PoolKind::kMethod) {
     // Counts come from flatbuffer vectors and indices from a verified view: all fit 32 bits.
     if (Refused()) return;  // nothing is allocated after the load has failed
     AllocationRequest& r = Push();
