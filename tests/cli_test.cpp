@@ -121,13 +121,48 @@ TEST(Cli, JsonContractFieldsArePresentAndConsistent) {
   EXPECT_EQ(m["pool_check"]["fits"], true);
 }
 
-TEST(Cli, AllRuntimesTimesAllTargetsIsAListOfFifty) {
+// 15 releases (0.2.0 ... 1.4.1, the patch releases included) x 5 built-in targets.
+TEST(Cli, AllRuntimesTimesAllTargetsIsAListOfSeventyFive) {
   SKIP_WITHOUT_SHARED();
   CliRun r = Etmem("analyze " + RealModel(kMotivating).string() + " --runtime all --target all --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j.is_array());
-  EXPECT_EQ(j.size(), 50u);
+  EXPECT_EQ(j.size(), 75u);
+  std::map<std::string, int> per_release;
+  for (const auto& pair : j) ++per_release[pair["runtime"].get<std::string>()];
+  for (const char* v : {"0.2.0", "0.2.1", "1.0.1", "1.3.1", "1.4.0"}) EXPECT_EQ(per_release[v], 5) << v;
+}
+
+// A patch release is listed under its own name, saying which release it equals.
+TEST(Cli, ListRuntimesNamesEveryPatchRelease) {
+  CliRun r = Etmem("list runtimes");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::string> summary;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string version;
+    words >> version;
+    std::getline(words >> std::ws, summary[version]);
+  }
+  EXPECT_EQ(summary.size(), 15u) << r.out;
+  EXPECT_EQ(summary["0.2.1"].rfind("as 0.2.0", 0), 0u) << r.out;
+  EXPECT_EQ(summary["1.0.1"].rfind("as 1.0.0", 0), 0u) << r.out;
+  EXPECT_EQ(summary["1.3.1"].rfind("as 1.3.0", 0), 0u) << r.out;
+  EXPECT_NE(summary["1.4.0"].find("XNNExecutor"), std::string::npos) << r.out;
+  EXPECT_NE(summary["1.4.1"].find("as 1.4.0"), std::string::npos) << r.out;
+}
+
+// --runtime MAJOR.MINOR is the newest patch release of that minor.
+TEST(Cli, ShortRuntimeNamesMeanTheNewestPatchRelease) {
+  const std::string cnn = etmem::test::MotivatingCnnFile().string();
+  for (auto [short_name, full] : std::map<std::string, std::string>{
+           {"0.2", "0.2.1"}, {"1.0", "1.0.1"}, {"1.3", "1.3.1"}, {"1.4", "1.4.1"}, {"1.4.0", "1.4.0"}}) {
+    CliRun r = Etmem("analyze " + cnn + " --runtime " + short_name + " --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["runtime"], full) << short_name;
+  }
 }
 
 // The table of pairs says, per pair, whether a --pool loads; the exit code is 1 if any fails.
