@@ -121,17 +121,22 @@ TEST(Cli, JsonContractFieldsArePresentAndConsistent) {
   EXPECT_EQ(m["pool_check"]["fits"], true);
 }
 
-// 15 releases (0.2.0 ... 1.4.1, the patch releases included) x 5 built-in targets.
-TEST(Cli, AllRuntimesTimesAllTargetsIsAListOfSeventyFive) {
+// 16 releases (0.1.0 ... 1.4.1, the patch releases included) x 5 built-in targets.
+TEST(Cli, AllRuntimesTimesAllTargetsIsAListOfEighty) {
   SKIP_WITHOUT_SHARED();
   CliRun r = Etmem("analyze " + RealModel(kMotivating).string() + " --runtime all --target all --format json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // ExecuTorch 0.1.0 has no constant segment: it refuses this program on every target (exit 2);
+  // every pair is still printed.
+  ASSERT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 5) << r.err;
+  EXPECT_NE(r.err.find("ExecuTorch 0.1.0 refuses method 'forward' (InvalidArgument)"),
+            std::string::npos) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j.is_array());
-  EXPECT_EQ(j.size(), 75u);
+  EXPECT_EQ(j.size(), 80u);
   std::map<std::string, int> per_release;
   for (const auto& pair : j) ++per_release[pair["runtime"].get<std::string>()];
-  for (const char* v : {"0.2.0", "0.2.1", "1.0.1", "1.3.1", "1.4.0"}) EXPECT_EQ(per_release[v], 5) << v;
+  for (const char* v : {"0.1.0", "0.2.0", "0.2.1", "1.0.1", "1.3.1", "1.4.0"}) EXPECT_EQ(per_release[v], 5) << v;
 }
 
 // A patch release is listed under its own name, saying which release it equals.
@@ -146,7 +151,7 @@ TEST(Cli, ListRuntimesNamesEveryPatchRelease) {
     words >> version;
     std::getline(words >> std::ws, summary[version]);
   }
-  EXPECT_EQ(summary.size(), 15u) << r.out;
+  EXPECT_EQ(summary.size(), 16u) << r.out;
   EXPECT_EQ(summary["0.2.1"].rfind("as 0.2.0", 0), 0u) << r.out;
   EXPECT_EQ(summary["1.0.1"].rfind("as 1.0.0", 0), 0u) << r.out;
   EXPECT_EQ(summary["1.3.1"].rfind("as 1.3.0", 0), 0u) << r.out;
@@ -156,9 +161,13 @@ TEST(Cli, ListRuntimesNamesEveryPatchRelease) {
 
 // --runtime MAJOR.MINOR is the newest patch release of that minor.
 TEST(Cli, ShortRuntimeNamesMeanTheNewestPatchRelease) {
-  const std::string cnn = etmem::test::MotivatingCnnFile().string();
+  // Constants inline: 0.1.0 has no constant segment and refuses the others.
+  const std::string cnn =
+      etmem::test::WriteScenario(etmem::testing::NamedScenarioProgram("cnn_inline_constants"),
+                                 "cnn_inline")
+          .string();
   for (auto [short_name, full] : std::map<std::string, std::string>{
-           {"0.2", "0.2.1"}, {"1.0", "1.0.1"}, {"1.3", "1.3.1"}, {"1.4", "1.4.1"}, {"1.4.0", "1.4.0"}}) {
+           {"0.1", "0.1.0"}, {"0.2", "0.2.1"}, {"1.0", "1.0.1"}, {"1.3", "1.3.1"}, {"1.4", "1.4.1"}, {"1.4.0", "1.4.0"}}) {
     CliRun r = Etmem("analyze " + cnn + " --runtime " + short_name + " --format json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(nlohmann::json::parse(r.out)["runtime"], full) << short_name;

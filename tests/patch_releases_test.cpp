@@ -51,6 +51,9 @@ std::set<std::string> DifferingTraits(const RuntimeTraits& a, const RuntimeTrait
   trait("runner_passes_temp", a.runner_passes_temp, b.runner_passes_temp);
   trait("null_values_prescanned", a.null_values_prescanned, b.null_values_prescanned);
   trait("external_map_null_checked", a.external_map_null_checked, b.external_map_null_checked);
+  trait("none_value_is_invalid_program", a.none_value_is_invalid_program, b.none_value_is_invalid_program);
+  trait("empty_chains_refused_first", a.empty_chains_refused_first, b.empty_chains_refused_first);
+  trait("constant_segment", a.constant_segment, b.constant_segment);
   trait("cmake_build_drops_inline_constants", a.cmake_build_drops_inline_constants,
         b.cmake_build_drops_inline_constants);
   trait("max_tensor_rank", a.max_tensor_rank, b.max_tensor_rank);
@@ -86,6 +89,11 @@ std::set<std::string> DifferingTraits(const RuntimeTraits& a, const RuntimeTrait
 
 TEST(PatchReleases, EachDiffersFromTheReleaseBeforeItExactlyWhereTheSourceChanged) {
   using Set = std::set<std::string>;
+  EXPECT_EQ(DifferingTraits(Release("0.1.0"), Release("0.2.0")),
+            (Set{"trait constant_segment", "trait none_value_is_invalid_program",
+                 "trait empty_chains_refused_first", "backend XnnpackBackend", "type XNNExecutor",
+                 "type XNNProfiler", "type std::unique_ptr<T, deleter fn>", "type std::vector",
+                 "type std::shared_ptr"}));
   EXPECT_EQ(DifferingTraits(Release("0.2.0"), Release("0.2.1")), Set{});
   EXPECT_EQ(DifferingTraits(Release("0.2.1"), Release("0.3.0")),
             (Set{"backend ArmBackend", "type EthosU::ExecutionHandle"}));
@@ -178,6 +186,63 @@ void ExpectSameReports(const std::string& older, const std::string& newer, bool 
   }
   EXPECT_GT(compared, 40u);
   EXPECT_GT(xnn_requests, 0u);  // the scenarios do exercise XNNPACK
+}
+
+// 0.1.0 against 0.2.0 on every builder scenario: a program with constants in a segment is
+// refused at its first constant (InvalidArgument, after that tensor's TensorImpl); XNNPACK is
+// unknown; everything else gives 0.2.0's report.
+TEST(PatchReleases, ZeroOneDiffersFromZeroTwoOnlyInConstantsAndXnnpack) {
+  size_t same = 0, refused = 0;
+  for (const Scenario& s : AllScenarios()) {
+    const std::vector<uint8_t> bytes = s.make().Build();
+    auto program = pte::ReadProgramBytes(bytes, s.name);
+    ASSERT_TRUE(program) << s.name;
+    for (const char* target_name : {"cortex-m", "x86_64"}) {
+      const abi::Abi target = *abi::FindBuiltinTarget(target_name);
+      const runtime::RuntimeModel a(Release("0.1.0"), target), b(Release("0.2.0"), target);
+      report::ReportOptions o;
+      o.pool_align = target.malloc_align;
+      auto ra = report::BuildReport(*program, a, o);
+      auto rb = report::BuildReport(*program, b, o);
+      ASSERT_TRUE(ra && rb);
+      bool differs = false;
+      for (size_t k = 0; k < ra->methods.size(); ++k) {
+        const auto& m = *ra->methods[k].method;
+        int64_t first_constant = -1;  // value index of the first tensor with a data index
+        for (size_t v = 0; v < m.values.size() && first_constant < 0; ++v)
+          if (m.values[v].kind == pte::ValueKind::kTensor && m.tensors[m.values[v].index].data_index > 0)
+            first_constant = static_cast<int64_t>(v);
+        const auto& pa = ra->methods[k].plan;
+        const auto& pb = rb->methods[k].plan;
+        // A value both releases refuse before any constant (DYNAMIC_UNBOUND): the same refusal.
+        const bool refused_before = pb.refusal && !pb.requests.empty() &&
+                                    pb.requests.back().subject < first_constant;
+        if (first_constant >= 0 && program->inline_constant_buffers == 0 && !refused_before) {
+          ASSERT_TRUE(pa.refusal.has_value()) << s.name;
+          EXPECT_EQ(pa.refusal->error, "InvalidArgument") << s.name;
+          ASSERT_FALSE(pa.requests.empty());
+          EXPECT_EQ(pa.requests.back().site, runtime::Site::kTensorImpl) << s.name;
+          EXPECT_EQ(pa.requests.back().subject, first_constant) << s.name;
+          for (size_t i = 0; i < pa.requests.size(); ++i) EXPECT_EQ(pa.requests[i].size, pb.requests[i].size);
+          differs = true;
+          ++refused;
+        } else if (!pb.backend_types.empty()) {
+          differs = true;  // XNNPACK: unknown on 0.1.0, one XNNExecutor on 0.2.0
+          EXPECT_FALSE(pa.unknowns.empty()) << s.name;
+        }
+      }
+      if (differs) continue;
+      nlohmann::json ja = report::ToJson(*ra), jb = report::ToJson(*rb);
+      ja["runtime"] = "0.2.0";
+      // The flash split names the constant segment "not read" on 0.1.0.
+      ja.erase("flash");
+      jb.erase("flash");
+      EXPECT_EQ(ja, jb) << s.name << " " << target_name;
+      ++same;
+    }
+  }
+  EXPECT_GT(refused, 5u);
+  EXPECT_GT(same, 3u);  // cnn_inline_constants and the programs without constants
 }
 
 TEST(PatchReleases, ZeroTwoOneGivesZeroTwoZerosReportOnEveryScenario) {

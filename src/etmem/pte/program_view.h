@@ -197,6 +197,7 @@ struct ProgramView {
   std::vector<SegmentView> segments;
   uint64_t inline_constant_bytes = 0;      // legacy constant_buffer storage, summed
   uint32_t inline_constant_buffers = 0;    // entries, including the reserved one
+  bool has_inline_constant_vector = false; // Program.constant_buffer is present (maybe empty)
   std::optional<uint32_t> constant_segment;  // segment index, when constants are in a segment
   uint32_t constant_offsets = 0;           // entries in constant_segment.offsets
   uint64_t constant_segment_bytes = 0;

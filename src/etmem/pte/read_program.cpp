@@ -620,6 +620,7 @@ Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::
                      ProgramView& out) {
   if (const auto* inl = p.inline_constants()) {
     out.inline_constant_buffers = inl->size();
+    out.has_inline_constant_vector = true;
     for (const fb::InlineBuffer* b : *inl)
       if (b && b->bytes()) out.inline_constant_bytes += b->bytes()->size();
   }

@@ -65,6 +65,9 @@ void AddInlineBlobs(const pte::ProgramView& p, const runtime::RuntimeTraits& t,
 FlashPart SegmentPart(const pte::ProgramView& p, const runtime::RuntimeTraits& t, uint32_t index) {
   const uint64_t bytes = p.segments[index].size;
   if (p.constant_segment && *p.constant_segment == index) {
+    if (!t.constant_segment)
+      return {fmt::format("constant segment (segment {})", index), bytes, FlashUse::kNotRead, 0,
+              "this release does not know Program.constant_segment"};
     if (p.constant_offsets >= t.constant_segment_min_offsets)
       return {fmt::format("constant segment (segment {})", index), bytes, FlashUse::kReadInPlace,
               0, "Program::load loads it once; constant tensors point into it"};

@@ -197,7 +197,8 @@ bool Planner::ParseValues() {
     const pte::ValueView& v = m_.values[i];
     tensor_rank_[i] = v.kind == ValueKind::kTensor ? m_.tensors[v.index].rank : kNotATensor;
     if (v.kind == ValueKind::kNone)
-      return Refuse("InvalidProgram", "value " + std::to_string(i) + " has no type");
+      return Refuse(t_.none_value_is_invalid_program ? "InvalidProgram" : "abort (ET_CHECK)",
+                    "value " + std::to_string(i) + " has no type");
     if (v.kind == ValueKind::kTensor) {
       if (!ParseTensor(m_.tensors[v.index], static_cast<int64_t>(i))) return false;
     } else {
@@ -224,6 +225,19 @@ bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
   }
   List(Site::kTensorStrides, t.rank, value);
   Instance(Site::kTensorImpl, value);
+  // Then the data pointer. A release without constant segments looks every data index up in
+  // Program.constant_buffer (Program::get_constant_buffer_data).
+  if (!t_.constant_segment && t.data_index > 0 &&
+      t.data_index >= program_.inline_constant_buffers && !Refused())
+    return Refuse(program_.has_inline_constant_vector ? "InvalidArgument"
+                                                      : "crash (null dereference)",
+                  where() + ": data index " + std::to_string(t.data_index) +
+                      " is looked up in Program.constant_buffer (" +
+                      std::to_string(program_.inline_constant_buffers) + " entries)" +
+                      (program_.constant_segment
+                           ? "; this release does not know Program.constant_segment, where "
+                             "the program keeps its constants"
+                           : ""));
   return true;
 }
 
@@ -302,7 +316,11 @@ bool Planner::InitDelegates() {
 }
 
 bool Planner::InitChains() {
-  if (m_.chains.empty()) return Refuse("InvalidProgram", "the method has no chains");
+  if (m_.chains.empty()) {
+    if (t_.empty_chains_refused_first) return Refuse("InvalidProgram", "the method has no chains");
+    List(Site::kChains, 0);  // checked only at the end of Method::init
+    return Refuse("Internal", "the method has no chains");
+  }
   List(Site::kChains, m_.chains.size());
   for (size_t c = 0; c < m_.chains.size(); ++c) {
     const pte::ChainView& chain = m_.chains[c];

@@ -198,12 +198,11 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values("cortex-m", "riscv32", "xtensa", "aarch64", "x86_64"),
                        ::testing::Bool()));
 
-// Every release tag of pytorch/executorch from 0.2.0 on (git tag, rc tags left out; 0.1.0
-// is not modelled yet: docs/executorch-0.1.md).
+// Every release tag of pytorch/executorch (git tag, rc tags left out).
 TEST(Releases, EveryPublishedReleaseFromZeroThreeOnIsModelledInOrder) {
-  const std::vector<std::string> want = {"0.2.0", "0.2.1", "0.3.0", "0.4.0", "0.5.0",
-                                         "0.6.0", "0.7.0", "1.0.0", "1.0.1", "1.1.0",
-                                         "1.2.0", "1.3.0", "1.3.1", "1.4.0", "1.4.1"};
+  const std::vector<std::string> want = {"0.1.0", "0.2.0", "0.2.1", "0.3.0", "0.4.0", "0.5.0",
+                                         "0.6.0", "0.7.0", "1.0.0", "1.0.1", "1.1.0", "1.2.0",
+                                         "1.3.0", "1.3.1", "1.4.0", "1.4.1"};
   EXPECT_EQ(ReleaseVersions(), want);
   ASSERT_EQ(AllReleases().size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
@@ -220,18 +219,19 @@ TEST(Releases, ShortNamesPickTheNewestPatchAndUnknownOnesAreErrors) {
   EXPECT_EQ((*FindRelease("v1.4.0"))->version, "1.4.0");
   EXPECT_EQ((*FindRelease("v0.3.0"))->version, "0.3.0");
   EXPECT_EQ((*FindRelease("0.2"))->version, "0.2.1");
+  EXPECT_EQ((*FindRelease("0.1"))->version, "0.1.0");
   EXPECT_EQ((*FindRelease("0.7"))->version, "0.7.0");
   auto bad = FindRelease("1.5");
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("modelled: 0.2.0, 0.2.1, 0.3.0"), std::string::npos);
-  EXPECT_FALSE(FindRelease("0.1.0"));  // not modelled yet
+  EXPECT_NE(bad.error().message.find("modelled: 0.1.0, 0.2.0, 0.2.1, 0.3.0"), std::string::npos);
+  EXPECT_FALSE(FindRelease("0.0"));
   EXPECT_FALSE(FindRelease("1"));
 }
 
 // Spec §0: releases in the same allocation-model group make identical sequences.
 TEST(Releases, ReleasesInOneSpecGroupMakeIdenticalSequences) {
   const std::vector<std::vector<std::string>> groups = {
-      {"0.2.0", "0.2.1", "0.3.0"}, {"0.4.0", "0.5.0"}, {"0.6.0", "0.7.0"}, {"1.0.0", "1.0.1"},
+      {"0.1.0", "0.2.0", "0.2.1", "0.3.0"}, {"0.4.0", "0.5.0"}, {"0.6.0", "0.7.0"}, {"1.0.0", "1.0.1"},
       {"1.1.0", "1.2.0", "1.3.0", "1.3.1", "1.4.0", "1.4.1"}};
   pte::MethodView m = RichMethod();
   for (const auto& group : groups)
@@ -253,7 +253,8 @@ TEST(Releases, PlatformAllocatorComesFirstFromZeroFourWhenNoTempIsPassed) {
   for (const auto& t : AllReleases()) {
     LoadPlan no_temp = Plan(RichMethod(), t, "cortex-m", {.temp_allocator = false});
     LoadPlan temp = Plan(RichMethod(), t, "cortex-m", {.temp_allocator = true});
-    const bool before_04 = t.version.starts_with("0.2.") || t.version == "0.3.0";
+    const bool before_04 = t.version.starts_with("0.1.") || t.version.starts_with("0.2.") ||
+                           t.version == "0.3.0";
     EXPECT_EQ(no_temp.requests[0].site == Site::kPlatformAllocator, !before_04) << t.version;
     EXPECT_NE(temp.requests[0].site, Site::kPlatformAllocator);
   }
@@ -315,6 +316,77 @@ TEST(Backends, UnmodelledBackendsMakeTheTotalALowerBound) {
   EXPECT_EQ(p.unknowns[0].backend, "MyNpuBackend");
   EXPECT_FALSE(p.exact());
   EXPECT_FALSE(Plan(RichMethod("VulkanBackend"), **FindRelease("0.3"), "x86_64").exact());
+}
+
+LoadPlan PlanIn(const pte::ProgramView& program, const pte::MethodView& m, const char* version) {
+  RuntimeModel model(**FindRelease(version), Target("cortex-m"));
+  return PlanMethodLoad(program, m, model, {});
+}
+
+// 0.1.0 has no constant segment (docs/executorch-0.1.md): a tensor's data index is looked up in
+// Program.constant_buffer after its strides and TensorImpl are allocated.
+TEST(Refusals, ZeroOneLooksConstantsUpInTheInlineBufferOnly) {
+  MethodMaker b;
+  int x = b.Tensor({2, 3});
+  b.Tensor({4});
+  b.m.tensors.back().data_index = 1;  // a constant
+  b.Tensor({5});
+  b.Call(InstructionKind::kKernelCall, 0, {x});
+  b.m.operators = {{"aten::relu", ""}};
+  pte::ProgramView segment;  // constants in a segment, an empty constant_buffer vector
+  segment.constant_segment = 0;
+  segment.constant_offsets = 2;
+  segment.has_inline_constant_vector = true;
+  LoadPlan p = PlanIn(segment, b.m, "0.1.0");
+  ASSERT_TRUE(p.refusal.has_value());
+  EXPECT_EQ(p.refusal->error, "InvalidArgument");
+  EXPECT_NE(p.refusal->reason.find("value 1"), std::string::npos) << p.refusal->reason;
+  // EValue[3], then tensor 0's strides and TensorImpl, then tensor 1's: nothing after.
+  ASSERT_EQ(p.requests.size(), 5u);
+  EXPECT_EQ(p.requests.back().site, Site::kTensorImpl);
+  EXPECT_EQ(p.requests.back().subject, 1);
+  EXPECT_FALSE(PlanIn(segment, b.m, "0.2.0").refusal.has_value());
+  pte::ProgramView no_vector = segment;  // constant_buffer absent: size() through null
+  no_vector.has_inline_constant_vector = false;
+  EXPECT_EQ(PlanIn(no_vector, b.m, "0.1.0").refusal->error, "crash (null dereference)");
+  pte::ProgramView inline_constants;  // the reserved entry and the constant
+  inline_constants.inline_constant_buffers = 2;
+  inline_constants.has_inline_constant_vector = true;
+  LoadPlan ok = PlanIn(inline_constants, b.m, "0.1.0");
+  EXPECT_FALSE(ok.refusal.has_value());
+  LoadPlan same = PlanIn(inline_constants, b.m, "0.2.0");
+  ASSERT_EQ(ok.requests.size(), same.requests.size());
+  for (size_t i = 0; i < ok.requests.size(); ++i) EXPECT_EQ(ok.requests[i].size, same.requests[i].size);
+}
+
+// 0.1.0's Method::init ET_CHECKs a NONE value (abort) and finds a missing chain only at its end.
+TEST(Refusals, ZeroOneAbortsOnANoneValueAndFindsNoChainsLate) {
+  MethodMaker b;
+  b.Tensor({2});
+  b.Scalar(ValueKind::kNone);
+  b.Call(InstructionKind::kKernelCall, 0, {0});
+  b.m.operators = {{"aten::relu", ""}};
+  pte::ProgramView program;
+  EXPECT_EQ(PlanIn(program, b.m, "0.1.0").refusal->error, "abort (ET_CHECK)");
+  EXPECT_EQ(PlanIn(program, b.m, "0.2.0").refusal->error, "InvalidProgram");
+  MethodMaker c;
+  c.Tensor({2});
+  LoadPlan old = PlanIn(program, c.m, "0.1.0");
+  ASSERT_TRUE(old.refusal.has_value());
+  EXPECT_EQ(old.refusal->error, "Internal");
+  EXPECT_EQ(old.requests.back().site, Site::kChains);  // Chain[0] is allocated first
+  EXPECT_EQ(old.requests.back().size, 0u);
+  LoadPlan newer = PlanIn(program, c.m, "0.2.0");
+  EXPECT_EQ(newer.refusal->error, "InvalidProgram");
+  EXPECT_EQ(newer.requests.size() + 1, old.requests.size());
+}
+
+// XNNPACK's init in 0.1.0 allocates per dynamically quantized input, which the blob describes.
+TEST(Backends, XnnpackIsUnknownOnZeroOne) {
+  LoadPlan p = Plan(RichMethod("XnnpackBackend"), **FindRelease("0.1.0"), "cortex-m");
+  ASSERT_EQ(p.unknowns.size(), 1u);
+  EXPECT_NE(p.unknowns[0].why.find("dynamically quantized"), std::string::npos);
+  EXPECT_EQ(BackendBytes("0.1.0", "cortex-m", "ArmBackend"), 0u);
 }
 
 TEST(Refusals, NullCompileSpecsCrashBefore13AndAreSkippedAfter) {

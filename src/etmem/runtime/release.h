@@ -48,6 +48,11 @@ struct RuntimeTraits {
   bool runner_passes_temp = false;               // what examples/portable/executor_runner does
   bool null_values_prescanned = false;           // a NONE value fails before R3, not at its index
   bool external_map_null_checked = false;        // else a missing .ptd map is a null dereference
+  // 0.2+: a NONE value is InvalidProgram ("Null value at index"); 0.1's switch ET_CHECKs (abort).
+  bool none_value_is_invalid_program = false;
+  // 0.2+: a method without chains is InvalidProgram before R24; 0.1 allocates Chain[0] and fails
+  // at the end of Method::init (Internal).
+  bool empty_chains_refused_first = false;
   // ExecuTorch's own CMake compiles the inline constant_buffer path out
   // (ET_ENABLE_DEPRECATED_CONSTANT_BUFFER=0): such builds refuse programs without a constant
   // segment in Program::load.
@@ -62,6 +67,9 @@ struct RuntimeTraits {
   std::map<std::string, BackendModel> backends;
 
   // ---- Program::load (flash / resident program) ----
+  // 0.2+: Program.constant_segment is loaded and constant tensors point into it. Before, a
+  // tensor's data index always names an entry of the inline Program.constant_buffer.
+  bool constant_segment = false;
   uint32_t constant_segment_min_offsets = 1;  // constant segment loaded when offsets > this - 1
   // A planned tensor with data (data_index > 0) gets its initial bytes copied from the
   // program's first mutable data segment into its planned memory (DataLoader::load_into).

@@ -1,123 +1,37 @@
-// ExecuTorch v0.2.0: the oldest modelled release, so this file states everything; every later
-// release is a delta on it. Its load_method is 0.3.0's (spec §4.1 sequence, §6 types, §5
-// backends): `git diff v0.2.0 v0.3.0` changes no allocation site, no type the runtime allocates
-// and no MemoryAllocator behaviour or text (runtime/executor/method.cpp only in set_input,
-// set_output_data_ptr, get_inputs and execute_instruction; tensor_parser_portable.cpp only
-// starts accepting BFloat16; program.cpp not at all). The one difference etmem models: the Arm
-// Ethos-U backend's init() takes nothing from the method allocator (0.3.0 adds a handle).
-// The program format is the same (file identifier "ET12", the schema differs by a comment).
+// ExecuTorch v0.2.0 (`git diff v0.1.0 v0.2.0`; docs/executorch-0.1.md): load_method makes the
+// same allocations as 0.1.0 and as 0.3.0 (see v0_1_0.cpp); what changed that etmem models:
+//   - schema/program.fbs gains Program.constant_segment and runtime/executor/program.cpp loads
+//     it (constant tensors point into it);
+//   - method.cpp returns InvalidProgram where 0.1.0 ET_CHECKs (a NONE value) and refuses a
+//     method without chains before allocating Chain[];
+//   - backends/xnnpack/runtime/XNNExecutor.h is rewritten (0.3.0's members) and XNNCompiler.cpp
+//     no longer allocates from the runtime allocator: one XNNExecutor per delegate (spec §5.1).
 #include "etmem/runtime/release.h"
 
 namespace etmem::runtime {
-namespace {
-
-using abi::Field;
-using abi::Prim;
-using abi::Struct;
-using abi::Union;
-
-void AddCoreTypes(abi::TypeTable& t) {
-  // Scalars the runtime allocates arrays of.
-  t.Add(Struct("SizesType", {{"v", Prim::kI32}}, "int32_t"));
-  t.Add(Struct("StridesType", {{"v", Prim::kI32}}, "int32_t"));
-  t.Add(Struct("DimOrderType", {{"v", Prim::kU8}}, "uint8_t"));
-  t.Add(Struct("bool", {{"v", Prim::kBool}}, "bool"));
-  t.Add(Struct("int64_t", {{"v", Prim::kI64}}, "int64_t"));
-  t.Add(Struct("EValue*", {{"v", Prim::kPtr}}, "void*"));
-  t.Add(Struct("OpFunction", {{"fn", Prim::kFnPtr}}, "void (*)(void*, void**)"));
-
-  t.Add(Struct("ArrayRef", {{"data", Prim::kPtr}, {"length", Prim::kSize}}));
-  t.Add(Struct("Span", {{"data", Prim::kPtr}, {"length", Prim::kSize}}));
-  t.Add(Struct("Tensor", {{"impl", Prim::kPtr}}));
-  t.Add(Struct("BoxedEvalueList", {{"wrapped_vals", "ArrayRef"}, {"unwrapped_vals", Prim::kPtr}}));
-  t.Add(Struct("TensorImpl", {{"sizes", Prim::kPtr},
-                              {"dim_order", Prim::kPtr},
-                              {"strides", Prim::kPtr},
-                              {"data", Prim::kPtr},
-                              {"dim", Prim::kSize},
-                              {"numel", Prim::kSize},
-                              {"capacity", Prim::kSize},
-                              {"type", Prim::kI8},
-                              {"shape_dynamism", Prim::kU8}}));
-  // Lists and strings are held by value in the EValue up to 1.0.
-  t.Add(Union("EValue::Copyable", {{"as_int", Prim::kI64},
-                                   {"as_double", Prim::kF64},
-                                   {"as_bool", Prim::kBool},
-                                   {"as_string", "ArrayRef"},
-                                   {"as_double_list", "ArrayRef"},
-                                   {"as_bool_list", "ArrayRef"},
-                                   {"as_int_list", "BoxedEvalueList"},
-                                   {"as_tensor_list", "BoxedEvalueList"},
-                                   {"as_optional_tensor_list", "BoxedEvalueList"}}));
-  t.Add(Union("EValue::Payload", {{"copyable", "EValue::Copyable"}, {"as_tensor", "Tensor"}}));
-  t.Add(Struct("EValue", {{"payload", "EValue::Payload"}, {"tag", Prim::kU32}}));
-  // ExecuTorch's own optional up to 0.5 keeps an empty tag object as a data member, which costs
-  // a word after padding (spec §6, trap 9).
-  t.Add(Union("optional<Tensor>::storage", {{"dummy", Prim::kU8}, {"value", "Tensor"}}));
-  t.Add(Struct("optional<Tensor>", {{"trivial_init", Prim::kEmpty},
-                                    {"storage", "optional<Tensor>::storage"},
-                                    {"init", Prim::kBool}}));
-
-  t.Add(Struct("InstructionArgs", {{"data", Prim::kPtr}, {"length", Prim::kSize}}));
-  t.Add(Struct("Chain", {{"s_chain", Prim::kPtr}, {"argument_lists", "Span"}, {"kernels", Prim::kPtr}}));
-  t.Add(Struct("TensorMeta", {{"dtype", Prim::kI8}, {"dim_order", "Span"}}));
-  t.Add(Struct("SizedBuffer", {{"buffer", Prim::kPtr}, {"nbytes", Prim::kSize}}));
-  t.Add(Struct("CompileSpec", {{"key", Prim::kPtr}, {"value", "SizedBuffer"}}));
-  t.Add(Struct("FreeableBuffer", {{"free_fn", Prim::kFnPtr},
-                                  {"free_fn_context", Prim::kPtr},
-                                  {"data", Prim::kPtr},
-                                  {"size", Prim::kSize}}));
-  t.Add(Struct("BackendDelegate", {{"segment", "FreeableBuffer"},
-                                   {"backend", Prim::kPtr},
-                                   {"handle", Prim::kPtr}}));
-  t.Add(Struct("MemoryAllocator", {{"vptr", Prim::kPtr},
-                                   {"begin", Prim::kPtr},
-                                   {"end", Prim::kPtr},
-                                   {"cur", Prim::kPtr},
-                                   {"size", Prim::kU32},
-                                   {"prof_id", Prim::kI32}}));
-}
-
-// Backends whose init() allocates from the method allocator (spec §5; research notes on each
-// backend's source). XNNPACK and Ethos-U are sized from field lists; the others allocate one
-// object whose size depends on their SDK build, which no program reveals.
-void AddBackends(RuntimeTraits& t) {
-  abi::TypeTable& types = t.types;
-  // Arm Ethos-U (backends/arm/runtime/ArmBackendEthosU.cpp at v0.2.0): init() validates the
-  // Vela blob and returns the processed FreeableBuffer itself as the handle, allocating
-  // nothing; execute() reads the command stream and weights from that blob.
-  t.backends["ArmBackend"] = {"Arm Ethos-U", ""};
-  t.backends["ArmBackend"].reads_blob_in_place = true;
-  // XNNPACK allocates one XNNExecutor, first thing in init() (spec §5.1). libstdc++ layouts;
-  // the profiler member is empty without ET_EVENT_TRACER_ENABLED.
-  types.Add(Struct("std::unique_ptr<T, deleter fn>", {{"pointer", Prim::kPtr}, {"deleter", Prim::kFnPtr}}));
-  abi::AddStdVector(types);
-  abi::AddStdSharedPtr(types);
-  types.Add(Struct("XNNProfiler", {}));
-  types.Add(Struct("XNNExecutor", {{"runtime", "std::unique_ptr<T, deleter fn>"},
-                                   {"profiler", "XNNProfiler"},
-                                   {"input_ids", "std::vector"},
-                                   {"output_ids", "std::vector"},
-                                   {"externals", "std::vector"}}));
-  t.backends["XnnpackBackend"] = {"XNNPACK", "XNNExecutor"};
-  const char* kSdkSized = "allocates one backend object whose size depends on how the backend "
-                          "SDK was built, not on the program";
-  for (const char* id : {"VulkanBackend", "QnnBackend", "MPSBackend"})
-    t.backends[id] = {id, "", kSdkSized};
-  t.backends["CoreMLBackend"] = {"Core ML", ""};  // keeps its state on the heap
-}
-
-}  // namespace
 
 ReleaseDelta Release_v0_2_0() {
-  return {"0.2.0", "", [](RuntimeTraits& t) {
-            t.summary = "group A: everything on the method allocator, no PlatformMemoryAllocator; "
-                        "Arm Ethos-U's init takes nothing";
-            AddCoreTypes(t.types);
-            AddBackends(t);
-            t.on_failure.fill(OnFailure::kError);  // the ET_ALLOCATE_* macros: any null fails
-            t.SetFailure({Site::kIntListPointers, Site::kIntListValues}, OnFailure::kUnchecked);
-            t.constant_segment_min_offsets = 1;
+  return {"0.2.0", "0.1.0", [](RuntimeTraits& t) {
+            using abi::Prim;
+            using abi::Struct;
+            t.summary = "group A: loads the constant segment; XNNPACK takes one XNNExecutor";
+            t.constant_segment = true;
+            t.none_value_is_invalid_program = true;
+            t.empty_chains_refused_first = true;
+            // XNNPACK allocates one XNNExecutor, first thing in init() (spec §5.1). libstdc++
+            // layouts; the profiler member is empty without ET_EVENT_TRACER_ENABLED.
+            abi::TypeTable& types = t.types;
+            types.Add(Struct("std::unique_ptr<T, deleter fn>",
+                             {{"pointer", Prim::kPtr}, {"deleter", Prim::kFnPtr}}));
+            abi::AddStdVector(types);
+            abi::AddStdSharedPtr(types);
+            types.Add(Struct("XNNProfiler", {}));
+            types.Add(Struct("XNNExecutor", {{"runtime", "std::unique_ptr<T, deleter fn>"},
+                                             {"profiler", "XNNProfiler"},
+                                             {"input_ids", "std::vector"},
+                                             {"output_ids", "std::vector"},
+                                             {"externals", "std::vector"}}));
+            t.backends["XnnpackBackend"] = {"XNNPACK", "XNNExecutor"};
           }};
 }
 
