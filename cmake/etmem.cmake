@@ -7,7 +7,10 @@
 #   etmem_add_pools(TARGET fw PROGRAM model.pte HEADER etmem_pools.h
 #                   [RUNTIME 1.4] [TARGET_ABI cortex-m] [POOL_ALIGN 8] [TEMP runner]
 #                   [MARGIN 10%] [METHOD forward] [EXTERNAL_DATA] [BACKEND id=bytes ...]
-#                   [DEFINE_POOLS] [SECTION .sram2])
+#                   [DEFINE_POOLS] [SECTION .sram2] [RUNNER arm-baremetal|runner.json])
+#
+# RUNNER: the firmware's runner (`etmem list runners`, or a runner file); the header then also
+# defines the runner's own pool-size macros (e.g. ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE).
 #
 # PROGRAM is relative to the current source directory, HEADER to the current binary directory;
 # the header's directory is added to TARGET's include path. The etmem executable is
@@ -39,10 +42,10 @@ endif()
 # The `etmem header` arguments for etmem_add_pools' options (in _etmem_args).
 function(_etmem_header_args out)
   cmake_parse_arguments(A "DEFINE_POOLS;EXTERNAL_DATA"
-    "RUNTIME;TARGET_ABI;POOL_ALIGN;TEMP;MARGIN;METHOD;SECTION" "BACKEND" ${ARGN})
+    "RUNTIME;TARGET_ABI;POOL_ALIGN;TEMP;MARGIN;METHOD;SECTION;RUNNER" "BACKEND" ${ARGN})
   set(args "")
   foreach(pair RUNTIME:--runtime TARGET_ABI:--target POOL_ALIGN:--pool-align TEMP:--temp
-               MARGIN:--margin METHOD:--method SECTION:--section)
+               MARGIN:--margin METHOD:--method SECTION:--section RUNNER:--runner)
     string(REPLACE ":" ";" pair "${pair}")
     list(GET pair 0 key)
     list(GET pair 1 flag)
