@@ -193,6 +193,84 @@ TEST(ArmRunnerOptions, TheDebugBufferComesBeforeLoadMethod) {
   EXPECT_GT(traced, plain + 2 * 1024 * 1024 - 16);
 }
 
+// The other runners, each replayed here from its source (tags in each profile's "source"), at
+// two releases where it exists at two: the minimum etmem gives is the replay's cursor.
+struct OtherRunner {
+  const char* name;
+  std::vector<const char*> releases;
+  uint64_t base_align;
+  bool temp;  // passes a temp allocator to load_method
+  // The runner's steps around load_method, on `b`.
+  void (*before)(Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model);
+  void (*after)(Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model);
+};
+
+uint32_t Word(const runtime::RuntimeModel& model) { return abi::PrimLayout(abi::Prim::kPtr, model.abi()).align; }
+
+const OtherRunner kOtherRunners[] = {
+    // zephyr/samples/hello-executorch (examples/arm/zephyr at 1.1.0): planned buffers at the
+    // default alignment; a void* per input, then each tensor input's bytes.
+    {"zephyr-hello", {"1.1.0", "1.4.1"}, 16, true,
+     [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model) {
+       for (uint64_t size : Planned(m)) b.Alloc(size, Word(model));
+     },
+     [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model) {
+       b.Alloc(m.inputs.size() * abi::PrimLayout(abi::Prim::kPtr, model.abi()).size, Word(model));
+       for (int32_t v : m.inputs)
+         if (const pte::TensorView* t = m.TensorAt(v)) b.Alloc(*pte::TensorDataBytes(m, *t), Word(model));
+     }},
+    // examples/espressif/executor_runner: as the Arm runner from 1.1.
+    {"espressif", {"1.4.1"}, 16, true,
+     [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel&) {
+       for (uint64_t size : Planned(m)) b.Alloc(size, 16);
+     },
+     [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model) {
+       b.Alloc(m.inputs.size() * model.Layout("EValue").size, model.Layout("EValue").align);
+     }},
+    // examples/arduino sketches: a Span table, then the planned buffers, at the default alignment.
+    {"arduino", {"1.4.1"}, 16, false,
+     [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model) {
+       b.Alloc(Planned(m).size() * model.Layout("Span").size, Word(model));
+       for (uint64_t size : Planned(m)) b.Alloc(size, Word(model));
+     },
+     [](Bump&, const pte::MethodView&, const runtime::RuntimeModel&) {}},
+    // examples/raspberry_pi/pico2: load_method alone (from 1.3 a 1-byte probe follows, which may
+    // fail harmlessly, so it is not part of the minimum).
+    {"pico2", {"1.0.0", "1.3.0"}, 4, false,
+     [](Bump&, const pte::MethodView&, const runtime::RuntimeModel&) {},
+     [](Bump&, const pte::MethodView&, const runtime::RuntimeModel&) {}},
+    // backends/cadence/executor_runner.cpp: load_method alone.
+    {"cadence", {"0.3.0", "1.4.1"}, 4, false,
+     [](Bump&, const pte::MethodView&, const runtime::RuntimeModel&) {},
+     [](Bump&, const pte::MethodView&, const runtime::RuntimeModel&) {}},
+    // examples/arm/image_classification_example_ethos_u: planned buffers (16), load_method,
+    // allocateList<EValue>.
+    {"ethos-u-image-classification", {"1.3.0", "1.4.1"}, 16, true,
+     [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel&) {
+       for (uint64_t size : Planned(m)) b.Alloc(size, 16);
+     },
+     [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model) {
+       b.Alloc(m.inputs.size() * model.Layout("EValue").size, model.Layout("EValue").align);
+     }},
+};
+
+TEST(OtherRunners, EachMatchesItsSourcesSequence) {
+  for (const OtherRunner& runner : kOtherRunners)
+    for (const char* release : runner.releases)
+      for (const char* name : {"cnn", "every_value_kind", "two_methods"}) {
+        const Program p = Load(testing::NamedScenarioProgram(name));
+        const runtime::RuntimeModel model = Model(release);
+        const pte::MethodView& m = p.view.methods[0];
+        Bump b(runner.base_align);
+        runner.before(b, m, model);
+        ReplayLoad(b, p.view, model, runner.temp);
+        runner.after(b, m, model);
+        report::Report r = Analyze(p.view, release, runner.name);
+        EXPECT_EQ(r.methods[0].runner->result.method().minimum, b.used)
+            << runner.name << " at " << release << " on " << name;
+      }
+}
+
 // The motivating CNN on 1.4.1: one byte below the minimum, prepare_input_tensors' list is the
 // allocation that fails, with the runtime's line and then the runner's two.
 TEST(ArmRunnerAcceptance, OneByteLessReproducesTheRunnersFailure) {
