@@ -142,11 +142,14 @@ TEST(CMakeModule, MissingArgumentsFailAtConfigureTime) {
       << configure.err;
 }
 
-// RUNNER: the header also defines the runner's own pool-size macro, with etmem's minimum.
+// RUNNER (here a runner file beside the CMakeLists): the header also defines the runner's own
+// pool-size macro, with etmem's minimum.
 TEST(CMakeModule, ARunnerAddsItsDefines) {
   if (!HaveArmGcc()) GTEST_SKIP() << "arm-none-eabi-gcc not installed";
   Project p = WriteProject("fw_runner", "include(" ETMEM_SOURCE_DIR "/cmake/etmem.cmake)\n",
-                           MotivatingCnnFile(), "RUNTIME 1.4 TARGET_ABI cortex-m RUNNER arm-baremetal");
+                           MotivatingCnnFile(), "RUNTIME 1.4 TARGET_ABI cortex-m RUNNER my_runner.json");
+  fs::copy_file(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner/profiles/arm-baremetal-1.1.json",
+                p.source / "my_runner.json", fs::copy_options::overwrite_existing);
   CliRun configure = Configure(p, "-DETMEM_EXECUTABLE=" ETMEM_BINARY);
   ASSERT_EQ(configure.exit_code, 0) << configure.out << configure.err;
   CliRun build = Build(p);
