@@ -103,9 +103,10 @@ std::vector<std::pair<std::string, Delta>> MethodRows(const MethodDiff& d, bool 
 }
 
 std::string AssumptionText(const Assumptions& a) {
-  return fmt::format("ExecuTorch {}, target {}, pool base aligned to {} B, {} temp allocator{}",
+  return fmt::format("ExecuTorch {}, target {}, pool base aligned to {} B, {} temp allocator{}{}",
                      a.runtime, a.target, a.pool_align, a.temp_allocator ? "a" : "no",
-                     a.external_data_map ? ", a .ptd data map" : "");
+                     a.external_data_map ? ", a .ptd data map" : "",
+                     a.runner.empty() ? "" : ", " + a.runner);
 }
 
 std::string MethodTitle(const MethodDiff& d) {
