@@ -7,7 +7,10 @@
 #   etmem_add_pools(TARGET fw PROGRAM model.pte HEADER etmem_pools.h
 #                   [RUNTIME 1.4] [TARGET_ABI cortex-m] [POOL_ALIGN 8] [TEMP runner]
 #                   [MARGIN 10%] [METHOD forward] [EXTERNAL_DATA] [BACKEND id=bytes ...]
-#                   [DEFINE_POOLS] [SECTION .sram2])
+#                   [DEFINE_POOLS] [SECTION .sram2] [RUNNER arm-baremetal|runner.json])
+#
+# RUNNER: the firmware's runner (`etmem list runners`, or a runner file); the header then also
+# defines the runner's own pool-size macros (e.g. ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE).
 #
 # PROGRAM is relative to the current source directory, HEADER to the current binary directory;
 # the header's directory is added to TARGET's include path. The etmem executable is
@@ -36,13 +39,21 @@ if(ETMEM_INCLUDE_DIR AND NOT TARGET etmem::recording_allocator)
     INTERFACE_INCLUDE_DIRECTORIES "${ETMEM_INCLUDE_DIR}")
 endif()
 
-# The `etmem header` arguments for etmem_add_pools' options (in _etmem_args).
-function(_etmem_header_args out)
+# The `etmem header` arguments for etmem_add_pools' options (in _etmem_args), and in `deps` the
+# files they read besides the program (a runner file, made absolute against the current source
+# directory, since etmem runs in the binary directory).
+function(_etmem_header_args out deps)
   cmake_parse_arguments(A "DEFINE_POOLS;EXTERNAL_DATA"
-    "RUNTIME;TARGET_ABI;POOL_ALIGN;TEMP;MARGIN;METHOD;SECTION" "BACKEND" ${ARGN})
+    "RUNTIME;TARGET_ABI;POOL_ALIGN;TEMP;MARGIN;METHOD;SECTION;RUNNER" "BACKEND" ${ARGN})
   set(args "")
+  set(files "")
+  if(DEFINED A_RUNNER AND A_RUNNER MATCHES "^(.*\\.json)(.*)$")
+    get_filename_component(runner_file "${CMAKE_MATCH_1}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    set(A_RUNNER "${runner_file}${CMAKE_MATCH_2}")
+    list(APPEND files "${runner_file}")
+  endif()
   foreach(pair RUNTIME:--runtime TARGET_ABI:--target POOL_ALIGN:--pool-align TEMP:--temp
-               MARGIN:--margin METHOD:--method SECTION:--section)
+               MARGIN:--margin METHOD:--method SECTION:--section RUNNER:--runner)
     string(REPLACE ":" ";" pair "${pair}")
     list(GET pair 0 key)
     list(GET pair 1 flag)
@@ -60,6 +71,7 @@ function(_etmem_header_args out)
     list(APPEND args --external-data)
   endif()
   set(${out} "${args}" PARENT_SCOPE)
+  set(${deps} "${files}" PARENT_SCOPE)
 endfunction()
 
 function(etmem_add_pools)
@@ -75,7 +87,7 @@ function(etmem_add_pools)
   if(NOT ETMEM_EXECUTABLE)
     message(FATAL_ERROR "etmem_add_pools: no etmem executable; set ETMEM_EXECUTABLE")
   endif()
-  _etmem_header_args(options ${A_UNPARSED_ARGUMENTS})
+  _etmem_header_args(options option_files ${A_UNPARSED_ARGUMENTS})
   get_filename_component(program "${A_PROGRAM}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   get_filename_component(header "${A_HEADER}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
   get_filename_component(header_dir "${header}" DIRECTORY)
@@ -91,7 +103,7 @@ function(etmem_add_pools)
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${header_dir}"
     COMMAND "${ETMEM_EXECUTABLE}" header "${program}" ${options} -o "${header}"
     COMMAND "${CMAKE_COMMAND}" -E touch "${work}.stamp"
-    DEPENDS "${program}" "${work}.options" "${ETMEM_EXECUTABLE}"
+    DEPENDS "${program}" "${work}.options" "${ETMEM_EXECUTABLE}" ${option_files}
     COMMENT "etmem: pool header ${header_name} for ${A_TARGET} from ${A_PROGRAM}"
     VERBATIM)
   add_custom_target(${A_TARGET}_etmem_pools DEPENDS "${work}.stamp")

@@ -3,7 +3,8 @@
 # real programs (../shared/models/real), what fuzz_seeds generates (the builder's scenarios, the
 # built-in targets, device logs of those programs' loads, budget files), tests/corrupt/ and
 # fuzz/regressions/, then runs each target for SECONDS (default 60): pte, target_file,
-# device_log, budget. FUZZ_TARGETS="device_log budget" runs only those kinds.
+# device_log, budget, runner_profile (seeded with the built-in runner profiles too).
+# FUZZ_TARGETS="device_log budget" runs only those kinds.
 # Corpora are generated under build-fuzz/corpus/ and never committed; findings land in
 # build-fuzz/findings/<kind>/ (copy small ones into fuzz/regressions/<kind>/ after the fix).
 #   fuzz/run.sh [SECONDS] [extra libFuzzer flags...]
@@ -25,15 +26,17 @@ fi
 
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DETMEM_FUZZ=ON -DETMEM_BUILD_TESTS=OFF \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-kinds=(${FUZZ_TARGETS:-pte target_file device_log budget})
+kinds=(${FUZZ_TARGETS:-pte target_file device_log budget runner_profile})
 cmake --build "$build" -j"$(nproc)" --target fuzz_seeds "${kinds[@]/%/_fuzzer}"
 
 corpus=$build/corpus
 "$build/fuzz/fuzz_seeds" "$corpus"  # creates $corpus/<kind>/ for every kind
 if [[ -d ../shared/models/real ]]; then cp ../shared/models/real/*.pte "$corpus/pte/"; fi
 cp tests/corrupt/*.pte "$corpus/pte/"
+mkdir -p "$corpus/runner_profile"
+cp src/etmem/runner/profiles/*.json "$corpus/runner_profile/"
 for kind in "${kinds[@]}"; do
-  mkdir -p "$build/findings/$kind"
+  mkdir -p "$build/findings/$kind" "$corpus/$kind"
   if [[ -d fuzz/regressions/$kind ]]; then find "fuzz/regressions/$kind" -type f -not -name ".*" -exec cp {} "$corpus/$kind/" \;; fi
 done
 

@@ -41,9 +41,39 @@ TEST(Architecture, ReleaseNumbersAppearOnlyInTheReleaseFiles) {
 
 TEST(Architecture, ModelStagesNeverUseHostSizes) {
   const std::regex host_size(R"(sizeof\s*\(\s*(void\s*\*|size_t|std::max_align_t|long)\s*\))");
-  for (const char* dir : {"src/etmem/abi", "src/etmem/runtime", "src/etmem/sim", "src/etmem/report"})
+  for (const char* dir : {"src/etmem/abi", "src/etmem/runtime", "src/etmem/runner", "src/etmem/sim",
+                          "src/etmem/report"})
     for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / dir))
       EXPECT_FALSE(std::regex_search(Read(p), host_size)) << p << " uses a host size";
+}
+
+// Runners are data (src/etmem/runner/profiles/*.json): no code names one, so no code can
+// special-case one (`if (runner == "arm-baremetal")`).
+TEST(Architecture, NoCodeNamesARunner) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner/profiles")) {
+    std::ifstream in(e.path());
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    std::smatch m;
+    if (std::regex_search(text, m, std::regex(R"re("name"\s*:\s*"([^"]+)")re"))) names.push_back(m[1]);
+  }
+  ASSERT_FALSE(names.empty());
+  for (const char* dir : {"src/etmem", "tools"})
+    for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / dir)) {
+      const std::string code = Read(p);
+      for (const std::string& name : names)
+        EXPECT_EQ(code.find("\"" + name), std::string::npos) << p << " names the runner " << name;
+    }
+}
+
+// The pipeline's order: the runner stage sits between runtime and sim, so it includes neither
+// the simulation nor the report.
+TEST(Architecture, TheRunnerStageIncludesNoLaterStage) {
+  for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner")) {
+    const std::string code = Read(p);
+    for (const char* later : {"etmem/sim/", "etmem/report/", "etmem/plan/"})
+      EXPECT_EQ(code.find(later), std::string::npos) << p << " includes " << later;
+  }
 }
 
 }  // namespace

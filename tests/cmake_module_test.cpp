@@ -7,6 +7,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "etmem_cli.h"
 
@@ -38,7 +39,8 @@ struct Project {
 
 // Writes the firmware project; `find` is how its CMakeLists gets etmem_add_pools().
 Project WriteProject(const std::string& name, const std::string& find,
-                     const fs::path& program) {
+                     const fs::path& program,
+                     const std::string& pools = "RUNTIME 0.3 TARGET_ABI cortex-m MARGIN 512") {
   Project p{TempPath(name), TempPath(name) / "build"};
   fs::create_directories(p.source);
   std::ofstream(p.source / "toolchain.cmake") << kToolchain;
@@ -46,8 +48,8 @@ Project WriteProject(const std::string& name, const std::string& find,
   std::ofstream(p.source / "CMakeLists.txt")
       << "cmake_minimum_required(VERSION 3.22)\nproject(fw C)\n" << find
       << "add_library(fw STATIC main.c)\n"
-         "etmem_add_pools(TARGET fw PROGRAM model.pte RUNTIME 0.3 TARGET_ABI cortex-m "
-         "MARGIN 512 HEADER generated/etmem_pools.h)\n";
+         "etmem_add_pools(TARGET fw PROGRAM model.pte " << pools
+      << " HEADER generated/etmem_pools.h)\n";
   fs::copy_file(program, p.source / "model.pte", fs::copy_options::overwrite_existing);
   return p;
 }
@@ -138,6 +140,26 @@ TEST(CMakeModule, MissingArgumentsFailAtConfigureTime) {
   EXPECT_NE(configure.exit_code, 0);
   EXPECT_NE(configure.err.find("etmem_add_pools: HEADER is required"), std::string::npos)
       << configure.err;
+}
+
+// RUNNER (here a runner file beside the CMakeLists): the header also defines the runner's own
+// pool-size macro, with etmem's minimum.
+TEST(CMakeModule, ARunnerAddsItsDefines) {
+  if (!HaveArmGcc()) GTEST_SKIP() << "arm-none-eabi-gcc not installed";
+  Project p = WriteProject("fw_runner", "include(" ETMEM_SOURCE_DIR "/cmake/etmem.cmake)\n",
+                           MotivatingCnnFile(), "RUNTIME 1.4 TARGET_ABI cortex-m RUNNER my_runner.json");
+  fs::copy_file(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner/profiles/arm-baremetal-1.1.json",
+                p.source / "my_runner.json", fs::copy_options::overwrite_existing);
+  CliRun configure = Configure(p, "-DETMEM_EXECUTABLE=" ETMEM_BINARY);
+  ASSERT_EQ(configure.exit_code, 0) << configure.out << configure.err;
+  CliRun build = Build(p);
+  ASSERT_EQ(build.exit_code, 0) << build.out;
+  CliRun r = Etmem("analyze " + MotivatingCnnFile().string() + " --runtime 1.4 --runner arm-baremetal --format json");
+  const uint64_t minimum =
+      nlohmann::json::parse(r.out)["methods"][0]["runner"]["pools"][0]["minimum_bytes"];
+  EXPECT_NE(ReadFile(p.build / "generated/etmem_pools.h")
+                .find("#define ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE " + std::to_string(minimum) + "UL"),
+            std::string::npos);
 }
 
 }  // namespace

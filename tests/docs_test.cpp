@@ -20,6 +20,7 @@ struct Options {
   std::string runtime = "1.4", target = "cortex-m", temp = "runner";
   std::optional<uint32_t> pool_align;
   std::optional<uint64_t> pool;
+  std::string runner;  // --runner NAME[+OPTION]
 };
 
 Options Parse(const std::string& text) {
@@ -32,6 +33,7 @@ Options Parse(const std::string& text) {
     else if (flag == "--temp") o.temp = value;
     else if (flag == "--pool-align") o.pool_align = std::stoul(value);
     else if (flag == "--pool") o.pool = std::stoull(value);
+    else if (flag == "--runner") o.runner = value;
     else ADD_FAILURE() << "unknown option in the guide: " << flag;
   }
   return o;
@@ -47,6 +49,15 @@ uint64_t Field(const report::Report& r, const std::string& field) {
   if (field == "file_bytes") return r.flash.file_bytes;
   if (field == "flash_metadata") return r.flash.metadata_bytes;
   if (field == "flash_constants") return r.flash.segment_constant_bytes + r.flash.inline_constant_bytes;
+  if (m.runner) {
+    const sim::RunnerPoolResult& pool = m.runner->result.method();
+    if (field == "runner_method_pool") return pool.minimum;
+    if (field == "runner_through") return pool.high_water;
+    if (field == "runner_temp" && m.runner->plan.temp_pool >= 0)
+      return m.runner->result.pools[m.runner->plan.temp_pool].minimum;
+    for (const sim::RunnerEntry& e : pool.entries)
+      if (field == "runner_load" && e.load_method) return e.bytes;
+  }
   if (m.pool_check && m.pool_check->failing) {
     const size_t i = m.pool_check->failing->index;
     sim::SimResult s = sim::Simulate(m.plan.requests, {r.assumptions.pool_align, m.pool_check->pool_bytes},
@@ -74,6 +85,7 @@ TEST(Docs, EveryMarkedNumberInTheSizingGuideIsWhatEtmemComputes) {
     ro.load.temp_allocator = o.temp == "runner" ? release.runner_passes_temp : o.temp == "nonnull";
     ro.pool_align = o.pool_align.value_or(target.malloc_align);
     ro.pool_bytes = o.pool;
+    if (!o.runner.empty()) ro.runner = *runner::SelectRunner(o.runner);
     const report::Report r = *report::BuildReport(program, runtime::RuntimeModel(release, target), ro);
     EXPECT_EQ(std::to_string(Field(r, (*it)[3])), (*it)[1].str()) << (*it)[0];
     ++checked;

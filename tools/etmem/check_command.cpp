@@ -107,6 +107,9 @@ void PrintDifference(const CheckArgs& args, const device::DeviceLog& log,
 }
 
 int RunCheck(const CheckArgs& args) {
+  if (!args.model.runner.empty())
+    return FailInvalid("--runner " + args.model.runner + ": etmem check does not yet compare a "
+                       "runner's own printout (use etmem analyze --runner for its pools)");
   auto program = pte::ReadProgram(args.program);
   if (!program) return FailInvalid(program.error().message);
   auto log = device::ReadDeviceLog(args.log);

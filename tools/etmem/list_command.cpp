@@ -1,21 +1,37 @@
-// `etmem list runtimes|targets`: the tables the code runs on.
+// `etmem list runtimes|targets|runners`: the tables the code runs on.
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "commands.h"
 #include "etmem/abi/abi.h"
+#include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::cli {
 
 static Run DefineList(CLI::App* cmd) {
   auto what = std::make_shared<std::string>();
-  cmd->add_option("what", *what, "runtimes | targets")->required()->check(CLI::IsMember({"runtimes", "targets"}));
+  cmd->add_option("what", *what, "runtimes | targets | runners")
+      ->required()
+      ->check(CLI::IsMember({"runtimes", "targets", "runners"}));
   return [what]() {
     if (*what == "runtimes") {
       for (const auto& r : runtime::AllReleases())
         std::cout << fmt::format("{:<8} {}\n", r.version, r.summary);
+    } else if (*what == "runners") {
+      // One line per profile (runner and release range), then its pools and options.
+      for (const auto& p : runner::BuiltinProfiles()) {
+        std::cout << fmt::format("{:<16} {}-{}  {}\n", p->name, p->first_release, p->last_release,
+                                 p->source_path);
+        for (const auto& pool : p->pools)
+          std::cout << fmt::format("    pool {} ({}, default {} B, aligned {}{}): {}\n",
+                                   pool.macro.empty() ? pool.variable : pool.macro, pool.variable,
+                                   pool.default_bytes, pool.base_align,
+                                   pool.when.empty() ? "" : ", with +" + pool.when, pool.role);
+        for (const auto& o : p->options)
+          std::cout << fmt::format("    option +{}: {}\n", o.name, o.description);
+      }
     } else {
       for (const auto& t : abi::BuiltinTargets())
         std::cout << fmt::format("{:<10} {} (pointer {}, int64 align {}, default pool align {})\n",
@@ -25,6 +41,6 @@ static Run DefineList(CLI::App* cmd) {
   };
 }
 
-const Verb kListVerb{"list", "List the modelled ExecuTorch releases or the built-in targets", DefineList};
+const Verb kListVerb{"list", "List the modelled ExecuTorch releases, the built-in targets or the runner profiles", DefineList};
 
 }  // namespace etmem::cli

@@ -67,6 +67,10 @@ Result<report::ReportOptions> MakeReportOptions(const ModelArgs& args,
     ETMEM_TRY(auto declared, ParseBackend(b));
     o.load.declared_backends[declared.first] = declared.second;
   }
+  if (!args.runner.empty()) {
+    ETMEM_TRY(o.runner, runner::SelectRunner(args.runner));
+    o.runner.pool_align = args.pool_align;
+  }
   return o;
 }
 
@@ -91,6 +95,10 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
   cmd->add_option("--backend", args.backends,
                   "ID=BYTES[:ALIGN]: what a backend etmem does not model allocates from the "
                   "method allocator in init() (repeatable; BYTES 0 = nothing)");
+  cmd->add_option("--runner", args.runner,
+                  "the firmware's runner: a built-in profile (etmem list runners) or a runner "
+                  "file (.json), options joined with '+', e.g. arm-baremetal+etdump; its own "
+                  "allocations share the pools with load_method");
 }
 
 Result<report::Report> BuildSingleReport(const pte::ProgramView& program, const ModelArgs& args,

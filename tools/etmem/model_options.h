@@ -23,9 +23,11 @@ struct ModelArgs {
   std::string temp = "runner";
   bool external_data = false;
   std::vector<std::string> backends;  // --backend ID=BYTES[:ALIGN]
+  std::string runner;                 // --runner NAME[+OPTION...] | FILE.json[+OPTION...]
 };
 
-// Registers --runtime, --target, --pool-align, --temp, --external-data and --backend on `cmd`.
+// Registers --runtime, --target, --pool-align, --temp, --external-data, --backend and --runner
+// on `cmd`.
 // `all_allowed`: whether --runtime/--target accept "all" (analyze does).
 void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed = false);
 

@@ -19,6 +19,7 @@
 #include "etmem/plan/replan.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/figures.h"
+#include "etmem/report/runner_rows.h"
 #include "etmem/runtime/sites.h"
 
 namespace etmem::cli {
@@ -134,10 +135,22 @@ std::string RunTimeTempLine(const plan::RunTimeTemp& t) {
 void PrintMethod(const report::MethodReport& m, const PlanFigures& f, const std::string& path) {
   const std::string at_least = m.plan.exact() ? "" : "at least ";
   std::cout << fmt::format("method '{}'\n", m.method->name);
-  std::cout << fmt::format("  RAM {}{} B = method pool {}{} B + planned buffers {} B + temp load "
-                           "peak {} B\n",
-                           at_least, report::RamBytes(m), at_least, m.method_bytes,
-                           report::PlannedBytes(m), m.temp_load_peak_bytes);
+  if (m.runner) {  // the runner's pools, under its own names
+    std::string parts;
+    for (const sim::RunnerPoolResult& p : m.runner->result.pools)
+      parts += fmt::format("{}{} {} B{}", parts.empty() ? "" : " + ",
+                           report::RunnerPoolName(m.runner->pool_spec(p.pool)), p.minimum,
+                           p.temp_role ? " (at load)" : "");
+    if (!report::RunnerHoldsPlannedBuffers(*m.runner))
+      parts += fmt::format(" + planned buffers {} B", report::PlannedBytes(m));
+    std::cout << fmt::format("  RAM {}{} B = {} (runner {})\n", at_least, report::RamBytes(m),
+                             parts, m.runner->plan.profile->name);
+  } else {
+    std::cout << fmt::format("  RAM {}{} B = method pool {}{} B + planned buffers {} B + temp load "
+                             "peak {} B\n",
+                             at_least, report::RamBytes(m), at_least, m.method_bytes,
+                             report::PlannedBytes(m), m.temp_load_peak_bytes);
+  }
   for (const auto& u : m.plan.unknowns)
     std::cout << fmt::format("  unknown: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
   std::cout << "  temp allocator at run time: " << RunTimeTempLine(f.run_temp) << "\n";

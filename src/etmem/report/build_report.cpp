@@ -257,13 +257,57 @@ FlashBreakdown ComputeFlash(const pte::ProgramView& p) {
 
 namespace {
 
+// The runner's pools for one method: the runner's requests sized for the method, placed with
+// load_method's requests in the runner's order.
+Result<RunnerReport> AnalyzeRunner(const pte::ProgramView& program, const MethodReport& r,
+                                   const runtime::RuntimeModel& model, const ReportOptions& options,
+                                   const ReportOptions& effective,
+                                   const std::shared_ptr<const runner::Profile>& profile) {
+  RunnerReport out;
+  out.profile = profile;
+  ETMEM_TRY(out.plan, runner::PlanRunner(*profile, options.runner, program, *r.method, model));
+  runtime::LoadPlan replanned;
+  const runtime::LoadPlan* load = &r.plan;
+  if (r.plan.requests.empty()) {  // the report streamed them: plan them again, kept
+    runtime::PlanMethodLoad(program, *r.method, model, effective.load, replanned);
+    load = &replanned;
+  }
+  out.result = sim::SimulateRunner(out.plan, load->requests, options.pool_bytes);
+  if (out.result.check && out.result.check->failure && out.result.check->failure->load_request)
+    out.failing_load_what = runtime::DescribeRequest(
+        load->requests[*out.result.check->failure->load_request], *load, *r.method);
+  return out;
+}
+
+std::string RunnerAssumption(const runner::Profile& p, const runner::RunnerSelection& s) {
+  std::string options;
+  for (const std::string& o : s.options) options += (options.empty() ? "" : "+") + o;
+  std::string line = "runner " + p.name + " (" + p.file + ", ExecuTorch " + p.first_release + "-" +
+                     p.last_release + "), " + (options.empty() ? "no options" : "options " + options);
+  if (s.pool_align) line += ", every pool's base aligned to " + std::to_string(*s.pool_align) + " B (--pool-align)";
+  return line;
+}
+
 Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::RuntimeModel& model,
                                const ReportOptions& options, Workspace& work) {
+  // With a runner, the runner decides the temp allocator (under --temp runner) and --pool checks
+  // the runner's method pool instead of load_method's alone.
+  std::shared_ptr<const runner::Profile> profile;
+  ReportOptions effective = options;
+  if (!options.runner.empty()) {
+    ETMEM_TRY(const runner::Profile* chosen, runner::ProfileFor(options.runner, model.traits().version));
+    for (const auto& candidate : options.runner.candidates)
+      if (candidate.get() == chosen) profile = candidate;
+    if (options.temp_is_runner_default)
+      effective.load.temp_allocator = !chosen->LoadStep().temp_pool.empty();
+    effective.pool_bytes.reset();
+  }
   Report report;
   report.program = &program;
   report.assumptions = {model.traits().version, model.abi().name, model.abi().description,
-                        options.pool_align, options.load.temp_allocator,
-                        options.temp_is_runner_default, options.load.external_data_map};
+                        effective.pool_align, effective.load.temp_allocator,
+                        effective.temp_is_runner_default, effective.load.external_data_map};
+  if (profile) report.assumptions.runner = RunnerAssumption(*profile, options.runner);
   report.flash = ComputeFlash(program);
   report.flash_load = ComputeFlashLoad(program, model.traits());
   // Program::load takes the inline constant_buffer path when there is no constant segment.
@@ -274,7 +318,11 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
         "the figures assume the source default (1) or a re-exported program");
   for (const pte::MethodView& m : program.methods) {
     if (!options.method.empty() && m.name != options.method) continue;
-    report.methods.push_back(AnalyzeMethod(program, m, model, options, work));
+    report.methods.push_back(AnalyzeMethod(program, m, model, effective, work));
+    if (profile) {
+      ETMEM_TRY(report.methods.back().runner,
+                AnalyzeRunner(program, report.methods.back(), model, options, effective, profile));
+    }
   }
   if (report.methods.empty()) {
     std::string names;

@@ -2,6 +2,7 @@
 // per-method macros, pool arrays) is one function; they append to the same string.
 #include "etmem/report/c_header.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <map>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "etmem/report/figures.h"
+#include "etmem/report/runner_rows.h"
 
 namespace etmem::report {
 namespace {
@@ -43,12 +45,13 @@ std::string Lower(std::string s) {
 constexpr const char* kContinued = "\n *                 ";
 
 std::string TempLine(const Assumptions& a) {
+  const char* whose = a.runner.empty() ? " (what this release's executor_runner does)"
+                                       : " (what the runner does)";
   if (!a.temp_allocator)
     return std::string("none is passed to load_method") +
-           (a.temp_is_runner_default ? " (what this release's executor_runner does)" : "") +
+           (a.temp_is_runner_default ? whose : "") +
            kContinued + "so every TEMP_LOAD_BYTES is 0";
-  return std::string("one is passed to load_method") +
-         (a.temp_is_runner_default ? " (what this release's executor_runner does)" : "") +
+  return std::string("one is passed to load_method") + (a.temp_is_runner_default ? whose : "") +
          kContinued + "TEMP_LOAD_BYTES is its peak during load_method; execution may need more";
 }
 
@@ -160,6 +163,64 @@ void PoolArrays(std::string& out, const std::vector<MethodNames>& names, const R
   }
 }
 
+// With --runner: the defines the runner's own source reads, with the exact values (the largest
+// over the methods, since one build of the runner sizes one pool), and how to pass them.
+void RunnerDefines(std::string& out, const Report& r, const CHeaderOptions& o) {
+  const MethodReport* first = nullptr;
+  for (const MethodReport& m : r.methods)
+    if (m.runner) first = first ? first : &m;
+  if (!first) return;
+  const RunnerReport& rr = *first->runner;
+  out += fmt::format("\n/* Runner {}: the defines {} reads.\n",
+                     CommentSafe(rr.plan.profile->name), CommentSafe(rr.plan.profile->source_path));
+  out += fmt::format(" * Assuming {}.\n", CommentSafe(r.assumptions.runner));
+  if (r.methods.size() > 1) out += " * Each is the largest over this program's methods.\n";
+  std::string flags;
+  for (const sim::RunnerPoolResult& pool : rr.result.pools) {
+    const runner::PoolSpec& spec = rr.pool_spec(pool.pool);
+    uint64_t bytes = 0;
+    bool exact = true;
+    for (const MethodReport& m : r.methods) {
+      if (!m.runner) continue;
+      bytes = std::max(bytes, m.runner->result.pools[pool.pool].minimum);
+      exact &= m.plan.exact();
+    }
+    if (pool.temp_role) {
+      out += fmt::format(" * {} ({}): {} bytes during load_method; executing needs more, so it is "
+                         "not defined here.\n", CommentSafe(RunnerPoolName(spec)),
+                         CommentSafe(spec.variable), bytes);
+      continue;
+    }
+    const bool method_pool = pool.pool == rr.result.method_pool;
+    const uint64_t margin = method_pool && o.margin ? o.margin->For(bytes) : 0;
+    if (spec.macro.empty()) {
+      out += fmt::format(" * {}: its size is a literal in the runner: set it to {} bytes{}.\n",
+                         CommentSafe(spec.variable), bytes + margin,
+                         exact ? "" : " (A LOWER BOUND)");
+      continue;
+    }
+    flags += fmt::format(" -D{}={}", spec.macro, bytes + margin);
+    out += fmt::format(" * {}: {} bytes{}{}.\n", CommentSafe(spec.macro), bytes,
+                       margin ? fmt::format(" + {} margin", margin) : "",
+                       exact ? "" : " (A LOWER BOUND)");
+  }
+  if (!flags.empty()) {
+    out += " * Compiler flags instead of including this header:" + flags + "\n";
+    out += " * CMake (a runner build that takes them as cache entries):" + flags + "\n";
+  }
+  out += " */\n";
+  for (const sim::RunnerPoolResult& pool : rr.result.pools) {
+    const runner::PoolSpec& spec = rr.pool_spec(pool.pool);
+    if (pool.temp_role || spec.macro.empty()) continue;
+    uint64_t bytes = 0;
+    for (const MethodReport& m : r.methods)
+      if (m.runner) bytes = std::max(bytes, m.runner->result.pools[pool.pool].minimum);
+    const bool method_pool = pool.pool == rr.result.method_pool;
+    const uint64_t margin = method_pool && o.margin ? o.margin->For(bytes) : 0;
+    out += fmt::format("#define {} {}\n", spec.macro, Literal(bytes + margin));
+  }
+}
+
 Result<std::vector<MethodNames>> NameMethods(const Report& r) {
   std::vector<MethodNames> out;
   std::map<std::string, std::string_view> taken;  // macro name -> method name
@@ -208,6 +269,7 @@ Result<std::string> ToCHeader(const Report& r, const CHeaderOptions& o) {
   Preamble(out, r, o);
   ProgramMacros(out, r, o);
   for (const MethodNames& n : names) MethodMacros(out, n, r, o);
+  RunnerDefines(out, r, o);
   if (o.define_pools) PoolArrays(out, names, r, o);
   out += fmt::format("\n#endif  /* {} */\n", kGuard);
   return out;

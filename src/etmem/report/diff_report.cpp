@@ -5,6 +5,7 @@
 
 #include "etmem/report/figures.h"
 #include "etmem/report/markdown_report.h"
+#include "etmem/report/runner_rows.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -28,10 +29,16 @@ void Fill(MethodDiff& d, const MethodReport& m, uint64_t Delta::*side) {
   const bool is_old = side == &Delta::old_value;
   (is_old ? d.old_planned_buffers : d.new_planned_buffers) = PlannedBuffers(m);
   (is_old ? d.old_exact : d.new_exact) = m.plan.exact();
+  if (m.runner) {
+    d.runner_pool_name = RunnerPoolName(m.runner->pool_spec(m.runner->result.method_pool));
+    d.runner_pool.*side = m.runner->result.method().minimum;
+  }
 }
 
 bool AnyChange(const MethodDiff& d) {
-  if (d.method_pool.change() || d.planned.change() || d.temp_load.change()) return true;
+  if (d.method_pool.change() || d.planned.change() || d.temp_load.change() ||
+      d.runner_pool.change())
+    return true;
   for (const Delta& c : d.by_category)
     if (c.change()) return true;
   return d.old_planned_buffers != d.new_planned_buffers || d.old_exact != d.new_exact;
@@ -83,7 +90,9 @@ std::string ChangeText(const Delta& d) {
 
 // The labelled rows every printed form shows for one method.
 std::vector<std::pair<std::string, Delta>> MethodRows(const MethodDiff& d, bool all_categories) {
-  std::vector<std::pair<std::string, Delta>> rows = {{"method allocator pool", d.method_pool}};
+  std::vector<std::pair<std::string, Delta>> rows;
+  if (!d.runner_pool_name.empty()) rows.push_back({d.runner_pool_name, d.runner_pool});
+  rows.push_back({"method allocator pool", d.method_pool});
   for (size_t c = 0; c < kCategories; ++c)
     if (all_categories || d.by_category[c].old_value || d.by_category[c].new_value)
       rows.push_back({std::string("  ") + CategoryLabel(c), d.by_category[c]});
@@ -94,9 +103,10 @@ std::vector<std::pair<std::string, Delta>> MethodRows(const MethodDiff& d, bool 
 }
 
 std::string AssumptionText(const Assumptions& a) {
-  return fmt::format("ExecuTorch {}, target {}, pool base aligned to {} B, {} temp allocator{}",
+  return fmt::format("ExecuTorch {}, target {}, pool base aligned to {} B, {} temp allocator{}{}",
                      a.runtime, a.target, a.pool_align, a.temp_allocator ? "a" : "no",
-                     a.external_data_map ? ", a .ptd data map" : "");
+                     a.external_data_map ? ", a .ptd data map" : "",
+                     a.runner.empty() ? "" : ", " + a.runner);
 }
 
 std::string MethodTitle(const MethodDiff& d) {
@@ -127,7 +137,7 @@ json MethodJson(const MethodDiff& d) {
   json categories = json::object();
   for (size_t c = 0; c < kCategories; ++c)
     categories[CategoryLabel(c)] = DeltaJson(d.by_category[c]);
-  return {{"name", d.name},
+  json out = {{"name", d.name},
           {"change", ChangeName(d.change)},
           {"exact", {{"old", d.old_exact}, {"new", d.new_exact}}},
           {"method_allocator", {{"bytes", DeltaJson(d.method_pool)}, {"by_category", categories}}},
@@ -135,6 +145,9 @@ json MethodJson(const MethodDiff& d) {
           {"planned_buffers", {{"old", d.old_planned_buffers}, {"new", d.new_planned_buffers}}},
           {"temp_load_peak_bytes", DeltaJson(d.temp_load)},
           {"ram_bytes", DeltaJson(d.ram)}};
+  if (!d.runner_pool_name.empty())  // only with --runner: output without it is unchanged
+    out["runner_method_pool"] = {{"name", d.runner_pool_name}, {"bytes", DeltaJson(d.runner_pool)}};
+  return out;
 }
 
 void MarkdownTable(std::string& out, const std::string& title,

@@ -35,6 +35,9 @@ struct MethodDiff {
   Delta ram;        // method pool + planned + temp load
   std::vector<uint64_t> old_planned_buffers, new_planned_buffers;
   bool old_exact = true, new_exact = true;
+  // With --runner: the runner's method pool (its macro or variable) and its minimum.
+  std::string runner_pool_name;
+  Delta runner_pool;
 };
 
 struct FlashDelta {

@@ -27,7 +27,17 @@ inline uint64_t PlannedBytes(const MethodReport& m) {
 }
 
 // What loading the method needs in RAM at once: method pool + planned buffers + temp load peak.
+// With a runner: its pools' minimums, and the planned buffers when they are not in them.
 inline uint64_t RamBytes(const MethodReport& m) {
+  if (m.runner) {
+    uint64_t total = 0;
+    bool planned_inside = false;
+    for (const sim::RunnerPoolResult& p : m.runner->result.pools) total += p.minimum;
+    for (const runner::RunnerRequest& q : m.runner->plan.requests)
+      planned_inside |= !q.load_method &&
+                        m.runner->plan.profile->steps[q.step].kind == runner::StepKind::kPlannedBuffers;
+    return total + (planned_inside || PlannedBytes(m) == 0 ? 0 : PlannedBytes(m));
+  }
   return m.method_bytes + PlannedBytes(m) + m.temp_load_peak_bytes;
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "etmem/report/runner_rows.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -79,6 +80,61 @@ json PoolCheckJson(const MethodReport& m) {
   return out;
 }
 
+json RunnerFailureJson(const RunnerReport& r, const sim::RunnerFailure& f) {
+  return {{"by", f.load_request ? "load_method" : "runner"},
+          {"what", RunnerFailureWhat(r, f)},
+          {"requested", f.requested},
+          {"available", f.available},
+          {"log", f.log},
+          {"consequence", f.consequence}};
+}
+
+// With --runner: the runner's pools under its own names, each with its minimum and breakdown.
+json RunnerJson(const MethodReport& m) {
+  const RunnerReport& r = *m.runner;
+  const runner::Profile& p = *r.plan.profile;
+  json pools = json::array();
+  for (const sim::RunnerPoolResult& pool : r.result.pools) {
+    const runner::PoolSpec& spec = r.pool_spec(pool.pool);
+    json entries = json::array();
+    for (const RunnerRow& row : RunnerRows(r, pool))
+      entries.push_back({{"by", row.by}, {"what", row.what}, {"offset", row.offset},
+                         {"first", row.first}, {"end", row.end},
+                         {"bytes", row.bytes}, {"padding", row.padding}, {"align", row.align},
+                         {"written", row.written}, {"allocations", row.allocations}});
+    pools.push_back({{"name", RunnerPoolName(spec)},
+                     {"variable", spec.variable},
+                     {"macro", spec.macro},
+                     {"role", pool.temp_role ? "temp" : (pool.pool == r.result.method_pool ? "method" : "other")},
+                     {"description", spec.role},
+                     {"base_align", r.plan.pools[pool.pool].base_align},
+                     {"default_bytes", spec.default_bytes},
+                     {"minimum_bytes", pool.minimum},
+                     {"gets_through_bytes", pool.high_water},
+                     {"entries", entries}});
+  }
+  json check = nullptr;
+  if (r.result.check) {
+    const sim::RunnerCheck& c = *r.result.check;
+    check = {{"pool", RunnerPoolName(r.pool_spec(r.result.method_pool))},
+             {"pool_bytes", c.pool_bytes},
+             {"fits", c.fits()},
+             {"gets_through", c.gets_through},
+             {"overwritten_bytes", c.overwritten_bytes},
+             {"failure", c.failure ? RunnerFailureJson(r, *c.failure) : json(nullptr)}};
+  }
+  return {{"name", p.name},
+          {"description", p.description},
+          {"profile", p.file},
+          {"source", {{"path", p.source_path}, {"tags", p.source_tags}}},
+          {"releases", {{"first", p.first_release}, {"last", p.last_release}}},
+          {"options", r.plan.options},
+          {"planned_buffers_in_pools", RunnerHoldsPlannedBuffers(r)},
+          {"pools", pools},
+          {"bugs", r.result.bugs},
+          {"pool_check", check}};
+}
+
 json Unknowns(const MethodReport& m) {
   json out = json::array();
   for (const auto& u : m.plan.unknowns)
@@ -111,6 +167,7 @@ json MethodSummary(const MethodReport& m) {
   };
   if (m.plan.refusal)
     out["load_refused"] = {{"error", m.plan.refusal->error}, {"reason", m.plan.refusal->reason}};
+  if (m.runner) out["runner"] = RunnerJson(m);
   return out;
 }
 
@@ -173,10 +230,18 @@ json Header(const Report& r) {
           {"notes", r.notes}};
 }
 
+// The header, and the runner's assumption line when there is one (absent otherwise, so output
+// without --runner is unchanged).
+json HeaderWithRunner(const Report& r) {
+  json out = Header(r);
+  if (!r.assumptions.runner.empty()) out["runner"] = r.assumptions.runner;
+  return out;
+}
+
 }  // namespace
 
 void WriteJson(std::ostream& out, const Report& r) {
-  OpenObject(out, Header(r));
+  OpenObject(out, HeaderWithRunner(r));
   out << ",\"methods\":[";
   for (size_t i = 0; i < r.methods.size(); ++i) {
     if (i > 0) out << ',';

@@ -6,13 +6,17 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "etmem/pte/program_view.h"
+#include "etmem/runner/profile.h"
+#include "etmem/runner/runner_plan.h"
 #include "etmem/runtime/load_plan.h"
+#include "etmem/sim/runner_sim.h"
 #include "etmem/sim/simulate.h"
 
 namespace etmem::report {
@@ -26,6 +30,10 @@ struct Assumptions {
   bool temp_allocator = false;
   bool temp_is_runner_default = true;  // chosen by --temp runner
   bool external_data_map = false;
+  // With --runner: the runner, its profile and the options turned on, in one line, e.g.
+  // "runner arm-baremetal (built-in (arm-baremetal-1.1.json), ExecuTorch 1.1.0-1.4.1), no options".
+  // Empty: the portable executor_runner's layout (pool_align above, planned buffers apart).
+  std::string runner;
 };
 
 struct CategoryTotal {
@@ -54,6 +62,19 @@ struct MethodCounts {
          operators = 0, delegates = 0, chains = 0, inputs = 0, outputs = 0;
 };
 
+// With --runner: every pool the runner declares, what the runner and load_method take from each
+// in the runner's order, each pool's exact minimum, and the check of a --pool of the runner's
+// method pool. The figures `check` needs are one per pool (RunnerPoolResult::minimum and each
+// entry), to compare against what a runner prints about its pools.
+struct RunnerReport {
+  std::shared_ptr<const runner::Profile> profile;  // keeps plan.profile alive
+  runner::RunnerPlan plan;
+  sim::RunnerResult result;
+  // The --pool check failed inside load_method: what the failing request allocates.
+  std::string failing_load_what;
+  const runner::PoolSpec& pool_spec(size_t pool) const { return *plan.pools[pool].spec; }
+};
+
 struct MethodReport {
   const pte::MethodView* method = nullptr;
   runtime::LoadPlan plan;          // requests: empty unless ReportOptions::keep_allocations
@@ -67,6 +88,14 @@ struct MethodReport {
   std::optional<PoolCheck> pool_check;
   MethodCounts counts;
   bool exceeds_runtime_pool_limit = false;  // above 2^32-1: no MemoryAllocator can hold it
+  // With --runner: the runner's pools (pool_check is then empty: --pool checks the runner's
+  // method pool, runner->result.check).
+  std::optional<RunnerReport> runner;
+  // Whether a --pool check failed (the runtime's alone, or the runner's method pool).
+  bool pool_does_not_fit() const {
+    if (runner && runner->result.check) return !runner->result.check->fits();
+    return pool_check && !pool_check->fits;
+  }
 };
 
 struct FlashBreakdown {
@@ -132,6 +161,10 @@ struct ReportOptions {
   // are planned, never held, which is all a summary needs, at a fraction of the time and memory.
   bool keep_allocations = true;
   size_t largest = 8;  // how many of the largest allocations MethodReport::largest holds
+  // --runner: the runner whose own allocations share the pools with load_method (empty: none,
+  // today's figures). With a runner, --temp runner means what the runner passes, and pool_bytes
+  // checks the runner's method pool.
+  runner::RunnerSelection runner;
   bool operator==(const ReportOptions&) const = default;
 };
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "etmem/report/figures.h"
+#include "etmem/report/runner_rows.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -17,7 +18,7 @@ std::string CategoryColumn(size_t c) {
   return name + "_bytes";
 }
 
-std::vector<std::string> Columns(const SummaryOptions& o) {
+std::vector<std::string> Columns(const SummaryOptions& o, bool runner) {
   std::vector<std::string> out = {
       "program",        "runtime",           "target",      "method",          "pool_align",
       "temp_allocator", "method_pool_bytes", "exact",       "temp_load_bytes", "planned_buffers",
@@ -25,12 +26,17 @@ std::vector<std::string> Columns(const SummaryOptions& o) {
   if (o.by_category)
     for (size_t c = 0; c < static_cast<size_t>(runtime::Category::kCount); ++c)
       out.push_back(CategoryColumn(c));
+  if (runner)
+    for (const char* c : {"runner", "runner_method_pool", "runner_method_pool_bytes",
+                          "runner_pools", "runner_pool_fits"})
+      out.push_back(c);
   return out;
 }
 
 std::string YesNo(bool v) { return v ? "yes" : "no"; }
 
-std::vector<std::string> Row(const Report& r, const MethodReport& m, const SummaryOptions& o) {
+std::vector<std::string> Row(const Report& r, const MethodReport& m, const SummaryOptions& o,
+                             bool runner) {
   const Assumptions& a = r.assumptions;
   std::vector<std::string> row = {r.program->path,
                                   a.runtime,
@@ -49,6 +55,22 @@ std::vector<std::string> Row(const Report& r, const MethodReport& m, const Summa
                                   m.plan.refusal ? m.plan.refusal->error : ""};
   if (o.by_category)
     for (const CategoryTotal& t : m.by_category) row.push_back(std::to_string(t.bytes));
+  if (runner) {
+    if (!m.runner) {
+      row.insert(row.end(), 5, "");
+      return row;
+    }
+    const RunnerReport& rr = *m.runner;
+    std::string pools;
+    for (const sim::RunnerPoolResult& p : rr.result.pools)
+      pools += (pools.empty() ? "" : " ") + RunnerPoolName(rr.pool_spec(p.pool)) + "=" +
+               std::to_string(p.minimum);
+    row.push_back(rr.plan.profile->name);
+    row.push_back(RunnerPoolName(rr.pool_spec(rr.result.method_pool)));
+    row.push_back(std::to_string(rr.result.method().minimum));
+    row.push_back(pools);
+    row.push_back(rr.result.check ? YesNo(rr.result.check->fits()) : "");
+  }
   return row;
 }
 
@@ -56,9 +78,11 @@ std::vector<std::string> Row(const Report& r, const MethodReport& m, const Summa
 
 SummaryTable BuildSummary(const std::vector<Report>& reports, const SummaryOptions& options) {
   SummaryTable t;
-  t.columns = Columns(options);
+  bool runner = false;
+  for (const Report& r : reports) runner |= !r.assumptions.runner.empty();
+  t.columns = Columns(options, runner);
   for (const Report& r : reports)
-    for (const MethodReport& m : r.methods) t.rows.push_back(Row(r, m, options));
+    for (const MethodReport& m : r.methods) t.rows.push_back(Row(r, m, options, runner));
   return t;
 }
 

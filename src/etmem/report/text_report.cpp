@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "etmem/base/printable.h"
+#include "etmem/report/runner_rows.h"
 
 namespace etmem::report {
 namespace {
@@ -18,12 +19,67 @@ std::string AssumptionLine(const Assumptions& a) {
                      a.external_data_map ? ", a .ptd data map is passed" : "");
 }
 
+// With --runner: every pool the runner declares, under its own names, with the breakdown.
+void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
+  const RunnerReport& rr = *m.runner;
+  const runner::Profile& p = *rr.plan.profile;
+  const std::string at_least = m.plan.exact() ? "" : "at least ";
+  out += fmt::format("Runner {}: {} (ExecuTorch's {})\n", p.name, p.description, p.source_path);
+  for (const sim::RunnerPoolResult& pool : rr.result.pools) {
+    const runner::PoolSpec& spec = rr.pool_spec(pool.pool);
+    if (pool.temp_role) {
+      out += fmt::format("{} ({}): {} B peak during load_method (operator metadata, reset after "
+                         "each operator); executing needs more, which etmem does not model\n",
+                         RunnerPoolName(spec), spec.variable, pool.minimum);
+      continue;
+    }
+    out += fmt::format("{} ({}): {}{} bytes minimum\n", RunnerPoolName(spec), spec.variable,
+                       at_least, pool.minimum);
+    out += fmt::format("  {:>9} {:>9} {:>5} {:>4}  {}\n", "offset", "bytes", "align", "pad", "what");
+    for (const RunnerRow& row : RunnerRows(rr, pool))
+      out += fmt::format("  {:>9} {:>9} {:>5} {:>4}  {}: {}\n", row.offset, row.bytes,
+                         row.by == "load_method" ? std::string("-") : std::to_string(row.align),
+                         row.padding, row.by, row.what);
+    if (pool.pool == rr.result.method_pool && pool.minimum > pool.high_water)
+      out += fmt::format("  from {} to {} B every allocation succeeds, but the runner writes up to "
+                         "{} B past the pool's end\n",
+                         pool.high_water, pool.minimum - 1, pool.minimum - pool.high_water);
+  }
+  for (const std::string& bug : rr.result.bugs) out += "  RUNNER BUG: " + bug + "\n";
+  if (!RunnerHoldsPlannedBuffers(rr)) {
+    int64_t total = 0;
+    for (size_t i = 1; i < m.method->planned_buffer_sizes.size(); ++i)
+      total += m.method->planned_buffer_sizes[i];
+    out += fmt::format("Planned buffers: {} B, not from these pools (the runner allocates them "
+                       "elsewhere)\n", total);
+  }
+  const Assumptions& a = r.assumptions;
+  std::string temp = a.temp_allocator ? "a temp allocator is passed" : "no temp allocator is passed";
+  if (a.temp_is_runner_default) temp += " (what the runner does)";
+  out += fmt::format("  assuming ExecuTorch {}, target {}, {}, {}, {}{}\n", a.runtime, a.target,
+                     a.runner, RunnerPoolAlignText(rr), temp,
+                     a.external_data_map ? ", a .ptd data map is passed" : "");
+  for (const auto& u : m.plan.unknowns)
+    out += fmt::format("  UNKNOWN: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+  out += "\n";
+}
+
 void Headline(std::string& out, const Report& r, const MethodReport& m) {
   out += fmt::format("{}: method '{}'\n", r.program->path, Printable(m.method->name));
   if (m.plan.refusal)
     out += fmt::format("  THE RUNTIME WOULD REFUSE THIS METHOD ({}): {}\n  (figures below count the "
                        "allocations made before the refusal)\n",
                        m.plan.refusal->error, m.plan.refusal->reason);
+  if (m.runner) {
+    RunnerPools(out, r, m);
+    out += fmt::format("load_method alone, in a pool of its own: {}{} bytes minimum\n",
+                       m.plan.exact() ? "" : "at least ", m.method_bytes);
+    out += fmt::format("  assuming that pool's base aligned to {} B (not {})\n",
+                       r.assumptions.pool_align, 2 * r.assumptions.pool_align);
+    for (const auto& u : m.plan.unknowns)
+      out += fmt::format("  UNKNOWN: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+    return;
+  }
   out += fmt::format("Method allocator pool: {}{} bytes minimum\n", m.plan.exact() ? "" : "at least ",
                      m.method_bytes);
   out += "  assuming " + AssumptionLine(r.assumptions) + "\n";
@@ -109,7 +165,31 @@ void OtherPools(std::string& out, const Report& r, const MethodReport& m) {
   FlashLoadText(out, r.flash_load);
 }
 
+void RunnerPoolCheckText(std::string& out, const MethodReport& m) {
+  const RunnerReport& rr = *m.runner;
+  const sim::RunnerCheck& c = *rr.result.check;
+  const runner::PoolSpec& spec = rr.pool_spec(rr.result.method_pool);
+  if (!c.gets_through) {
+    out += fmt::format("\nPool check: {} = {} DOES NOT LOAD\n", RunnerPoolName(spec), c.pool_bytes);
+    const sim::RunnerFailure& f = *c.failure;
+    out += "  fails: " + RunnerFailureWhat(rr, f) + "\n";
+    for (const std::string& line : f.log) out += "  logged: " + line + "\n";
+    out += "  then: " + f.consequence + "\n";
+    return;
+  }
+  if (c.overwritten_bytes > 0) {
+    const runner::RunnerRequest& q = rr.plan.requests[*c.overwriting_request];
+    out += fmt::format("\nPool check: {} = {} gets through every allocation but DOES NOT FIT: the "
+                       "runner writes {} B past the pool's end ({})\n",
+                       RunnerPoolName(spec), c.pool_bytes, c.overwritten_bytes, q.what);
+    if (!q.bug.empty()) out += "  RUNNER BUG: " + q.bug + "\n";
+    return;
+  }
+  out += fmt::format("\nPool check: {} = {} LOADS\n", RunnerPoolName(spec), c.pool_bytes);
+}
+
 void PoolCheckText(std::string& out, const MethodReport& m) {
+  if (m.runner && m.runner->result.check) return RunnerPoolCheckText(out, m);
   if (!m.pool_check) return;
   const PoolCheck& c = *m.pool_check;
   out += fmt::format("\nPool check: a {} B method allocator pool {}\n", c.pool_bytes,
@@ -141,9 +221,19 @@ std::string ToText(const Report& r, const TextOptions& o) {
 
 // "  pool 4096 B: loads" / "DOES NOT LOAD" when --pool was given.
 static std::string PoolColumn(const MethodReport& m) {
+  if (m.runner && m.runner->result.check)
+    return fmt::format("  pool {} B: {}", m.runner->result.check->pool_bytes,
+                       m.runner->result.check->fits() ? "loads" : "DOES NOT LOAD");
   if (!m.pool_check) return "";
   return fmt::format("  pool {} B: {}", m.pool_check->pool_bytes,
                      m.pool_check->fits ? "loads" : "DOES NOT LOAD");
+}
+
+// "  ET_..._POOL_SIZE 21344 B" with --runner: the runner's method pool.
+static std::string RunnerColumn(const MethodReport& m) {
+  if (!m.runner) return "";
+  const sim::RunnerPoolResult& pool = m.runner->result.method();
+  return fmt::format("  {} {} B", RunnerPoolName(m.runner->pool_spec(pool.pool)), pool.minimum);
 }
 
 std::string ToTextMatrix(const std::vector<Report>& reports) {
@@ -151,12 +241,12 @@ std::string ToTextMatrix(const std::vector<Report>& reports) {
                                 "method", "align", "temp", "method pool B", "temp load B");
   for (const Report& r : reports)
     for (const MethodReport& m : r.methods)
-      out += fmt::format("{:<9}{:<10}{:<12}{:>7}{:>6}{:>16}{:>12}{}{}\n", r.assumptions.runtime,
+      out += fmt::format("{:<9}{:<10}{:<12}{:>7}{:>6}{:>16}{:>12}{}{}{}\n", r.assumptions.runtime,
                          r.assumptions.target, m.method->name, r.assumptions.pool_align,
                          r.assumptions.temp_allocator ? "yes" : "no",
                          (m.plan.exact() ? "" : ">=") + std::to_string(m.method_bytes),
                          m.temp_load_peak_bytes, m.plan.refusal ? "  (refused)" : "",
-                         PoolColumn(m));
+                         PoolColumn(m), RunnerColumn(m));
   return out;
 }
 

@@ -23,6 +23,9 @@ namespace etmem::sim {
 struct PoolConfig {
   uint32_t base_align = 8;
   std::optional<uint64_t> capacity;  // empty: unbounded (find the requirement)
+  // Bytes already taken before the first request (a runner's own allocations before
+  // load_method): the cursor starts there, and offsets stay relative to the pool base.
+  uint64_t used = 0;
 };
 
 struct Placement {
@@ -52,7 +55,8 @@ struct SimResult {
 class BumpAllocator {
  public:
   explicit BumpAllocator(const PoolConfig& c)
-      : base_(c.base_align == 0 ? 0 : c.base_align), capacity_(c.capacity) {}
+      : base_(c.base_align == 0 ? 0 : c.base_align), capacity_(c.capacity), used_(c.used),
+        peak_(c.used) {}
   // Where `size` bytes at `align` land, into `p` field by field (a placement built in a
   // temporary and copied costs a store-forwarding stall per request); `failed` when they do not
   // fit (the cursor then stays). `available` gets the free bytes the runtime logs on failure.
@@ -60,6 +64,7 @@ class BumpAllocator {
   void Reset() { used_ = 0; }
   bool bounded() const { return capacity_.has_value(); }
   uint64_t peak() const { return peak_; }
+  uint64_t used() const { return used_; }
 
  private:
   uint64_t base_;

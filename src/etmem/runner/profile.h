@@ -1,0 +1,132 @@
+// Owns: runner profiles as data - what a firmware's runner allocates from which of its pools, in
+// order, around load_method - the JSON reader for them (etmem's built-in profiles, embedded at
+// build time from runner/profiles/*.json, and a user's own file), and choosing the profile of a
+// runner for a release. Not: sizing the steps for a program (runner_plan.h), nor placing them
+// (sim/runner_sim.h).
+//
+// A profile never names a release in code: each file states the release range it was read from.
+// The step vocabulary is closed and interpreted by shared code; no runner is special-cased.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "etmem/base/result.h"
+
+namespace etmem::runner {
+
+// What one step of a runner allocates (see docs/runner-profiles.md for each kind's size).
+enum class StepKind : uint8_t {
+  kPlannedBuffers,  // one allocate per planned memory id, of that buffer's size
+  kSpanTable,       // one allocate of (number of planned buffers) x element (Span)
+  kLoadMethod,      // Program::load_method: the runtime's own requests (runtime/load_plan.h)
+  kInputList,       // one allocate of (number of inputs) x element (EValue, EValue*, void*)
+  kInputBuffers,    // one allocate per tensor input, of that tensor's nbytes
+  kDebugBuffer,     // one allocate of `bytes` (an event tracer's debug buffer)
+  kProgramFile,     // one allocate of the program file's size (a runner that reads the .pte)
+  kFixed,           // one allocate of `bytes`
+};
+const char* StepKindName(StepKind k);  // as spelled in the JSON ("planned_buffers", ...)
+
+// How a step's alignment is chosen.
+enum class AlignRule : uint8_t {
+  kDefault,  // MemoryAllocator::allocate's default: alignof(void*) on the target
+  kElement,  // alignof(element) on the target (allocateList<T> / allocateInstance<T>)
+  kFixed,    // `align` bytes
+};
+
+// What the runner does when one of the step's allocations returns null.
+struct FailureBehaviour {
+  // Lines the runner logs after the runtime's own line, in order. Placeholders: {size} (bytes
+  // asked), {id} (planned memory id / input index), {method} (the method's name), {status}
+  // (0x21, MemoryAllocationFailed), {status_dec} (33, the same in decimal).
+  std::vector<std::string> logs;
+  bool aborts = true;  // false: the runner goes on (what it then does: `then`)
+  // The runner works without this allocation (e.g. a usage probe): a failure is logged but the
+  // pool still "fits", and the minimum does not count it.
+  bool harmless = false;
+  std::string then;    // in words, e.g. "aborts (ET_CHECK_MSG)"
+};
+
+struct PoolSpec {
+  std::string id;        // how steps name it
+  std::string variable;  // the runner's array or pointer, e.g. "method_allocation_pool"
+  std::string macro;     // the define that sizes it; may be empty (a literal size)
+  uint64_t default_bytes = 0;
+  uint32_t base_align = 8;  // the array's alignment (aligned(16)), or malloc's
+  std::string role;         // one line
+  std::string when;         // the option that makes the runner have this pool; "" = always
+};
+
+struct StepSpec {
+  StepKind kind = StepKind::kFixed;
+  std::string pool;       // a PoolSpec::id
+  std::string temp_pool;  // kLoadMethod: the pool the temp allocator uses; "" = none passed
+  AlignRule align_rule = AlignRule::kDefault;
+  uint32_t align = 0;     // kFixed
+  std::string element;    // kSpanTable / kInputList: a type of the release's type table, or void*
+  std::string writes;     // kInputList: the type the runner then writes per input ("" = element)
+  uint64_t bytes = 0;     // kDebugBuffer / kFixed
+  std::string size_macro; // kDebugBuffer / kFixed: the define that sets `bytes`, if any
+  std::string label;      // what the report calls it ("" = the kind's own words)
+  std::string when;       // the option that enables this step; "" = always
+  std::string bug;        // a known runner bug this step has, in words (reports name it)
+  FailureBehaviour on_failure;
+};
+
+struct OptionSpec {
+  std::string name;
+  std::string description;
+};
+
+struct Profile {
+  std::string name;         // e.g. "arm-baremetal": what --runner takes
+  std::string description;
+  std::string source_path;  // the runner's source in ExecuTorch's tree
+  std::vector<std::string> source_tags;  // the tags it was read at
+  std::string first_release, last_release;  // inclusive; versions as etmem spells them (1.4.1)
+  std::vector<PoolSpec> pools;
+  std::vector<OptionSpec> options;
+  std::vector<StepSpec> steps;
+  std::string file;  // where it was read from ("built-in" for embedded profiles)
+
+  const PoolSpec* FindPool(std::string_view id) const;
+  bool HasOption(std::string_view name) const;
+  // The load_method step (a valid profile has exactly one).
+  const StepSpec& LoadStep() const;
+};
+
+// Reads one profile from JSON text; `origin` names it in errors ("etmem: FILE: problem").
+Result<Profile> ParseProfile(std::string_view json, const std::string& origin);
+// The same from a file.
+Result<Profile> ReadProfileFile(const std::string& path);
+
+// Every built-in profile (embedded at build time), in name then release order.
+const std::vector<std::shared_ptr<const Profile>>& BuiltinProfiles();
+
+// What --runner asked for: the candidate profiles (one file, or every built-in profile of that
+// name) and the options turned on. Empty candidates: no runner (the portable executor_runner's
+// behaviour that etmem reports without --runner).
+struct RunnerSelection {
+  std::vector<std::shared_ptr<const Profile>> candidates;
+  std::vector<std::string> options;
+  std::optional<uint32_t> pool_align;  // --pool-align: overrides every pool's base alignment
+  bool empty() const { return candidates.empty(); }
+  bool operator==(const RunnerSelection& o) const {
+    return candidates == o.candidates && options == o.options && pool_align == o.pool_align;
+  }
+};
+
+// "arm-baremetal", "arm-baremetal+etdump", "path/to/runner.json", "runner.json+opt": a built-in
+// name or a file (a path ending in .json), then options joined with '+'. Unknown names and
+// options are errors that list the known ones.
+Result<RunnerSelection> SelectRunner(const std::string& spec);
+
+// The candidate that covers `version`; an error naming the releases the runner covers if none.
+Result<const Profile*> ProfileFor(const RunnerSelection& s, const std::string& version);
+
+}  // namespace etmem::runner

@@ -1,0 +1,123 @@
+// Runner profiles: the JSON reader refuses bad files with one line naming the file and the
+// problem; the built-in profiles all parse and cover every modelled release without gaps.
+#include "etmem/runner/profile.h"
+
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "etmem/runtime/release.h"
+
+namespace etmem::runner {
+namespace {
+
+// A minimal valid profile; tests replace parts of it.
+std::string Valid(const std::string& steps = R"([{"kind": "load_method", "pool": "m",
+                                                  "on_failure": {"aborts": true}}])",
+                  const std::string& pools = R"([{"id": "m", "variable": "pool", "macro": "POOL_SIZE",
+                                                  "default_bytes": 4096, "base_align": 16, "role": "r"}])") {
+  return R"({"etmem_runner_profile": 1, "name": "mine", "description": "d",
+             "source": {"path": "ModelExecutor.cpp"}, "releases": {"first": "1.0.0", "last": "1.4.1"},
+             "options": [{"name": "dbg", "description": "x"}],
+             "pools": )" + pools + R"(, "steps": )" + steps + "}";
+}
+
+std::string ErrorOf(const std::string& json) {
+  Result<Profile> p = ParseProfile(json, "my.json");
+  return p ? "" : p.error().message;
+}
+
+TEST(RunnerProfile, ReadsAValidProfile) {
+  Result<Profile> p = ParseProfile(Valid(), "my.json");
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->name, "mine");
+  EXPECT_EQ(p->pools.at(0).base_align, 16u);
+  EXPECT_EQ(p->LoadStep().pool, "m");
+}
+
+TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
+  const std::string load = R"({"kind": "load_method", "pool": "m", "on_failure": {"aborts": true}})";
+  struct Case {
+    std::string json, problem;
+  };
+  const Case cases[] = {
+      {"{", "not valid JSON"},
+      {Valid("[" + load + R"(, {"kind": "malloc", "pool": "m", "on_failure": {"aborts": true}}])"),
+       "unknown step kind \"malloc\""},
+      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "on_failure": {"aborts": true}}])"),
+       "missing field \"bytes\""},
+      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": -4, "on_failure": {"aborts": true}}])"),
+       "\"bytes\" is negative"},
+      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "sram", "bytes": 4, "on_failure": {"aborts": true}}])"),
+       "unknown pool \"sram\""},
+      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "align": 3, "on_failure": {"aborts": true}}])"),
+       "power of two"},
+      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": 4}])"), "missing field \"on_failure\""},
+      {Valid("[" + load + R"(, {"kind": "input_list", "pool": "m", "on_failure": {"aborts": true}}])"),
+       "missing field \"element\""},
+      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "when": "etdump", "on_failure": {"aborts": true}}])"),
+       "does not declare"},
+      {Valid("[]"), "exactly one load_method"},
+      {Valid("[" + load + "," + load + "]"), "exactly one load_method"},
+      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "colour": 1, "on_failure": {"aborts": true}}])"),
+       "unknown field \"colour\""},
+      {Valid(R"([{"kind": "load_method", "pool": "m", "temp_pool": "m", "on_failure": {"aborts": true}}])"),
+       "cannot use the method allocator's pool"},
+      {Valid("[" + load + "]", R"([{"id": "m", "variable": "pool", "default_bytes": 4096, "base_align": 16}])"),
+       "missing field \"role\""},
+      {Valid("[" + load + "]", R"([{"id": "m", "variable": "pool", "default_bytes": 4096, "base_align": 0, "role": "r"}])"),
+       "\"base_align\" must be a power of two"},
+      {Valid("[" + load + "]", R"([{"id": "m", "variable": "pool", "default_bytes": 99999999999, "base_align": 8, "role": "r"}])"),
+       "above 4 GiB"},
+      {R"({"name": "x"})", "missing field \"etmem_runner_profile\""},
+      {"[1, 2]", "is not an object"},
+  };
+  for (const Case& c : cases) {
+    const std::string error = ErrorOf(c.json);
+    EXPECT_NE(error.find(c.problem), std::string::npos) << "got: " << error << "\nfor: " << c.json;
+    EXPECT_TRUE(error.starts_with("my.json")) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+}
+
+TEST(RunnerProfile, BuiltinProfilesParseAndCoverEveryReleaseOnce) {
+  std::set<std::string> names;
+  for (const auto& p : BuiltinProfiles()) names.insert(p->name);
+  ASSERT_TRUE(names.count("arm-baremetal"));
+  for (const std::string& name : names) {
+    Result<RunnerSelection> s = SelectRunner(name);
+    ASSERT_TRUE(s) << s.error().message;
+    size_t covered = 0;
+    for (const std::string& v : runtime::ReleaseVersions()) {
+      size_t matching = 0;
+      for (const auto& p : s->candidates) {
+        Result<const Profile*> one = ProfileFor(RunnerSelection{{p}, {}, {}}, v);
+        matching += one.has_value();
+      }
+      EXPECT_LE(matching, 1u) << name << " has overlapping profiles at " << v;
+      covered += matching;
+    }
+    EXPECT_GT(covered, 0u) << name;
+  }
+  // The Arm runner exists at every modelled release.
+  RunnerSelection arm = *SelectRunner("arm-baremetal");
+  for (const std::string& v : runtime::ReleaseVersions())
+    EXPECT_TRUE(ProfileFor(arm, v)) << v;
+}
+
+TEST(RunnerProfile, SelectRunnerTakesOptionsAndRefusesUnknownOnes) {
+  Result<RunnerSelection> s = SelectRunner("arm-baremetal+etdump");
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->options, std::vector<std::string>{"etdump"});
+  EXPECT_NE(SelectRunner("arm-baremetal+fast").error().message.find("no option \"fast\""),
+            std::string::npos);
+  EXPECT_NE(SelectRunner("nosuch").error().message.find("no such runner"), std::string::npos);
+  EXPECT_NE(SelectRunner("/nonexistent/r.json").error().message.find("/nonexistent/r.json"),
+            std::string::npos);
+  // An option that exists only in later profiles is refused for an earlier release.
+  EXPECT_FALSE(ProfileFor(*s, "0.5.0"));
+  EXPECT_TRUE(ProfileFor(*s, "1.4.1"));
+}
+
+}  // namespace
+}  // namespace etmem::runner
