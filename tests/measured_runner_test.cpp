@@ -1,8 +1,8 @@
 // etmem's Arm bare-metal runner profiles against the real ExecuTorch runtime's allocator.
 //
 // tests/measured/x86_64_arm_runner_replay.json holds what happened when the Arm runner's own
-// allocation sequence (read from examples/arm/executor_runner/arm_executor_runner.cpp at
-// v0.3.0, v0.5.0, v0.7.0, v1.0.0 and v1.4.1) was replayed around the real runtime's
+// allocation sequence (read from examples/arm/executor_runner/arm_executor_runner.cpp at every
+// modelled tag, v0.3.0 to v1.4.1) was replayed around the real runtime's
 // load_method on the real MemoryAllocator: every call, each runner step's range, the high-water
 // mark, what get_inputs wrote (the 1.0 bug), and what a pool one byte below the total logged.
 // How it was measured is in its "how_measured" field (each tag's portable runtime built from
