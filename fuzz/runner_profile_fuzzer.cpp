@@ -69,7 +69,8 @@ void ReportWith(const std::shared_ptr<const runner::Profile>& profile) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto profile = runner::ParseProfile(std::string(reinterpret_cast<const char*>(data), size), kName);
+  auto profile =
+      runner::ParseProfile(std::string(reinterpret_cast<const char*>(data), size), kName);
   if (!profile) {
     const std::string& m = profile.error().message;
     Require(m.find('\n') == std::string::npos && m.find(kName) != std::string::npos,

@@ -51,11 +51,13 @@ TEST(Architecture, ModelStagesNeverUseHostSizes) {
 // special-case one (`if (runner == "arm-baremetal")`).
 TEST(Architecture, NoCodeNamesARunner) {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner/profiles")) {
+  const fs::path profiles = fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner/profiles";
+  for (const auto& e : fs::directory_iterator(profiles)) {
     std::ifstream in(e.path());
     const std::string text{std::istreambuf_iterator<char>(in), {}};
     std::smatch m;
-    if (std::regex_search(text, m, std::regex(R"re("name"\s*:\s*"([^"]+)")re"))) names.push_back(m[1]);
+    if (std::regex_search(text, m, std::regex(R"re("name"\s*:\s*"([^"]+)")re")))
+      names.push_back(m[1]);
   }
   ASSERT_FALSE(names.empty());
   for (const char* dir : {"src/etmem", "tools"})

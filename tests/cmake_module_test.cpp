@@ -147,19 +147,21 @@ TEST(CMakeModule, MissingArgumentsFailAtConfigureTime) {
 TEST(CMakeModule, ARunnerAddsItsDefines) {
   if (!HaveArmGcc()) GTEST_SKIP() << "arm-none-eabi-gcc not installed";
   Project p = WriteProject("fw_runner", "include(" ETMEM_SOURCE_DIR "/cmake/etmem.cmake)\n",
-                           MotivatingCnnFile(), "RUNTIME 1.4 TARGET_ABI cortex-m RUNNER my_runner.json");
+                           MotivatingCnnFile(),
+                           "RUNTIME 1.4 TARGET_ABI cortex-m RUNNER my_runner.json");
   fs::copy_file(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner/profiles/arm-baremetal-1.1.json",
                 p.source / "my_runner.json", fs::copy_options::overwrite_existing);
   CliRun configure = Configure(p, "-DETMEM_EXECUTABLE=" ETMEM_BINARY);
   ASSERT_EQ(configure.exit_code, 0) << configure.out << configure.err;
   CliRun build = Build(p);
   ASSERT_EQ(build.exit_code, 0) << build.out;
-  CliRun r = Etmem("analyze " + MotivatingCnnFile().string() + " --runtime 1.4 --runner arm-baremetal --format json");
+  CliRun r = Etmem("analyze " + MotivatingCnnFile().string() +
+                   " --runtime 1.4 --runner arm-baremetal --format json");
   const uint64_t minimum =
       nlohmann::json::parse(r.out)["methods"][0]["runner"]["pools"][0]["minimum_bytes"];
-  EXPECT_NE(ReadFile(p.build / "generated/etmem_pools.h")
-                .find("#define ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE " + std::to_string(minimum) + "UL"),
-            std::string::npos);
+  const std::string define =
+      "#define ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE " + std::to_string(minimum) + "UL";
+  EXPECT_NE(ReadFile(p.build / "generated/etmem_pools.h").find(define), std::string::npos);
 }
 
 }  // namespace

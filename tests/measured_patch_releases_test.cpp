@@ -1,4 +1,5 @@
-// etmem against the real ExecuTorch runtime of the patch releases 1.0.1, 1.3.1 and 1.4.0.
+// Owns: holding etmem to the real ExecuTorch runtime of the patch releases 1.0.1, 1.3.1 and 1.4.0.
+// Not: the source-level deltas (patch_releases_test.cpp), the minor releases (measured_runtime_test.cpp).
 //
 // tests/measured/x86_64_patch_releases.json holds what the real portable runtime of each of those
 // tags did on the builder's scenarios and the real programs in ../shared, and whether its whole

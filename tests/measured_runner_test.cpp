@@ -1,16 +1,16 @@
 // etmem's Arm bare-metal runner profiles against the real ExecuTorch runtime's allocator.
 //
 // tests/measured/x86_64_arm_runner_replay.json holds what happened when the Arm runner's own
-// allocation sequence (read from examples/arm/executor_runner/arm_executor_runner.cpp at
-// v0.3.0, v0.5.0, v0.7.0, v1.0.0 and v1.4.1) was replayed around the real runtime's
+// allocation sequence (read from examples/arm/executor_runner/arm_executor_runner.cpp at every
+// modelled tag, v0.3.0 to v1.4.1) was replayed around the real runtime's
 // load_method on the real MemoryAllocator: every call, each runner step's range, the high-water
 // mark, what get_inputs wrote (the 1.0 bug), and what a pool one byte below the total logged.
 // How it was measured is in its "how_measured" field (each tag's portable runtime built from
 // source with g++ 12 for x86-64 outside this repository, stub kernels and backends, pool bases
 // 16 mod 32 and 8 mod 16).
-#include <map>
-
 #include <gtest/gtest.h>
+
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "etmem/abi/abi.h"
@@ -48,7 +48,8 @@ report::Report Analyze(const pte::ProgramView& p, const json& e,
   o.runner.pool_align = e["pool_base"] == "8 mod 16" ? 8 : 16;
   o.load.declared_backends["FakeBackend"] = {0, 8};  // the harness's stubs take nothing
   o.load.declared_backends["StubBackend"] = {0, 8};
-  if (e["harness_config"] == "xnnpack_stub_noalloc") o.load.declared_backends["XnnpackBackend"] = {0, 8};
+  if (e["harness_config"] == "xnnpack_stub_noalloc")
+    o.load.declared_backends["XnnpackBackend"] = {0, 8};
   o.method = e["method"].get<std::string>();
   o.pool_bytes = pool;
   Result<report::Report> r = report::BuildReport(p, model, o);
@@ -60,10 +61,14 @@ report::Report Analyze(const pte::ProgramView& p, const json& e,
 std::string StepName(const report::RunnerReport& r, const sim::RunnerEntry& e) {
   if (e.load_method) return "load_method";
   switch (r.plan.profile->steps[r.plan.requests[e.request].step].kind) {
-    case runner::StepKind::kPlannedBuffers: return "runner-planned-buffer";
-    case runner::StepKind::kInputList: return "runner-input-list";
-    case runner::StepKind::kInputBuffers: return "runner-input-data";
-    default: return "other";
+    case runner::StepKind::kPlannedBuffers:
+      return "runner-planned-buffer";
+    case runner::StepKind::kInputList:
+      return "runner-input-list";
+    case runner::StepKind::kInputBuffers:
+      return "runner-input-data";
+    default:
+      return "other";
   }
 }
 
@@ -89,8 +94,8 @@ TEST(MeasuredRunner, TheArmRunnersSequenceMatchesTheRealAllocator) {
     // Each step's calls and range, as the real allocator placed them.
     std::map<std::string, std::array<uint64_t, 3>> steps;  // calls, first offset, end
     for (const sim::RunnerEntry& entry : got.method().entries) {
-      auto [it, fresh] = steps.try_emplace(StepName(*m.runner, entry),
-                                           std::array<uint64_t, 3>{0, entry.first, 0});
+      auto [it, fresh] =
+          steps.try_emplace(StepName(*m.runner, entry), std::array<uint64_t, 3>{0, entry.first, 0});
       it->second[0] += entry.allocations;
       it->second[2] = entry.end;
     }
@@ -103,7 +108,8 @@ TEST(MeasuredRunner, TheArmRunnersSequenceMatchesTheRealAllocator) {
     EXPECT_EQ(steps.size(), e["steps"].size()) << what;
     // The temp allocator's peak during load, where the runner passes one.
     if (!e["temp_allocator_bytes"].is_null() && m.runner->plan.temp_pool >= 0) {
-      EXPECT_EQ(got.pools[m.runner->plan.temp_pool].minimum, e["temp_peak_bytes"].get<uint64_t>()) << what;
+      EXPECT_EQ(got.pools[m.runner->plan.temp_pool].minimum, e["temp_peak_bytes"].get<uint64_t>())
+          << what;
     }
     ++compared;
   }
@@ -128,10 +134,14 @@ TEST(MeasuredRunner, OneByteBelowTheTotalFailsAsTheRealRunnerDid) {
     const sim::RunnerFailure& f = *rr.result.check->failure;
     const std::string step = f.load_request ? "load_method" : [&] {
       switch (rr.plan.profile->steps[rr.plan.requests[f.request].step].kind) {
-        case runner::StepKind::kPlannedBuffers: return "runner-planned-buffer";
-        case runner::StepKind::kInputList: return "runner-input-list";
-        case runner::StepKind::kInputBuffers: return "runner-input-data";
-        default: return "other";
+        case runner::StepKind::kPlannedBuffers:
+          return "runner-planned-buffer";
+        case runner::StepKind::kInputList:
+          return "runner-input-list";
+        case runner::StepKind::kInputBuffers:
+          return "runner-input-data";
+        default:
+          return "other";
       }
     }();
     EXPECT_EQ(step, check["failing_step_at_total_minus_1"].get<std::string>()) << what;

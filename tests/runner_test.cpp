@@ -4,12 +4,12 @@
 // fed the runner's calls in the runner's order with load_method's requests (runtime/) between
 // them. etmem's runner stage and simulation must agree with it byte for byte, and a pool one
 // byte below etmem's minimum must reproduce the runner's own failure.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <fstream>
 #include <optional>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "etmem/abi/abi.h"
 #include "etmem/pte/read_program.h"
@@ -49,7 +49,8 @@ Program Load(testing::ProgramBuilder builder) {
 }
 
 runtime::RuntimeModel Model(const char* release) {
-  return runtime::RuntimeModel(**runtime::FindRelease(release), *abi::FindBuiltinTarget("cortex-m"));
+  return runtime::RuntimeModel(**runtime::FindRelease(release),
+                               *abi::FindBuiltinTarget("cortex-m"));
 }
 
 report::Report Analyze(const pte::ProgramView& program, const char* release,
@@ -76,7 +77,8 @@ void ReplayLoad(Bump& b, const pte::ProgramView& program, const runtime::Runtime
 
 std::vector<uint64_t> Planned(const pte::MethodView& m) {
   std::vector<uint64_t> out;
-  for (size_t i = 1; i < m.planned_buffer_sizes.size(); ++i) out.push_back(m.planned_buffer_sizes[i]);
+  for (size_t i = 1; i < m.planned_buffer_sizes.size(); ++i)
+    out.push_back(m.planned_buffer_sizes[i]);
   return out;
 }
 
@@ -101,12 +103,14 @@ TEST_P(ArmRunner, FromOneOneOnItMatchesTheRunnersSequence) {
     const sim::RunnerResult& got = r.methods[0].runner->result;
     EXPECT_EQ(got.method().minimum, b.used) << name << " at " << release;
     EXPECT_EQ(got.method().high_water, b.used);
-    for (size_t i = 0; i < offsets.size(); ++i) EXPECT_EQ(got.method().entries[i].offset, offsets[i]);
+    for (size_t i = 0; i < offsets.size(); ++i)
+      EXPECT_EQ(got.method().entries[i].offset, offsets[i]);
     EXPECT_TRUE(got.bugs.empty());
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Releases, ArmRunner, ::testing::Values("1.1.0", "1.2.0", "1.3.0", "1.4.1"));
+INSTANTIATE_TEST_SUITE_P(Releases, ArmRunner,
+                         ::testing::Values("1.1.0", "1.2.0", "1.3.0", "1.4.1"));
 
 // v1.0.0: allocate(num_inputs * sizeof(EValue*)) at the default alignment, but get_inputs
 // writes num_inputs whole EValues: the minimum covers what is written; the first size that
@@ -142,7 +146,8 @@ TEST(ArmRunnerOneZero, TheInputListIsWrittenPastItsEnd) {
   EXPECT_TRUE(between.methods[0].pool_does_not_fit());
   const std::string text = report::ToText(between);
   EXPECT_NE(text.find("writes " + std::to_string(safe - through) + " B past the pool's end"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("RUNNER BUG"), std::string::npos);
   EXPECT_FALSE(Analyze(p.view, "1.0.0", "arm-baremetal", safe).methods[0].pool_does_not_fit());
 }
@@ -161,7 +166,8 @@ TEST(ArmRunnerZeroFive, PointerListAndInputBuffersFollowLoadMethod) {
     b.Alloc(m.inputs.size() * abi::PrimLayout(abi::Prim::kPtr, model.abi()).size, word);
     size_t tensors = 0;
     for (int32_t v : m.inputs)
-      if (const pte::TensorView* t = m.TensorAt(v)) b.Alloc(*pte::TensorDataBytes(m, *t), word), ++tensors;
+      if (const pte::TensorView* t = m.TensorAt(v))
+        b.Alloc(*pte::TensorDataBytes(m, *t), word), ++tensors;
     ASSERT_GT(tensors, 0u);
     report::Report r = Analyze(p.view, release, "arm-baremetal");
     EXPECT_EQ(r.methods[0].runner->result.method().minimum, b.used) << release;
@@ -181,14 +187,17 @@ TEST(ArmRunnerZeroThree, MatchesLoadMethodAlone) {
 // The ETDump debug buffer (2 MiB, 16-aligned) sits between the planned buffers and load_method.
 TEST(ArmRunnerOptions, TheDebugBufferComesBeforeLoadMethod) {
   const Program p = Load(testing::MotivatingCnn());
-  const uint64_t plain = Analyze(p.view, "1.4.1", "arm-baremetal").methods[0].runner->result.method().minimum;
+  const uint64_t plain =
+      Analyze(p.view, "1.4.1", "arm-baremetal").methods[0].runner->result.method().minimum;
   const runtime::RuntimeModel model = Model("1.4.1");
   Bump b(16);
   for (uint64_t size : Planned(p.view.methods[0])) b.Alloc(size, 16);
   b.Alloc(2 * 1024 * 1024, 16);
   ReplayLoad(b, p.view, model, true);
-  b.Alloc(p.view.methods[0].inputs.size() * model.Layout("EValue").size, model.Layout("EValue").align);
-  const uint64_t traced = Analyze(p.view, "1.4.1", "arm-baremetal+etdump").methods[0].runner->result.method().minimum;
+  b.Alloc(p.view.methods[0].inputs.size() * model.Layout("EValue").size,
+          model.Layout("EValue").align);
+  const uint64_t traced =
+      Analyze(p.view, "1.4.1", "arm-baremetal+etdump").methods[0].runner->result.method().minimum;
   EXPECT_EQ(traced, b.used);
   EXPECT_GT(traced, plain + 2 * 1024 * 1024 - 16);
 }
@@ -205,22 +214,31 @@ struct OtherRunner {
   void (*after)(Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model);
 };
 
-uint32_t Word(const runtime::RuntimeModel& model) { return abi::PrimLayout(abi::Prim::kPtr, model.abi()).align; }
+uint32_t Word(const runtime::RuntimeModel& model) {
+  return abi::PrimLayout(abi::Prim::kPtr, model.abi()).align;
+}
 
 const OtherRunner kOtherRunners[] = {
     // zephyr/samples/hello-executorch (examples/arm/zephyr at 1.1.0): planned buffers at the
     // default alignment; a void* per input, then each tensor input's bytes.
-    {"zephyr-hello", {"1.1.0", "1.4.1"}, 16, true,
+    {"zephyr-hello",
+     {"1.1.0", "1.4.1"},
+     16,
+     true,
      [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model) {
        for (uint64_t size : Planned(m)) b.Alloc(size, Word(model));
      },
      [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model) {
        b.Alloc(m.inputs.size() * abi::PrimLayout(abi::Prim::kPtr, model.abi()).size, Word(model));
        for (int32_t v : m.inputs)
-         if (const pte::TensorView* t = m.TensorAt(v)) b.Alloc(*pte::TensorDataBytes(m, *t), Word(model));
+         if (const pte::TensorView* t = m.TensorAt(v))
+           b.Alloc(*pte::TensorDataBytes(m, *t), Word(model));
      }},
     // examples/espressif/executor_runner: as the Arm runner from 1.1.
-    {"espressif", {"1.4.1"}, 16, true,
+    {"espressif",
+     {"1.4.1"},
+     16,
+     true,
      [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel&) {
        for (uint64_t size : Planned(m)) b.Alloc(size, 16);
      },
@@ -228,7 +246,10 @@ const OtherRunner kOtherRunners[] = {
        b.Alloc(m.inputs.size() * model.Layout("EValue").size, model.Layout("EValue").align);
      }},
     // examples/arduino sketches: a Span table, then the planned buffers, at the default alignment.
-    {"arduino", {"1.4.1"}, 16, false,
+    {"arduino",
+     {"1.4.1"},
+     16,
+     false,
      [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel& model) {
        b.Alloc(Planned(m).size() * model.Layout("Span").size, Word(model));
        for (uint64_t size : Planned(m)) b.Alloc(size, Word(model));
@@ -236,16 +257,25 @@ const OtherRunner kOtherRunners[] = {
      [](Bump&, const pte::MethodView&, const runtime::RuntimeModel&) {}},
     // examples/raspberry_pi/pico2: load_method alone (from 1.3 a 1-byte probe follows, which may
     // fail harmlessly, so it is not part of the minimum).
-    {"pico2", {"1.0.0", "1.3.0"}, 4, false,
+    {"pico2",
+     {"1.0.0", "1.3.0"},
+     4,
+     false,
      [](Bump&, const pte::MethodView&, const runtime::RuntimeModel&) {},
      [](Bump&, const pte::MethodView&, const runtime::RuntimeModel&) {}},
     // backends/cadence/executor_runner.cpp: load_method alone.
-    {"cadence", {"0.3.0", "1.4.1"}, 4, false,
+    {"cadence",
+     {"0.3.0", "1.4.1"},
+     4,
+     false,
      [](Bump&, const pte::MethodView&, const runtime::RuntimeModel&) {},
      [](Bump&, const pte::MethodView&, const runtime::RuntimeModel&) {}},
     // examples/arm/image_classification_example_ethos_u: planned buffers (16), load_method,
     // allocateList<EValue>.
-    {"ethos-u-image-classification", {"1.3.0", "1.4.1"}, 16, true,
+    {"ethos-u-image-classification",
+     {"1.3.0", "1.4.1"},
+     16,
+     true,
      [](Bump& b, const pte::MethodView& m, const runtime::RuntimeModel&) {
        for (uint64_t size : Planned(m)) b.Alloc(size, 16);
      },
@@ -281,7 +311,8 @@ TEST(ArmRunnerAcceptance, OneByteLessReproducesTheRunnersFailure) {
   const std::string text = report::ToText(r);
   EXPECT_NE(text.find("ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE (method_allocation_pool): " +
                       std::to_string(minimum) + " bytes minimum"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("runner: planned buffer for memory id 1"), std::string::npos) << text;
 
   report::Report less = Analyze(p.view, "1.4.1", "arm-baremetal", minimum - 1);
@@ -291,15 +322,17 @@ TEST(ArmRunnerAcceptance, OneByteLessReproducesTheRunnersFailure) {
   ASSERT_EQ(f.log.size(), 3u);
   EXPECT_TRUE(f.log[0].starts_with("Memory allocation failed: "));
   EXPECT_EQ(f.log[1], "Could not allocate memory for input evalues.");
-  EXPECT_EQ(f.log[2], "In function runner_init(), assert failed (status == Error::Ok): Failed to "
-                      "prepare inputs 0x21");
+  EXPECT_EQ(f.log[2],
+            "In function runner_init(), assert failed (status == Error::Ok): Failed to "
+            "prepare inputs 0x21");
   EXPECT_FALSE(Analyze(p.view, "1.4.1", "arm-baremetal", minimum).methods[0].pool_does_not_fit());
   // A pool too small for the planned buffer fails in the runner's own ET_CHECK_MSG.
   report::Report tiny = Analyze(p.view, "1.4.1", "arm-baremetal", 64);
   const sim::RunnerFailure& t = *tiny.methods[0].runner->result.check->failure;
-  EXPECT_EQ(t.log.back(), "In function runner_init(), assert failed (buffer != nullptr): Could not "
-                          "allocate memory for memory planned buffer size " +
-                              std::to_string(Planned(p.view.methods[0])[0]));
+  EXPECT_EQ(t.log.back(),
+            "In function runner_init(), assert failed (buffer != nullptr): Could not "
+            "allocate memory for memory planned buffer size " +
+                std::to_string(Planned(p.view.methods[0])[0]));
 }
 
 TEST(ArmRunnerAcceptance, JsonListsTheRunnersPoolsUnderItsOwnNames) {
@@ -309,14 +342,16 @@ TEST(ArmRunnerAcceptance, JsonListsTheRunnersPoolsUnderItsOwnNames) {
   EXPECT_EQ(runner["name"], "arm-baremetal");
   EXPECT_EQ(runner["pools"][0]["macro"], "ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE");
   uint64_t sum = 0;
-  for (const auto& e : runner["pools"][0]["entries"]) sum += e["bytes"].get<uint64_t>() + (e["by"] == "runner" ? e["padding"].get<uint64_t>() : 0);
+  for (const auto& e : runner["pools"][0]["entries"])
+    sum += e["bytes"].get<uint64_t>() + (e["by"] == "runner" ? e["padding"].get<uint64_t>() : 0);
   EXPECT_EQ(sum, runner["pools"][0]["minimum_bytes"].get<uint64_t>());  // every byte accounted for
   EXPECT_NE(j["runner"].get<std::string>().find("arm-baremetal"), std::string::npos);
 }
 
 // The program of the report that started the project, through the command line.
 TEST(ArmRunnerAcceptance, TheMotivatingCnnThroughTheCli) {
-  const std::string cnn = std::string(ETMEM_SHARED_DIR) + "/models/real/cnn_trained_2025-04-04_34b7e8d.pte";
+  const std::string cnn =
+      std::string(ETMEM_SHARED_DIR) + "/models/real/cnn_trained_2025-04-04_34b7e8d.pte";
   if (!test::fs::exists(cnn)) GTEST_SKIP() << cnn << " is absent (../shared not present)";
   const std::string base = std::string(ETMEM_BINARY) + " analyze " + cnn +
                            " --runtime 1.4.1 --target cortex-m --runner arm-baremetal";
@@ -326,12 +361,16 @@ TEST(ArmRunnerAcceptance, TheMotivatingCnnThroughTheCli) {
   const uint64_t minimum = j["methods"][0]["runner"]["pools"][0]["minimum_bytes"];
   test::CliRun text = test::Shell(base);
   EXPECT_NE(text.out.find("ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE (method_allocation_pool): " +
-                          std::to_string(minimum) + " bytes minimum"), std::string::npos) << text.out;
+                          std::to_string(minimum) + " bytes minimum"),
+            std::string::npos)
+      << text.out;
   EXPECT_NE(text.out.find("planned buffer for memory id 1"), std::string::npos);
   test::CliRun less = test::Shell(base + " --pool " + std::to_string(minimum - 1));
   EXPECT_EQ(less.exit_code, 1);
   EXPECT_NE(less.out.find("logged: In function runner_init(), assert failed (status == Error::Ok): "
-                          "Failed to prepare inputs 0x21"), std::string::npos) << less.out;
+                          "Failed to prepare inputs 0x21"),
+            std::string::npos)
+      << less.out;
   EXPECT_EQ(test::Shell(base + " --pool " + std::to_string(minimum)).exit_code, 0);
 }
 
@@ -358,7 +397,8 @@ TEST(RunnerDocs, TheModelExecutorExampleHoldsWhatTheGuideSays) {
   EXPECT_EQ(got.check->failure->log.at(0),
             "Memory allocation failed: 48B requested (adjusted for alignment), 44B available");
   EXPECT_EQ(got.check->failure->log.at(1), "ModelExecutor: load_method failed: 0x21");
-  EXPECT_NE(doc.find("MODEL_EXECUTOR_METHOD_POOL_SIZE (method_pool): 4266 bytes minimum"), std::string::npos);
+  EXPECT_NE(doc.find("MODEL_EXECUTOR_METHOD_POOL_SIZE (method_pool): 4266 bytes minimum"),
+            std::string::npos);
 }
 
 TEST(RunnerCli, BadRunnerFilesExitTwoWithOneLine) {
@@ -372,9 +412,11 @@ TEST(RunnerCli, BadRunnerFilesExitTwoWithOneLine) {
   const std::string program = test::TempPath("runner_cnn.pte").string();
   {
     const std::vector<uint8_t> bytes = testing::MotivatingCnn().Build();
-    std::ofstream(program, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    std::ofstream(program, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   }
-  test::CliRun run = test::Shell(std::string(ETMEM_BINARY) + " analyze " + program + " --runner " + file.string());
+  test::CliRun run =
+      test::Shell(std::string(ETMEM_BINARY) + " analyze " + program + " --runner " + file.string());
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find(file.string()), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("unknown step kind \"planned_buffer\""), std::string::npos) << run.err;
@@ -384,20 +426,30 @@ TEST(RunnerCli, BadRunnerFilesExitTwoWithOneLine) {
   const report::Report r = Analyze(Load(testing::MotivatingCnn()).view, "1.4.1", "arm-baremetal");
   const uint64_t minimum = r.methods[0].runner->result.method().minimum;
   const std::string etmem = std::string(ETMEM_BINARY);
-  test::CliRun header = test::Shell(etmem + " header " + program + " --runtime 1.4.1 --runner arm-baremetal");
+  test::CliRun header =
+      test::Shell(etmem + " header " + program + " --runtime 1.4.1 --runner arm-baremetal");
   EXPECT_EQ(header.exit_code, 0) << header.err;
   EXPECT_NE(header.out.find("#define ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE " +
-                            std::to_string(minimum) + "UL"), std::string::npos) << header.out;
-  EXPECT_NE(header.out.find("-DET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE=" + std::to_string(minimum)),
-            std::string::npos);
-  test::CliRun diff = test::Shell(etmem + " diff " + program + " " + program + " --runtime 1.4.1 --runner arm-baremetal");
+                            std::to_string(minimum) + "UL"),
+            std::string::npos)
+      << header.out;
+  EXPECT_NE(
+      header.out.find("-DET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE=" + std::to_string(minimum)),
+      std::string::npos);
+  test::CliRun diff = test::Shell(etmem + " diff " + program + " " + program +
+                                  " --runtime 1.4.1 --runner arm-baremetal");
   EXPECT_EQ(diff.exit_code, 0) << diff.err;
-  EXPECT_NE(diff.out.find("ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE"), std::string::npos) << diff.out;
-  test::CliRun summary = test::Shell(etmem + " summary " + program + " --runtime 1.4.1 --runner arm-baremetal");
+  EXPECT_NE(diff.out.find("ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE"), std::string::npos)
+      << diff.out;
+  test::CliRun summary =
+      test::Shell(etmem + " summary " + program + " --runtime 1.4.1 --runner arm-baremetal");
   EXPECT_EQ(summary.exit_code, 0) << summary.err;
-  EXPECT_NE(summary.out.find("ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE " + std::to_string(minimum) + " B"),
-            std::string::npos) << summary.out;
-  test::CliRun check = test::Shell(etmem + " check " + program + " " + file.string() + " --runner arm-baremetal");
+  EXPECT_NE(summary.out.find("ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE " +
+                             std::to_string(minimum) + " B"),
+            std::string::npos)
+      << summary.out;
+  test::CliRun check =
+      test::Shell(etmem + " check " + program + " " + file.string() + " --runner arm-baremetal");
   EXPECT_EQ(check.exit_code, 2);
   EXPECT_NE(check.err.find("--runner"), std::string::npos) << check.err;
   test::CliRun list = test::Shell(std::string(ETMEM_BINARY) + " list runners");

@@ -41,6 +41,8 @@ static Run DefineList(CLI::App* cmd) {
   };
 }
 
-const Verb kListVerb{"list", "List the modelled ExecuTorch releases, the built-in targets or the runner profiles", DefineList};
+const Verb kListVerb{
+    "list", "List the modelled ExecuTorch releases, the built-in targets or the runner profiles",
+    DefineList};
 
 }  // namespace etmem::cli

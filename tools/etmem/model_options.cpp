@@ -76,7 +76,7 @@ Result<report::ReportOptions> MakeReportOptions(const ModelArgs& args,
 
 void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
   const std::string all = all_allowed ? ", or all" : "";
-  cmd->add_option("--runtime", args.runtime, "ExecuTorch release: 0.3 ... 1.4, 1.4.1" + all)
+  cmd->add_option("--runtime", args.runtime, "ExecuTorch release: 0.1 ... 1.4, 1.4.1" + all)
       ->capture_default_str();
   cmd->add_option("--target", args.target,
                   "cortex-m, riscv32, xtensa, aarch64, x86_64, a target file (.json)" + all)

@@ -282,9 +282,11 @@ Result<RunnerReport> AnalyzeRunner(const pte::ProgramView& program, const Method
 std::string RunnerAssumption(const runner::Profile& p, const runner::RunnerSelection& s) {
   std::string options;
   for (const std::string& o : s.options) options += (options.empty() ? "" : "+") + o;
-  std::string line = "runner " + p.name + " (" + p.file + ", ExecuTorch " + p.first_release + "-" +
-                     p.last_release + "), " + (options.empty() ? "no options" : "options " + options);
-  if (s.pool_align) line += ", every pool's base aligned to " + std::to_string(*s.pool_align) + " B (--pool-align)";
+  std::string line = "runner " + p.name + " (" + p.file + ", ExecuTorch " + p.first_release +
+                     "-" + p.last_release + "), " +
+                     (options.empty() ? "no options" : "options " + options);
+  if (s.pool_align)
+    line += ", every pool's base aligned to " + std::to_string(*s.pool_align) + " B (--pool-align)";
   return line;
 }
 
@@ -295,7 +297,8 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
   std::shared_ptr<const runner::Profile> profile;
   ReportOptions effective = options;
   if (!options.runner.empty()) {
-    ETMEM_TRY(const runner::Profile* chosen, runner::ProfileFor(options.runner, model.traits().version));
+    ETMEM_TRY(const runner::Profile* chosen,
+              runner::ProfileFor(options.runner, model.traits().version));
     for (const auto& candidate : options.runner.candidates)
       if (candidate.get() == chosen) profile = candidate;
     if (options.temp_is_runner_default)

@@ -1,7 +1,9 @@
 // Owns: the C/C++ header form of a report (`etmem header`): per method, macros for the method
 // pool, planned buffers, temp allocator load peak and pool alignment; a comment that states
-// every assumption; optionally aligned static pool arrays. The text is a pure function of the
-// report and the options (no dates, no absolute paths), so builds are reproducible.
+// every assumption; optionally aligned static pool arrays; with a runner, the defines the
+// runner's own source reads (its pool-size macros) and the -D flags that set them. The text is
+// a pure function of the report and the options (no dates, no absolute paths), so builds are
+// reproducible.
 // Not: hashing or reading the program (callers pass the digest), writing files.
 #pragma once
 

@@ -34,8 +34,8 @@ inline uint64_t RamBytes(const MethodReport& m) {
     bool planned_inside = false;
     for (const sim::RunnerPoolResult& p : m.runner->result.pools) total += p.minimum;
     for (const runner::RunnerRequest& q : m.runner->plan.requests)
-      planned_inside |= !q.load_method &&
-                        m.runner->plan.profile->steps[q.step].kind == runner::StepKind::kPlannedBuffers;
+      planned_inside |= !q.load_method && m.runner->plan.profile->steps[q.step].kind ==
+                                              runner::StepKind::kPlannedBuffers;
     return total + (planned_inside || PlannedBytes(m) == 0 ? 0 : PlannedBytes(m));
   }
   return m.method_bytes + PlannedBytes(m) + m.temp_load_peak_bytes;

@@ -105,7 +105,9 @@ json RunnerJson(const MethodReport& m) {
     pools.push_back({{"name", RunnerPoolName(spec)},
                      {"variable", spec.variable},
                      {"macro", spec.macro},
-                     {"role", pool.temp_role ? "temp" : (pool.pool == r.result.method_pool ? "method" : "other")},
+                     {"role", pool.temp_role                        ? "temp"
+                              : pool.pool == r.result.method_pool ? "method"
+                                                                  : "other"},
                      {"description", spec.role},
                      {"base_align", r.plan.pools[pool.pool].base_align},
                      {"default_bytes", spec.default_bytes},

@@ -1,7 +1,8 @@
 // Owns: the one report model every output format prints from (bloaty's RollupOutput role):
 // per method, the simulated method-allocator requirement with every allocation, the roll-up by
-// category, the temp allocator's load peak, the planned buffers, the pool check, and the
-// assumptions that make the numbers reproducible. Not: printing (one file per format).
+// category, the temp allocator's load peak, the planned buffers, the pool check, with a runner
+// every pool the runner declares (RunnerReport), and the assumptions that make the numbers
+// reproducible. Not: printing (one file per format).
 #pragma once
 
 #include <array>

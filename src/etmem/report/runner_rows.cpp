@@ -1,9 +1,9 @@
 // Owns: RunnerRows and the runner words the formats share (runner_rows.h).
 #include "etmem/report/runner_rows.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace etmem::report {
 
@@ -26,11 +26,12 @@ std::vector<RunnerRow> RunnerRows(const RunnerReport& r, const sim::RunnerPoolRe
     row.allocations = e.allocations;
     if (e.load_method) {
       row.by = "load_method";
-      row.what = pool.temp_role
-                     ? fmt::format("{} allocation(s) of the temp allocator, reset after each "
-                                   "operator", e.allocations)
-                     : fmt::format("{} allocation(s), {} B of them padding",
-                                   e.allocations, e.padding);
+      row.what = pool.temp_role ? fmt::format(
+                                      "{} allocation(s) of the temp allocator, reset after each "
+                                      "operator",
+                                      e.allocations)
+                                : fmt::format("{} allocation(s), {} B of them padding",
+                                              e.allocations, e.padding);
     } else {
       row.by = "runner";
       row.what = q.what;

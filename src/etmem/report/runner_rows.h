@@ -11,12 +11,12 @@ namespace etmem::report {
 
 // One line of a runner pool's breakdown.
 struct RunnerRow {
-  std::string by;    // "runner" or "load_method"
+  std::string by;  // "runner" or "load_method"
   std::string what;
-  uint64_t offset = 0;   // load_method: the cursor before it (its padding is in `bytes`)
-  uint64_t first = 0;    // the first allocation's first byte
-  uint64_t end = 0;      // the cursor after it
-  uint64_t bytes = 0;    // load_method in the method pool: consumed, padding included
+  uint64_t offset = 0;  // load_method: the cursor before it (its padding is in `bytes`)
+  uint64_t first = 0;   // the first allocation's first byte
+  uint64_t end = 0;     // the cursor after it
+  uint64_t bytes = 0;   // load_method in the method pool: consumed, padding included
   uint32_t padding = 0;
   uint32_t align = 0;    // load_method: the largest alignment among its requests
   uint64_t written = 0;  // the runner's: bytes it writes from offset

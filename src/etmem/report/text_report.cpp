@@ -35,7 +35,8 @@ void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
     }
     out += fmt::format("{} ({}): {}{} bytes minimum\n", RunnerPoolName(spec), spec.variable,
                        at_least, pool.minimum);
-    out += fmt::format("  {:>9} {:>9} {:>5} {:>4}  {}\n", "offset", "bytes", "align", "pad", "what");
+    out += fmt::format("  {:>9} {:>9} {:>5} {:>4}  {}\n", "offset", "bytes", "align", "pad",
+                       "what");
     for (const RunnerRow& row : RunnerRows(rr, pool))
       out += fmt::format("  {:>9} {:>9} {:>5} {:>4}  {}: {}\n", row.offset, row.bytes,
                          row.by == "load_method" ? std::string("-") : std::to_string(row.align),
@@ -54,7 +55,8 @@ void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
                        "elsewhere)\n", total);
   }
   const Assumptions& a = r.assumptions;
-  std::string temp = a.temp_allocator ? "a temp allocator is passed" : "no temp allocator is passed";
+  std::string temp =
+      a.temp_allocator ? "a temp allocator is passed" : "no temp allocator is passed";
   if (a.temp_is_runner_default) temp += " (what the runner does)";
   out += fmt::format("  assuming ExecuTorch {}, target {}, {}, {}, {}{}\n", a.runtime, a.target,
                      a.runner, RunnerPoolAlignText(rr), temp,

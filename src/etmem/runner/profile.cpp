@@ -5,10 +5,9 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 namespace etmem::runner {
 namespace {
@@ -85,7 +84,9 @@ class Fields {
     if (!v.is_array()) return Bad(where_ + ": \"" + name + "\" is not a list");
     return &v;
   }
-  const json* Optional(const char* name) const { return j_.contains(name) ? &j_.at(name) : nullptr; }
+  const json* Optional(const char* name) const {
+    return j_.contains(name) ? &j_.at(name) : nullptr;
+  }
   const std::string& where() const { return where_; }
 
   static Error Bad(const std::string& what) { return MakeError(ErrorCode::kInvalidArgument, what); }
@@ -174,7 +175,8 @@ Result<StepSpec> ReadStep(const json& j, const std::string& where, const Profile
       if (a->is_number_integer() && a->get<int64_t>() < 0)
         return Fields::Bad(where + ": \"align\" is negative");
       const uint64_t v = a->get<uint64_t>();
-      if (!PowerOfTwo(v)) return Fields::Bad(where + ": \"align\" must be a power of two up to 4096");
+      if (!PowerOfTwo(v))
+        return Fields::Bad(where + ": \"align\" must be a power of two up to 4096");
       s.align_rule = AlignRule::kFixed;
       s.align = static_cast<uint32_t>(v);
     } else {
@@ -214,12 +216,14 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
       !ok)
     return ok.error();
   const json* version = f.Optional("etmem_runner_profile");
-  if (!version) return Fields::Bad(origin + ": missing field \"etmem_runner_profile\" (the format version, 1)");
+  if (!version)
+    return Fields::Bad(origin + ": missing field \"etmem_runner_profile\" (the format version, 1)");
   if (!version->is_number_integer() || version->get<int64_t>() != 1)
     return Fields::Bad(origin + ": \"etmem_runner_profile\" must be 1 (this etmem reads format 1)");
   Profile p;
   ETMEM_TRY(p.name, f.String("name", true));
-  if (p.name.empty() || p.name.find_first_of("+/ \t") != std::string::npos || p.name.ends_with(".json"))
+  if (p.name.empty() || p.name.find_first_of("+/ \t") != std::string::npos ||
+      p.name.ends_with(".json"))
     return Fields::Bad(origin + ": \"name\" must be non-empty, without '+', '/', blanks or .json");
   ETMEM_TRY(p.description, f.String("description", true));
 
@@ -237,8 +241,10 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
   ETMEM_TRY(p.first_release, rel.String("first", true));
   ETMEM_TRY(p.last_release, rel.String("last", true));
   const auto first = VersionParts(p.first_release), last = VersionParts(p.last_release);
-  if (first.empty()) return Fields::Bad(origin + ": releases first \"" + p.first_release + "\" is not a version");
-  if (last.empty()) return Fields::Bad(origin + ": releases last \"" + p.last_release + "\" is not a version");
+  if (first.empty())
+    return Fields::Bad(origin + ": releases first \"" + p.first_release + "\" is not a version");
+  if (last.empty())
+    return Fields::Bad(origin + ": releases last \"" + p.last_release + "\" is not a version");
   if (last < first) return Fields::Bad(origin + ": releases last comes before first");
 
   if (const json* options = f.Optional("options")) {
@@ -251,7 +257,8 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
       ETMEM_TRY(spec.description, o.String("description", true));
       if (spec.name.empty() || spec.name.find_first_of("+ \t") != std::string::npos)
         return Fields::Bad(o.where() + ": \"name\" must be non-empty, without '+' or blanks");
-      if (p.HasOption(spec.name)) return Fields::Bad(o.where() + ": option \"" + spec.name + "\" declared twice");
+      if (p.HasOption(spec.name))
+        return Fields::Bad(o.where() + ": option \"" + spec.name + "\" declared twice");
       p.options.push_back(std::move(spec));
     }
   }
@@ -260,17 +267,21 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
   if (pools->empty()) return Fields::Bad(origin + ": \"pools\" is empty");
   for (size_t i = 0; i < pools->size(); ++i) {
     Fields o((*pools)[i], origin + " pool " + std::to_string(i));
-    if (auto ok = o.Known({"id", "variable", "macro", "default_bytes", "base_align", "role", "when"}); !ok)
+    if (auto ok =
+            o.Known({"id", "variable", "macro", "default_bytes", "base_align", "role", "when"});
+        !ok)
       return ok.error();
     PoolSpec pool;
     ETMEM_TRY(pool.id, o.String("id", true));
     if (pool.id.empty()) return Fields::Bad(o.where() + ": \"id\" is empty");
-    if (p.FindPool(pool.id)) return Fields::Bad(o.where() + ": pool \"" + pool.id + "\" declared twice");
+    if (p.FindPool(pool.id))
+      return Fields::Bad(o.where() + ": pool \"" + pool.id + "\" declared twice");
     ETMEM_TRY(pool.variable, o.String("variable", true));
     ETMEM_TRY(pool.macro, o.String("macro", false));
     ETMEM_TRY(pool.default_bytes, o.Bytes("default_bytes", true));
     ETMEM_TRY(uint64_t align, o.Bytes("base_align", true));
-    if (!PowerOfTwo(align)) return Fields::Bad(o.where() + ": \"base_align\" must be a power of two up to 4096");
+    if (!PowerOfTwo(align))
+      return Fields::Bad(o.where() + ": \"base_align\" must be a power of two up to 4096");
     pool.base_align = static_cast<uint32_t>(align);
     ETMEM_TRY(pool.role, o.String("role", true));
     ETMEM_TRY(pool.when, o.String("when", false));
@@ -286,7 +297,8 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
     ETMEM_TRY(StepSpec s, ReadStep((*steps)[i], origin + " step " + std::to_string(i), p));
     loads += s.kind == StepKind::kLoadMethod;
     if (s.kind == StepKind::kLoadMethod && !s.when.empty())
-      return Fields::Bad(origin + " step " + std::to_string(i) + ": load_method cannot depend on an option");
+      return Fields::Bad(origin + " step " + std::to_string(i) +
+                         ": load_method cannot depend on an option");
     p.steps.push_back(std::move(s));
   }
   if (loads != 1)
@@ -371,8 +383,8 @@ Result<RunnerSelection> SelectRunner(const std::string& spec) {
   // Options follow the last path component: "dir/my+runner.json+opt" keeps the file name whole.
   const size_t slash = spec.rfind('/');
   const size_t json_end = spec.find(".json", slash == std::string::npos ? 0 : slash);
-  size_t split = spec.find('+', json_end == std::string::npos ? (slash == std::string::npos ? 0 : slash)
-                                                              : json_end);
+  size_t split = spec.find(
+      '+', json_end == std::string::npos ? (slash == std::string::npos ? 0 : slash) : json_end);
   std::vector<std::string> options;
   if (split != std::string::npos) {
     head = spec.substr(0, split);
@@ -407,7 +419,8 @@ Result<RunnerSelection> SelectRunner(const std::string& spec) {
       std::string list;
       for (const std::string& n : all) list += (list.empty() ? "" : ", ") + n;
       return Fields::Bad("--runner " + spec + ": runner " + s.candidates.front()->name +
-                         " has no option \"" + o + "\" (options: " + (list.empty() ? "none" : list) + ")");
+                         " has no option \"" + o +
+                         "\" (options: " + (list.empty() ? "none" : list) + ")");
     }
     if (std::count(options.begin(), options.end(), o) > 1)
       return Fields::Bad("--runner " + spec + ": option \"" + o + "\" given twice");

@@ -49,7 +49,7 @@ struct FailureBehaviour {
   // The runner works without this allocation (e.g. a usage probe): a failure is logged but the
   // pool still "fits", and the minimum does not count it.
   bool harmless = false;
-  std::string then;    // in words, e.g. "aborts (ET_CHECK_MSG)"
+  std::string then;  // in words, e.g. "aborts (ET_CHECK_MSG)"
 };
 
 struct PoolSpec {
@@ -67,14 +67,14 @@ struct StepSpec {
   std::string pool;       // a PoolSpec::id
   std::string temp_pool;  // kLoadMethod: the pool the temp allocator uses; "" = none passed
   AlignRule align_rule = AlignRule::kDefault;
-  uint32_t align = 0;     // kFixed
-  std::string element;    // kSpanTable / kInputList: a type of the release's type table, or void*
-  std::string writes;     // kInputList: the type the runner then writes per input ("" = element)
-  uint64_t bytes = 0;     // kDebugBuffer / kFixed
-  std::string size_macro; // kDebugBuffer / kFixed: the define that sets `bytes`, if any
-  std::string label;      // what the report calls it ("" = the kind's own words)
-  std::string when;       // the option that enables this step; "" = always
-  std::string bug;        // a known runner bug this step has, in words (reports name it)
+  uint32_t align = 0;      // kFixed
+  std::string element;     // kSpanTable / kInputList: a type of the release's type table, or void*
+  std::string writes;      // kInputList: the type the runner then writes per input ("" = element)
+  uint64_t bytes = 0;      // kDebugBuffer / kFixed
+  std::string size_macro;  // kDebugBuffer / kFixed: the define that sets `bytes`, if any
+  std::string label;       // what the report calls it ("" = the kind's own words)
+  std::string when;        // the option that enables this step; "" = always
+  std::string bug;         // a known runner bug this step has, in words (reports name it)
   FailureBehaviour on_failure;
 };
 
@@ -84,10 +84,10 @@ struct OptionSpec {
 };
 
 struct Profile {
-  std::string name;         // e.g. "arm-baremetal": what --runner takes
+  std::string name;  // e.g. "arm-baremetal": what --runner takes
   std::string description;
-  std::string source_path;  // the runner's source in ExecuTorch's tree
-  std::vector<std::string> source_tags;  // the tags it was read at
+  std::string source_path;                  // the runner's source in ExecuTorch's tree
+  std::vector<std::string> source_tags;     // the tags it was read at
   std::string first_release, last_release;  // inclusive; versions as etmem spells them (1.4.1)
   std::vector<PoolSpec> pools;
   std::vector<OptionSpec> options;

@@ -2,9 +2,9 @@
 // problem; the built-in profiles all parse and cover every modelled release without gaps.
 #include "etmem/runner/profile.h"
 
-#include <set>
-
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include "etmem/runtime/release.h"
 
@@ -12,14 +12,16 @@ namespace etmem::runner {
 namespace {
 
 // A minimal valid profile; tests replace parts of it.
-std::string Valid(const std::string& steps = R"([{"kind": "load_method", "pool": "m",
+std::string Valid(
+    const std::string& steps = R"([{"kind": "load_method", "pool": "m",
                                                   "on_failure": {"aborts": true}}])",
-                  const std::string& pools = R"([{"id": "m", "variable": "pool", "macro": "POOL_SIZE",
+    const std::string& pools = R"([{"id": "m", "variable": "pool", "macro": "POOL_SIZE",
                                                   "default_bytes": 4096, "base_align": 16, "role": "r"}])") {
   return R"({"etmem_runner_profile": 1, "name": "mine", "description": "d",
              "source": {"path": "ModelExecutor.cpp"}, "releases": {"first": "1.0.0", "last": "1.4.1"},
              "options": [{"name": "dbg", "description": "x"}],
-             "pools": )" + pools + R"(, "steps": )" + steps + "}";
+             "pools": )" +
+         pools + R"(, "steps": )" + steps + "}";
 }
 
 std::string ErrorOf(const std::string& json) {
@@ -36,7 +38,8 @@ TEST(RunnerProfile, ReadsAValidProfile) {
 }
 
 TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
-  const std::string load = R"({"kind": "load_method", "pool": "m", "on_failure": {"aborts": true}})";
+  const std::string load =
+      R"({"kind": "load_method", "pool": "m", "on_failure": {"aborts": true}})";
   struct Case {
     std::string json, problem;
   };
@@ -46,28 +49,44 @@ TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
        "unknown step kind \"malloc\""},
       {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "on_failure": {"aborts": true}}])"),
        "missing field \"bytes\""},
-      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": -4, "on_failure": {"aborts": true}}])"),
+      {Valid("[" + load +
+             R"(, {"kind": "fixed", "pool": "m", "bytes": -4, "on_failure": {"aborts": true}}])"),
        "\"bytes\" is negative"},
-      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "sram", "bytes": 4, "on_failure": {"aborts": true}}])"),
+      {Valid("[" + load +
+             R"(, {"kind": "fixed", "pool": "sram", "bytes": 4, "on_failure": {"aborts": true}}])"),
        "unknown pool \"sram\""},
-      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "align": 3, "on_failure": {"aborts": true}}])"),
+      {Valid(
+           "[" + load +
+           R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "align": 3, "on_failure": {"aborts": true}}])"),
        "power of two"},
-      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": 4}])"), "missing field \"on_failure\""},
-      {Valid("[" + load + R"(, {"kind": "input_list", "pool": "m", "on_failure": {"aborts": true}}])"),
+      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": 4}])"),
+       "missing field \"on_failure\""},
+      {Valid("[" + load +
+             R"(, {"kind": "input_list", "pool": "m", "on_failure": {"aborts": true}}])"),
        "missing field \"element\""},
-      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "when": "etdump", "on_failure": {"aborts": true}}])"),
+      {Valid(
+           "[" + load +
+           R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "when": "etdump", "on_failure": {"aborts": true}}])"),
        "does not declare"},
       {Valid("[]"), "exactly one load_method"},
       {Valid("[" + load + "," + load + "]"), "exactly one load_method"},
-      {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "colour": 1, "on_failure": {"aborts": true}}])"),
+      {Valid(
+           "[" + load +
+           R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "colour": 1, "on_failure": {"aborts": true}}])"),
        "unknown field \"colour\""},
-      {Valid(R"([{"kind": "load_method", "pool": "m", "temp_pool": "m", "on_failure": {"aborts": true}}])"),
+      {Valid(
+           R"([{"kind": "load_method", "pool": "m", "temp_pool": "m", "on_failure": {"aborts": true}}])"),
        "cannot use the method allocator's pool"},
-      {Valid("[" + load + "]", R"([{"id": "m", "variable": "pool", "default_bytes": 4096, "base_align": 16}])"),
+      {Valid("[" + load + "]",
+             R"([{"id": "m", "variable": "pool", "default_bytes": 4096, "base_align": 16}])"),
        "missing field \"role\""},
-      {Valid("[" + load + "]", R"([{"id": "m", "variable": "pool", "default_bytes": 4096, "base_align": 0, "role": "r"}])"),
+      {Valid(
+           "[" + load + "]",
+           R"([{"id": "m", "variable": "pool", "default_bytes": 4096, "base_align": 0, "role": "r"}])"),
        "\"base_align\" must be a power of two"},
-      {Valid("[" + load + "]", R"([{"id": "m", "variable": "pool", "default_bytes": 99999999999, "base_align": 8, "role": "r"}])"),
+      {Valid(
+           "[" + load + "]",
+           R"([{"id": "m", "variable": "pool", "default_bytes": 99999999999, "base_align": 8, "role": "r"}])"),
        "above 4 GiB"},
       {R"({"name": "x"})", "missing field \"etmem_runner_profile\""},
       {"[1, 2]", "is not an object"},
@@ -101,8 +120,7 @@ TEST(RunnerProfile, BuiltinProfilesParseAndCoverEveryReleaseOnce) {
   }
   // The Arm runner exists at every modelled release.
   RunnerSelection arm = *SelectRunner("arm-baremetal");
-  for (const std::string& v : runtime::ReleaseVersions())
-    EXPECT_TRUE(ProfileFor(arm, v)) << v;
+  for (const std::string& v : runtime::ReleaseVersions()) EXPECT_TRUE(ProfileFor(arm, v)) << v;
 }
 
 TEST(RunnerProfile, SelectRunnerTakesOptionsAndRefusesUnknownOnes) {

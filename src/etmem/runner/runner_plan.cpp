@@ -1,9 +1,9 @@
 // Owns: PlanRunner (runner_plan.h): a profile's steps sized for one method.
 #include "etmem/runner/runner_plan.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "etmem/pte/scalar_type.h"
 
@@ -36,7 +36,8 @@ uint64_t WrittenExtent(const std::string& type, const runtime::RuntimeModel& mod
   if (type == "void*") return abi::PrimLayout(abi::Prim::kPtr, model.abi()).size;
   const abi::Layout l = model.traits().types.Compute(type, model.abi());
   uint64_t extent = 0;
-  for (const abi::FieldLayout& f : l.fields) extent = std::max<uint64_t>(extent, f.offset + f.layout.size);
+  for (const abi::FieldLayout& f : l.fields)
+    extent = std::max<uint64_t>(extent, f.offset + f.layout.size);
   return l.fields.empty() ? l.size() : extent;
 }
 
@@ -80,13 +81,15 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
       if (profile.pools[i].id == id) {
         if (pool_index[i] < 0)
           return Bad(profile, fmt::format("step {} uses pool \"{}\", which only exists with option "
-                                          "\"{}\"", step, id, profile.pools[i].when));
+                                          "\"{}\"",
+                                          step, id, profile.pools[i].when));
         return static_cast<size_t>(pool_index[i]);
       }
     return Bad(profile, "unknown pool \"" + id + "\"");
   };
   const uint32_t default_align = abi::PrimLayout(abi::Prim::kPtr, model.abi()).align;
-  const size_t planned = method.planned_buffer_sizes.empty() ? 0 : method.planned_buffer_sizes.size() - 1;
+  const size_t planned =
+      method.planned_buffer_sizes.empty() ? 0 : method.planned_buffer_sizes.size() - 1;
 
   for (size_t k = 0; k < profile.steps.size(); ++k) {
     const StepSpec& step = profile.steps[k];
@@ -145,7 +148,8 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
       case StepKind::kPlannedBuffers:
         for (size_t id = 0; id < planned; ++id) {
           const int64_t bytes = method.planned_buffer_sizes[id + 1];
-          if (bytes < 0) return Bad(profile, fmt::format("planned buffer {} has a negative size", id + 1));
+          if (bytes < 0)
+            return Bad(profile, fmt::format("planned buffer {} has a negative size", id + 1));
           add(static_cast<uint64_t>(bytes), static_cast<uint64_t>(bytes),
               named("planned buffer", fmt::format(" for memory id {}", id + 1)),
               static_cast<int64_t>(id));
@@ -155,18 +159,21 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
         const uint64_t bytes = static_cast<uint64_t>(planned) * element.size;
         add(bytes, static_cast<uint64_t>(planned) * writes.size,
             named("span table", fmt::format(", {} planned buffer(s) x {} B ({})", planned,
-                                            element.size, step.element)), -1);
+                                            element.size, step.element)),
+            -1);
         break;
       }
       case StepKind::kInputList: {
         const uint64_t n = method.inputs.size();
-        std::string what = named("input list", fmt::format(", {} input(s) x {} B ({})", n,
-                                                           element.size, step.element));
+        std::string what = named(
+            "input list", fmt::format(", {} input(s) x {} B ({})", n, element.size, step.element));
         if (writes.size != element.size)
           what += fmt::format("; the runner writes {} x {} B ({})", n, writes.size, step.writes);
         // The runner writes n whole `writes` values: the last one's trailing padding untouched.
         const uint64_t written =
-            n == 0 ? 0 : (n - 1) * writes.size + WrittenExtent(step.writes.empty() ? step.element : step.writes, model);
+            n == 0 ? 0
+                   : (n - 1) * writes.size +
+                         WrittenExtent(step.writes.empty() ? step.element : step.writes, model);
         add(n * element.size, std::max(written, n * element.size), std::move(what), -1);
         break;
       }
@@ -178,8 +185,8 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
           if (!bytes)
             return MakeError(ErrorCode::kInvalidProgram,
                              fmt::format("{}: input {} of method '{}' has a dtype or size whose "
-                                         "nbytes etmem cannot compute", program.path, i,
-                                         std::string(method.name)));
+                                         "nbytes etmem cannot compute",
+                                         program.path, i, std::string(method.name)));
           add(*bytes, *bytes, named("input buffer", fmt::format(" for input {}", i)),
               static_cast<int64_t>(i));
         }
@@ -189,12 +196,12 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
             named("debug buffer", step.size_macro.empty() ? "" : " (" + step.size_macro + ")"), -1);
         break;
       case StepKind::kProgramFile:
-        add(program.file_size, program.file_size,
-            named("program file", " (the .pte)"), -1);
+        add(program.file_size, program.file_size, named("program file", " (the .pte)"), -1);
         break;
       case StepKind::kFixed:
         add(step.bytes, step.bytes,
-            named("fixed allocation", step.size_macro.empty() ? "" : " (" + step.size_macro + ")"), -1);
+            named("fixed allocation", step.size_macro.empty() ? "" : " (" + step.size_macro + ")"),
+            -1);
         break;
     }
   }

@@ -22,19 +22,19 @@ struct PlannedPool {
 
 // One allocate() of the runner's own, or the place of load_method.
 struct RunnerRequest {
-  size_t step = 0;        // index into Profile::steps
-  size_t pool = 0;        // index into RunnerPlan::pools
+  size_t step = 0;  // index into Profile::steps
+  size_t pool = 0;  // index into RunnerPlan::pools
   bool load_method = false;
   int64_t temp_pool = -1;  // load_method: index of the temp allocator's pool, -1 = none passed
   uint64_t size = 0;
   uint32_t align = 1;
-  uint64_t written = 0;   // bytes the runner writes from the allocation's start (> size: a bug)
-  std::string what;       // "planned buffer for memory id 1", "input EValue list (2 x 16 B)"
+  uint64_t written = 0;  // bytes the runner writes from the allocation's start (> size: a bug)
+  std::string what;      // "planned buffer for memory id 1", "input EValue list (2 x 16 B)"
   std::vector<std::string> failure_logs;  // placeholders filled in
   bool aborts = true;
   bool harmless = false;  // the runner works without it (FailureBehaviour::harmless)
   std::string then;
-  std::string bug;        // the step's known bug, when it applies to this request
+  std::string bug;  // the step's known bug, when it applies to this request
 };
 
 struct RunnerPlan {

@@ -17,7 +17,8 @@ struct Pass {
 
 RunnerFailure LoadFailure(const runner::RunnerPlan& plan, size_t i, const AllocationFailure& f) {
   const runner::RunnerRequest& r = plan.requests[i];
-  RunnerFailure out{i, f.request, f.requested, f.available, {f.log}, ConsequenceText(f.consequence)};
+  RunnerFailure out{i,           f.request, f.requested,
+                    f.available, {f.log},   ConsequenceText(f.consequence)};
   // load_method returns an error to the runner only when the runtime itself went on; an abort
   // or a write through a null pointer happens inside load_method.
   if (f.consequence == runtime::OnFailure::kError) {
@@ -90,8 +91,12 @@ Pass Run(const runner::RunnerPlan& plan, std::span<const runtime::AllocationRequ
     uint64_t available = 0;
     pools[r.pool].Allocate(r.size, r.align, p, available);
     if (p.failed) {
-      RunnerFailure f{i, std::nullopt, p.consumed(r.size), available,
-                      {FailureLog(p.consumed(r.size), available)}, ""};
+      RunnerFailure f{i,
+                      std::nullopt,
+                      p.consumed(r.size),
+                      available,
+                      {FailureLog(p.consumed(r.size), available)},
+                      ""};
       f.log.insert(f.log.end(), r.failure_logs.begin(), r.failure_logs.end());
       f.consequence =
           "the runner " + (r.then.empty() ? std::string(r.aborts ? "aborts" : "goes on") : r.then);
@@ -103,8 +108,8 @@ Pass Run(const runner::RunnerPlan& plan, std::span<const runtime::AllocationRequ
       return pass;
     }
     high_water(r.pool, pools[r.pool].peak());
-    pass.pools[r.pool].entries.push_back(
-        {i, false, p.offset, p.offset, r.size, p.padding, r.align, r.written, 1, p.offset + r.size});
+    pass.pools[r.pool].entries.push_back({i, false, p.offset, p.offset, r.size, p.padding, r.align,
+                                          r.written, 1, p.offset + r.size});
     if (r.pool == plan.method_pool && p.offset + r.written > pass.written_end) {
       pass.written_end = p.offset + r.written;
       pass.furthest_writer = i;
@@ -148,8 +153,7 @@ RunnerResult SimulateRunner(const runner::RunnerPlan& plan,
     method.minimum = candidate;
   }
   for (const runner::RunnerRequest& r : plan.requests)
-    if (!r.bug.empty() &&
-        std::find(out.bugs.begin(), out.bugs.end(), r.bug) == out.bugs.end())
+    if (!r.bug.empty() && std::find(out.bugs.begin(), out.bugs.end(), r.bug) == out.bugs.end())
       out.bugs.push_back(r.bug);
   if (method_pool_bytes) {
     Pass bounded = Run(plan, load, *method_pool_bytes);

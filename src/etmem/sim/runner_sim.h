@@ -19,18 +19,18 @@ namespace etmem::sim {
 // One line of a pool's breakdown: one of the runner's own allocations, or load_method's
 // requests in this pool taken together.
 struct RunnerEntry {
-  size_t request = 0;       // index into RunnerPlan::requests
+  size_t request = 0;  // index into RunnerPlan::requests
   bool load_method = false;
   // Where it starts, from the pool base: a runner allocation's first byte (after its padding);
   // load_method's cursor before its first request (its padding included in `bytes`).
   uint64_t offset = 0;
-  uint64_t first = 0;       // the first allocation's first byte (= offset for the runner's)
-  uint64_t bytes = 0;       // size (load_method: consumed, padding included, of all its requests)
-  uint32_t padding = 0;     // skipped before it (load_method: all its requests' padding)
+  uint64_t first = 0;    // the first allocation's first byte (= offset for the runner's)
+  uint64_t bytes = 0;    // size (load_method: consumed, padding included, of all its requests)
+  uint32_t padding = 0;  // skipped before it (load_method: all its requests' padding)
   uint32_t align = 1;
-  uint64_t written = 0;     // the runner's allocations: bytes written from `offset`
-  uint32_t allocations = 1; // load_method: how many of its requests landed in this pool
-  uint64_t end = 0;         // the pool's cursor after it (load_method: after its last request)
+  uint64_t written = 0;      // the runner's allocations: bytes written from `offset`
+  uint32_t allocations = 1;  // load_method: how many of its requests landed in this pool
+  uint64_t end = 0;          // the pool's cursor after it (load_method: after its last request)
 };
 
 struct RunnerPoolResult {
@@ -44,18 +44,18 @@ struct RunnerPoolResult {
 };
 
 struct RunnerFailure {
-  size_t request = 0;                       // index into RunnerPlan::requests
-  std::optional<size_t> load_request;       // load_method's: index of its failing request
-  uint64_t requested = 0;                   // padding + size
+  size_t request = 0;                  // index into RunnerPlan::requests
+  std::optional<size_t> load_request;  // load_method's: index of its failing request
+  uint64_t requested = 0;              // padding + size
   uint64_t available = 0;
-  std::vector<std::string> log;             // the runtime's line, then the runner's
-  std::string consequence;                  // what happens next, in words
+  std::vector<std::string> log;  // the runtime's line, then the runner's
+  std::string consequence;       // what happens next, in words
 };
 
 struct RunnerCheck {
   uint64_t pool_bytes = 0;
-  bool gets_through = true;       // every allocation succeeds (or fails harmlessly)
-  uint64_t overwritten_bytes = 0; // written past the pool's end by the runner
+  bool gets_through = true;                   // every allocation succeeds (or fails harmlessly)
+  uint64_t overwritten_bytes = 0;             // written past the pool's end by the runner
   std::optional<size_t> overwriting_request;  // the runner allocation that writes past it
   std::optional<RunnerFailure> failure;       // the first failure that stops or corrupts
   std::vector<RunnerFailure> tolerated;       // failures the runner or runtime goes on after

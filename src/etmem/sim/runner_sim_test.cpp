@@ -55,7 +55,8 @@ runtime::AllocationRequest Req(uint64_t size, uint16_t align,
 TEST(RunnerSim, WhatTheRunnerTakesFirstShiftsLoadMethodsPadding) {
   // Base 16 (not 32): a 100 B buffer ends at address 116; load_method's 8 B at align 8 then
   // pays 4 B of padding (address 120, offset 104), which it would not pay in a pool of its own.
-  const std::vector<runtime::AllocationRequest> load = {Req(8, 8), Req(12, 4), Req(24, 8, runtime::PoolKind::kTemp)};
+  const std::vector<runtime::AllocationRequest> load = {Req(8, 8), Req(12, 4),
+                                                        Req(24, 8, runtime::PoolKind::kTemp)};
   RunnerResult r = SimulateRunner(Plan({Own(100, 16, 100, "planned"), Load()}), load, std::nullopt);
   ASSERT_EQ(r.pools[0].entries.size(), 2u);
   const RunnerEntry& l = r.pools[0].entries[1];
@@ -88,13 +89,15 @@ TEST(RunnerSim, AListWrittenPastItsEndRaisesTheMinimumAndTheCheckSaysByHowMuch) 
 }
 
 TEST(RunnerSim, ARunnerAllocationThatFailsLogsTheRuntimesLineThenTheRunners) {
-  runner::RunnerPlan plan = Plan({Own(100, 16, 100, "planned", {"Could not allocate 100"}), Load()});
+  runner::RunnerPlan plan =
+      Plan({Own(100, 16, 100, "planned", {"Could not allocate 100"}), Load()});
   RunnerResult r = SimulateRunner(plan, {}, 50);
   ASSERT_TRUE(r.check && r.check->failure);
   const RunnerFailure& f = *r.check->failure;
   EXPECT_FALSE(f.load_request.has_value());
   ASSERT_EQ(f.log.size(), 2u);
-  EXPECT_EQ(f.log[0], "Memory allocation failed: 100B requested (adjusted for alignment), 50B available");
+  EXPECT_EQ(f.log[0],
+            "Memory allocation failed: 100B requested (adjusted for alignment), 50B available");
   EXPECT_EQ(f.log[1], "Could not allocate 100");
   EXPECT_EQ(f.consequence, "the runner aborts");
 }
@@ -108,14 +111,16 @@ TEST(RunnerSim, ALoadFailureLogsTheRuntimesLineThenTheRunners) {
   ASSERT_TRUE(f.load_request.has_value());
   EXPECT_EQ(*f.load_request, 1u);
   ASSERT_EQ(f.log.size(), 2u);
-  EXPECT_EQ(f.log[0], "Memory allocation failed: 8B requested (adjusted for alignment), 6B available");
+  EXPECT_EQ(f.log[0],
+            "Memory allocation failed: 8B requested (adjusted for alignment), 6B available");
   EXPECT_EQ(f.log[1], "Loading failed");
   EXPECT_EQ(SimulateRunner(plan, load, 32).check->fits(), true);
 }
 
 TEST(RunnerSim, OnlyTheMethodPoolIsBounded) {
   runner::RunnerPlan plan = Plan({Load()});
-  const std::vector<runtime::AllocationRequest> load = {Req(8, 8), Req(4000, 8, runtime::PoolKind::kTemp)};
+  const std::vector<runtime::AllocationRequest> load = {Req(8, 8),
+                                                        Req(4000, 8, runtime::PoolKind::kTemp)};
   RunnerResult r = SimulateRunner(plan, load, 8);
   EXPECT_TRUE(r.check->fits());
   EXPECT_EQ(r.pools[1].minimum, 4000u);
