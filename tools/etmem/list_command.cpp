@@ -4,8 +4,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
-#include "etmem/abi/abi.h"
-#include "etmem/runtime/release.h"
+#include "etmem/etmem.h"
 
 namespace etmem::cli {
 
@@ -14,12 +13,13 @@ static Run DefineList(CLI::App* cmd) {
   cmd->add_option("what", *what, "runtimes | targets")->required()->check(CLI::IsMember({"runtimes", "targets"}));
   return [what]() {
     if (*what == "runtimes") {
-      for (const auto& r : runtime::AllReleases())
+      for (const api::ReleaseInfo& r : api::Releases())
         std::cout << fmt::format("{:<8} {}\n", r.version, r.summary);
     } else {
-      for (const auto& t : abi::BuiltinTargets())
+      for (const api::TargetInfo& t : api::Targets())
         std::cout << fmt::format("{:<10} {} (pointer {}, int64 align {}, default pool align {})\n",
-                                 t.name, t.description, t.pointer.size, t.int64.align, t.malloc_align);
+                                 t.name, t.description, t.pointer_bytes, t.int64_align,
+                                 t.default_pool_align);
     }
     return kExitOk;
   };
