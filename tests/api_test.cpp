@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -192,6 +193,30 @@ TEST(Api, ErrorsAreTheCommandLinesLines) {
   EXPECT_NE(r.Render(api::Format::kText), "");
   ErrorOf([&] { r.Render(api::Format::kJson); }, api::ErrorKind::kInvalidArgument);
   ErrorOf([&] { api::Header(program, {}, {.section = ".x"}); }, api::ErrorKind::kInvalidArgument);
+}
+
+// A caller's threads (the library has none): two threads analysing one shared Program at once,
+// every release on a target each, get what one thread gets.
+TEST(Api, CallsFromTwoThreadsAtOnceGiveOneThreadsReports) {
+  const api::Program program = api::Program::Open(TwoMethodsFile().string());
+  auto all_releases = [&](const std::string& target) {
+    std::string out;
+    for (const api::ReleaseInfo& r : api::Releases()) {
+      api::Options o;
+      o.runtime = r.version;
+      o.target = target;
+      out += api::Analyze(program, o).Render(api::Format::kJson);
+    }
+    return out;
+  };
+  const std::string cortex_m = all_releases("cortex-m"), x86_64 = all_releases("x86_64");
+  std::string a, b;
+  std::thread first([&] { a = all_releases("cortex-m"); });
+  std::thread second([&] { b = all_releases("x86_64"); });
+  first.join();
+  second.join();
+  EXPECT_EQ(a, cortex_m);
+  EXPECT_EQ(b, x86_64);
 }
 
 }  // namespace

@@ -10,9 +10,10 @@
 //   "model.pte: not an ExecuTorch program (file identifier is not "ET..")". A pool that is too
 //   small is not an error: it is part of the report (MethodSummary::pool_check). Running out of
 //   memory throws std::bad_alloc.
-// - Plain single-threaded code: no threads of its own, no global mutable state. Calls on
-//   different objects may run on any threads at once; a Program and a Report may be shared
-//   between threads for reading (all their member functions are const).
+// - Plain single-threaded code: it starts no threads and never spins. Any thread may call it,
+//   and several threads may call it at once: the only process-wide state is the table of
+//   modelled releases, built on first use under a lock and read-only afterwards. A Program and
+//   a Report may be shared between threads (all their member functions are const).
 // - Output is byte for byte what the command line prints for the same options.
 //
 //   #include <etmem/etmem.h>
