@@ -58,14 +58,7 @@ void RequireOneLineNamingFile(const Error& e) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  // Odd-sized inputs take the two-thread verifier and the two-thread walk of the values, which
-  // otherwise only programs of a megabyte or 16k values reach.
-  pte::ReadLimits limits;
-  if (size % 2 == 1) {
-    limits.parallel_verify_bytes = 0;
-    limits.parallel_walk_values = 1;
-  }
-  auto program = pte::ReadProgramBytes({data, size}, kName, limits);
+  auto program = pte::ReadProgramBytes({data, size}, kName);
   if (!program) {
     RequireOneLineNamingFile(program.error());
     return 0;

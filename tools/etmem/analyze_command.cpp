@@ -1,18 +1,12 @@
 // `etmem analyze`: the method-allocator requirement of a program for one or all (release,
-// target) pairs. The program is read and verified once; each pair only re-plans and simulates.
+// target) pairs, through the public API (include/etmem/etmem.h). Owns the exit code, the
+// budget and the refusal lines. Not: building or printing the reports (api/).
 #include <iostream>
 #include <memory>
 
 #include "commands.h"
 #include "model_options.h"
-#include "etmem/abi/abi.h"
-#include "etmem/pte/read_program.h"
 #include "etmem/report/budget.h"
-#include "etmem/report/csv_report.h"
-#include "etmem/report/json_report.h"
-#include "etmem/report/markdown_report.h"
-#include "etmem/report/text_report.h"
-#include "etmem/runtime/release.h"
 
 namespace etmem::cli {
 namespace {
@@ -28,40 +22,16 @@ struct AnalyzeArgs {
   std::string budget_file;  // --budget-file FILE
 };
 
-Result<std::vector<const runtime::RuntimeTraits*>> SelectReleases(const std::string& v) {
-  std::vector<const runtime::RuntimeTraits*> out;
-  if (v == "all") {
-    for (const auto& r : runtime::AllReleases()) out.push_back(&r);
-    return out;
-  }
-  ETMEM_TRY(const runtime::RuntimeTraits* r, runtime::FindRelease(v));
-  out.push_back(r);
-  return out;
-}
-
-Result<std::vector<abi::Abi>> SelectTargets(const std::string& v) {
-  if (v == "all") return abi::BuiltinTargets();
-  ETMEM_TRY(abi::Abi a, abi::ResolveTarget(v));
-  return std::vector<abi::Abi>{a};
-}
-
 // Every (release, target) pair asked for, analysed over the one parsed program. A table of
 // many pairs, or one pair in text, needs only totals and the largest allocations; JSON and
 // --allocations print every allocation.
-Result<std::vector<report::Report>> AnalyzeAll(
-    const pte::ProgramView& program, const std::vector<const runtime::RuntimeTraits*>& releases,
-    const std::vector<abi::Abi>& targets, const AnalyzeArgs& args) {
-  const bool single = releases.size() * targets.size() == 1;
-  std::vector<report::PairRequest> pairs;
-  for (const auto* release : releases)
-    for (const auto& target : targets) {
-      ETMEM_TRY(report::ReportOptions o, MakeReportOptions(args.model, *release, target));
-      o.pool_bytes = args.pool;
-      o.method = args.method;
-      o.keep_allocations = args.format == "json" || (single && args.allocations);
-      pairs.push_back({release, target, std::move(o)});
-    }
-  return report::BuildReports(program, pairs);
+std::vector<api::Report> AnalyzeAll(const api::Program& program, const AnalyzeArgs& args) {
+  api::Options o = ToApiOptions(args.model);
+  o.pool = args.pool;
+  o.method = args.method;
+  const bool single = args.model.runtime != "all" && args.model.target != "all";
+  o.keep_allocations = args.format == "json" || (single && args.allocations);
+  return api::AnalyzeAll(program, o);
 }
 
 bool AnyDoesNotFit(const report::Report& r) {
@@ -70,23 +40,11 @@ bool AnyDoesNotFit(const report::Report& r) {
   return false;
 }
 
-void Print(const std::vector<report::Report>& reports, bool single, const AnalyzeArgs& args) {
-  if (args.format == "json") {
-    if (!single) std::cout << '[';
-    for (size_t i = 0; i < reports.size(); ++i) {
-      if (i > 0) std::cout << ",\n";
-      report::WriteJson(std::cout, reports[i]);
-    }
-    std::cout << (single ? "\n" : "]\n");
-  } else if (args.format == "csv") {
-    std::cout << report::ToCsv(reports);
-  } else if (args.format == "md") {
-    std::cout << report::ToMarkdown(reports);
-  } else if (single) {
-    std::cout << report::ToText(reports.front(), {.all_allocations = args.allocations});
-  } else {
-    std::cout << report::ToTextMatrix(reports);
-  }
+api::Format FormatOf(const std::string& name) {
+  if (name == "json") return api::Format::kJson;
+  if (name == "csv") return api::Format::kCsv;
+  if (name == "md") return api::Format::kMarkdown;
+  return api::Format::kText;
 }
 
 Result<std::optional<report::Budget>> LoadBudget(const AnalyzeArgs& args) {
@@ -108,28 +66,23 @@ bool OverBudget(const std::vector<report::Report>& reports, const report::Budget
 }
 
 int RunAnalyze(const AnalyzeArgs& args) {
-  auto program = pte::ReadProgram(args.program);
-  if (!program) return FailInvalid(program.error().message);
-  auto releases = SelectReleases(args.model.runtime);
-  if (!releases) return FailInvalid(releases.error().message);
-  auto targets = SelectTargets(args.model.target);
-  if (!targets) return FailInvalid(targets.error().message);
+  const api::Program program = api::Program::Open(args.program);
+  // The budget is read before the pairs are analysed, its error reported after theirs.
   auto budget = LoadBudget(args);
+  const std::vector<api::Report> analysed = AnalyzeAll(program, args);
   if (!budget) return FailInvalid(budget.error().message);
-  if (args.pool && *args.pool > UINT32_MAX)
-    return FailInvalid("--pool " + std::to_string(*args.pool) +
-                " is larger than any MemoryAllocator can be (its size is a uint32_t)");
-  auto analysed = AnalyzeAll(*program, *releases, *targets, args);
-  if (!analysed) return FailInvalid(analysed.error().message);
-  const std::vector<report::Report>& reports = *analysed;
-  const bool single = reports.size() == 1;
-  Print(reports, single, args);
+  std::cout << api::Render(analysed, FormatOf(args.format), {.all_allocations = args.allocations});
+  std::vector<report::Report> reports;  // for the budget check
   bool refused = false;
-  for (const auto& r : reports) refused |= ReportRefusals(r);
+  for (const api::Report& r : analysed) refused |= ReportRefusals(api::Internal(r));
   if (refused) return kExitInvalid;
-  const bool over_budget = *budget && OverBudget(reports, **budget);
-  for (const auto& r : reports)
-    if (AnyDoesNotFit(r)) return kExitDoesNotFit;
+  bool over_budget = false;
+  if (*budget) {
+    for (const api::Report& r : analysed) reports.push_back(api::Internal(r));
+    over_budget = OverBudget(reports, **budget);
+  }
+  for (const api::Report& r : analysed)
+    if (AnyDoesNotFit(api::Internal(r))) return kExitDoesNotFit;
   return over_budget ? kExitDoesNotFit : kExitOk;
 }
 
@@ -155,7 +108,7 @@ static Run DefineAnalyze(CLI::App* cmd) {
                   "the budget from a file of 'ram = 64K' / 'flash = 256K' lines")
       ->excludes(budget);
   cmd->add_flag("--allocations", args->allocations, "text: list every allocation in order");
-  return [args]() { return RunAnalyze(*args); };
+  return [args]() { return Guarded([&] { return RunAnalyze(*args); }); };
 }
 
 const Verb kAnalyzeVerb{"analyze", "How many bytes the method allocator needs, and where they go", DefineAnalyze};

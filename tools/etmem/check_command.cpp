@@ -110,12 +110,11 @@ int RunCheck(const CheckArgs& args) {
   if (!args.model.runner.empty())
     return FailInvalid("--runner " + args.model.runner + ": etmem check does not yet compare a "
                        "runner's own printout (use etmem analyze --runner for its pools)");
-  auto program = pte::ReadProgram(args.program);
-  if (!program) return FailInvalid(program.error().message);
+  const api::Program program = api::Program::Open(args.program);
   auto log = device::ReadDeviceLog(args.log);
   if (!log) return FailInvalid(log.error().message);
-  auto report = BuildSingleReport(*program, args.model, args.method);
-  if (!report) return FailInvalid(report.error().message);
+  const api::Report analysed = BuildSingleReport(program, args.model, args.method);
+  const report::Report* report = &api::Internal(analysed);
   auto method = PickMethod(*report, args.program);
   if (!method) return FailInvalid(method.error().message);
   std::optional<uint64_t> pool = args.pool;
@@ -143,7 +142,7 @@ static Run DefineCheck(CLI::App* cmd) {
                   "the method the device loaded (default: the program's only method)");
   cmd->add_option("--pool", args->pool,
                   "the device's method pool in bytes (default: the log's ETMEM P record)");
-  return [args]() { return RunCheck(*args); };
+  return [args]() { return Guarded([&] { return RunCheck(*args); }); };
 }
 
 const Verb kCheckVerb{"check", "Compare a device log (recording_allocator.h, or the runtime's allocation "

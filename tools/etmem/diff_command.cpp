@@ -4,8 +4,6 @@
 #include <memory>
 
 #include "commands.h"
-#include "etmem/pte/read_program.h"
-#include "etmem/report/diff_report.h"
 #include "model_options.h"
 
 namespace etmem::cli {
@@ -19,29 +17,17 @@ struct DiffArgs {
   std::string format = "text";
 };
 
-void Print(const report::ProgramDiff& diff, const std::string& format) {
-  if (format == "json")
-    std::cout << report::DiffToJson(diff).dump(1, ' ', false,
-                                               nlohmann::json::error_handler_t::replace)
-              << "\n";
-  else if (format == "md")
-    std::cout << report::DiffToMarkdown(diff);
-  else
-    std::cout << report::DiffToText(diff);
-}
-
 int RunDiff(const DiffArgs& args) {
-  auto old_program = pte::ReadProgram(args.old_program);
-  if (!old_program) return FailInvalid(old_program.error().message);
-  auto new_program = pte::ReadProgram(args.new_program);
-  if (!new_program) return FailInvalid(new_program.error().message);
-  auto old_report = BuildSingleReport(*old_program, args.model, args.method);
-  if (!old_report) return FailInvalid(old_report.error().message);
-  auto new_report = BuildSingleReport(*new_program, args.model, args.method);
-  if (!new_report) return FailInvalid(new_report.error().message);
-  Print(report::DiffReports(*old_report, *new_report), args.format);
-  const bool refused_old = ReportRefusals(*old_report);
-  const bool refused_new = ReportRefusals(*new_report);
+  const api::Program old_program = api::Program::Open(args.old_program);
+  const api::Program new_program = api::Program::Open(args.new_program);
+  const api::Report old_report = BuildSingleReport(old_program, args.model, args.method);
+  const api::Report new_report = BuildSingleReport(new_program, args.model, args.method);
+  const api::Format format = args.format == "json" ? api::Format::kJson
+                             : args.format == "md" ? api::Format::kMarkdown
+                                                   : api::Format::kText;
+  std::cout << api::Diff(old_report, new_report, format);
+  const bool refused_old = ReportRefusals(api::Internal(old_report));
+  const bool refused_new = ReportRefusals(api::Internal(new_report));
   return refused_old || refused_new ? kExitInvalid : kExitOk;
 }
 
@@ -56,7 +42,7 @@ static Run DefineDiff(CLI::App* cmd) {
   cmd->add_option("--format", args->format, "text, json or md")
       ->check(CLI::IsMember({"text", "json", "md"}))
       ->capture_default_str();
-  return [args]() { return RunDiff(*args); };
+  return [args]() { return Guarded([&] { return RunDiff(*args); }); };
 }
 
 const Verb kDiffVerb{"diff", "Compare the memory needs of two programs for the same release and target", DefineDiff};

@@ -8,10 +8,6 @@
 #include <sstream>
 
 #include "commands.h"
-#include "etmem/base/sha256.h"
-#include "etmem/pte/mapped_file.h"
-#include "etmem/pte/read_program.h"
-#include "etmem/report/c_header.h"
 #include "model_options.h"
 
 namespace etmem::cli {
@@ -48,33 +44,15 @@ int Write(const std::string& text, const std::string& path) {
   return kExitOk;
 }
 
-Result<report::CHeaderOptions> HeaderOptions(const HeaderArgs& args,
-                                             const pte::ProgramView& program) {
-  report::CHeaderOptions o;
-  o.etmem_version = ETMEM_VERSION;
-  o.program_sha256 = Sha256Hex(program.file->bytes());
-  o.define_pools = args.define_pools;
-  o.section = args.section;
-  if (!args.margin.empty()) {
-    ETMEM_TRY(report::Margin margin, report::ParseMargin(args.margin));
-    o.margin = margin;
-  }
-  return o;
-}
-
 int RunHeader(const HeaderArgs& args) {
   if (!args.section.empty() && !args.define_pools)
     return FailInvalid("--section places the pools --define-pools defines; add --define-pools");
-  auto program = pte::ReadProgram(args.program);
-  if (!program) return FailInvalid(program.error().message);
-  auto options = HeaderOptions(args, *program);
-  if (!options) return FailInvalid(options.error().message);
-  auto report = BuildSingleReport(*program, args.model, args.method);
-  if (!report) return FailInvalid(report.error().message);
-  if (ReportRefusals(*report)) return kExitInvalid;
-  auto text = report::ToCHeader(*report, *options);
-  if (!text) return FailInvalid(text.error().message);
-  return Write(*text, args.output);
+  const api::Program program = api::Program::Open(args.program);
+  const api::HeaderOptions options{args.margin, args.define_pools, args.section};
+  api::CheckHeaderOptions(options);
+  const api::Report report = BuildSingleReport(program, args.model, args.method);
+  if (ReportRefusals(api::Internal(report))) return kExitInvalid;
+  return Write(api::Header(report, options), args.output);
 }
 
 }  // namespace
@@ -91,7 +69,7 @@ static Run DefineHeader(CLI::App* cmd) {
   cmd->add_option("--section", args->section, "linker section for the arrays of --define-pools");
   cmd->add_option("-o,--output", args->output, "the header to write, - for stdout")
       ->capture_default_str();
-  return [args]() { return RunHeader(*args); };
+  return [args]() { return Guarded([&] { return RunHeader(*args); }); };
 }
 
 const Verb kHeaderVerb{"header", "Write a C/C++ header with the pool sizes (and optionally the pools) of a program", DefineHeader};

@@ -4,9 +4,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
-#include "etmem/abi/abi.h"
-#include "etmem/runner/profile.h"
-#include "etmem/runtime/release.h"
+#include "etmem/etmem.h"
 
 namespace etmem::cli {
 
@@ -17,25 +15,26 @@ static Run DefineList(CLI::App* cmd) {
       ->check(CLI::IsMember({"runtimes", "targets", "runners"}));
   return [what]() {
     if (*what == "runtimes") {
-      for (const auto& r : runtime::AllReleases())
+      for (const api::ReleaseInfo& r : api::Releases())
         std::cout << fmt::format("{:<8} {}\n", r.version, r.summary);
     } else if (*what == "runners") {
       // One line per profile (runner and release range), then its pools and options.
-      for (const auto& p : runner::BuiltinProfiles()) {
-        std::cout << fmt::format("{:<16} {}-{}  {}\n", p->name, p->first_release, p->last_release,
-                                 p->source_path);
-        for (const auto& pool : p->pools)
+      for (const api::RunnerInfo& p : api::Runners()) {
+        std::cout << fmt::format("{:<16} {}-{}  {}\n", p.name, p.first_release, p.last_release,
+                                 p.source);
+        for (const auto& pool : p.pools)
           std::cout << fmt::format("    pool {} ({}, default {} B, aligned {}{}): {}\n",
                                    pool.macro.empty() ? pool.variable : pool.macro, pool.variable,
                                    pool.default_bytes, pool.base_align,
                                    pool.when.empty() ? "" : ", with +" + pool.when, pool.role);
-        for (const auto& o : p->options)
-          std::cout << fmt::format("    option +{}: {}\n", o.name, o.description);
+        for (const auto& [name, description] : p.options)
+          std::cout << fmt::format("    option +{}: {}\n", name, description);
       }
     } else {
-      for (const auto& t : abi::BuiltinTargets())
+      for (const api::TargetInfo& t : api::Targets())
         std::cout << fmt::format("{:<10} {} (pointer {}, int64 align {}, default pool align {})\n",
-                                 t.name, t.description, t.pointer.size, t.int64.align, t.malloc_align);
+                                 t.name, t.description, t.pointer_bytes, t.int64_align,
+                                 t.default_pool_align);
     }
     return kExitOk;
   };

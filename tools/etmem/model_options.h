@@ -1,17 +1,19 @@
 // Owns: the options that pick one (release, target) model and how the runner calls
-// load_method, for the verbs that need exactly one pair (header, diff), and building a report
-// with them the way `etmem analyze` does. Not: any verb's own options or output.
+// load_method, for the verbs that need exactly one pair (header, diff), as the public API's
+// options (include/etmem/etmem.h), and the guard that turns an api::Error into the one-line
+// message and exit code. Not: any verb's own options or output; building reports (the API).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "etmem/pte/program_view.h"
+#include "etmem/api/internal.h"
+#include "etmem/etmem.h"
 #include "etmem/report/report.h"
-#include "etmem/abi/abi.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::cli {
@@ -31,14 +33,17 @@ struct ModelArgs {
 // `all_allowed`: whether --runtime/--target accept "all" (analyze does).
 void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed = false);
 
-// The report options for one (release, target) pair, as every verb builds them.
-Result<report::ReportOptions> MakeReportOptions(const ModelArgs& args,
-                                                const runtime::RuntimeTraits& release,
-                                                const abi::Abi& target);
+// The API's options for these arguments (runtime, target, pool_align, temp, external_data,
+// backends; the rest left at the API's defaults).
+api::Options ToApiOptions(const ModelArgs& args);
 
 // The report of `program` for the one release and target in `args` ("all" is refused).
-Result<report::Report> BuildSingleReport(const pte::ProgramView& program, const ModelArgs& args,
-                                         const std::string& method = "");
+// Throws api::Error.
+api::Report BuildSingleReport(const api::Program& program, const ModelArgs& args,
+                              const std::string& method = "");
+
+// Runs `run`; an api::Error becomes "etmem: <message>" on stderr and kExitInvalid.
+int Guarded(const std::function<int()>& run);
 
 // Prints "etmem: <message>" on stderr and returns kExitInvalid.
 int FailInvalid(const std::string& message);

@@ -1,6 +1,7 @@
 // `etmem replan IN.pte -o OUT.pte`: re-plans every method's planned memory and writes a program
 // that differs from the input only in planned offsets and planned_buffer_sizes. The output is
 // read back and checked before the saving is reported.
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -47,32 +48,19 @@ Status CheckOutput(const std::string& path) {
 }
 
 int RunReplan(const ReplanArgs& args) {
-  auto program = pte::ReadProgram(args.input);
-  if (!program) return FailInvalid(program.error().message);
-  std::vector<plan::PlanEdit> edits;
-  std::vector<plan::MethodReplan> replans;
-  for (size_t i = 0; i < program->methods.size(); ++i) {
-    auto l = plan::ComputeLifetimes(program->methods[i]);
-    if (!l) return FailInvalid(args.input + ": " + l.error().message);
-    plan::MethodReplan r = plan::ReplanMethod(*l, args.alignment);
-    plan::PlanEdit e{i, {}, r.offsets, r.planned_buffer_sizes};
-    for (const plan::PlannedTensor& t : l->tensors) e.values.push_back(t.value);
-    edits.push_back(std::move(e));
-    replans.push_back(std::move(r));
-  }
-  auto bytes = plan::RewritePlan(*program, edits);
-  if (!bytes) return FailInvalid(bytes.error().message);
-  if (auto s = WriteBytes(args.output, *bytes); !s) return FailInvalid(s.error().message);
+  const api::Replanned replanned = api::Replan(api::Program::Open(args.input), args.alignment);
+  std::vector<uint8_t> bytes(replanned.program.size());
+  std::memcpy(bytes.data(), replanned.program.data(), bytes.size());
+  if (auto s = WriteBytes(args.output, bytes); !s) return FailInvalid(s.error().message);
   if (auto s = CheckOutput(args.output); !s) return FailInvalid(s.error().message);
   int64_t saved = 0;
-  for (size_t i = 0; i < replans.size(); ++i)
-    for (const plan::BufferReplan& b : replans[i].buffers) {
-      std::cout << fmt::format("method '{}', buffer {}: {} -> {} bytes ({})\n",
-                               program->methods[i].name, b.memory_id, b.before, b.after, b.planner);
-      saved += b.before - b.after;
-    }
+  for (const api::ReplannedBuffer& b : replanned.buffers) {
+    std::cout << fmt::format("method '{}', buffer {}: {} -> {} bytes ({})\n", b.method,
+                             b.memory_id, b.before, b.after, b.planner);
+    saved += b.before - b.after;
+  }
   std::cout << fmt::format("wrote {} ({} bytes): plan sound, {} bytes of planned memory saved\n",
-                           args.output, bytes->size(), saved);
+                           args.output, bytes.size(), saved);
   return kExitOk;
 }
 
@@ -93,7 +81,7 @@ static Run DefineReplan(CLI::App* cmd) {
           },
           "POWER_OF_TWO"))
       ->capture_default_str();
-  return [args]() { return RunReplan(*args); };
+  return [args]() { return Guarded([&] { return RunReplan(*args); }); };
 }
 
 const Verb kReplanVerb{"replan", "Write a copy of a program with a smaller memory plan (only planned offsets and "

@@ -17,7 +17,6 @@
 #include "etmem/plan/ethosu_scratch.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/plan/replan.h"
-#include "etmem/pte/read_program.h"
 #include "etmem/report/figures.h"
 #include "etmem/report/runner_rows.h"
 #include "etmem/runtime/sites.h"
@@ -181,10 +180,10 @@ void PrintFlashSavings(const pte::ProgramView& program) {
 }
 
 int RunSummary(const SummaryArgs& args) {
-  auto program = pte::ReadProgram(args.program);
-  if (!program) return FailInvalid(program.error().message);
-  auto r = BuildSingleReport(*program, args.model, args.method);
-  if (!r) return FailInvalid(r.error().message);
+  const api::Program opened = api::Program::Open(args.program);
+  const api::Report analysed = BuildSingleReport(opened, args.model, args.method);
+  const pte::ProgramView* program = &api::Internal(opened);
+  const report::Report* r = &api::Internal(analysed);
   if (ReportRefusals(*r)) return kExitInvalid;
   std::cout << fmt::format("{}: ExecuTorch {}, target {}, pool base aligned to {} B, {} temp "
                            "allocator at load\n",
@@ -215,7 +214,7 @@ static Run DefineSummary(CLI::App* cmd) {
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   cmd->add_option("--method", args->method, "only this method");
   AddModelOptions(cmd, args->model);
-  return [args]() { return RunSummary(*args); };
+  return [args]() { return Guarded([&] { return RunSummary(*args); }); };
 }
 
 const Verb kSummaryVerb{"summary", "One screen: total RAM and flash, what re-planning and the advisories would "

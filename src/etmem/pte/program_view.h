@@ -18,7 +18,6 @@
 #include <string_view>
 #include <vector>
 
-#include "etmem/base/large_blocks.h"
 
 namespace etmem::pte {
 
@@ -124,13 +123,12 @@ struct DelegateView {
 
 struct MethodView {
   std::string_view name;
-  // The arrays that grow with the program's size take their large buffers from huge pages.
-  LargeArray<ValueView> values;
-  LargeArray<TensorView> tensors;
+  std::vector<ValueView> values;
+  std::vector<TensorView> tensors;
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
   std::vector<ChainView> chains;
-  LargeArray<InstructionView> instructions;
+  std::vector<InstructionView> instructions;
   // Tensor sizes, list items and call arguments are not copied: they are the flatbuffer's own
   // vectors, which the verifier has found 4-byte aligned, read in place. `words` is the
   // flatbuffer as 32-bit words (a view made in memory points it at `own_words`).
@@ -205,7 +203,7 @@ struct ProgramView {
   uint32_t mutable_segments = 0;
   // Indexed by a tensor's data_index (entry 0 reserved, as stored): inline buffers, or the
   // constant segment's offsets when there is a constant segment.
-  LargeArray<ConstantBytes> constants;
+  std::vector<ConstantBytes> constants;
   std::vector<uint32_t> mutable_segment_indices;  // segment of each mutable_segments entry
   std::vector<uint32_t> named_data_segments;      // segment of each named_data entry
   std::shared_ptr<const MappedFile> file;  // keeps the string_views alive

@@ -1,6 +1,5 @@
 // Owns: ReadProgram. Header first, then the flatbuffers verifier over the program region, then
-// a walk that records the metadata in the flat ProgramView while range-checking every index (a
-// large method's values in two halves on two threads).
+// a walk that records the metadata in the flat ProgramView while range-checking every index.
 #include "etmem/pte/read_program.h"
 
 #include <algorithm>
@@ -9,10 +8,8 @@
 
 #include "etmem/base/checked_math.h"
 #include "etmem/base/printable.h"
-#include "etmem/base/two_threads.h"
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
-#include "etmem/pte/verify_program.h"
 
 namespace etmem::pte {
 namespace {
@@ -68,11 +65,10 @@ struct Where {
   }
 };
 
-// Where a run of values is read to: the method's own arrays, or, for the run read on a second
-// thread, tensor and key arrays of the run's own, joined to the method's afterwards.
+// Where the values are read to: the method's own arrays.
 struct ValuesOut {
   ValueView* values;  // by value index; the method's array, sized before the walk
-  LargeArray<TensorView>& tensors;
+  std::vector<TensorView>& tensors;
   std::vector<std::string_view>& fqns;
   std::span<const int32_t> words;  // MethodView::words
 };
@@ -96,10 +92,7 @@ class Walker {
   [[gnu::noinline]] Error OverBudget(const Where& where) const;
 
  private:
-  // The values; for a large method the chains too, which this thread reads while another
-  // reads most of the values (`chains_read` says whether they were).
-  Status ReadValues(const fb::Method& m, const Where& where, MethodView& out, bool& chains_read);
-  bool ReadValuesOnTwoThreads(const fb::Method& m, const Where& where, MethodView& out);
+  Status ReadValues(const fb::Method& m, const Where& where, MethodView& out);
   Status ReadValueRun(const fb::Method& m, uint32_t begin, uint32_t end, const Where& where,
                       ValuesOut& out);
   Status ReadValue(const fb::Value* v, const Where& where, ValueView& vv, ValuesOut& out);
@@ -248,8 +241,7 @@ Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_no
   return Ok{};
 }
 
-Status Walker::ReadValues(const fb::Method& m, const Where& method_where, MethodView& out,
-                          bool& chains_read) {
+Status Walker::ReadValues(const fb::Method& m, const Where& method_where, MethodView& out) {
   if (!m.values()) return Fail(method_where, "has no values vector");
   const uint32_t n = m.values()->size();
   if (!Afford(n)) return OverBudget(method_where);
@@ -258,57 +250,8 @@ Status Walker::ReadValues(const fb::Method& m, const Where& method_where, Method
   // saves the copies and page faults of growing the largest vector of a big program; capped so
   // that a file of shared Int tables cannot make it reserve gigabytes it will not fill.
   out.tensors.reserve(std::min<size_t>(n, size_t{1} << 22));
-  chains_read = n >= limits_.parallel_walk_values && ReadValuesOnTwoThreads(m, method_where, out);
-  if (chains_read) return Ok{};
   ValuesOut all{out.values.data(), out.tensors, out.fqns, out.words};
   return ReadValueRun(m, 0, n, method_where, all);
-}
-
-// The values of a large method in two runs at once, the chains with the first: here the first
-// values, into the method's arrays, then the chains; on another thread the rest of the values,
-// into arrays of their own, joined after. True when all of it passes. On any problem nothing is
-// kept and the caller reads again in order, so that the error reported is the one an ordered
-// reading meets first, and the budget is charged the same.
-bool Walker::ReadValuesOnTwoThreads(const fb::Method& m, const Where& where, MethodView& out) {
-  // Reading an instruction costs about four fifths of reading a value (measured on the
-  // benchmark programs): the first run is shortened so that both threads end together.
-  const uint32_t n = m.values()->size();
-  const uint64_t chain_cost = std::min<uint64_t>(n, InstructionCount(m) * 4 / 5);
-  const auto cut = static_cast<uint32_t>((n - chain_cost) / 2);
-  LargeArray<TensorView> their_tensors;
-  their_tensors.reserve(n - cut);
-  std::vector<std::string_view> their_fqns;
-  ValuesOut theirs{out.values.data(), their_tensors, their_fqns, out.words};
-  Walker other = *this;  // a budget of its own: what both spend is checked below
-  const uint64_t budget = budget_;
-  ValuesOut mine{out.values.data(), out.tensors, out.fqns, out.words};
-  Status my_status = Ok{}, their_status = Ok{};
-  RunBoth(
-      [&] {
-        my_status = ReadValueRun(m, 0, cut, where, mine);
-        if (my_status) my_status = ReadChains(m, where, out);
-      },
-      [&] { their_status = other.ReadValueRun(m, cut, n, where, theirs); });
-  const uint64_t spent = (budget - budget_) + (budget - other.budget_);
-  if (!my_status || !their_status || spent > budget) {
-    budget_ = budget;
-    out.tensors.clear();
-    out.fqns.clear();
-    out.instructions.clear();
-    out.chains.clear();
-    return false;
-  }
-  budget_ = budget - spent;
-  // Their tensors and keys follow ours: renumber what points at them, then append.
-  const auto tensors_before = static_cast<uint32_t>(out.tensors.size());
-  const auto fqns_before = static_cast<uint32_t>(out.fqns.size());
-  for (uint32_t i = cut; i < n; ++i)
-    if (out.values[i].kind == ValueKind::kTensor) out.values[i].index += tensors_before;
-  for (TensorView& t : their_tensors)
-    if (t.fqn_index != 0) t.fqn_index += fqns_before;
-  out.tensors.insert(out.tensors.end(), their_tensors.begin(), their_tensors.end());
-  out.fqns.insert(out.fqns.end(), their_fqns.begin(), their_fqns.end());
-  return true;
 }
 
 Status Walker::ReadValueRun(const fb::Method& m, uint32_t begin, uint32_t end,
@@ -511,8 +454,7 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
         ov.overload = std::string_view(op->overload()->c_str(), op->overload()->size());
       out.operators.push_back(ov);
     }
-  bool chains_read = false;
-  if (auto s = ReadValues(m, where, out, chains_read); !s) return s;
+  if (auto s = ReadValues(m, where, out); !s) return s;
   if (auto s = CheckListItemsExist(out, where); !s) return s;
   for (auto* io : {m.inputs(), m.outputs()}) {
     if (!io) continue;
@@ -529,7 +471,7 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
       if (s < 0) return Fail(where, "planned buffer size " + std::to_string(s) + " is negative");
       out.planned_buffer_sizes.push_back(s);
     }
-  return chains_read ? Status(Ok{}) : ReadChains(m, where, out);
+  return ReadChains(m, where, out);
 }
 
 Status ReadDelegates(const fb::Program& p, const uint8_t* file_base, const fb::Method& m,
@@ -675,8 +617,8 @@ Status VerifyFlatbuffer(const uint8_t* data, uint64_t size, const std::string& n
   options.max_tables = static_cast<uint32_t>(std::min<uint64_t>(limits.max_tables, size / 4 + 1));
   options.check_alignment = true;
   const auto verified_size = std::min<uint64_t>(size, FLATBUFFERS_MAX_BUFFER_SIZE - 1);
-  if (!VerifyProgramFlatbuffer(data, static_cast<size_t>(verified_size), options,
-                               limits.parallel_verify_bytes))
+  flatbuffers::Verifier verifier(data, static_cast<size_t>(verified_size), options);
+  if (!fb::VerifyProgramBuffer(verifier))
     return MakeError(ErrorCode::kInvalidProgram,
                      name + ": the program flatbuffer fails verification (corrupt or truncated)");
   return Ok{};

@@ -18,12 +18,6 @@ struct ReadLimits {
   uint32_t max_depth = 64;
   uint32_t max_tables = 50'000'000;
   uint32_t max_rank = 1024;  // far above any runtime's limit; larger is certainly corrupt
-  // Flatbuffers at least this large are verified on two threads (verify_program.h); below it
-  // a second thread costs more than it saves.
-  uint64_t parallel_verify_bytes = uint64_t{1} << 20;
-  // Methods with at least this many values read them in two halves on two threads (the same
-  // view, the same errors); below it the thread costs more than it saves.
-  uint32_t parallel_walk_values = 16384;
 };
 
 // Maps `path` and reads it. Errors name the file and say what is wrong.

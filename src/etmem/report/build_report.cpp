@@ -6,7 +6,6 @@
 #include <array>
 #include <functional>
 
-#include "etmem/base/two_threads.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -364,21 +363,6 @@ std::vector<size_t> ReportSources(std::span<const PairRequest> pairs) {
   return source;
 }
 
-// Values and instructions: what a pair's analysis costs in proportion to.
-size_t Entries(const pte::ProgramView& program) {
-  size_t n = 0;
-  for (const pte::MethodView& m : program.methods) n += m.values.size() + m.instructions.size();
-  return n;
-}
-// Below this a second thread costs about what it saves (tens of microseconds to start).
-constexpr size_t kEntriesForTwoThreads = 4096;
-
-// work(0, 2) here and work(1, 2) on a second thread, or work(0, 1) alone.
-void OnTwoThreads(bool two, const std::function<void(size_t, size_t)>& work) {
-  if (!two) return work(0, 1);
-  RunBoth([&] { work(0, 2); }, [&] { work(1, 2); });
-}
-
 }  // namespace
 
 Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
@@ -388,16 +372,12 @@ Result<std::vector<Report>> BuildReports(const pte::ProgramView& program,
   for (size_t i = 0; i < pairs.size(); ++i)
     if (source[i] == i) own.push_back(i);
   std::vector<std::optional<Result<Report>>> built(pairs.size());
-  // Every `step`-th computed pair from `first`, with a workspace of its own.
-  auto build = [&](size_t first, size_t step) {
-    Workspace work;
-    for (size_t k = first; k < own.size(); k += step) {
-      const PairRequest& pair = pairs[own[k]];
-      runtime::RuntimeModel model(*pair.release, pair.target);
-      built[own[k]] = BuildReportWith(program, model, pair.options, work);
-    }
-  };
-  OnTwoThreads(own.size() >= 2 && Entries(program) >= kEntriesForTwoThreads, build);
+  Workspace work;  // one for all pairs: each reuses the buffers of the one before
+  for (size_t i : own) {
+    const PairRequest& pair = pairs[i];
+    runtime::RuntimeModel model(*pair.release, pair.target);
+    built[i] = BuildReportWith(program, model, pair.options, work);
+  }
   std::vector<Report> reports;
   reports.reserve(pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {

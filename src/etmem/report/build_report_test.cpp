@@ -23,7 +23,7 @@ struct Case {
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 testing::ProgramBuilder Delegated() { return testing::ProgramWithDelegate("XnnpackBackend"); }
-// Large enough (5,801 values) that BuildReports computes its pairs on two threads.
+// A larger program (5,801 values), with its many pairs planned one after another.
 testing::ProgramBuilder LargeLstm() { return testing::LstmLike(20); }
 
 const Case kCases[] = {{"motivating_cnn", testing::MotivatingCnn},

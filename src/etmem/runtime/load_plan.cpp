@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <array>
 
-#include "etmem/base/batch_ring.h"
 #include "etmem/base/checked_math.h"
-#include "etmem/base/two_threads.h"
 
 namespace etmem::runtime {
 
@@ -172,7 +170,7 @@ class Planner {
   // kernel argument: a compact array that stays in cache, where the tensor records the
   // arguments name are scattered (their cache misses were a third of planning a large program).
   static constexpr uint32_t kNotATensor = UINT32_MAX;
-  LargeArray<uint32_t> tensor_rank_;
+  std::vector<uint32_t> tensor_rank_;
   std::array<AllocationRequest, kBatch> batch_;
   size_t batch_size_ = 0;
 };
@@ -356,13 +354,13 @@ void Planner::ResolveOperator(const pte::InstructionView& ins, int64_t instructi
 // The sink that keeps every request: LoadPlan::requests.
 class KeepRequests final : public RequestSink {
  public:
-  explicit KeepRequests(LargeArray<AllocationRequest>& out) : out_(out) {}
+  explicit KeepRequests(std::vector<AllocationRequest>& out) : out_(out) {}
   void Take(std::span<const AllocationRequest> batch) override {
     out_.insert(out_.end(), batch.begin(), batch.end());
   }
 
  private:
-  LargeArray<AllocationRequest>& out_;
+  std::vector<AllocationRequest>& out_;
 };
 
 }  // namespace
@@ -376,47 +374,17 @@ size_t EstimatedRequests(const pte::MethodView& method) {
 
 namespace {
 
-// Passes the planner's batches to the sink's thread.
-class IntoRing final : public RequestSink {
- public:
-  explicit IntoRing(BatchRing<AllocationRequest>& ring) : ring_(ring) {}
-  void Take(std::span<const AllocationRequest> batch) override { ring_.Push(batch); }
-
- private:
-  BatchRing<AllocationRequest>& ring_;
-};
-
-// The planner here, the sink on another CPU: what the sink does with a request (placing it, for
-// a report) costs about what making it does, and the two overlap. (The planner stays with the
-// view, which this thread has just read into its cache.) The sink sees the sequence one thread
-// makes. False, with nothing done, where two threads cannot run at once.
-bool SinkOnAnotherThread(const pte::ProgramView& program, const pte::MethodView& method,
-                         const RuntimeModel& model, const LoadOptions& options, LoadPlan& out,
-                         RequestSink& sink) {
-  BatchRing<AllocationRequest> ring;
-  return RunAtOnce(
-      [&] {
-        BatchRing<AllocationRequest>::Closer done(ring);
-        IntoRing into(ring);
-        Planner(program, method, model, options, out, into).Run();
-      },
-      [&] { ring.Drain([&](std::span<const AllocationRequest> b) { sink.Take(b); }); });
-}
-
 }  // namespace
 
 void StreamMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                       const RuntimeModel& model, const LoadOptions& options, LoadPlan& out,
-                      RequestSink& sink, size_t two_threads_from_values) {
-  if (method.values.size() >= two_threads_from_values &&
-      SinkOnAnotherThread(program, method, model, options, out, sink))
-    return;
+                      RequestSink& sink) {
   Planner(program, method, model, options, out, sink).Run();
 }
 
 void PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                     const RuntimeModel& model, const LoadOptions& options, LoadPlan& out) {
-  LargeArray<AllocationRequest> requests = std::move(out.requests);  // keeps a reused capacity
+  std::vector<AllocationRequest> requests = std::move(out.requests);  // keeps a reused capacity
   requests.clear();
   requests.reserve(EstimatedRequests(method));
   KeepRequests keep(requests);

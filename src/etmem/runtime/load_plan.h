@@ -86,7 +86,7 @@ struct Refusal {
 };
 
 struct LoadPlan {
-  LargeArray<AllocationRequest> requests;  // empty when the requests were streamed to a sink
+  std::vector<AllocationRequest> requests;  // empty when the requests were streamed to a sink
   // By delegate index: the type its backend's init() allocates (backend models outlive plans).
   std::vector<std::string_view> backend_types;
   std::vector<UnknownPart> unknowns;
@@ -109,14 +109,9 @@ size_t EstimatedRequests(const pte::MethodView& method);
 // The same into `out`, reusing its buffers: many pairs planned in turn touch the memory of one.
 void PlanMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                     const RuntimeModel& model, const LoadOptions& options, LoadPlan& out);
-// Methods with at least this many values hand their requests to the sink on a second thread
-// while this one plans (the same requests, in the same order; the sink is called from one
-// thread at a time, and never after the call returns); below it the thread costs more than it
-// saves.
-inline constexpr size_t kTwoThreadPlanValues = 16384;
 // The same, the requests handed to `sink` instead of kept (out.requests is not touched).
 void StreamMethodLoad(const pte::ProgramView& program, const pte::MethodView& method,
                       const RuntimeModel& model, const LoadOptions& options, LoadPlan& out,
-                      RequestSink& sink, size_t two_threads_from_values = kTwoThreadPlanValues);
+                      RequestSink& sink);
 
 }  // namespace etmem::runtime

@@ -3,14 +3,11 @@
 // except where a measured fact is cited).
 #include "etmem/runtime/load_plan.h"
 
-#include <set>
 #include <stdexcept>
-#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "etmem/abi/abi.h"
-#include "etmem/base/two_threads.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/testing/scenarios.h"
 
@@ -454,138 +451,6 @@ TEST(Backends, DeclaredInitMakesAnUnmodelledBackendExact) {
   LoadPlan none = Plan(RichMethod("MyNpuBackend"), **FindRelease("1.4"), "x86_64", o);
   EXPECT_TRUE(none.exact());
   for (const auto& r : none.requests) EXPECT_NE(r.site, Site::kBackendInit);
-}
-
-}  // namespace
-}  // namespace etmem::runtime
-
-// A large method hands its requests to the sink on a second thread as they are planned
-// (load_plan.cpp SinkOnAnotherThread): the sink must see what one thread makes, refusals and all.
-namespace etmem::runtime {
-namespace {
-
-// Keeps what it is given, and can fail on its `fail_at`-th batch.
-class Collect final : public RequestSink {
- public:
-  void Take(std::span<const AllocationRequest> batch) override {
-    if (++batches == fail_at) throw std::runtime_error("sink failed");
-    requests.insert(requests.end(), batch.begin(), batch.end());
-    takers.insert(std::this_thread::get_id());
-  }
-  std::vector<AllocationRequest> requests;
-  std::set<std::thread::id> takers;
-  int batches = 0;
-  int fail_at = -1;
-};
-
-std::string Describe(const AllocationRequest& r) {
-  return std::to_string(r.size) + "/" + std::to_string(r.count) + "/" + std::to_string(r.subject) +
-         "/" + std::to_string(r.detail) + "/" + std::to_string(r.align) + "/" +
-         std::to_string(static_cast<int>(r.site)) + "/" + std::to_string(static_cast<int>(r.pool)) +
-         "/" + std::to_string(r.reset_temp_after) + "/" +
-         std::to_string(static_cast<int>(r.on_failure)) + "/" + std::to_string(r.declared);
-}
-
-std::string Describe(const LoadPlan& plan, const Collect& sink) {
-  std::string s = plan.refusal ? plan.refusal->error + ": " + plan.refusal->reason : "loads";
-  for (const UnknownPart& u : plan.unknowns) s += "; unknown " + u.backend + ": " + u.why;
-  for (std::string_view t : plan.backend_types) s += "; backend type " + std::string(t);
-  for (const AllocationRequest& r : sink.requests) s += "\n" + Describe(r);
-  return s;
-}
-
-// The plan and requests of one thread and of two (when two CPUs are allowed; else both are one).
-void ExpectOneThreadsPlan(const pte::ProgramView& program, const pte::MethodView& m,
-                          const std::string& what) {
-  for (const RuntimeTraits& release : AllReleases())
-    for (const char* target : {"cortex-m", "x86_64"})
-      for (bool temp : {false, true}) {
-        RuntimeModel model(release, Target(target));
-        const LoadOptions options{.temp_allocator = temp};
-        LoadPlan one, two;
-        Collect one_sink, two_sink;
-        StreamMethodLoad(program, m, model, options, one, one_sink, SIZE_MAX);
-        StreamMethodLoad(program, m, model, options, two, two_sink, 0);
-        ASSERT_EQ(Describe(two, two_sink), Describe(one, one_sink))
-            << what << " on " << release.version << " " << target << " temp " << temp;
-      }
-}
-
-TEST(PlanOnTwoThreads, TheSinkSeesWhatOneThreadMakes) {
-  std::vector<testing::ProgramBuilder> programs;
-  for (const testing::NamedScenario& s : testing::NamedScenarios()) programs.push_back(s.make());
-  programs.push_back(testing::LstmLike(2));
-  for (testing::ProgramBuilder& builder : programs) {
-    const std::vector<uint8_t> bytes = builder.Build();
-    auto program = pte::ReadProgramBytes(bytes, "m.pte");
-    ASSERT_TRUE(program) << program.error().message;
-    for (const pte::MethodView& m : program->methods) ExpectOneThreadsPlan(*program, m, "program");
-  }
-  static const pte::ProgramView no_program;
-  ExpectOneThreadsPlan(no_program, RichMethod(), "rich method");
-  ExpectOneThreadsPlan(no_program, RichMethod("XnnpackBackend"), "xnnpack");
-  ExpectOneThreadsPlan(no_program, RichMethod("MyNpuBackend"), "unmodelled backend");
-}
-
-TEST(PlanOnTwoThreads, RefusalsAreOneThreadsToo) {
-  static const pte::ProgramView no_program;
-  MethodMaker unbounded;  // refused at its second tensor
-  unbounded.Tensor({3});
-  unbounded.Tensor({4}, pte::Dynamism::kDynamicUnbound);
-  unbounded.Tensor({5});
-  unbounded.m.chains.push_back({0, 0});
-  ExpectOneThreadsPlan(no_program, unbounded.m, "unbounded");
-  MethodMaker deep;  // refused from 1.0 for its rank
-  deep.Tensor({2});
-  deep.Tensor(std::vector<int32_t>(17, 1));
-  deep.m.chains.push_back({0, 0});
-  ExpectOneThreadsPlan(no_program, deep.m, "rank 17");
-  MethodMaker external;  // refused from 0.6 without a data map
-  external.Tensor({8});
-  external.m.tensors[0].external = true;
-  external.m.chains.push_back({0, 0});
-  ExpectOneThreadsPlan(no_program, external.m, "external");
-  MethodMaker none;  // a value with no type
-  none.Tensor({8});
-  none.Scalar(ValueKind::kNone);
-  none.m.chains.push_back({0, 0});
-  ExpectOneThreadsPlan(no_program, none.m, "none");
-  ExpectOneThreadsPlan(no_program, RichMethod("CoreMLBackend", UINT32_MAX), "size_t overflow");
-  pte::MethodView no_specs = RichMethod();
-  no_specs.delegates[0].has_compile_specs = false;
-  no_specs.delegates[0].compile_specs = 0;
-  ExpectOneThreadsPlan(no_program, no_specs, "null compile specs");
-}
-
-TEST(PlanOnTwoThreads, AFailingSinkEndsTheLoadWithItsException) {
-  const std::vector<uint8_t> bytes = testing::LstmLike(2).Build();
-  auto program = pte::ReadProgramBytes(bytes, "m.pte");
-  ASSERT_TRUE(program);
-  RuntimeModel model(AllReleases().back(), Target("cortex-m"));
-  for (int fail_at : {1, 2, 3}) {  // the planner is still making batches when the sink stops
-    LoadPlan plan;
-    Collect sink;
-    sink.fail_at = fail_at;
-    EXPECT_THROW(StreamMethodLoad(*program, program->methods[0], model, {}, plan, sink, 0),
-                 std::runtime_error);
-    EXPECT_EQ(sink.batches, fail_at);
-  }
-}
-
-TEST(PlanOnTwoThreads, NestedInAnotherSplitItPlansOnTheCallingThread) {
-  const std::vector<uint8_t> bytes = testing::LstmLike(1).Build();
-  auto program = pte::ReadProgramBytes(bytes, "m.pte");
-  ASSERT_TRUE(program);
-  RuntimeModel model(AllReleases().back(), Target("cortex-m"));
-  LoadPlan plan;
-  Collect sink;
-  std::thread::id caller;
-  RunBoth([] {}, [&] {
-    caller = std::this_thread::get_id();
-    StreamMethodLoad(*program, program->methods[0], model, {}, plan, sink, 0);
-  });
-  EXPECT_EQ(sink.takers, std::set<std::thread::id>{caller});
-  EXPECT_FALSE(sink.requests.empty());
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ struct AllocationFailure {
 };
 
 struct SimResult {
-  LargeArray<Placement> placements;  // one per request, in order
+  std::vector<Placement> placements;  // one per request, in order
   uint64_t method_bytes = 0;          // method allocator high-water mark
   uint64_t temp_peak_bytes = 0;       // temp allocator high-water mark during load
   std::vector<AllocationFailure> failures;  // every failed allocate(), in order

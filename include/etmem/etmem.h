@@ -1,0 +1,267 @@
+// Owns: etmem's public C++ API, the one header a program includes to embed etmem (link
+// etmem::etmem from find_package(etmem)). It answers what `etmem analyze` answers: how many bytes
+// an ExecuTorch program (.pte) needs from each pool for a release, target and runner, and where
+// they go, computed offline. Not: any type of the libraries etmem is built on (flatbuffers,
+// CLI11, fmt, nlohmann-json); JSON comes out as text.
+//
+// Conventions
+// - Errors are exceptions: every function below throws etmem::api::Error (a std::runtime_error)
+//   whose what() is the one line the command line prints after "etmem: ", e.g.
+//   "model.pte: not an ExecuTorch program (file identifier is not "ET..")". A pool that is too
+//   small is not an error: it is part of the report (MethodSummary::pool_check). Running out of
+//   memory throws std::bad_alloc.
+// - Plain single-threaded code: it starts no threads and never spins. Any thread may call it,
+//   and several threads may call it at once: the only process-wide state is the table of
+//   modelled releases, built on first use under a lock and read-only afterwards. A Program and
+//   a Report may be shared between threads (all their member functions are const).
+// - Output is byte for byte what the command line prints for the same options.
+//
+//   #include <etmem/etmem.h>
+//   etmem::api::Options o;
+//   o.runtime = "0.3";
+//   o.pool = 4096;
+//   etmem::api::Report r = etmem::api::Analyze("model.pte", o);
+//   std::cout << r.methods()[0].method_pool_bytes;  // 4266 for the motivating CNN
+//   std::string json = r.Render(etmem::api::Format::kJson);
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace etmem::api {
+
+// What went wrong, for callers that branch on it (the message says it for people).
+enum class ErrorKind {
+  kIo,               // a file could not be opened, read or written
+  kInvalidProgram,   // the bytes are not a well-formed ExecuTorch program
+  kUnsupported,      // well-formed, but the modelled runtime would refuse it
+  kInvalidArgument,  // a bad option value, target file, method name, ...
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  ErrorKind kind() const noexcept { return kind_; }
+
+ private:
+  ErrorKind kind_;
+};
+
+// The options of `etmem analyze` (and of header, summary, diff), with the same meanings and
+// defaults. Every figure a report prints states the assumptions these choose.
+struct Options {
+  // --runtime: the ExecuTorch release the firmware is built with, "0.3" ... or a full version
+  // "1.4.1"; empty: the newest modelled release. "all" only in AnalyzeAll.
+  std::string runtime;
+  // --target: a built-in ABI (cortex-m, riscv32, xtensa, aarch64, x86_64) or the path of a
+  // target file (.json). "all" only in AnalyzeAll.
+  std::string target = "cortex-m";
+  // --pool-align: the pool's base is aligned to this (a power of two up to 4096) and not to
+  // twice this; unset: the target's malloc alignment.
+  std::optional<uint32_t> pool_align;
+  // --temp: "null", "nonnull", or "runner" (what the release's executor_runner does).
+  std::string temp = "runner";
+  // --pool: check whether a method-allocator pool of this many bytes loads.
+  std::optional<uint64_t> pool;
+  // --method: only this method; empty: every method.
+  std::string method;
+  // --external-data: the runner passes a NamedDataMap (.ptd) to load_method.
+  bool external_data = false;
+  // --backend, one entry each: "ID=BYTES" or "ID=BYTES:ALIGN", what a backend etmem does not
+  // model allocates from the method allocator in init().
+  std::vector<std::string> backends;
+  // --runner: the firmware's runner, a built-in profile by name ("arm-baremetal", see Runners())
+  // or a runner profile file (.json), options joined with '+' ("arm-baremetal+etdump"); empty:
+  // the portable executor_runner of the release (method pool of its own, planned buffers apart).
+  std::string runner;
+  // Keep every allocation (Format::kJson and RenderOptions::all_allocations print them).
+  // false: totals and the largest allocations only, much faster on large programs; rendering
+  // such a report as JSON is an Error.
+  bool keep_allocations = true;
+};
+
+// A program read and verified once, for any number of analyses. Cheap to copy (shared).
+class Program {
+ public:
+  // Reads the file at `path` (mapped, not copied).
+  static Program Open(const std::string& path);
+  // Reads a program held in memory (e.g. an export script's buffer). The bytes are copied:
+  // the caller's buffer may go away. `name` stands for the path in messages and reports.
+  static Program FromBytes(std::span<const std::byte> bytes, const std::string& name = "<memory>");
+  static Program FromBytes(const void* data, size_t size, const std::string& name = "<memory>");
+
+  const std::string& name() const;      // the path, or the name given with the bytes
+  uint64_t size_bytes() const;          // of the file
+  std::vector<std::string> method_names() const;
+
+  struct Impl;  // etmem's own; opaque here
+  const Impl& impl() const { return *impl_; }
+  explicit Program(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+enum class Format { kText, kJson, kCsv, kMarkdown };
+
+struct RenderOptions {
+  bool all_allocations = false;  // kText: list every allocation (--allocations)
+};
+
+// A pool-size check (Options::pool) of one method.
+struct PoolCheck {
+  uint64_t pool_bytes = 0;
+  bool fits = true;
+  std::string log;          // when it does not fit: the line the runtime logs
+  std::string consequence;  // and what the runtime does next
+};
+
+// One pool a runner declares (Options::runner), under the runner's own names.
+struct RunnerPool {
+  std::string macro;     // the define that sizes it, e.g. "ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE"
+                         // (empty: the runner sizes it with a literal)
+  std::string variable;  // the runner's array, e.g. "method_allocation_pool"
+  uint64_t minimum_bytes = 0;  // the smallest size with every step through and nothing written
+                               // past its end (a temp pool: its peak during load_method)
+  uint64_t gets_through_bytes = 0;  // the smallest size at which every allocation succeeds
+  bool method_allocator = false;    // the pool load_method's method allocator uses
+};
+
+// One method's figures, as the text report's first lines give them.
+struct MethodSummary {
+  std::string name;
+  // The minimum method-allocator pool: with a runner, the runner's method pool (its own
+  // allocations and load_method's together); without, load_method's alone.
+  uint64_t method_pool_bytes = 0;
+  bool exact = true;                  // false: a lower bound (a part etmem does not model)
+  uint64_t planned_bytes = 0;         // the planned (activation) buffers, summed
+  uint64_t temp_load_peak_bytes = 0;  // the temp allocator's peak during load_method
+  size_t allocations = 0;             // method-allocator allocations during load_method
+  std::optional<PoolCheck> pool_check;
+  std::optional<std::string> refusal;  // the runtime refuses the method: "Error: reason"
+  std::vector<RunnerPool> runner_pools;  // with a runner: every pool it declares, in its order
+};
+
+// What the figures assume: enough to reproduce them.
+struct Assumptions {
+  std::string runtime;  // "1.4.1"
+  std::string target;   // "cortex-m"
+  uint32_t pool_align = 0;
+  bool temp_allocator = false;
+  bool external_data = false;
+  std::string runner;   // empty: the portable executor_runner; else the runner and its options
+};
+
+// The report of one (release, target) pair: what `etmem analyze` prints. Cheap to copy.
+class Report {
+ public:
+  const std::string& program_name() const;
+  uint64_t file_bytes() const;
+  Assumptions assumptions() const;
+  std::vector<MethodSummary> methods() const;
+  std::vector<std::string> notes() const;  // conditions under which the figures would not apply
+  // `etmem analyze --format F` for this pair (with a final newline).
+  std::string Render(Format format, const RenderOptions& options = {}) const;
+
+  struct Impl;  // etmem's own; opaque here
+  const Impl& impl() const { return *impl_; }
+  explicit Report(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+// One (release, target) pair; "all" in runtime or target is an Error (use AnalyzeAll).
+Report Analyze(const Program& program, const Options& options = {});
+Report Analyze(const std::string& path, const Options& options = {});
+Report Analyze(std::span<const std::byte> bytes, const Options& options = {});
+// Every pair the options name ("all" allowed in runtime and target), releases outer, targets
+// inner: `etmem analyze --runtime all --target all`.
+std::vector<Report> AnalyzeAll(const Program& program, const Options& options = {});
+// What `etmem analyze` prints for these reports: one report as Report::Render; several as a
+// table (kText), a JSON array, or one CSV / Markdown table.
+std::string Render(std::span<const Report> reports, Format format,
+                   const RenderOptions& options = {});
+
+// `etmem header`: the C99/C++ header with the pool sizes, alignments, planned buffers and the
+// assumptions, for a firmware build.
+struct HeaderOptions {
+  std::string margin;         // --margin: bytes ("512", "4K") or a percentage ("10%"); empty: none
+  bool define_pools = false;  // --define-pools: also define the aligned pool arrays
+  std::string section;        // --section: linker section of those arrays (needs define_pools)
+};
+std::string Header(const Program& program, const Options& options = {},
+                   const HeaderOptions& header = {});
+// The same for a report already made (a method the runtime refuses is an Error, kUnsupported).
+std::string Header(const Report& report, const HeaderOptions& header = {});
+
+// `etmem diff OLD NEW`: how two reports of the same pair differ (kText, kJson or kMarkdown).
+std::string Diff(const Report& old_report, const Report& new_report, Format format = Format::kText);
+
+// `etmem replan`: the program with every method's planned memory re-planned (only planned
+// offsets and planned_buffer_sizes change), read back and checked sound before it is returned.
+struct ReplannedBuffer {
+  std::string method;
+  uint32_t memory_id = 0;
+  int64_t before = 0, after = 0;  // planned_buffer_sizes[memory_id]
+  std::string planner;            // "original" when the stored plan was kept
+};
+struct Replanned {
+  std::vector<std::byte> program;  // the new program's bytes
+  std::vector<ReplannedBuffer> buffers;
+};
+Replanned Replan(const Program& program, uint64_t alignment = 16);
+
+// `etmem plan`: the planned memory's live ranges, soundness, bounds and advisories.
+enum class PlanFormat { kText, kJson, kHtml };
+struct PlanOptions {
+  std::string method;      // empty: every method
+  uint64_t alignment = 16;
+  uint32_t columns = 64;   // width of the text map
+  PlanFormat format = PlanFormat::kText;
+  Options model;           // kHtml: the method allocator's breakdown uses these
+};
+struct PlanResult {
+  std::string output;  // what `etmem plan --format F` prints
+  bool sound = true;   // every method's plan is sound (the command exits 1 when not)
+};
+PlanResult Plan(const Program& program, const PlanOptions& options = {});
+
+// `etmem list runtimes|targets`.
+struct ReleaseInfo {
+  std::string version;  // "1.4.1"
+  std::string summary;
+};
+struct TargetInfo {
+  std::string name;  // "cortex-m"
+  std::string description;
+  uint32_t pointer_bytes = 0;
+  uint32_t int64_align = 0;
+  uint32_t default_pool_align = 0;
+};
+// `etmem list runners`: one entry per built-in runner profile (a runner and a release range).
+struct RunnerInfo {
+  std::string name;           // what Options::runner takes, e.g. "arm-baremetal"
+  std::string first_release, last_release;
+  std::string source;         // the runner's file in ExecuTorch's tree
+  struct Pool {
+    std::string macro, variable, role, when;  // when: the option that adds it ("" = always)
+    uint64_t default_bytes = 0;
+    uint32_t base_align = 0;
+  };
+  std::vector<Pool> pools;
+  std::vector<std::pair<std::string, std::string>> options;  // name, description
+};
+std::vector<ReleaseInfo> Releases();
+std::vector<RunnerInfo> Runners();
+std::vector<TargetInfo> Targets();
+
+std::string Version();  // "0.1.0"
+
+}  // namespace etmem::api

@@ -1,0 +1,407 @@
+// Owns: the public API of include/etmem/etmem.h over the stages: reading a program, building
+// reports for (release, target) pairs with the command line's options, rendering them with the
+// report writers, the C header, diff, replan and the lists. Not: the plan view (plan_output.cpp),
+// any printing to a stream or exit code (tools/etmem).
+#include <cstring>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "etmem/abi/abi.h"
+#include "etmem/api/internal.h"
+#include "etmem/base/printable.h"
+#include "etmem/base/sha256.h"
+#include "etmem/plan/lifetimes.h"
+#include "etmem/plan/check.h"
+#include "etmem/plan/replan.h"
+#include "etmem/plan/rewrite.h"
+#include "etmem/pte/mapped_file.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/report/budget.h"
+#include "etmem/report/c_header.h"
+#include "etmem/report/csv_report.h"
+#include "etmem/report/diff_report.h"
+#include "etmem/report/figures.h"
+#include "etmem/report/json_report.h"
+#include "etmem/report/markdown_report.h"
+#include "etmem/report/text_report.h"
+#include "etmem/runner/profile.h"
+#include "etmem/runtime/release.h"
+
+namespace etmem::api {
+namespace {
+
+ErrorKind KindOf(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kIo: return ErrorKind::kIo;
+    case ErrorCode::kInvalidProgram: return ErrorKind::kInvalidProgram;
+    case ErrorCode::kUnsupported: return ErrorKind::kUnsupported;
+    case ErrorCode::kInvalidArgument: return ErrorKind::kInvalidArgument;
+  }
+  return ErrorKind::kInvalidArgument;
+}
+
+[[noreturn]] void ThrowArgument(const std::string& message) {
+  throw api::Error(ErrorKind::kInvalidArgument, message);
+}
+
+void CheckOptionValues(const Options& o) {
+  if (o.temp != "null" && o.temp != "nonnull" && o.temp != "runner")
+    ThrowArgument("--temp " + o.temp + ": want null, nonnull or runner");
+  if (o.pool_align) {
+    const uint32_t a = *o.pool_align;
+    if (a == 0 || a > 4096 || (a & (a - 1)) != 0)
+      ThrowArgument("--pool-align " + std::to_string(a) + ": must be a power of two up to 4096");
+  }
+  if (o.pool && *o.pool > UINT32_MAX)
+    ThrowArgument("--pool " + std::to_string(*o.pool) +
+                  " is larger than any MemoryAllocator can be (its size is a uint32_t)");
+}
+
+// "ID=BYTES[:ALIGN]": what backend ID's init() takes from the method allocator.
+Result<std::pair<std::string, runtime::DeclaredBackendInit>> ParseBackend(const std::string& s) {
+  auto bad = [&](const std::string& why) {
+    return MakeError(ErrorCode::kInvalidArgument, "--backend " + s + ": " + why +
+                                                      " (want ID=BYTES or ID=BYTES:ALIGN)");
+  };
+  const size_t eq = s.find('=');
+  if (eq == std::string::npos || eq == 0) return bad("no backend id");
+  runtime::DeclaredBackendInit d;
+  const std::string value = s.substr(eq + 1);
+  const size_t colon = value.find(':');
+  try {
+    size_t used = 0;
+    d.bytes = std::stoull(value.substr(0, colon), &used);
+    if (used != value.substr(0, colon).size()) return bad("BYTES is not a number");
+    if (colon != std::string::npos) d.align = static_cast<uint32_t>(std::stoul(value.substr(colon + 1)));
+  } catch (...) {
+    return bad("not a number");
+  }
+  if (d.bytes > UINT32_MAX) return bad("BYTES above 4 GiB");
+  if (d.align == 0 || d.align > 4096 || (d.align & (d.align - 1)) != 0)
+    return bad("ALIGN must be a power of two up to 4096");
+  return std::pair{s.substr(0, eq), d};
+}
+
+const runtime::RuntimeTraits& OneRelease(const std::string& runtime) {
+  if (runtime == "all")
+    ThrowArgument("--runtime all: this verb needs one value (etmem analyze takes all)");
+  return *Take(runtime::FindRelease(runtime.empty() ? runtime::ReleaseVersions().back() : runtime));
+}
+
+abi::Abi OneTarget(const std::string& target) {
+  if (target == "all")
+    ThrowArgument("--target all: this verb needs one value (etmem analyze takes all)");
+  return Take(abi::ResolveTarget(target));
+}
+
+std::vector<const runtime::RuntimeTraits*> SelectReleases(const std::string& v) {
+  std::vector<const runtime::RuntimeTraits*> out;
+  if (v == "all") {
+    for (const auto& r : runtime::AllReleases()) out.push_back(&r);
+    return out;
+  }
+  out.push_back(Take(runtime::FindRelease(v.empty() ? runtime::ReleaseVersions().back() : v)));
+  return out;
+}
+
+std::vector<abi::Abi> SelectTargets(const std::string& v) {
+  if (v == "all") return abi::BuiltinTargets();
+  return {Take(abi::ResolveTarget(v))};
+}
+
+Report Wrap(const Program& program, report::Report r, bool kept_allocations) {
+  return Report(std::make_shared<const Report::Impl>(
+      Report::Impl{program, std::move(r), kept_allocations}));
+}
+
+Program FromView(Result<pte::ProgramView> view) {
+  auto impl = std::make_shared<Program::Impl>();
+  impl->view = Take(std::move(view));
+  return Program(std::move(impl));
+}
+
+std::vector<report::Report> Copies(std::span<const Report> reports) {
+  std::vector<report::Report> out;
+  out.reserve(reports.size());
+  for (const Report& r : reports) out.push_back(Internal(r));
+  return out;
+}
+
+}  // namespace
+
+[[noreturn]] void Throw(const etmem::Error& error) {
+  throw api::Error(KindOf(error.code), error.message);
+}
+
+Result<report::ReportOptions> MakeReportOptions(const Options& options,
+                                                const runtime::RuntimeTraits& release,
+                                                const abi::Abi& target) {
+  report::ReportOptions o;
+  o.temp_is_runner_default = options.temp == "runner";
+  o.load.temp_allocator =
+      o.temp_is_runner_default ? release.runner_passes_temp : options.temp == "nonnull";
+  o.load.external_data_map = options.external_data;
+  o.pool_align = options.pool_align.value_or(target.malloc_align);
+  for (const std::string& b : options.backends) {
+    ETMEM_TRY(auto declared, ParseBackend(b));
+    o.load.declared_backends[declared.first] = declared.second;
+  }
+  if (!options.runner.empty()) {
+    ETMEM_TRY(o.runner, runner::SelectRunner(options.runner));
+    o.runner.pool_align = options.pool_align;
+  }
+  o.pool_bytes = options.pool;
+  o.method = options.method;
+  o.keep_allocations = options.keep_allocations;
+  return o;
+}
+
+// --- Program ---
+
+Program Program::Open(const std::string& path) { return FromView(pte::ReadProgram(path)); }
+
+Program Program::FromBytes(std::span<const std::byte> bytes, const std::string& name) {
+  return FromView(pte::ReadProgramBytes(
+      {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, name));
+}
+
+Program Program::FromBytes(const void* data, size_t size, const std::string& name) {
+  if (data == nullptr && size != 0) ThrowArgument(name + ": no bytes (a null pointer)");
+  return FromBytes(std::span<const std::byte>(static_cast<const std::byte*>(data), size), name);
+}
+
+const std::string& Program::name() const { return impl_->view.path; }
+uint64_t Program::size_bytes() const { return impl_->view.file_size; }
+std::vector<std::string> Program::method_names() const {
+  std::vector<std::string> out;
+  for (const pte::MethodView& m : impl_->view.methods) out.emplace_back(m.name);
+  return out;
+}
+
+// --- Report ---
+
+const std::string& Report::program_name() const { return impl_->report.program->path; }
+uint64_t Report::file_bytes() const { return impl_->report.flash.file_bytes; }
+
+Assumptions Report::assumptions() const {
+  const report::Assumptions& a = impl_->report.assumptions;
+  return {a.runtime, a.target, a.pool_align, a.temp_allocator, a.external_data_map, a.runner};
+}
+
+std::vector<MethodSummary> Report::methods() const {
+  std::vector<MethodSummary> out;
+  for (const report::MethodReport& m : impl_->report.methods) {
+    MethodSummary s;
+    s.name = std::string(m.method->name);
+    s.method_pool_bytes = m.method_bytes;
+    s.exact = m.plan.exact();
+    s.planned_bytes = report::PlannedBytes(m);
+    s.temp_load_peak_bytes = m.temp_load_peak_bytes;
+    for (const report::CategoryTotal& c : m.by_category) s.allocations += c.allocations;
+    if (m.pool_check)
+      s.pool_check = PoolCheck{m.pool_check->pool_bytes, m.pool_check->fits, m.pool_check->log,
+                               m.pool_check->consequence};
+    if (m.plan.refusal) s.refusal = m.plan.refusal->error + ": " + m.plan.refusal->reason;
+    if (m.runner) {
+      const sim::RunnerResult& r = m.runner->result;
+      s.method_pool_bytes = r.method().minimum;
+      for (const sim::RunnerPoolResult& p : r.pools) {
+        const runner::PoolSpec& spec = m.runner->pool_spec(p.pool);
+        s.runner_pools.push_back(
+            {spec.macro, spec.variable, p.minimum, p.high_water, p.pool == r.method_pool});
+      }
+      if (r.check) {
+        std::string log;
+        const sim::RunnerFailure* f = r.check->failure ? &*r.check->failure : nullptr;
+        if (f)
+          for (const std::string& line : f->log) log += (log.empty() ? "" : "\n") + line;
+        s.pool_check = PoolCheck{r.check->pool_bytes, r.check->fits(), log,
+                                 f ? f->consequence : std::string()};
+      }
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<std::string> Report::notes() const { return impl_->report.notes; }
+
+std::string Report::Render(Format format, const RenderOptions& options) const {
+  return api::Render(std::span<const Report>(this, 1), format, options);
+}
+
+// --- Analyses ---
+
+std::vector<Report> AnalyzeAll(const Program& program, const Options& options) {
+  const std::vector<const runtime::RuntimeTraits*> releases = SelectReleases(options.runtime);
+  const std::vector<abi::Abi> targets = SelectTargets(options.target);
+  CheckOptionValues(options);
+  std::vector<report::PairRequest> pairs;
+  for (const auto* release : releases)
+    for (const auto& target : targets)
+      pairs.push_back({release, target, Take(MakeReportOptions(options, *release, target))});
+  std::vector<report::Report> built = Take(report::BuildReports(program.impl().view, pairs));
+  std::vector<Report> out;
+  out.reserve(built.size());
+  for (report::Report& r : built) out.push_back(Wrap(program, std::move(r), options.keep_allocations));
+  return out;
+}
+
+Report Analyze(const Program& program, const Options& options) {
+  const runtime::RuntimeTraits& release = OneRelease(options.runtime);
+  const abi::Abi target = OneTarget(options.target);
+  CheckOptionValues(options);
+  runtime::RuntimeModel model(release, target);
+  report::ReportOptions o = Take(MakeReportOptions(options, release, target));
+  return Wrap(program, Take(report::BuildReport(program.impl().view, model, o)),
+              options.keep_allocations);
+}
+
+Report Analyze(const std::string& path, const Options& options) {
+  return Analyze(Program::Open(path), options);
+}
+
+Report Analyze(std::span<const std::byte> bytes, const Options& options) {
+  return Analyze(Program::FromBytes(bytes), options);
+}
+
+std::string Render(std::span<const Report> reports, Format format, const RenderOptions& options) {
+  const bool single = reports.size() == 1;
+  switch (format) {
+    case Format::kJson: {
+      std::ostringstream out;
+      if (!single) out << '[';
+      for (size_t i = 0; i < reports.size(); ++i) {
+        if (!reports[i].impl().kept_allocations)
+          ThrowArgument("JSON lists every allocation: analyze with keep_allocations");
+        if (i > 0) out << ",\n";
+        report::WriteJson(out, Internal(reports[i]));
+      }
+      out << (single ? "\n" : "]\n");
+      return out.str();
+    }
+    case Format::kCsv: return report::ToCsv(Copies(reports));
+    case Format::kMarkdown: return report::ToMarkdown(Copies(reports));
+    case Format::kText:
+      if (single) {
+        if (options.all_allocations && !reports.front().impl().kept_allocations)
+          ThrowArgument("all_allocations lists every allocation: analyze with keep_allocations");
+        return report::ToText(Internal(reports.front()), {.all_allocations = options.all_allocations});
+      }
+      return report::ToTextMatrix(Copies(reports));
+  }
+  ThrowArgument("unknown format");
+}
+
+// --- Header, diff, replan ---
+
+std::string RefusalLine(const report::Report& r, const report::MethodReport& m) {
+  return r.program->path + ": ExecuTorch " + r.assumptions.runtime + " refuses method '" +
+         Printable(m.method->name) + "' (" + m.plan.refusal->error + "): " + m.plan.refusal->reason;
+}
+
+void CheckHeaderOptions(const HeaderOptions& header) {
+  if (!header.section.empty() && !header.define_pools)
+    ThrowArgument("--section places the pools --define-pools defines; add --define-pools");
+  if (!header.margin.empty()) (void)Take(report::ParseMargin(header.margin));
+}
+
+std::string Header(const Report& report, const HeaderOptions& header) {
+  CheckHeaderOptions(header);
+  const report::Report& r = Internal(report);
+  report::CHeaderOptions o;
+  o.etmem_version = ETMEM_VERSION;
+  o.program_sha256 = Sha256Hex(r.program->file->bytes());
+  o.define_pools = header.define_pools;
+  o.section = header.section;
+  if (!header.margin.empty()) o.margin = Take(report::ParseMargin(header.margin));
+  for (const report::MethodReport& m : r.methods)
+    if (m.plan.refusal) throw api::Error(ErrorKind::kUnsupported, RefusalLine(r, m));
+  return Take(report::ToCHeader(r, o));
+}
+
+std::string Header(const Program& program, const Options& options, const HeaderOptions& header) {
+  CheckHeaderOptions(header);
+  return Header(Analyze(program, options), header);
+}
+
+std::string Diff(const Report& old_report, const Report& new_report, Format format) {
+  const report::ProgramDiff diff = report::DiffReports(Internal(old_report), Internal(new_report));
+  switch (format) {
+    case Format::kJson:
+      return report::DiffToJson(diff).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
+             "\n";
+    case Format::kMarkdown: return report::DiffToMarkdown(diff);
+    case Format::kText: return report::DiffToText(diff);
+    case Format::kCsv: break;
+  }
+  ThrowArgument("diff: csv is not a diff format (text, json or md)");
+}
+
+Replanned Replan(const Program& program, uint64_t alignment) {
+  if (alignment == 0 || alignment > 4096 || (alignment & (alignment - 1)) != 0)
+    ThrowArgument("--alignment " + std::to_string(alignment) +
+                  ": must be a power of two up to 4096");
+  const pte::ProgramView& view = program.impl().view;
+  std::vector<plan::PlanEdit> edits;
+  Replanned out;
+  for (size_t i = 0; i < view.methods.size(); ++i) {
+    auto l = plan::ComputeLifetimes(view.methods[i]);
+    if (!l)
+      throw api::Error(KindOf(l.error().code), view.path + ": " + l.error().message);
+    plan::MethodReplan r = plan::ReplanMethod(*l, alignment);
+    plan::PlanEdit e{i, {}, r.offsets, r.planned_buffer_sizes};
+    for (const plan::PlannedTensor& t : l->tensors) e.values.push_back(t.value);
+    edits.push_back(std::move(e));
+    for (const plan::BufferReplan& b : r.buffers)
+      out.buffers.push_back({std::string(view.methods[i].name), b.memory_id, b.before, b.after,
+                             b.planner});
+  }
+  std::vector<uint8_t> bytes = Take(plan::RewritePlan(view, edits));
+  // Read back: it must verify and every method's plan must be sound.
+  const std::string name = view.path + " (re-planned)";
+  const pte::ProgramView back = Take(pte::ReadProgramBytes(bytes, name));
+  for (const pte::MethodView& m : back.methods) {
+    const plan::Lifetimes l = Take(plan::ComputeLifetimes(m));
+    if (!plan::Validate(l).sound())
+      throw api::Error(ErrorKind::kInvalidProgram,
+                       name + ": the re-planned method '" + std::string(m.name) +
+                           "' is not sound (a bug in etmem)");
+  }
+  out.program.resize(bytes.size());
+  std::memcpy(out.program.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+// --- Lists ---
+
+std::vector<ReleaseInfo> Releases() {
+  std::vector<ReleaseInfo> out;
+  for (const auto& r : runtime::AllReleases()) out.push_back({r.version, r.summary});
+  return out;
+}
+
+std::vector<RunnerInfo> Runners() {
+  std::vector<RunnerInfo> out;
+  for (const auto& p : runner::BuiltinProfiles()) {
+    RunnerInfo info{p->name, p->first_release, p->last_release, p->source_path, {}, {}};
+    for (const runner::PoolSpec& pool : p->pools)
+      info.pools.push_back(
+          {pool.macro, pool.variable, pool.role, pool.when, pool.default_bytes, pool.base_align});
+    for (const auto& o : p->options) info.options.emplace_back(o.name, o.description);
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+std::vector<TargetInfo> Targets() {
+  std::vector<TargetInfo> out;
+  for (const auto& t : abi::BuiltinTargets())
+    out.push_back({t.name, t.description, t.pointer.size, t.int64.align, t.malloc_align});
+  return out;
+}
+
+std::string Version() { return ETMEM_VERSION; }
+
+}  // namespace etmem::api

@@ -1,0 +1,59 @@
+// Owns: what stands behind the public handles of include/etmem/etmem.h (Program::Impl,
+// Report::Impl), the mapping from api::Options to report::ReportOptions, and the conversion of
+// an internal Error into the thrown api::Error: for the command line, which prints the internal
+// report model with the writers, and for tests. Not installed; not part of the public API.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "etmem/base/result.h"
+#include "etmem/pte/program_view.h"
+#include "etmem/report/report.h"
+#include "etmem/etmem.h"
+
+namespace etmem::api {
+
+struct Program::Impl {
+  pte::ProgramView view;  // at a stable address: reports point into it
+};
+
+struct Report::Impl {
+  Program program;  // keeps report.program alive
+  report::Report report;
+  bool kept_allocations = true;
+};
+
+// The internal report of a public one (for the command line's own printing).
+inline const report::Report& Internal(const Report& r) { return r.impl().report; }
+inline const pte::ProgramView& Internal(const Program& p) { return p.impl().view; }
+
+// Throws `error` as an api::Error (same message, its kind).
+[[noreturn]] void Throw(const etmem::Error& error);
+// The value of `r`, or throws its error.
+template <typename T>
+T Take(Result<T> r) {
+  if (!r) Throw(r.error());
+  return std::move(r).value();
+}
+
+// "PATH: ExecuTorch 0.3.0 refuses method 'forward' (NotSupported): why", for a refused method.
+std::string RefusalLine(const report::Report& r, const report::MethodReport& m);
+
+// Throws when `header` cannot make a header (a section without define_pools, a bad margin).
+void CheckHeaderOptions(const HeaderOptions& header);
+
+// The report options for one (release, target) pair: exactly what `etmem analyze` passes.
+//   temp "runner"  -> temp_is_runner_default, load.temp_allocator = release.runner_passes_temp
+//   temp "nonnull" -> load.temp_allocator = true; "null" -> false
+//   external_data  -> load.external_data_map
+//   pool_align     -> pool_align (unset: target.malloc_align)
+//   backends       -> load.declared_backends (parsed "ID=BYTES[:ALIGN]")
+//   pool, method, keep_allocations -> pool_bytes, method, keep_allocations
+//   runner         -> runner (runner::SelectRunner; its pool_align is the --pool-align override)
+Result<report::ReportOptions> MakeReportOptions(const Options& options,
+                                                const runtime::RuntimeTraits& release,
+                                                const abi::Abi& target);
+
+}  // namespace etmem::api

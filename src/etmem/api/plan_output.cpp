@@ -1,0 +1,356 @@
+// Owns: api::Plan, the planned memory of a program made visible and checked (what `etmem plan`
+// prints): each planned tensor's live range, whether any two share bytes while live, each
+// buffer's size against the lower bound, a map of the buffers over the instructions, and
+// advisories. Text, JSON, or a self-contained HTML page (report/html_report.h) that adds the
+// method allocator by category. Not: the live ranges, checks and advisories (plan/).
+#include <algorithm>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "etmem/api/internal.h"
+#include "etmem/base/checked_math.h"
+#include "etmem/plan/advise.h"
+#include "etmem/plan/check.h"
+#include "etmem/plan/duplicate_constants.h"
+#include "etmem/plan/lifetimes.h"
+#include "etmem/report/html_report.h"
+#include "etmem/runtime/labels.h"
+#include "etmem/runtime/sites.h"
+
+namespace etmem::api {
+namespace {
+
+
+struct MethodPlan {
+  const pte::MethodView* method = nullptr;
+  plan::Lifetimes lifetimes;
+  plan::Validation validation;
+  std::vector<plan::BufferBounds> bounds;
+  std::vector<plan::Advice> advice;
+};
+
+constexpr std::string_view kLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+char Letter(size_t tensor) { return kLetters[tensor % kLetters.size()]; }
+
+std::string Notes(const plan::PlannedTensor& t) {
+  std::string n;
+  if (t.input) n += " input";
+  if (t.output) n += " output";
+  if (t.stateful) n += " state";
+  if (!t.used) n += " never-used";
+  return n;
+}
+
+void PrintRanges(std::ostream& out, const MethodPlan& p) {
+  out << fmt::format("  {:>2} {:>6} {:>3} {:>10} {:>10} {:>6} {:>6}  notes\n", "", "value",
+                           "mem", "offset", "bytes", "first", "last");
+  for (size_t i = 0; i < p.lifetimes.tensors.size(); ++i) {
+    const plan::PlannedTensor& t = p.lifetimes.tensors[i];
+    out << fmt::format("  {:>2} {:>6} {:>3} {:>10} {:>10} {:>6} {:>6} {}\n", Letter(i),
+                             t.value, t.memory_id, t.offset, t.bytes,
+                             t.used ? std::to_string(t.first) : "-",
+                             t.used ? std::to_string(t.last) : "-", Notes(t));
+  }
+}
+
+void PrintValidation(std::ostream& out, const plan::Validation& v) {
+  if (v.sound()) {
+    out << "validation: sound\n";
+    return;
+  }
+  out << fmt::format("validation: UNSOUND ({} overlaps, {} misplaced)\n", v.overlaps.size(),
+                           v.misplaced.size());
+  for (const plan::Overlap& o : v.overlaps)
+    out << fmt::format("  overlap: values {} and {} share {} bytes of buffer {} while both "
+                             "are live at instruction {}\n",
+                             o.a, o.b, o.overlap_bytes, o.memory_id, o.instruction);
+  for (const plan::Misplaced& m : v.misplaced) {
+    if (m.buffer_size < 0)
+      out << fmt::format("  misplaced: value {} names buffer {}, which does not exist\n",
+                               m.value, m.memory_id);
+    else
+      out << fmt::format("  misplaced: value {} ({} bytes at offset {}) ends past buffer {} "
+                               "({} bytes)\n",
+                               m.value, m.bytes, m.offset, m.memory_id, m.buffer_size);
+  }
+}
+
+void PrintBounds(std::ostream& out, const MethodPlan& p, uint64_t alignment) {
+  out << fmt::format("bounds (tensors rounded up to {} bytes):\n", alignment);
+  for (const plan::BufferBounds& b : p.bounds)
+    out << fmt::format("  buffer {}: planned {} B, lower bound {} B (peak at instruction "
+                             "{}), excess {} B ({:.1f}%)\n",
+                             b.memory_id, b.planned, b.lower_bound, b.peak_instruction, b.excess(),
+                             b.excess_percent());
+}
+
+// One row per instruction; a column covers `bucket` bytes and shows the live tensor covering
+// most of it ('!' when live tensors cover more bytes than the bucket has: an overlap).
+std::string MapRow(const MethodPlan& p, uint32_t id, int64_t at, uint64_t bucket, uint32_t columns) {
+  std::string row(columns, '.');
+  std::vector<uint64_t> covered(columns, 0), best(columns, 0);
+  for (size_t i = 0; i < p.lifetimes.tensors.size(); ++i) {
+    const plan::PlannedTensor& t = p.lifetimes.tensors[i];
+    if (t.memory_id != id || !t.LiveAt(at) || t.bytes == 0) continue;
+    const uint64_t end = t.offset + t.bytes;
+    for (uint64_t c = t.offset / bucket; c < columns && c * bucket < end; ++c) {
+      const uint64_t share = std::min(end, (c + 1) * bucket) - std::max(t.offset, c * bucket);
+      covered[c] += share;
+      if (share > best[c]) {
+        best[c] = share;
+        row[c] = Letter(i);
+      }
+    }
+  }
+  for (uint32_t c = 0; c < columns; ++c)
+    if (covered[c] > bucket) row[c] = '!';
+  return row;
+}
+
+void PrintMap(std::ostream& out, const MethodPlan& p, const plan::BufferBounds& b, uint64_t alignment,
+              uint32_t columns) {
+  const uint64_t span = std::max<uint64_t>(b.planned, 1);
+  const uint64_t bucket = std::max<uint64_t>((span + columns - 1) / columns, 1);
+  out << fmt::format("map of buffer {} ({} bytes per column, rows are instructions):\n",
+                           b.memory_id, bucket);
+  std::vector<uint64_t> live = plan::LiveBytes(p.lifetimes, b.memory_id, alignment);
+  for (int64_t i = 0; i < p.lifetimes.instructions; ++i)
+    out << fmt::format("  {:>5} |{}| {:>9} B{}\n", i,
+                             MapRow(p, b.memory_id, i, bucket, columns),
+                             live[static_cast<size_t>(i)],
+                             live[static_cast<size_t>(i)] == b.lower_bound && b.lower_bound > 0
+                                 ? "  <- peak" : "");
+}
+
+void PrintAdvice(std::ostream& out, const std::vector<plan::Advice>& advice) {
+  if (advice.empty()) return;
+  out << "advisories:\n";
+  for (const plan::Advice& a : advice)
+    out << fmt::format("  {}: value {} ({} bytes) written by {} at instruction {}; without "
+                             "it the lower bound drops by {} B and the re-planned buffer {} goes "
+                             "from {} B to {} B (saves {} B). {}\n",
+                             plan::AdviceKindName(a.kind), a.value, a.bytes, a.op, a.instruction,
+                             a.bound_saving, a.memory_id, a.replanned, a.replanned_without,
+                             a.planned_saving(), a.change);
+}
+
+void PrintText(std::ostream& out, const MethodPlan& p, const PlanOptions& args) {
+  out << fmt::format("method '{}': {} instructions, {} planned tensors\n", p.method->name,
+                           p.lifetimes.instructions, p.lifetimes.tensors.size());
+  PrintRanges(out, p);
+  PrintValidation(out, p.validation);
+  PrintBounds(out, p, args.alignment);
+  for (const plan::BufferBounds& b : p.bounds) PrintMap(out, p, b, args.alignment, args.columns);
+  PrintAdvice(out, p.advice);
+}
+
+nlohmann::json ToJson(const MethodPlan& p, uint64_t alignment) {
+  nlohmann::json j;
+  j["name"] = std::string(p.method->name);
+  j["instructions"] = p.lifetimes.instructions;
+  j["tensors"] = nlohmann::json::array();
+  for (const plan::PlannedTensor& t : p.lifetimes.tensors)
+    j["tensors"].push_back({{"value", t.value}, {"memory_id", t.memory_id}, {"offset", t.offset},
+                            {"bytes", t.bytes}, {"used", t.used},
+                            {"first", t.used ? nlohmann::json(t.first) : nlohmann::json()},
+                            {"last", t.used ? nlohmann::json(t.last) : nlohmann::json()},
+                            {"input", t.input}, {"output", t.output}, {"state", t.stateful}});
+  nlohmann::json v{{"sound", p.validation.sound()}, {"overlaps", nlohmann::json::array()},
+                   {"misplaced", nlohmann::json::array()}};
+  for (const plan::Overlap& o : p.validation.overlaps)
+    v["overlaps"].push_back({{"values", {o.a, o.b}}, {"memory_id", o.memory_id},
+                             {"instruction", o.instruction}, {"bytes", o.overlap_bytes}});
+  for (const plan::Misplaced& m : p.validation.misplaced)
+    v["misplaced"].push_back({{"value", m.value}, {"memory_id", m.memory_id}, {"offset", m.offset},
+                              {"bytes", m.bytes}, {"buffer_size", m.buffer_size}});
+  j["validation"] = v;
+  j["buffers"] = nlohmann::json::array();
+  for (const plan::BufferBounds& b : p.bounds)
+    j["buffers"].push_back({{"memory_id", b.memory_id}, {"planned", b.planned},
+                            {"lower_bound", b.lower_bound},
+                            {"peak_instruction", b.peak_instruction}, {"excess", b.excess()},
+                            {"excess_percent", b.excess_percent()},
+                            {"live_bytes", plan::LiveBytes(p.lifetimes, b.memory_id, alignment)}});
+  j["advisories"] = nlohmann::json::array();
+  for (const plan::Advice& a : p.advice)
+    j["advisories"].push_back({{"kind", plan::AdviceKindName(a.kind)}, {"value", a.value},
+                               {"instruction", a.instruction}, {"op", a.op}, {"bytes", a.bytes},
+                               {"bound_saving", a.bound_saving}, {"memory_id", a.memory_id},
+                               {"replanned", a.replanned},
+                               {"replanned_without", a.replanned_without},
+                               {"planned_saving", a.planned_saving()}, {"change", a.change}});
+  return j;
+}
+
+// The first few readers (JSON lists them all).
+std::string UsesText(const pte::ProgramView& program, const plan::DuplicateConstants& g) {
+  constexpr size_t kShown = 4;
+  std::string out;
+  for (size_t k = 0; k < g.uses.size(); ++k) {
+    if (k == kShown) {
+      out += fmt::format("; and {} more values (--format json lists them)", g.uses.size() - k);
+      break;
+    }
+    const plan::ConstantUse& u = g.uses[k];
+    std::string at;
+    for (int64_t i : u.instructions) at += (at.empty() ? "" : ", ") + std::to_string(i);
+    out += fmt::format("{}method '{}' value {} (data index {}, {})", out.empty() ? "" : "; ",
+                       program.methods[u.method].name, u.value, u.data_index,
+                       at.empty() ? "used by no instruction" : "instructions " + at);
+  }
+  return out;
+}
+
+std::string DuplicateLine(const pte::ProgramView& program, const plan::DuplicateConstants& g) {
+  return fmt::format("duplicate-constants: {} identical copies of a {} B {} constant: {}. Keeping "
+                     "one saves {} B of flash (the data of the other copies). {}. {}",
+                     g.data_indices.size(), g.bytes, runtime::DtypeName(g.dtype),
+                     UsesText(program, g), g.flash_saving(), plan::DuplicateConstantsRam(),
+                     plan::DuplicateConstantsChange());
+}
+
+void PrintDuplicates(std::ostream& out, const pte::ProgramView& program,
+                     const std::vector<plan::DuplicateConstants>& duplicates) {
+  if (duplicates.empty()) return;
+  out << "program advisories:\n";
+  for (const plan::DuplicateConstants& g : duplicates)
+    out << "  " << DuplicateLine(program, g) << "\n";
+}
+
+nlohmann::json DuplicatesJson(const pte::ProgramView& program,
+                              const std::vector<plan::DuplicateConstants>& duplicates) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const plan::DuplicateConstants& g : duplicates) {
+    nlohmann::json uses = nlohmann::json::array();
+    for (const plan::ConstantUse& u : g.uses)
+      uses.push_back({{"method", std::string(program.methods[u.method].name)},
+                      {"value", u.value}, {"data_index", u.data_index},
+                      {"instructions", u.instructions}});
+    out.push_back({{"kind", "duplicate-constants"}, {"dtype", runtime::DtypeName(g.dtype)},
+                   {"bytes", g.bytes}, {"data_indices", g.data_indices}, {"uses", uses},
+                   {"flash_saving", g.flash_saving()}, {"ram_saving_buffer_data_loader", 0},
+                   {"ram", plan::DuplicateConstantsRam()},
+                   {"change", plan::DuplicateConstantsChange()}});
+  }
+  return out;
+}
+
+std::string AdviceLine(const plan::Advice& a) {
+  return fmt::format("{}: value {} ({} B) written by {} at instruction {}: without it the "
+                     "re-planned buffer {} goes from {} B to {} B (saves {} B)",
+                     plan::AdviceKindName(a.kind), a.value, a.bytes, a.op, a.instruction,
+                     a.memory_id, a.replanned, a.replanned_without, a.planned_saving());
+}
+
+report::HtmlTensor HtmlTensorOf(const pte::MethodView& m, const plan::PlannedTensor& t) {
+  report::HtmlTensor h{t.value, t.memory_id, t.offset, t.bytes, runtime::DtypeName(t.dtype),
+                       {}, t.used, t.first, t.last, Notes(t)};
+  if (const pte::TensorView* v = m.TensorAt(t.value)) {
+    std::span<const int32_t> sizes = m.SizesOf(*v);
+    h.shape.assign(sizes.begin(), sizes.end());
+  }
+  if (!h.notes.empty()) h.notes.erase(0, 1);  // Notes() starts with a space
+  return h;
+}
+
+report::HtmlMethod HtmlMethodOf(const MethodPlan& p, const report::MethodReport* r,
+                                uint64_t alignment) {
+  report::HtmlMethod h;
+  h.name = std::string(p.method->name);
+  h.instructions = p.lifetimes.instructions;
+  for (const plan::BufferBounds& b : p.bounds)
+    h.buffers.push_back({b.memory_id, b.planned, b.lower_bound,
+                         plan::LiveBytes(p.lifetimes, b.memory_id, alignment)});
+  for (const plan::PlannedTensor& t : p.lifetimes.tensors)
+    h.tensors.push_back(HtmlTensorOf(*p.method, t));
+  h.notes.push_back(p.validation.sound() ? "validation: sound"
+                                         : "validation: UNSOUND (see etmem plan's text output)");
+  for (const plan::Advice& a : p.advice) h.notes.push_back(AdviceLine(a));
+  if (r == nullptr) return h;
+  h.method_pool_bytes = r->method_bytes;
+  h.method_pool_exact = r->plan.exact();
+  for (size_t c = 0; c < r->by_category.size(); ++c)
+    h.categories.push_back({runtime::CategoryName(static_cast<runtime::Category>(c)),
+                            r->by_category[c].bytes, r->by_category[c].allocations});
+  return h;
+}
+
+std::string AssumptionsLine(const report::Assumptions& a) {
+  return fmt::format("Method allocator assuming ExecuTorch {}, target {}, pool base aligned to {} "
+                     "B, {} temp allocator{}",
+                     a.runtime, a.target, a.pool_align, a.temp_allocator ? "a" : "no",
+                     a.external_data_map ? ", a .ptd data map" : "");
+}
+
+const report::MethodReport* FindReport(const report::Report& r, const pte::MethodView* m) {
+  for (const report::MethodReport& mr : r.methods)
+    if (mr.method == m) return &mr;
+  return nullptr;
+}
+
+std::string Html(const std::vector<MethodPlan>& plans, const report::Report& r,
+                 const PlanOptions& args, const std::string& program_name,
+                 const std::vector<std::string>& program_notes) {
+  report::HtmlPage page{program_name, AssumptionsLine(r.assumptions), {}, program_notes};
+  for (const MethodPlan& p : plans)
+    page.methods.push_back(HtmlMethodOf(p, FindReport(r, p.method), args.alignment));
+  return report::RenderPlanHtml(page);
+}
+
+}  // namespace
+
+PlanResult Plan(const Program& program, const PlanOptions& args) {
+  const pte::ProgramView& view = program.impl().view;
+  if (args.alignment == 0 || args.alignment > 4096 || (args.alignment & (args.alignment - 1)) != 0)
+    throw api::Error(ErrorKind::kInvalidArgument, "--alignment " + std::to_string(args.alignment) +
+                                                      ": must be a power of two up to 4096");
+  if (args.columns < 8 || args.columns > 512)
+    throw api::Error(ErrorKind::kInvalidArgument,
+                     "--columns " + std::to_string(args.columns) + ": not in [8 - 512]");
+  if (!args.method.empty() && !view.FindMethod(args.method))
+    throw api::Error(ErrorKind::kInvalidArgument,
+                     view.path + ": no method named '" + args.method + "'");
+  std::optional<Report> rep;
+  if (args.format == PlanFormat::kHtml) {
+    Options model = args.model;
+    model.method = args.method;
+    rep = Analyze(program, model);
+  }
+  const std::vector<plan::DuplicateConstants> duplicates = plan::FindDuplicateConstants(view);
+  std::vector<MethodPlan> plans;
+  for (const pte::MethodView& m : view.methods) {
+    if (!args.method.empty() && m.name != args.method) continue;
+    auto l = plan::ComputeLifetimes(m);
+    if (!l) Throw(MakeError(l.error().code, view.path + ": " + l.error().message));
+    MethodPlan p{&m, std::move(l).value(), {}, {}, {}};
+    p.validation = plan::Validate(p.lifetimes);
+    p.bounds = plan::ComputeBounds(p.lifetimes, args.alignment);
+    p.advice = plan::Advise(m, p.lifetimes, args.alignment);
+    plans.push_back(std::move(p));
+  }
+  std::ostringstream out;
+  if (args.format == PlanFormat::kHtml) {
+    std::vector<std::string> notes;
+    for (const plan::DuplicateConstants& g : duplicates) notes.push_back(DuplicateLine(view, g));
+    out << Html(plans, Internal(*rep), args, view.path, notes);
+  } else if (args.format == PlanFormat::kJson) {
+    nlohmann::json j{{"program", view.path}, {"alignment", args.alignment},
+                     {"methods", nlohmann::json::array()},
+                     {"duplicate_constants", DuplicatesJson(view, duplicates)}};
+    for (const MethodPlan& p : plans) j["methods"].push_back(ToJson(p, args.alignment));
+    out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else {
+    for (const MethodPlan& p : plans) PrintText(out, p, args);
+    PrintDuplicates(out, view, duplicates);
+  }
+  PlanResult result{out.str(), true};
+  for (const MethodPlan& p : plans) result.sound = result.sound && p.validation.sound();
+  return result;
+}
+
+}  // namespace etmem::api

@@ -1,0 +1,223 @@
+// The public C++ API (include/etmem/etmem.h): a program given as bytes and as a path gives the
+// same report; every rendering is the bytes the command line prints for the same options; errors
+// are api::Error with the command line's one-line message; the motivating CNN's figures.
+#include "etmem/etmem.h"
+
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "etmem_cli.h"
+#include "etmem/testing/scenarios.h"
+
+namespace etmem::test {
+namespace {
+
+std::vector<std::byte> Bytes(const fs::path& p) {
+  const std::string s = ReadFile(p);
+  std::vector<std::byte> out(s.size());
+  std::memcpy(out.data(), s.data(), s.size());
+  return out;
+}
+
+// The message of the api::Error that `f` throws, with its kind checked.
+template <typename F>
+std::string ErrorOf(F f, api::ErrorKind kind) {
+  try {
+    f();
+  } catch (const api::Error& e) {
+    EXPECT_EQ(e.kind(), kind) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no api::Error";
+  return "";
+}
+
+TEST(Api, BytesAndPathGiveTheSameJsonAsTheCommandLine) {
+  const fs::path path = MotivatingCnnFile();
+  api::Options o;
+  o.runtime = "0.3";
+  o.pool = 4096;
+  const std::string from_path = api::Analyze(path.string(), o).Render(api::Format::kJson);
+  const std::vector<std::byte> bytes = Bytes(path);
+  const api::Program named = api::Program::FromBytes(bytes, path.string());
+  EXPECT_EQ(api::Analyze(named, o).Render(api::Format::kJson), from_path);
+  EXPECT_EQ(api::Analyze(api::Program::FromBytes(bytes.data(), bytes.size(), path.string()), o)
+                .Render(api::Format::kJson),
+            from_path);
+  CliRun cli = Etmem("analyze " + path.string() + " --runtime 0.3 --pool 4096 --format json");
+  EXPECT_EQ(cli.exit_code, 1);  // the pool does not fit
+  EXPECT_EQ(from_path, cli.out);
+  // Bytes without a name: the same report under the name "<memory>".
+  const api::Report anonymous = api::Analyze(std::span<const std::byte>(bytes), o);
+  EXPECT_EQ(anonymous.program_name(), "<memory>");
+  EXPECT_EQ(anonymous.methods()[0].method_pool_bytes,
+            api::Analyze(named, o).methods()[0].method_pool_bytes);
+}
+
+// 4266 B on Cortex-M with 0.3; a 4096 B pool fails with the runtime's line.
+void ExpectTheMotivatingFigures(const fs::path& p) {
+  api::Options o;
+  o.runtime = "0.3";
+  o.target = "cortex-m";
+  o.pool = 4096;
+  const api::Report r = api::Analyze(p.string(), o);
+  ASSERT_EQ(r.methods().size(), 1u) << p;
+  const api::MethodSummary m = r.methods()[0];
+  EXPECT_EQ(m.method_pool_bytes, 4266u) << p;
+  EXPECT_TRUE(m.exact);
+  ASSERT_TRUE(m.pool_check);
+  EXPECT_FALSE(m.pool_check->fits);
+  EXPECT_EQ(m.pool_check->log,
+            "Memory allocation failed: 48B requested (adjusted for alignment), 44B available");
+  EXPECT_EQ(r.assumptions().runtime, "0.3.0");
+  EXPECT_EQ(r.assumptions().pool_align, 8u);
+  EXPECT_FALSE(r.assumptions().temp_allocator);
+  o.pool = 4266;
+  EXPECT_TRUE(api::Analyze(p.string(), o).methods()[0].pool_check->fits);
+}
+
+TEST(Api, TheBuildersMotivatingCnnNeeds4266Bytes) { ExpectTheMotivatingFigures(MotivatingCnnFile()); }
+
+TEST(Api, TheRealMotivatingCnnNeeds4266Bytes) {
+  const fs::path real = RealModel("cnn_trained_2025-04-04_34b7e8d");
+  if (!fs::exists(real)) GTEST_SKIP() << "the real program is not in ../shared (" << real << ")";
+  ExpectTheMotivatingFigures(real);
+}
+
+TEST(Api, EveryFormatIsWhatTheCommandLinePrints) {
+  const fs::path path = TwoMethodsFile();
+  const api::Program program = api::Program::Open(path.string());
+  api::Options one;
+  one.runtime = "0.6";
+  one.target = "x86_64";
+  one.temp = "nonnull";
+  const api::Report r = api::Analyze(program, one);
+  const std::string args = " --runtime 0.6 --target x86_64 --temp nonnull";
+  EXPECT_EQ(r.Render(api::Format::kText), Etmem("analyze " + path.string() + args).out);
+  EXPECT_EQ(r.Render(api::Format::kText, {.all_allocations = true}),
+            Etmem("analyze " + path.string() + args + " --allocations").out);
+  EXPECT_EQ(r.Render(api::Format::kCsv), Etmem("analyze " + path.string() + args + " --format csv").out);
+  EXPECT_EQ(r.Render(api::Format::kMarkdown),
+            Etmem("analyze " + path.string() + args + " --format md").out);
+  api::Options all;
+  all.runtime = "all";
+  all.target = "all";
+  const std::vector<api::Report> reports = api::AnalyzeAll(program, all);
+  EXPECT_EQ(reports.size(), api::Releases().size() * api::Targets().size());
+  for (auto [format, name] : {std::pair{api::Format::kText, "text"}, {api::Format::kJson, "json"},
+                              {api::Format::kCsv, "csv"}, {api::Format::kMarkdown, "md"}})
+    EXPECT_EQ(api::Render(reports, format),
+              Etmem("analyze " + path.string() + " --runtime all --target all --format " + name).out)
+        << name;
+}
+
+TEST(Api, HeaderPlanReplanDiffAndListsAreTheCommandLines) {
+  const fs::path path = MotivatingCnnFile();
+  const api::Program program = api::Program::Open(path.string());
+  api::Options o;
+  o.runtime = "0.3";
+  EXPECT_EQ(api::Header(program, o, {.margin = "10%", .define_pools = true, .section = ".sram2"}),
+            Etmem("header " + path.string() +
+                  " --runtime 0.3 --margin 10% --define-pools --section .sram2")
+                .out);
+  for (auto [format, name] : {std::pair{api::PlanFormat::kText, "text"},
+                              {api::PlanFormat::kJson, "json"}, {api::PlanFormat::kHtml, "html"}}) {
+    api::PlanOptions p;
+    p.format = format;
+    p.model = o;
+    const api::PlanResult plan = api::Plan(program, p);
+    EXPECT_TRUE(plan.sound);
+    EXPECT_EQ(plan.output, Etmem("plan " + path.string() + " --runtime 0.3 --format " + name).out)
+        << name;
+  }
+  const fs::path written = TempPath("replanned.pte");
+  CliRun cli = Etmem("replan " + path.string() + " -o " + written.string());
+  ASSERT_EQ(cli.exit_code, 0) << cli.err;
+  const api::Replanned replanned = api::Replan(program);
+  EXPECT_EQ(replanned.program, Bytes(written));
+  ASSERT_FALSE(replanned.buffers.empty());
+  EXPECT_LE(replanned.buffers[0].after, replanned.buffers[0].before);
+  const api::Report before = api::Analyze(program, o);
+  const api::Report after =
+      api::Analyze(api::Program::FromBytes(replanned.program, written.string()), o);
+  for (auto [format, name] : {std::pair{api::Format::kText, "text"}, {api::Format::kJson, "json"},
+                              {api::Format::kMarkdown, "md"}})
+    EXPECT_EQ(api::Diff(before, after, format),
+              Etmem("diff " + path.string() + " " + written.string() + " --runtime 0.3 --format " +
+                    name)
+                  .out)
+        << name;
+  std::string releases, targets;
+  for (const api::ReleaseInfo& r : api::Releases()) releases += r.version + "\n";
+  for (const api::TargetInfo& t : api::Targets()) targets += t.name + "\n";
+  EXPECT_EQ(releases, Shell(std::string(ETMEM_BINARY) + " list runtimes | cut -d' ' -f1").out);
+  EXPECT_EQ(targets, Shell(std::string(ETMEM_BINARY) + " list targets | cut -d' ' -f1").out);
+  EXPECT_EQ("etmem " + api::Version() + "\n", Etmem("--version").out);
+}
+
+TEST(Api, ErrorsAreTheCommandLinesLines) {
+  // Not a program: the same line as the command line's, after "etmem: ".
+  const fs::path junk = WriteTemp("junk.pte", std::string(64, 'x'));
+  const std::string message = ErrorOf([&] { api::Program::Open(junk.string()); },
+                                      api::ErrorKind::kInvalidProgram);
+  EXPECT_EQ("etmem: " + message + "\n", Etmem("analyze " + junk.string()).err);
+  EXPECT_EQ(message.find('\n'), std::string::npos);
+  // The same bytes from memory name the name given.
+  const std::string junk_bytes(64, 'x');
+  EXPECT_EQ(ErrorOf([&] { api::Program::FromBytes(junk_bytes.data(), junk_bytes.size(), junk.string()); },
+                    api::ErrorKind::kInvalidProgram),
+            message);
+  const fs::path missing = TempPath("does_not_exist.pte");
+  EXPECT_EQ("etmem: " + ErrorOf([&] { api::Analyze(missing.string()); }, api::ErrorKind::kIo) + "\n",
+            Etmem("analyze " + missing.string()).err);
+
+  const api::Program program = api::Program::Open(MotivatingCnnFile().string());
+  auto analyze = [&](api::Options o) { return [=] { api::Analyze(program, o); }; };
+  EXPECT_EQ(ErrorOf(analyze({.runner = "stm32-cube"}), api::ErrorKind::kInvalidArgument),
+            "runner profiles are not available in this build");
+  EXPECT_NE(ErrorOf(analyze({.runtime = "9.9"}), api::ErrorKind::kInvalidArgument), "");
+  EXPECT_EQ(ErrorOf(analyze({.runtime = "all"}), api::ErrorKind::kInvalidArgument),
+            "--runtime all: this verb needs one value (etmem analyze takes all)");
+  EXPECT_NE(ErrorOf(analyze({.target = "z80"}), api::ErrorKind::kInvalidArgument), "");
+  EXPECT_NE(ErrorOf(analyze({.temp = "maybe"}), api::ErrorKind::kInvalidArgument), "");
+  EXPECT_NE(ErrorOf(analyze({.pool_align = 3}), api::ErrorKind::kInvalidArgument), "");
+  EXPECT_NE(ErrorOf(analyze({.method = "nope"}), api::ErrorKind::kInvalidArgument), "");
+  EXPECT_EQ(ErrorOf(analyze({.backends = {"=12"}}), api::ErrorKind::kInvalidArgument),
+            "--backend =12: no backend id (want ID=BYTES or ID=BYTES:ALIGN)");
+  api::Options totals;
+  totals.keep_allocations = false;
+  const api::Report r = api::Analyze(program, totals);
+  EXPECT_NE(r.Render(api::Format::kText), "");
+  ErrorOf([&] { r.Render(api::Format::kJson); }, api::ErrorKind::kInvalidArgument);
+  ErrorOf([&] { api::Header(program, {}, {.section = ".x"}); }, api::ErrorKind::kInvalidArgument);
+}
+
+// A caller's threads (the library has none): two threads analysing one shared Program at once,
+// every release on a target each, get what one thread gets.
+TEST(Api, CallsFromTwoThreadsAtOnceGiveOneThreadsReports) {
+  const api::Program program = api::Program::Open(TwoMethodsFile().string());
+  auto all_releases = [&](const std::string& target) {
+    std::string out;
+    for (const api::ReleaseInfo& r : api::Releases()) {
+      api::Options o;
+      o.runtime = r.version;
+      o.target = target;
+      out += api::Analyze(program, o).Render(api::Format::kJson);
+    }
+    return out;
+  };
+  const std::string cortex_m = all_releases("cortex-m"), x86_64 = all_releases("x86_64");
+  std::string a, b;
+  std::thread first([&] { a = all_releases("cortex-m"); });
+  std::thread second([&] { b = all_releases("x86_64"); });
+  first.join();
+  second.join();
+  EXPECT_EQ(a, cortex_m);
+  EXPECT_EQ(b, x86_64);
+}
+
+}  // namespace
+}  // namespace etmem::test
