@@ -177,7 +177,28 @@ TEST(Api, ErrorsAreTheCommandLinesLines) {
   const api::Program program = api::Program::Open(MotivatingCnnFile().string());
   auto analyze = [&](api::Options o) { return [=] { api::Analyze(program, o); }; };
   EXPECT_EQ(ErrorOf(analyze({.runner = "stm32-cube"}), api::ErrorKind::kInvalidArgument),
-            "runner profiles are not available in this build");
+            "--runner stm32-cube: no such runner (built-in: arduino, arm-baremetal, cadence, "
+            "espressif, ethos-u-image-classification, pico2, zephyr-hello; or a runner file "
+            "ending in .json)");
+  // The runner's method pool through the API: the same figure `etmem analyze --runner` prints.
+  const api::Report arm =
+      api::Analyze(program, {.runtime = "1.4.1", .target = "cortex-m", .runner = "arm-baremetal"});
+  const api::MethodSummary m = arm.methods().at(0);
+  ASSERT_EQ(m.runner_pools.size(), 2u);
+  EXPECT_EQ(m.runner_pools[0].macro, "ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE");
+  EXPECT_TRUE(m.runner_pools[0].method_allocator);
+  EXPECT_EQ(m.method_pool_bytes, m.runner_pools[0].minimum_bytes);
+  EXPECT_GT(m.method_pool_bytes, m.planned_bytes);  // the planned buffer is inside the pool
+  EXPECT_NE(arm.Render(api::Format::kText).find(
+                "ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE (method_allocation_pool): " +
+                std::to_string(m.method_pool_bytes) + " bytes minimum"),
+            std::string::npos);
+  const api::Report short_pool = api::Analyze(
+      program, {.runtime = "1.4.1", .pool = m.method_pool_bytes - 1, .runner = "arm-baremetal"});
+  ASSERT_TRUE(short_pool.methods().at(0).pool_check);
+  EXPECT_FALSE(short_pool.methods().at(0).pool_check->fits);
+  EXPECT_NE(short_pool.methods().at(0).pool_check->log.find("Memory allocation failed"),
+            std::string::npos);
   EXPECT_NE(ErrorOf(analyze({.runtime = "9.9"}), api::ErrorKind::kInvalidArgument), "");
   EXPECT_EQ(ErrorOf(analyze({.runtime = "all"}), api::ErrorKind::kInvalidArgument),
             "--runtime all: this verb needs one value (etmem analyze takes all)");

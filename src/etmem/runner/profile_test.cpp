@@ -118,9 +118,12 @@ TEST(RunnerProfile, BuiltinProfilesParseAndCoverEveryReleaseOnce) {
     }
     EXPECT_GT(covered, 0u) << name;
   }
-  // The Arm runner exists at every modelled release.
+  // The Arm runner is in ExecuTorch's tree at every modelled release from 0.2.0 on (at 0.1.0 it
+  // was only a patch to Arm's core_platform, examples/arm/ethos-u-setup/core_platform/patches/,
+  // not modelled: asking for it there is an error naming the releases the profiles cover).
   RunnerSelection arm = *SelectRunner("arm-baremetal");
-  for (const std::string& v : runtime::ReleaseVersions()) EXPECT_TRUE(ProfileFor(arm, v)) << v;
+  for (const std::string& v : runtime::ReleaseVersions())
+    EXPECT_EQ(ProfileFor(arm, v).has_value(), v != "0.1.0") << v;
 }
 
 TEST(RunnerProfile, SelectRunnerTakesOptionsAndRefusesUnknownOnes) {
