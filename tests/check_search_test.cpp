@@ -4,6 +4,7 @@
 // line (derived here by running analyze under every combination, not typed in); the goldens'
 // failure lines measured on the real runtime are found under the goldens' own assumptions; and
 // docs/check.md's example output is what etmem prints.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -18,6 +19,7 @@
 #include "etmem/device/device_log.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/runtime/release.h"
+#include "etmem/sim/simulate.h"
 #include "etmem_cli.h"
 
 namespace etmem::test {
@@ -195,8 +197,9 @@ std::set<Combination> Searched(const fs::path& program_path, const std::string& 
   EXPECT_TRUE(found) << (found ? "" : found.error().message);
   std::set<Combination> out;
   for (const check::Reproduction& r : found->reproductions)
-    out.insert({r.config.release->version, r.config.pool_align, r.config.temp_allocator,
-                r.pool.value_or(0), r.minimum_pool});
+    for (uint64_t pool : r.pools)
+      out.insert({r.config.release->version, r.config.pool_align, r.config.temp_allocator, pool,
+                  r.minimum_pool});
   return out;
 }
 
@@ -311,6 +314,58 @@ TEST(AssumptionSearch, BadRunnerLineIsOneLineNamingFileAndLine) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "etmem: " + bad.string() +
                        ":2: unreadable runner line (want 'method_allocator_loaded: <n> bytes')\n");
+}
+
+// The shortcut a large program's many candidate pools take is the simulation's own answer.
+TEST(AssumptionSearch, PredictionFromAFailureIsTheSimulatedOne) {
+  size_t compared = 0, unchecked = 0;
+  for (const fs::path& path : {MotivatingCnnFile(), WriteScenario(testing::ProgramWithEveryValueKind(), "every_kind")}) {
+    const pte::ProgramView program = *pte::ReadProgram(path.string());
+    check::SearchSpace space;
+    space.releases = *check::MatchingReleases("all");
+    space.targets = {*abi::FindBuiltinTarget("cortex-m"), *abi::FindBuiltinTarget("x86_64")};
+    for (const check::ModelConfig& c : check::CandidateConfigs(space)) {
+      const check::ConfigPlan plan = check::PlanConfig(program, program.methods.front(), c, {});
+      const auto& requests = plan.plan.requests;
+      const sim::SimResult unbounded =
+          sim::Simulate(requests, {c.pool_align, std::nullopt}, {c.pool_align, std::nullopt});
+      size_t call = 0;
+      for (size_t i = 0; i < requests.size(); ++i) {
+        const auto& r = requests[i];
+        if (r.pool != runtime::PoolKind::kMethod) continue;
+        const uint64_t consumed = unbounded.placements[i].consumed(r.size);
+        const size_t this_call = call++;
+        if (consumed == 0) continue;
+        const uint64_t available = consumed - 1 - i % consumed;  // some value below requested
+        const uint64_t pool =
+            unbounded.placements[i].offset - unbounded.placements[i].padding + available;
+        const auto fast = check::PredictFromFailure(requests, unbounded, i, this_call,
+                                                    c.pool_align, pool, true);
+        if (!fast) continue;  // a tolerated zero-size failure: the search simulates those
+        const check::MethodPrediction full = check::PredictMethodPool(requests, c.pool_align, pool);
+        ASSERT_EQ(fast->prediction.calls.size(), full.prediction.calls.size()) << i;
+        for (size_t k = 0; k < fast->prediction.calls.size(); ++k) {
+          const auto& a = fast->prediction.calls[k];
+          const auto& b = full.prediction.calls[k];
+          EXPECT_TRUE(a.size == b.size && a.align == b.align && a.failed == b.failed &&
+                      (a.failed || a.offset == b.offset))
+              << c.release->version << " request " << i << " call " << k;
+        }
+        ASSERT_EQ(fast->prediction.failures.size(), full.prediction.failures.size()) << i;
+        for (size_t k = 0; k < full.prediction.failures.size(); ++k) {
+          EXPECT_EQ(fast->prediction.failures[k].requested, full.prediction.failures[k].requested);
+          EXPECT_EQ(fast->prediction.failures[k].available, full.prediction.failures[k].available);
+          EXPECT_EQ(fast->prediction.failures[k].call, full.prediction.failures[k].call);
+        }
+        EXPECT_EQ(fast->prediction.used_bytes, full.prediction.used_bytes) << i;
+        EXPECT_EQ(fast->request_of_call, full.request_of_call);
+        ++compared;
+        unchecked += r.on_failure == runtime::OnFailure::kUnchecked;
+      }
+    }
+  }
+  EXPECT_GT(compared, 1000u);
+  EXPECT_GT(unchecked, 0u) << "no unchecked request: the pair case is not exercised";
 }
 
 // ---- The goldens' failure lines (real runtime) ----------------------------------------------

@@ -237,12 +237,16 @@ Result<bool> SearchAndPrint(const CheckArgs& args, const pte::ProgramView& progr
   const std::vector<const check::Reproduction*> mine = check::Matching(found, given);
   std::cout << indent << "your assumptions (" << DescribeGiven(given, space) << ") "
             << (mine.empty() ? "do not reproduce it" : "are among them");
+  // Which pools, when the log does not say: every one (the user's firmware has one of them).
   std::vector<uint64_t> pools;
   for (const check::Reproduction* x : mine)
-    if (x->pool && !pool) pools.push_back(*x->pool);
-  for (size_t i = 0; i < pools.size(); ++i)
+    if (!pool) pools.insert(pools.end(), x->pools.begin(), x->pools.end());
+  constexpr size_t kListed = 24;
+  for (size_t i = 0; i < pools.size() && i < kListed; ++i)
     std::cout << (i == 0 ? ", with a " : i + 1 == pools.size() ? " or " : ", ") << pools[i]
               << (i + 1 == pools.size() ? " B pool" : "");
+  if (pools.size() > kListed)
+    std::cout << " B pool or " << pools.size() - kListed << " other sizes";
   std::cout << "\n";
   return !mine.empty();
 }

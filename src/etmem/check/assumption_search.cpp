@@ -2,6 +2,7 @@
 #include "etmem/check/assumption_search.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -31,27 +32,38 @@ bool LogShowsAFailure(const device::DeviceLog& log) {
   return std::any_of(log.calls.begin(), log.calls.end(), [](const auto& c) { return !c.offset; });
 }
 
-// The pools at which request i of the method pool fails with the log's first failure line:
-// its padding + size must be `requested`, and the pool is what was used before it plus
-// `available`. Every earlier request then fits (the method pool's cursor only grows), so i is
-// where a load at that pool first fails; Search still verifies the whole load at each.
-std::vector<uint64_t> DerivedPools(std::span<const runtime::AllocationRequest> requests,
-                                   const sim::SimResult& unbounded,
-                                   const device::FailureLine& line) {
-  std::vector<uint64_t> pools;
-  if (line.requested <= line.available) return pools;  // not a failure the runtime can log
+// A pool at which request `request` of the method pool is the first to fail with the log's
+// first failure line: its padding + size must be `requested`, and the pool is what was used
+// before it plus `available`.
+struct Candidate {
+  size_t request = 0;
+  size_t call = 0;  // its index among the method pool's calls
+  uint64_t pool = 0;
+};
+
+std::vector<Candidate> DerivedPools(std::span<const runtime::AllocationRequest> requests,
+                                    const sim::SimResult& unbounded,
+                                    const device::FailureLine& line) {
+  std::vector<Candidate> out;
+  if (line.requested <= line.available) return out;  // not a failure the runtime can log
+  size_t call = 0;
   for (size_t i = 0; i < unbounded.placements.size(); ++i) {
     if (requests[i].pool != runtime::PoolKind::kMethod) continue;
     const sim::Placement& p = unbounded.placements[i];
-    if (p.consumed(requests[i].size) != line.requested) continue;
-    const uint64_t used_before = p.offset - p.padding;
-    const uint64_t pool = used_before + line.available;
-    if (pool <= UINT32_MAX) pools.push_back(pool);  // MemoryAllocator's size is a uint32_t
+    const uint64_t pool = p.offset - p.padding + line.available;
+    // MemoryAllocator's size is a uint32_t.
+    if (p.consumed(requests[i].size) == line.requested && pool <= UINT32_MAX)
+      out.push_back({i, call, pool});
+    ++call;
   }
-  std::sort(pools.begin(), pools.end());
-  pools.erase(std::unique(pools.begin(), pools.end()), pools.end());
-  return pools;
+  // The method pool's cursor only grows, so the pools ascend with the requests (and differ).
+  return out;
 }
+
+// Requests simulated per search before verifying a derived pool takes the unbounded run's
+// prefix instead of simulating it again (PredictFromFailure): a failure line of a common size in
+// a program of a million requests has hundreds of thousands of candidate pools.
+constexpr uint64_t kSimulationBudget = uint64_t{1} << 23;
 
 struct Nearest {
   uint64_t distance = UINT64_MAX;
@@ -59,14 +71,16 @@ struct Nearest {
 };
 
 // How near a configuration comes to the log's first failure line, when none reproduces it.
+// `at_pool`: the prediction at the given pool (when one was given).
 void UpdateNearest(const ModelConfig& c, const runtime::LoadPlan& plan,
                    const pte::MethodView& method, const sim::SimResult& unbounded,
-                   const device::DeviceLog& log, std::optional<uint64_t> pool, Nearest& nearest) {
+                   const device::DeviceLog& log, std::optional<uint64_t> pool,
+                   const MethodPrediction* at_pool, Nearest& nearest) {
   if (log.failures.empty()) return;
   const device::FailureLine& want = log.failures.front();
   if (pool) {
-    const MethodPrediction p = PredictMethodPool(plan.requests, c.pool_align, pool);
-    if (p.prediction.failures.empty()) return;
+    if (!at_pool || at_pool->prediction.failures.empty()) return;
+    const MethodPrediction& p = *at_pool;
     const device::PredictedFailure& f = p.prediction.failures.front();
     const uint64_t d = (f.requested > want.requested ? f.requested - want.requested
                                                      : want.requested - f.requested) +
@@ -132,15 +146,27 @@ Result<std::vector<const runtime::RuntimeTraits*>> MatchingReleases(const std::s
 
 ConfigPlan PlanConfig(const pte::ProgramView& program, const pte::MethodView& method,
                       const ModelConfig& config, const runtime::LoadOptions& load) {
+  ConfigPlan out;
+  PlanConfig(program, method, config, load, out);
+  return out;
+}
+
+void PlanConfig(const pte::ProgramView& program, const pte::MethodView& method,
+                const ModelConfig& config, const runtime::LoadOptions& load, ConfigPlan& out) {
+  // A runner dimension: the runner's own allocations before and after load_method go around
+  // these requests here, in the runner's order.
   runtime::LoadOptions o = load;
   o.temp_allocator = config.temp_allocator;
   const runtime::RuntimeModel model(*config.release, config.target);
-  return {runtime::PlanMethodLoad(program, method, model, o)};
+  runtime::PlanMethodLoad(program, method, model, o, out.plan);
 }
 
 MethodPrediction PredictMethodPool(std::span<const runtime::AllocationRequest> requests,
-                                   uint32_t pool_align, std::optional<uint64_t> pool) {
-  const sim::SimResult s = sim::Simulate(requests, {pool_align, pool}, {pool_align, std::nullopt});
+                                   uint32_t pool_align, std::optional<uint64_t> pool,
+                                   sim::SimResult* scratch) {
+  sim::SimResult local;
+  sim::SimResult& s = scratch ? *scratch : local;
+  sim::Simulate(requests, {pool_align, pool}, {pool_align, std::nullopt}, s);
   MethodPrediction out;
   std::vector<size_t> call_of_request(requests.size(), 0);
   for (size_t i = 0; i < s.placements.size(); ++i) {
@@ -153,6 +179,53 @@ MethodPrediction PredictMethodPool(std::span<const runtime::AllocationRequest> r
   for (const sim::AllocationFailure& f : s.failures)
     if (requests[f.request].pool == runtime::PoolKind::kMethod)
       out.prediction.failures.push_back({f.requested, f.available, call_of_request[f.request]});
+  out.prediction.used_bytes = s.method_bytes;
+  return out;
+}
+
+std::optional<MethodPrediction> PredictFromFailure(
+    std::span<const runtime::AllocationRequest> requests, const sim::SimResult& unbounded,
+    size_t failing, size_t failing_call, uint32_t pool_align, uint64_t pool, bool with_calls,
+    sim::SimResult* scratch) {
+  const runtime::AllocationRequest& r = requests[failing];
+  // A failed zero-size request the runtime ignores: the whole rest of the load follows.
+  if (r.on_failure == runtime::OnFailure::kErrorUnlessEmpty && r.size == 0) return std::nullopt;
+  const sim::Placement& at = unbounded.placements[failing];
+  const uint64_t used_before = at.offset - at.padding;
+  // At this pool every request before `failing` fits as in the unbounded run (the method
+  // cursor only grows and never passes the pool) and leaves the cursor at `used_before`. So the
+  // simulator is run on one request that moves the cursor there (align 1: no padding), then
+  // `failing` and the two after it: after a failure the runtime makes at most one more request
+  // (an unchecked pair), and the simulator decides which.
+  std::array<runtime::AllocationRequest, 4> buffer{};
+  buffer[0].size = used_before;
+  buffer[0].align = 1;
+  const size_t n = std::min<size_t>(requests.size() - failing, 3);
+  std::copy_n(requests.begin() + static_cast<std::ptrdiff_t>(failing), n, buffer.begin() + 1);
+  const std::span<const runtime::AllocationRequest> tail(buffer.data(), n + 1);
+  sim::SimResult local;
+  sim::SimResult& s = scratch ? *scratch : local;
+  sim::Simulate(tail, {pool_align, pool}, {pool_align, std::nullopt}, s);
+  MethodPrediction out;
+  for (size_t i = 0; with_calls && i < failing; ++i) {
+    if (requests[i].pool != runtime::PoolKind::kMethod) continue;
+    out.request_of_call.push_back(i);
+    out.prediction.calls.push_back(
+        {requests[i].size, requests[i].align, unbounded.placements[i].offset, false});
+  }
+  size_t call = failing_call;
+  std::vector<size_t> call_of_tail(tail.size(), 0);
+  for (size_t k = 1; k < s.placements.size(); ++k) {
+    const runtime::AllocationRequest& q = tail[k];
+    if (q.pool != runtime::PoolKind::kMethod) continue;
+    call_of_tail[k] = call++;
+    if (!with_calls) continue;
+    out.request_of_call.push_back(failing + k - 1);
+    out.prediction.calls.push_back({q.size, q.align, s.placements[k].offset, s.placements[k].failed});
+  }
+  for (const sim::AllocationFailure& f : s.failures)
+    if (tail[f.request].pool == runtime::PoolKind::kMethod)
+      out.prediction.failures.push_back({f.requested, f.available, call_of_tail[f.request]});
   out.prediction.used_bytes = s.method_bytes;
   return out;
 }
@@ -183,34 +256,50 @@ Result<SearchResult> Search(const pte::ProgramView& program, const pte::MethodVi
   const std::vector<ModelConfig> configs = CandidateConfigs(space);
   out.configs_tried = configs.size();
   Nearest nearest;
+  uint64_t simulated = 0;  // requests simulated to verify derived pools
+  // Buffers reused from one simulation to the next (a large program's are megabytes).
+  sim::SimResult unbounded, scratch;
   // Configurations that differ only in the pool alignment share one plan.
-  std::optional<ConfigPlan> plan;
+  std::optional<ConfigPlan> plan = ConfigPlan{};  // its buffers reused by each plan
+  std::optional<MethodPrediction> at_pool;
   const ModelConfig* planned_for = nullptr;
   for (const ModelConfig& c : configs) {
     if (!planned_for || planned_for->release != c.release || planned_for->target.name != c.target.name ||
         planned_for->temp_allocator != c.temp_allocator) {
-      plan = PlanConfig(program, method, c, space.load);
+      PlanConfig(program, method, c, space.load, *plan);
       planned_for = &c;
     }
     const auto& requests = plan->plan.requests;
     const sim::PoolConfig temp{c.pool_align, std::nullopt};
-    const sim::SimResult unbounded = sim::Simulate(requests, {c.pool_align, std::nullopt}, temp);
+    sim::Simulate(requests, {c.pool_align, std::nullopt}, temp, unbounded);
     const uint64_t minimum = sim::MinimumPool(requests, c.pool_align, temp, unbounded);
-    std::vector<std::optional<uint64_t>> pools;
-    if (space.pool)
-      pools.push_back(space.pool);
-    else if (derive)
-      for (uint64_t p : DerivedPools(requests, unbounded, log.failures.front())) pools.push_back(p);
-    else
-      pools.push_back(std::nullopt);
+    Reproduction found{c, {}, minimum, plan->plan.exact()};
     bool any = false;
-    for (const std::optional<uint64_t>& pool : pools) {
-      // Verify: the whole load simulated at this pool, the whole log compared.
-      if (!Reproduces(log, PredictMethodPool(requests, c.pool_align, pool))) continue;
-      out.reproductions.push_back({c, pool, minimum, plan->plan.exact()});
-      any = true;
+    if (!derive) {
+      at_pool = PredictMethodPool(requests, c.pool_align, space.pool, &scratch);
+      any = Reproduces(log, *at_pool);
+      if (space.pool) found.pools.push_back(*space.pool);
+    } else {
+      const bool need_calls = !log.calls.empty() || log.totals;
+      for (const Candidate& k : DerivedPools(requests, unbounded, log.failures.front())) {
+        // Verify: the whole load at this pool, the whole log compared.
+        std::optional<MethodPrediction> p;
+        if (simulated + requests.size() > kSimulationBudget)
+          p = PredictFromFailure(requests, unbounded, k.request, k.call, c.pool_align, k.pool,
+                                 need_calls, &scratch);
+        if (!p) {
+          simulated += requests.size();
+          p = PredictMethodPool(requests, c.pool_align, k.pool, &scratch);
+        }
+        const bool reproduces = Reproduces(log, *p);
+        if (reproduces) found.pools.push_back(k.pool);
+      }
+      any = !found.pools.empty();
     }
-    if (!any) UpdateNearest(c, plan->plan, method, unbounded, log, space.pool, nearest);
+    if (any) out.reproductions.push_back(std::move(found));
+    if (!any)
+      UpdateNearest(c, plan->plan, method, unbounded, log, space.pool,
+                    at_pool ? &*at_pool : nullptr, nearest);
   }
   if (out.reproductions.empty()) out.nearest = nearest.text;
   return out;
@@ -266,7 +355,7 @@ std::vector<std::string> GroupedLines(const SearchResult& r, size_t per_line_poo
     return list.size() - 1;
   };
   struct Found {
-    std::vector<std::optional<uint64_t>> pools;
+    std::vector<uint64_t> pools;
     uint64_t minimum = 0;
     bool exact = true;
     bool operator==(const Found&) const = default;
@@ -275,7 +364,7 @@ std::vector<std::string> GroupedLines(const SearchResult& r, size_t per_line_poo
   for (const Reproduction& x : r.reproductions) {
     Found& f = per_config[{index(targets, x.config.target.name), index(releases, x.config.release),
                            x.config.pool_align, x.config.temp_allocator}];
-    f.pools.push_back(x.pool);
+    f.pools = x.pools;
     f.minimum = x.minimum_pool;
     f.exact = x.exact;
   }
@@ -309,10 +398,10 @@ std::vector<std::string> GroupedLines(const SearchResult& r, size_t per_line_poo
     std::string text = ", " + targets[e.target] + ", pool base aligned to " +
                        JoinOr(e.aligns) + " B, " + e.temp;
     std::vector<std::string> pools;
-    for (const auto& p : e.found.pools)
-      if (p) pools.push_back(std::to_string(*p));
+    for (size_t i = 0; i < e.found.pools.size() && i <= per_line_pools; ++i)
+      pools.push_back(std::to_string(e.found.pools[i]));
     if (pools.size() > per_line_pools) {
-      const size_t more = pools.size() - per_line_pools;
+      const size_t more = e.found.pools.size() - per_line_pools;
       pools.resize(per_line_pools);
       std::string listed;
       for (const std::string& p : pools) listed += (listed.empty() ? "" : ", ") + p;
@@ -340,14 +429,8 @@ std::vector<std::string> GroupedLines(const SearchResult& r, size_t per_line_poo
 }
 
 bool SeveralPools(const SearchResult& r) {
-  for (size_t i = 1; i < r.reproductions.size(); ++i) {
-    const ModelConfig& a = r.reproductions[i - 1].config;
-    const ModelConfig& b = r.reproductions[i].config;
-    if (a.release == b.release && a.target.name == b.target.name && a.pool_align == b.pool_align &&
-        a.temp_allocator == b.temp_allocator)
-      return true;
-  }
-  return false;
+  return std::any_of(r.reproductions.begin(), r.reproductions.end(),
+                     [](const Reproduction& x) { return x.pools.size() > 1; });
 }
 
 std::vector<std::string> ReproducingReleases(const SearchResult& r) {
@@ -364,7 +447,9 @@ std::vector<const Reproduction*> Matching(const SearchResult& r, const Given& g)
     const ModelConfig& c = x.config;
     if ((!g.release || g.release == c.release) && (!g.target || *g.target == c.target.name) &&
         g.pool_align.value_or(c.target.malloc_align) == c.pool_align &&
-        TempOf(g.temp, *c.release) == c.temp_allocator && (!g.pool || g.pool == x.pool))
+        TempOf(g.temp, *c.release) == c.temp_allocator &&
+        (!g.pool || x.pools.empty() ||
+         std::binary_search(x.pools.begin(), x.pools.end(), *g.pool)))
       out.push_back(&x);
   }
   return out;

@@ -25,6 +25,7 @@
 #include "etmem/pte/program_view.h"
 #include "etmem/runtime/load_plan.h"
 #include "etmem/runtime/release.h"
+#include "etmem/sim/simulate.h"
 
 namespace etmem::check {
 
@@ -66,15 +67,32 @@ struct ConfigPlan {
 };
 ConfigPlan PlanConfig(const pte::ProgramView& program, const pte::MethodView& method,
                       const ModelConfig& config, const runtime::LoadOptions& load);
+// The same into `out`, reusing its buffers.
+void PlanConfig(const pte::ProgramView& program, const pte::MethodView& method,
+                const ModelConfig& config, const runtime::LoadOptions& load, ConfigPlan& out);
 
 // The prediction for a pool of `pool` bytes (empty: unbounded) as plain numbers, and which plan
-// request each predicted call is.
+// request each predicted call is. `scratch`: a result whose buffers the simulation reuses.
 struct MethodPrediction {
   device::Prediction prediction;
   std::vector<size_t> request_of_call;
 };
 MethodPrediction PredictMethodPool(std::span<const runtime::AllocationRequest> requests,
-                                   uint32_t pool_align, std::optional<uint64_t> pool);
+                                   uint32_t pool_align, std::optional<uint64_t> pool,
+                                   sim::SimResult* scratch = nullptr);
+
+// The same at `pool`, given that method-pool request `failing` (method call `failing_call`) is
+// the first to fail there (its used-before plus what the failure line says is available):
+// the unbounded run `unbounded` up to `failing`, then the simulator on what follows the
+// failure. Equal to PredictMethodPool at that pool (a test holds them equal), in time that does
+// not grow with the program when `with_calls` is false (then only the failures and the
+// high-water mark are filled: enough for a log without ETMEM A and T records). Empty when the
+// runtime goes on loading after that failure (a zero-size request): simulate the whole load.
+// `scratch`: a result whose buffers the short simulation reuses (optional).
+std::optional<MethodPrediction> PredictFromFailure(
+    std::span<const runtime::AllocationRequest> requests, const sim::SimResult& unbounded,
+    size_t failing, size_t failing_call, uint32_t pool_align, uint64_t pool, bool with_calls,
+    sim::SimResult* scratch = nullptr);
 
 // Whether everything in the log that etmem predicts agrees with `p`: the calls, the totals, the
 // runtime's failure lines, and the runner figures that count load_method's bytes.
@@ -85,14 +103,16 @@ bool HasPredictedEvidence(const device::DeviceLog& log);
 
 struct Reproduction {
   ModelConfig config;
-  std::optional<uint64_t> pool;  // the pool it reproduces the log at; empty: any that loads
-  uint64_t minimum_pool = 0;     // the exact minimum method pool under `config`
-  bool exact = true;             // false: a backend etmem cannot size; the minimum is a bound
+  // The pools it reproduces the log at, ascending; empty: any pool it loads in (the log shows
+  // no failure and no pool was given).
+  std::vector<uint64_t> pools;
+  uint64_t minimum_pool = 0;  // the exact minimum method pool under `config`
+  bool exact = true;          // false: a backend etmem cannot size; the minimum is a bound
 };
 
 struct SearchResult {
   size_t configs_tried = 0;
-  std::vector<Reproduction> reproductions;  // in CandidateConfigs order, pools ascending
+  std::vector<Reproduction> reproductions;  // in CandidateConfigs order
   bool nothing_predicted = false;           // the log holds nothing etmem predicts
   std::string nearest;                      // when none reproduces: the closest, in words
 };
@@ -113,8 +133,8 @@ std::string DescribeSpace(const SearchSpace& space, const device::DeviceLog& log
 // "-> minimum N B under these assumptions".
 std::vector<std::string> GroupedLines(const SearchResult& r, size_t per_line_pools = 12);
 
-// Whether one configuration reproduces the log at more than one pool size (a failure line
-// alone often does: any request of that size can be the one that failed).
+// Whether a configuration reproduces the log at more than one pool size (a failure line alone
+// often does: any request of that size can be the one that failed).
 bool SeveralPools(const SearchResult& r);
 
 // The releases among the reproductions, oldest first ("0.3.0", "0.4.0").

@@ -284,14 +284,13 @@ std::optional<Difference> CompareTotals(const DeviceLog& log, const Prediction& 
 std::optional<Difference> CompareFailures(const DeviceLog& log, const Prediction& p) {
   for (size_t i = 0; i < log.failures.size(); ++i) {
     const FailureLine& got = log.failures[i];
-    const std::string line = DescribeFailure(got.requested, got.available);
     if (i >= p.failures.size())
-      return Difference{got.line, std::nullopt, line,
+      return Difference{got.line, std::nullopt, DescribeFailure(got.requested, got.available),
                         p.failures.empty() ? "no failure: the load fits"
                                            : "no further failure"};
     const PredictedFailure& want = p.failures[i];
     if (got.requested != want.requested || got.available != want.available)
-      return Difference{got.line, want.call, line,
+      return Difference{got.line, want.call, DescribeFailure(got.requested, got.available),
                         DescribeFailure(want.requested, want.available) + " at call #" +
                             std::to_string(want.call)};
   }
