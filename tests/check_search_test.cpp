@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -366,6 +367,43 @@ TEST(AssumptionSearch, PredictionFromAFailureIsTheSimulatedOne) {
   }
   EXPECT_GT(compared, 1000u);
   EXPECT_GT(unchecked, 0u) << "no unchecked request: the pair case is not exercised";
+}
+
+// ---- docs/check.md ------------------------------------------------------------------------
+
+// Each block after "<!-- etmem-check-example -->" is a shell session: "$ cat FILE" then its
+// lines (written to FILE), "$ etmem ARGS" then exactly what etmem prints, run in a directory
+// holding the builder's CNN as cnn.pte.
+TEST(AssumptionSearch, DocsExamplesAreWhatEtmemPrints) {
+  const std::string doc = ReadFile(fs::path(ETMEM_SOURCE_DIR) / "docs/check.md");
+  const fs::path dir = TempPath("check_docs");
+  fs::create_directories(dir);
+  fs::copy_file(MotivatingCnnFile(), dir / "cnn.pte", fs::copy_options::overwrite_existing);
+  const std::string marker = "<!-- etmem-check-example -->\n```\n";
+  int commands = 0;
+  for (size_t at = doc.find(marker); at != std::string::npos; at = doc.find(marker, at + 1)) {
+    const size_t begin = at + marker.size();
+    const std::string block = doc.substr(begin, doc.find("```", begin) - begin);
+    std::vector<std::pair<std::string, std::string>> steps;  // command, the lines after it
+    std::istringstream in(block);
+    for (std::string line; std::getline(in, line);) {
+      if (line.starts_with("$ "))
+        steps.push_back({line.substr(2), ""});
+      else if (!steps.empty())
+        steps.back().second += line + "\n";
+    }
+    for (const auto& [command, text] : steps) {
+      if (command.starts_with("cat ")) {
+        std::ofstream(dir / command.substr(4), std::ios::binary) << text;
+      } else {
+        ASSERT_TRUE(command.starts_with("etmem ")) << command;
+        CliRun r = Shell("cd " + dir.string() + " && " + ETMEM_BINARY + " " + command.substr(6));
+        EXPECT_EQ(r.out, text) << command;
+        ++commands;
+      }
+    }
+  }
+  EXPECT_GE(commands, 2);
 }
 
 // ---- The goldens' failure lines (real runtime) ----------------------------------------------
