@@ -103,10 +103,13 @@ void WriteDeviceLogs(const std::string& dir) {
       const std::string stem = dir + "/" + name + "_" + release;
       Write(stem + ".log", DeviceLog(m, o.pool_align, std::nullopt));
       Write(stem + "_arm_report.log", ArmReport(m.method_bytes));
-      Write(stem + "_pico2.log", "\xF0\x9F\x93\x8A Memory usage after method load:\n"
-                                 "   Method allocator: " + std::to_string(m.method_bytes) +
-                                 " / 204800 bytes used\n   Activation pool: 204800 bytes allocated\n");
-      if (m.method_bytes > 1) Write(stem + "_fails.log", DeviceLog(m, o.pool_align, m.method_bytes / 2));
+      Write(stem + "_pico2.log",
+            "\xF0\x9F\x93\x8A Memory usage after method load:\n"
+            "   Method allocator: " +
+                std::to_string(m.method_bytes) +
+                " / 204800 bytes used\n   Activation pool: 204800 bytes allocated\n");
+      if (m.method_bytes > 1)
+        Write(stem + "_fails.log", DeviceLog(m, o.pool_align, m.method_bytes / 2));
     }
   }
 }

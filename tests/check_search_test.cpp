@@ -4,16 +4,16 @@
 // line (derived here by running analyze under every combination, not typed in); the goldens'
 // failure lines measured on the real runtime are found under the goldens' own assumptions; and
 // docs/check.md's example output is what etmem prints.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "etmem/abi/abi.h"
 #include "etmem/check/assumption_search.h"
@@ -81,9 +81,10 @@ TEST(RunnerPrintouts, ArmMemoryReportIsReadAfterAnyPrefix) {
   EXPECT_EQ(log.runner_figures[3].label, "method_allocator_planned");
   EXPECT_FALSE(log.has_load_records());
   // v0.5.0-v0.7.0 print other temp lines; those are not figures, and not errors.
-  const DeviceLog old = Parse("temp_allocator_used:       12 / 1048576 free: 1 ( used: 0 % ) \n"
-                              "peak_temp_allocator:       12 / 1048576 free: 1 ( used: 0 % ) \n"
-                              "method_allocator_loaded:   4298 bytes\n");
+  const DeviceLog old = Parse(
+      "temp_allocator_used:       12 / 1048576 free: 1 ( used: 0 % ) \n"
+      "peak_temp_allocator:       12 / 1048576 free: 1 ( used: 0 % ) \n"
+      "method_allocator_loaded:   4298 bytes\n");
   ASSERT_EQ(old.runner_figures.size(), 1u);
   EXPECT_EQ(old.runner_figures[0].name, "loaded");
 }
@@ -142,7 +143,8 @@ TEST(RunnerFigures, ComparedAsPlainNumbers) {
 TEST(RunnerFigures, ArmBookkeepingCounter) {
   // 16 B align 8 -> 16; 2 B align 8: (16 | 7) + 1 + 2 = 26; 8 B align 8 -> 34. The bump cursor
   // would be at 16, 18, then 24 + 8 = 32.
-  EXPECT_EQ(device::BookkeepingUsed({{16, 8, 0, false}, {2, 8, 16, false}, {8, 8, 24, false}}), 34u);
+  EXPECT_EQ(device::BookkeepingUsed({{16, 8, 0, false}, {2, 8, 16, false}, {8, 8, 24, false}}),
+            34u);
   // A failed call is not counted; an odd size at an aligned counter adds a whole alignment.
   EXPECT_EQ(device::BookkeepingUsed({{3, 4, 0, false}, {64, 4, 0, true}}), 7u);
   EXPECT_EQ(device::BookkeepingUsed({{1, 1, 0, false}}, 5), 6u);
@@ -150,7 +152,8 @@ TEST(RunnerFigures, ArmBookkeepingCounter) {
 
 // ---- The search on the builder's CNN ------------------------------------------------------
 
-using Combination = std::tuple<std::string, uint32_t, bool, uint64_t, uint64_t>;  // release, align, temp, pool, minimum
+using Combination = std::tuple<std::string, uint32_t, bool, uint64_t,
+                               uint64_t>;  // release, align, temp, pool, minimum
 
 nlohmann::json AnalyzeJson(const fs::path& program, const std::string& options) {
   CliRun r = Etmem("analyze " + program.string() + " --format json " + options);
@@ -180,7 +183,8 @@ std::set<Combination> ExpectedFromAnalyze(const fs::path& program, uint64_t requ
           if (a["consumed"].get<uint64_t>() != requested) continue;
           const uint64_t padding = a["consumed"].get<uint64_t>() - a["size"].get<uint64_t>();
           const uint64_t pool = a["offset"].get<uint64_t>() - padding + available;
-          const nlohmann::json at = AnalyzeJson(program, options + " --pool " + std::to_string(pool));
+          const nlohmann::json at =
+              AnalyzeJson(program, options + " --pool " + std::to_string(pool));
           if (at["methods"][0]["pool_check"]["log"] == want)
             out.insert({v, align, temp, pool, m["bytes"].get<uint64_t>()});
         }
@@ -228,14 +232,19 @@ TEST(AssumptionSearch, FindsExactlyWhatAnalyzeReproducesForTheMotivatingLines) {
 TEST(AssumptionSearch, CliListsTheCombinationsAndExitsOnTheGivenOnes) {
   const fs::path cnn = MotivatingCnnFile();
   const fs::path log = WriteTemp("fail40.log", FailureLine(48, 40));
-  const nlohmann::json exact_json = AnalyzeJson(cnn, "--runtime 0.3 --target cortex-m --pool-align 4 --pool 4096");
+  const nlohmann::json exact_json =
+      AnalyzeJson(cnn, "--runtime 0.3 --target cortex-m --pool-align 4 --pool 4096");
   const uint64_t minimum = exact_json["methods"][0]["method_allocator"]["bytes"];
-  const std::string line = "ExecuTorch 0.3.0, cortex-m, pool base aligned to 4 B, with or without "
-                           "a temp allocator, a 4096 B pool -> minimum " +
-                           std::to_string(minimum) + " B under these assumptions";
+  const std::string line =
+      "ExecuTorch 0.3.0, cortex-m, pool base aligned to 4 B, with or without "
+      "a temp allocator, a 4096 B pool -> minimum " +
+      std::to_string(minimum) + " B under these assumptions";
   // The same with the pool left open: one line lists every pool that fits the line, 4096 too.
-  const std::string open_line_start = "    ExecuTorch 0.3.0, cortex-m, pool base aligned to 4 B, with or without a temp allocator, a ";
-  const std::string open_line_end = " B pool -> minimum " + std::to_string(minimum) + " B under these assumptions\n";
+  const std::string open_line_start =
+      "    ExecuTorch 0.3.0, cortex-m, pool base aligned to 4 B, with or without a temp allocator, "
+      "a ";
+  const std::string open_line_end =
+      " B pool -> minimum " + std::to_string(minimum) + " B under these assumptions\n";
   // Nothing given: etmem's defaults (1.4.1) do not reproduce it; the search says which do.
   CliRun open = Etmem("check " + cnn.string() + " " + log.string());
   EXPECT_EQ(open.exit_code, 1) << open.out << open.err;
@@ -246,8 +255,8 @@ TEST(AssumptionSearch, CliListsTheCombinationsAndExitsOnTheGivenOnes) {
   EXPECT_TRUE(open_line.ends_with(open_line_end)) << open_line;
   EXPECT_NE(open.out.find("do not reproduce it"), std::string::npos) << open.out;
   // The release and alignment given, the pool left open: found, exit 0.
-  CliRun given = Etmem("check " + cnn.string() + " " + log.string() +
-                       " --runtime 0.3 --pool-align 4");
+  CliRun given =
+      Etmem("check " + cnn.string() + " " + log.string() + " --runtime 0.3 --pool-align 4");
   EXPECT_EQ(given.exit_code, 0) << given.out << given.err;
   EXPECT_NE(given.out.find("are among them, with a "), std::string::npos) << given.out;
   EXPECT_NE(given.out.find("4096"), std::string::npos) << given.out;
@@ -256,7 +265,8 @@ TEST(AssumptionSearch, CliListsTheCombinationsAndExitsOnTheGivenOnes) {
                        " --runtime 0.3 --pool-align 4 --pool 4096");
   EXPECT_EQ(exact.exit_code, 0) << exact.out;
   EXPECT_NE(exact.out.find("the failure is exactly the one etmem predicts for a 4096 B pool"),
-            std::string::npos) << exact.out;
+            std::string::npos)
+      << exact.out;
   // Everything given and wrong: the difference, then what would reproduce it.
   CliRun wrong = Etmem("check " + cnn.string() + " " + log.string() +
                        " --runtime 0.3 --pool-align 8 --pool 4096");
@@ -272,12 +282,15 @@ TEST(AssumptionSearch, CliListsTheCombinationsAndExitsOnTheGivenOnes) {
 
 TEST(AssumptionSearch, NoCombinationSaysSoWithTheNearest) {
   const fs::path cnn = MotivatingCnnFile();
-  CliRun r = Etmem("check " + cnn.string() + " " + WriteTemp("odd.log", FailureLine(47, 40)).string());
+  CliRun r =
+      Etmem("check " + cnn.string() + " " + WriteTemp("odd.log", FailureLine(47, 40)).string());
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("no modelled combination reproduces the log exactly"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("no modelled combination reproduces the log exactly"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("nearest: "), std::string::npos) << r.out;
   // A failed call without a failure line or a pool: the pool cannot be derived.
-  CliRun p = Etmem("check " + cnn.string() + " " + WriteTemp("fail.log", "ETMEM A 0 8 8 FAIL\n").string());
+  CliRun p =
+      Etmem("check " + cnn.string() + " " + WriteTemp("fail.log", "ETMEM A 0 8 8 FAIL\n").string());
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_NE(p.err.find("--pool"), std::string::npos) << p.err;
 }
@@ -288,13 +301,17 @@ TEST(AssumptionSearch, RunnerFiguresInTheCli) {
   const nlohmann::json j = AnalyzeJson(cnn, options + " --allocations");
   const uint64_t load = j["methods"][0]["method_allocator"]["bytes"];
   auto report = [&](uint64_t loaded) {
-    return WriteTemp("arm.log", "method_allocator_used:     99 / 60000  free: 59901 ( used: 0 % ) \n"
-                                "method_allocator_loaded:   " + std::to_string(loaded) + " bytes\n");
+    return WriteTemp("arm.log",
+                     "method_allocator_used:     99 / 60000  free: 59901 ( used: 0 % ) \n"
+                     "method_allocator_loaded:   " +
+                         std::to_string(loaded) + " bytes\n");
   };
   CliRun ok = Etmem("check " + cnn.string() + " " + report(load).string() + " " + options);
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
-  EXPECT_NE(ok.out.find("line 2: method_allocator_loaded " + std::to_string(load) + " B: as etmem predicts"),
-            std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("line 2: method_allocator_loaded " + std::to_string(load) +
+                        " B: as etmem predicts"),
+            std::string::npos)
+      << ok.out;
   EXPECT_NE(ok.out.find("not compared"), std::string::npos) << ok.out;
   // What the v0.5-v1.3 runner's bookkeeping counts for the same calls: named as such.
   std::vector<device::PredictedCall> calls;
@@ -320,7 +337,8 @@ TEST(AssumptionSearch, BadRunnerLineIsOneLineNamingFileAndLine) {
 // The shortcut a large program's many candidate pools take is the simulation's own answer.
 TEST(AssumptionSearch, PredictionFromAFailureIsTheSimulatedOne) {
   size_t compared = 0, unchecked = 0;
-  for (const fs::path& path : {MotivatingCnnFile(), WriteScenario(testing::ProgramWithEveryValueKind(), "every_kind")}) {
+  for (const fs::path& path :
+       {MotivatingCnnFile(), WriteScenario(testing::ProgramWithEveryValueKind(), "every_kind")}) {
     const pte::ProgramView program = *pte::ReadProgram(path.string());
     check::SearchSpace space;
     space.releases = *check::MatchingReleases("all");
@@ -340,8 +358,8 @@ TEST(AssumptionSearch, PredictionFromAFailureIsTheSimulatedOne) {
         const uint64_t available = consumed - 1 - i % consumed;  // some value below requested
         const uint64_t pool =
             unbounded.placements[i].offset - unbounded.placements[i].padding + available;
-        const auto fast = check::PredictFromFailure(requests, unbounded, i, this_call,
-                                                    c.pool_align, pool, true);
+        const auto fast =
+            check::PredictFromFailure(requests, unbounded, i, this_call, c.pool_align, pool, true);
         if (!fast) continue;  // a tolerated zero-size failure: the search simulates those
         const check::MethodPrediction full = check::PredictMethodPool(requests, c.pool_align, pool);
         ASSERT_EQ(fast->prediction.calls.size(), full.prediction.calls.size()) << i;
@@ -419,7 +437,8 @@ TEST(AssumptionSearch, GoldenFailureLinesAreFoundUnderTheGoldensAssumptions) {
     const nlohmann::json g = nlohmann::json::parse(ReadFile(golden / tag / (stem + ".json")));
     for (const uint32_t align : {4u, 8u})
       for (const bool temp : {false, true}) {
-        const std::string key = "pool_align" + std::to_string(align) + "/temp_" + (temp ? "nonnull" : "null");
+        const std::string key =
+            "pool_align" + std::to_string(align) + "/temp_" + (temp ? "nonnull" : "null");
         const nlohmann::json& v = g["methods"][0]["variants"][key];
         const uint64_t total = v["total_bytes"];
         for (const auto& [field, pool] : {std::pair{"fail_line_at_4096", uint64_t{4096}},

@@ -61,7 +61,8 @@ Result<const report::MethodReport*> PickMethod(const report::Report& r, const st
 }
 
 // The method, straight from the program (for --runtime all / --target all: no one report).
-Result<const pte::MethodView*> PickProgramMethod(const pte::ProgramView& p, const std::string& name) {
+Result<const pte::MethodView*> PickProgramMethod(const pte::ProgramView& p,
+                                                 const std::string& name) {
   for (const pte::MethodView& m : p.methods)
     if (name.empty() ? p.methods.size() == 1 : m.name == name) return &m;
   if (name.empty()) return TooManyMethods(p.methods.size(), p.path);
@@ -78,7 +79,8 @@ void PrintFigures(const device::DeviceLog& log, const device::FigurePrediction& 
                 << " B: as etmem predicts (" << device::PrintoutName(f.printout)
                 << "; what load_method takes from the pool)\n";
     else
-      unpredicted += (unpredicted.empty() ? "" : ", ") + f.name + " " + std::to_string(f.bytes) + " B";
+      unpredicted +=
+          (unpredicted.empty() ? "" : ", ") + f.name + " " + std::to_string(f.bytes) + " B";
   }
   if (!unpredicted.empty())
     std::cout << "  not compared (they count the runner's own allocations or pools, which etmem "
@@ -95,9 +97,9 @@ device::Difference FigureDifference(const device::FigureCheck& c, const Predicte
            "(v0.5.0 to v1.3.x) counts in used_size() for exactly these calls: its bookkeeping "
            "skips padding and rounds odd sizes up, so the figure is not the bytes the load "
            "took (" + std::to_string(*c.predicted) + " B)\n";
-  return device::Difference{f.line, std::nullopt,
-                            f.label + ": " + std::to_string(f.bytes) + " B",
-                            std::to_string(*c.predicted) + " B (what load_method takes from the pool)"};
+  return device::Difference{
+      f.line, std::nullopt, f.label + ": " + std::to_string(f.bytes) + " B",
+      std::to_string(*c.predicted) + " B (what load_method takes from the pool)"};
 }
 
 void PrintMatch(const CheckArgs& args, const device::DeviceLog& log, const report::Report& r,
@@ -180,14 +182,15 @@ check::Given GivenAssumptions(const CheckArgs& args, const check::SearchSpace& s
 
 std::string DescribeGiven(const check::Given& g, const check::SearchSpace& space) {
   const abi::Abi& t = space.targets.front();
-  std::string s = "ExecuTorch " + (g.release ? g.release->version : std::string("(any)")) +
-                  ", " + (g.target ? *g.target : std::string("any target")) +
-                  ", pool base aligned to " +
-                  (g.pool_align || g.target ? std::to_string(g.pool_align.value_or(t.malloc_align)) + " B"
-                                            : std::string("the target's malloc alignment")) +
-                  ", " +
-                  (g.temp == check::TempChoice::kRunner ? "the temp allocator of the release's executor_runner"
-                   : g.temp == check::TempChoice::kNull ? "no temp allocator" : "a temp allocator");
+  std::string s =
+      "ExecuTorch " + (g.release ? g.release->version : std::string("(any)")) + ", " +
+      (g.target ? *g.target : std::string("any target")) + ", pool base aligned to " +
+      (g.pool_align || g.target ? std::to_string(g.pool_align.value_or(t.malloc_align)) + " B"
+                                : std::string("the target's malloc alignment")) +
+      ", " +
+      (g.temp == check::TempChoice::kRunner ? "the temp allocator of the release's executor_runner"
+       : g.temp == check::TempChoice::kNull ? "no temp allocator"
+                                            : "a temp allocator");
   return g.pool ? s + ", a " + std::to_string(*g.pool) + " B pool" : s;
 }
 
@@ -224,8 +227,9 @@ Result<bool> SearchAndPrint(const CheckArgs& args, const pte::ProgramView& progr
   for (const std::string& line : check::GroupedLines(found))
     std::cout << indent << "  " << line << "\n";
   if (check::SeveralPools(found))
-    std::cout << indent << "the line alone fits several pool sizes (each request of that size "
-                           "with its padding can be the one that failed): give --pool to narrow it\n";
+    std::cout << indent
+              << "the line alone fits several pool sizes (each request of that size "
+                 "with its padding can be the one that failed): give --pool to narrow it\n";
   const std::vector<std::string> releases = check::ReproducingReleases(found);
   if (releases.size() > 1) {
     std::string list;
@@ -307,7 +311,9 @@ static Run DefineCheck(CLI::App* cmd) {
   return [args]() { return RunCheck(*args); };
 }
 
-const Verb kCheckVerb{"check", "Compare a device log (recording_allocator.h, or the runtime's allocation "
-    "failure line) with etmem's prediction", DefineCheck};
+const Verb kCheckVerb{"check",
+                      "Compare a device log (recording_allocator.h, or the runtime's allocation "
+                      "failure line) with etmem's prediction",
+                      DefineCheck};
 
 }  // namespace etmem::cli

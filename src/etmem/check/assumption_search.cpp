@@ -87,14 +87,16 @@ void UpdateNearest(const ModelConfig& c, const runtime::LoadPlan& plan,
                        (f.available > want.available ? f.available - want.available
                                                      : want.available - f.available);
     if (d < nearest.distance)
-      nearest = {d, DescribeAssumptions(c, pool) + " logs " + sim::FailureLog(f.requested, f.available)};
+      nearest = {
+          d, DescribeAssumptions(c, pool) + " logs " + sim::FailureLog(f.requested, f.available)};
     return;
   }
   for (size_t i = 0; i < unbounded.placements.size(); ++i) {
     const runtime::AllocationRequest& r = plan.requests[i];
     if (r.pool != runtime::PoolKind::kMethod) continue;
     const uint64_t consumed = unbounded.placements[i].consumed(r.size);
-    const uint64_t d = consumed > want.requested ? consumed - want.requested : want.requested - consumed;
+    const uint64_t d =
+        consumed > want.requested ? consumed - want.requested : want.requested - consumed;
     if (d < nearest.distance)
       nearest = {d, DescribeAssumptions(c, std::nullopt) + ": the closest request is " +
                         std::to_string(consumed) + " B with its padding (" +
@@ -221,7 +223,8 @@ std::optional<MethodPrediction> PredictFromFailure(
     call_of_tail[k] = call++;
     if (!with_calls) continue;
     out.request_of_call.push_back(failing + k - 1);
-    out.prediction.calls.push_back({q.size, q.align, s.placements[k].offset, s.placements[k].failed});
+    out.prediction.calls.push_back(
+        {q.size, q.align, s.placements[k].offset, s.placements[k].failed});
   }
   for (const sim::AllocationFailure& f : s.failures)
     if (tail[f.request].pool == runtime::PoolKind::kMethod)
@@ -232,7 +235,8 @@ std::optional<MethodPrediction> PredictFromFailure(
 
 bool Reproduces(const device::DeviceLog& log, const MethodPrediction& p) {
   if (device::Compare(log, p.prediction)) return false;
-  return !device::FirstDifferingFigure(log, device::LoadMethodFigures(log, p.prediction.used_bytes));
+  return !device::FirstDifferingFigure(log,
+                                       device::LoadMethodFigures(log, p.prediction.used_bytes));
 }
 
 bool HasPredictedEvidence(const device::DeviceLog& log) {
@@ -250,9 +254,10 @@ Result<SearchResult> Search(const pte::ProgramView& program, const pte::MethodVi
   const bool derive = !space.pool && LogShowsAFailure(log);
   if (derive && log.failures.empty())
     return MakeError(ErrorCode::kInvalidArgument,
-                     log.path + ": the log shows a failed allocation but no 'Memory allocation "
-                                "failed' line to derive the pool from; give the pool size with "
-                                "--pool (or log the ETMEM P record)");
+                     log.path +
+                         ": the log shows a failed allocation but no 'Memory allocation "
+                         "failed' line to derive the pool from; give the pool size with "
+                         "--pool (or log the ETMEM P record)");
   const std::vector<ModelConfig> configs = CandidateConfigs(space);
   out.configs_tried = configs.size();
   Nearest nearest;
@@ -264,7 +269,8 @@ Result<SearchResult> Search(const pte::ProgramView& program, const pte::MethodVi
   std::optional<MethodPrediction> at_pool;
   const ModelConfig* planned_for = nullptr;
   for (const ModelConfig& c : configs) {
-    if (!planned_for || planned_for->release != c.release || planned_for->target.name != c.target.name ||
+    if (!planned_for || planned_for->release != c.release ||
+        planned_for->target.name != c.target.name ||
         planned_for->temp_allocator != c.temp_allocator) {
       PlanConfig(program, method, c, space.load, *plan);
       planned_for = &c;
@@ -317,9 +323,8 @@ std::string DescribeSpace(const SearchSpace& space, const device::DeviceLog& log
   if (space.releases.size() == 1)
     s = "ExecuTorch " + space.releases.front()->version;
   else
-    s = "ExecuTorch " + space.releases.front()->version + " to " +
-        space.releases.back()->version + " (" + std::to_string(space.releases.size()) +
-        " releases)";
+    s = "ExecuTorch " + space.releases.front()->version + " to " + space.releases.back()->version +
+        " (" + std::to_string(space.releases.size()) + " releases)";
   std::vector<std::string> targets;
   for (const abi::Abi& t : space.targets) targets.push_back(t.name);
   s += ", " + JoinOr(targets);
@@ -395,8 +400,8 @@ std::vector<std::string> GroupedLines(const SearchResult& r, size_t per_line_poo
   // 3. The text after the release; releases with the same text share a line.
   std::vector<std::pair<std::pair<size_t, std::string>, std::vector<std::string>>> lines_by_text;
   for (const Entry& e : entries) {
-    std::string text = ", " + targets[e.target] + ", pool base aligned to " +
-                       JoinOr(e.aligns) + " B, " + e.temp;
+    std::string text =
+        ", " + targets[e.target] + ", pool base aligned to " + JoinOr(e.aligns) + " B, " + e.temp;
     std::vector<std::string> pools;
     for (size_t i = 0; i < e.found.pools.size() && i <= per_line_pools; ++i)
       pools.push_back(std::to_string(e.found.pools[i]));
@@ -448,8 +453,7 @@ std::vector<const Reproduction*> Matching(const SearchResult& r, const Given& g)
     if ((!g.release || g.release == c.release) && (!g.target || *g.target == c.target.name) &&
         g.pool_align.value_or(c.target.malloc_align) == c.pool_align &&
         TempOf(g.temp, *c.release) == c.temp_allocator &&
-        (!g.pool || x.pools.empty() ||
-         std::binary_search(x.pools.begin(), x.pools.end(), *g.pool)))
+        (!g.pool || x.pools.empty() || std::binary_search(x.pools.begin(), x.pools.end(), *g.pool)))
       out.push_back(&x);
   }
   return out;

@@ -38,7 +38,7 @@ enum class TempChoice : uint8_t { kNull, kNonNull, kRunner };
 struct ModelConfig {
   const runtime::RuntimeTraits* release = nullptr;
   abi::Abi target;
-  uint32_t pool_align = 8;           // the pool base is aligned to this, not to twice this
+  uint32_t pool_align = 8;  // the pool base is aligned to this, not to twice this
   bool temp_allocator = false;
 };
 
@@ -146,7 +146,7 @@ struct Given {
   std::optional<std::string> target;                // empty: any (--target all)
   std::optional<uint32_t> pool_align;               // empty: the target's malloc alignment
   TempChoice temp = TempChoice::kRunner;
-  std::optional<uint64_t> pool;                     // empty: any
+  std::optional<uint64_t> pool;  // empty: any
 };
 // The reproductions under exactly the given assumptions (none: they do not reproduce the log).
 std::vector<const Reproduction*> Matching(const SearchResult& r, const Given& given);

@@ -183,7 +183,8 @@ class Parser {
   Status RunnerLine(std::string_view text, int line) {
     for (const ArmLabel& l : kArmLabels) {
       const size_t at = FindWord(text, l.label);
-      if (at != std::string_view::npos) return ArmFigures(l, text.substr(at + l.label.size()), line);
+      if (at != std::string_view::npos)
+        return ArmFigures(l, text.substr(at + l.label.size()), line);
     }
     if (const size_t at = FindWord(text, kPicoLabel); at != std::string_view::npos) {
       // Other text may say "Method allocator:" too: only the probe's exact shape is a figure.
@@ -200,7 +201,9 @@ class Parser {
 
   Status ArmFigures(const ArmLabel& l, std::string_view rest, int line) {
     const std::vector<std::string_view> t = Tokens(rest);
-    auto bad = [&] { return Bad(line, "unreadable runner line (want '" + std::string(l.want) + "')"); };
+    auto bad = [&] {
+      return Bad(line, "unreadable runner line (want '" + std::string(l.want) + "')");
+    };
     const std::string label(l.label.substr(0, l.label.size() - 1));
     switch (l.shape) {
       case ArmShape::kNumber: {
