@@ -1,7 +1,8 @@
 // Owns: the device-log fuzz target (`etmem check PROGRAM DEVICE.log`). Text ->
 // device::ParseDeviceLog; an accepted log is then compared with the prediction it describes
 // itself (which must match), and with that prediction changed at one call, one extra call and
-// the totals (each of which must be reported where it was changed). A crash, a hang, a sanitizer
+// the totals (each of which must be reported where it was changed); its runner figures likewise
+// against their own values and one changed figure. A crash, a hang, a sanitizer
 // report or an error message that is not one printable line naming the file is a finding.
 #include <cstdint>
 #include <cstdio>
@@ -38,8 +39,15 @@ device::Prediction PredictionOf(const device::DeviceLog& log) {
 
 void CheckRecords(const device::DeviceLog& log) {
   Require(log.path == kName, "the log does not keep its path");
-  Require(log.pool || !log.calls.empty() || log.totals || !log.failures.empty(),
+  Require(log.has_load_records() || !log.runner_figures.empty(),
           "accepted a log without a record");
+  for (size_t i = 0; i < log.runner_figures.size(); ++i) {
+    const device::RunnerFigure& f = log.runner_figures[i];
+    Require(i == 0 || log.runner_figures[i - 1].line <= f.line, "runner figures out of line order");
+    for (size_t j = 0; j < i; ++j)
+      Require(log.runner_figures[j].printout != f.printout || log.runner_figures[j].name != f.name,
+              "a runner figure accepted twice");
+  }
   auto pow2 = [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
   if (log.pool) Require(pow2(log.pool->base_align), "accepted a base alignment not a power of 2");
   int previous = 0;
@@ -99,6 +107,25 @@ void CheckCompare(const device::DeviceLog& log) {
     const auto d = device::Compare(log, none);
     Require(d && d->line == log.failures.front().line, "an unpredicted failure is not reported");
     CheckDifference(*d);
+  }
+  if (!log.runner_figures.empty()) {
+    device::FigurePrediction self_figures;
+    for (const device::RunnerFigure& f : log.runner_figures) self_figures[f.name] = f.bytes;
+    // Names repeat across printouts (Arm "used", Pico "used"): only a log with one printout
+    // must match its own figures.
+    bool one_printout = true;
+    for (const device::RunnerFigure& f : log.runner_figures)
+      one_printout = one_printout && f.printout == log.runner_figures.front().printout;
+    if (one_printout) {
+      Require(!device::FirstDifferingFigure(log, self_figures), "figures differ from themselves");
+      const device::RunnerFigure& last = log.runner_figures.back();
+      device::FigurePrediction changed = self_figures;
+      changed[last.name] = last.bytes ^ 1;
+      const auto d = device::FirstDifferingFigure(log, changed);
+      Require(d && d->figure->name == last.name, "a changed figure is not reported");
+    }
+    for (const auto& [name, bytes] : device::LoadMethodFigures(log, 7))
+      Require(bytes == 7 && self_figures.count(name), "a load figure the log does not have");
   }
   for (const device::CallRecord& c : log.calls) RequireOneLine("DescribeCall",
                                                               device::DescribeCall(c.size, c.align, c.offset));

@@ -1,6 +1,7 @@
 // Owns: writing the generated seeds of the fuzz corpora (fuzz/run.sh calls it): the builder's
 // scenarios as programs, the built-in targets as target-description files, the device logs the
-// recording allocator would write for those programs' loads (fitting and failing), and budget
+// recording allocator would write for those programs' loads (fitting and failing), the Arm
+// runner's memory report and the Pico 2 example's usage line around their figures, and budget
 // files around their figures.
 //   fuzz_seeds CORPUS_DIR   (writes CORPUS_DIR/{pte,target_file,device_log,budget}/)
 #include <cstdio>
@@ -74,6 +75,19 @@ std::string DeviceLog(const report::MethodReport& m, uint32_t base_align,
   return log + "ETMEM T " + std::to_string(s.method_bytes) + " " + std::to_string(call) + "\n";
 }
 
+// The Arm runner's memory report (v1.4.1 format, through its PAL's prefix) with `loaded` as
+// load_method's bytes and made-up runner figures around it.
+std::string ArmReport(uint64_t loaded) {
+  const std::string p = "I [executorch:arm_executor_runner.cpp:904 log_mem_status()] ";
+  const uint64_t planned = 33168, input = 16, used = planned + loaded + input;
+  return p + "model_pte_program_size:     9000 bytes.\n" + p + "method_allocator_used:     " +
+         std::to_string(used) + " / 62914560  free: " + std::to_string(62914560 - used) +
+         " ( used: 0 % ) \n" + p + "method_allocator_planned:  " + std::to_string(planned) +
+         " bytes\r\n" + p + "method_allocator_loaded:   " + std::to_string(loaded) + " bytes\n" +
+         p + "method_allocator_input:    " + std::to_string(input) + " bytes\n" + p +
+         "method_allocator_executor: 0 bytes\n" + p + "temp_allocator:            2097152\n";
+}
+
 void WriteDeviceLogs(const std::string& dir) {
   const abi::Abi target = *abi::FindBuiltinTarget("cortex-m");
   for (const auto& [name, bytes] : Programs()) {
@@ -88,7 +102,14 @@ void WriteDeviceLogs(const std::string& dir) {
       const report::MethodReport& m = r->methods.front();
       const std::string stem = dir + "/" + name + "_" + release;
       Write(stem + ".log", DeviceLog(m, o.pool_align, std::nullopt));
-      if (m.method_bytes > 1) Write(stem + "_fails.log", DeviceLog(m, o.pool_align, m.method_bytes / 2));
+      Write(stem + "_arm_report.log", ArmReport(m.method_bytes));
+      Write(stem + "_pico2.log",
+            "\xF0\x9F\x93\x8A Memory usage after method load:\n"
+            "   Method allocator: " +
+                std::to_string(m.method_bytes) +
+                " / 204800 bytes used\n   Activation pool: 204800 bytes allocated\n");
+      if (m.method_bytes > 1)
+        Write(stem + "_fails.log", DeviceLog(m, o.pool_align, m.method_bytes / 2));
     }
   }
 }

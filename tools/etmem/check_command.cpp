@@ -1,13 +1,17 @@
 // `etmem check`: compares a device log (written on the firmware by
-// include/etmem/recording_allocator.h, or holding ExecuTorch's "Memory allocation failed" line)
-// with etmem's prediction for the same model options: same calls and bytes, or the first
-// difference. Exit 0 match, 1 mismatch, 2 invalid input. Not: the log format (device/).
+// include/etmem/recording_allocator.h, holding ExecuTorch's "Memory allocation failed" line, or
+// a runner's memory report) with etmem's prediction for the same model options: same calls and
+// bytes, or the first difference; then, when they differ or the pool size is not known,
+// searches the assumptions the user did not pin for every combination that reproduces the log.
+// Exit 0 the given assumptions reproduce the log, 1 they do not, 2 invalid input.
+// Not: the log format (device/), the search (check/assumption_search.h).
 #include <iostream>
 #include <memory>
 
 #include "commands.h"
+#include "etmem/check/assumption_search.h"
 #include "etmem/device/device_log.h"
-#include "etmem/pte/read_program.h"
+#include "etmem/api/internal.h"
 #include "etmem/sim/simulate.h"
 #include "model_options.h"
 
@@ -20,33 +24,15 @@ struct CheckArgs {
   ModelArgs model;
   std::string method;
   std::optional<uint64_t> pool;
+  CLI::App* cmd = nullptr;  // to tell the options given from the defaults
+  bool given(const char* option) const { return cmd->count(option) > 0; }
 };
 
-// The prediction, and which plan request each predicted call is (for its description).
-struct Predicted {
-  device::Prediction prediction;
-  std::vector<size_t> request_of_call;
-};
+using Predicted = check::MethodPrediction;
 
 Predicted Predict(const report::MethodReport& m, uint32_t pool_align,
                   std::optional<uint64_t> pool) {
-  const auto& requests = m.plan.requests;
-  const sim::SimResult s =
-      sim::Simulate(requests, {pool_align, pool}, {pool_align, std::nullopt});
-  Predicted out;
-  std::vector<size_t> call_of_request(requests.size(), 0);
-  for (size_t i = 0; i < s.placements.size(); ++i) {
-    if (requests[i].pool != runtime::PoolKind::kMethod) continue;
-    call_of_request[i] = out.prediction.calls.size();
-    out.request_of_call.push_back(i);
-    const sim::Placement& p = s.placements[i];
-    out.prediction.calls.push_back({requests[i].size, requests[i].align, p.offset, p.failed});
-  }
-  for (const sim::AllocationFailure& f : s.failures)
-    if (requests[f.request].pool == runtime::PoolKind::kMethod)
-      out.prediction.failures.push_back({f.requested, f.available, call_of_request[f.request]});
-  out.prediction.used_bytes = s.method_bytes;
-  return out;
+  return check::PredictMethodPool(m.plan.requests, pool_align, pool);
 }
 
 std::string Assuming(const report::Assumptions& a, std::optional<uint64_t> pool) {
@@ -63,11 +49,57 @@ bool LogShowsAFailure(const device::DeviceLog& log) {
   return false;
 }
 
+Error TooManyMethods(size_t n, const std::string& path) {
+  return MakeError(ErrorCode::kInvalidArgument,
+                   path + ": the program has " + std::to_string(n) +
+                       " methods; name the one the device loaded with --method");
+}
+
 Result<const report::MethodReport*> PickMethod(const report::Report& r, const std::string& path) {
   if (r.methods.size() == 1) return &r.methods.front();
-  return MakeError(ErrorCode::kInvalidArgument,
-                   path + ": the program has " + std::to_string(r.methods.size()) +
-                       " methods; name the one the device loaded with --method");
+  return TooManyMethods(r.methods.size(), path);
+}
+
+// The method, straight from the program (for --runtime all / --target all: no one report).
+Result<const pte::MethodView*> PickProgramMethod(const pte::ProgramView& p,
+                                                 const std::string& name) {
+  for (const pte::MethodView& m : p.methods)
+    if (name.empty() ? p.methods.size() == 1 : m.name == name) return &m;
+  if (name.empty()) return TooManyMethods(p.methods.size(), p.path);
+  return MakeError(ErrorCode::kInvalidArgument, p.path + ": no method named '" + name + "'");
+}
+
+// The runner figures of a log that matched: which agree, which etmem does not predict.
+void PrintFigures(const device::DeviceLog& log, const device::FigurePrediction& predicted) {
+  std::string unpredicted;
+  for (const device::FigureCheck& c : device::CompareRunnerFigures(log, predicted)) {
+    const device::RunnerFigure& f = *c.figure;
+    if (c.matches())
+      std::cout << "  line " << f.line << ": " << f.label << " " << f.bytes
+                << " B: as etmem predicts (" << device::PrintoutName(f.printout)
+                << "; what load_method takes from the pool)\n";
+    else
+      unpredicted +=
+          (unpredicted.empty() ? "" : ", ") + f.name + " " + std::to_string(f.bytes) + " B";
+  }
+  if (!unpredicted.empty())
+    std::cout << "  not compared (they count the runner's own allocations or pools, which etmem "
+                 "does not model without a runner profile): " << unpredicted << "\n";
+}
+
+// A runner figure that differs, as a Difference; with what the Arm runner's bookkeeping counts.
+device::Difference FigureDifference(const device::FigureCheck& c, const Predicted& p,
+                                    std::string& note) {
+  const device::RunnerFigure& f = *c.figure;
+  if (f.printout == device::Printout::kArmMemoryReport &&
+      device::BookkeepingUsed(p.prediction.calls) == f.bytes)
+    note = "  note: " + std::to_string(f.bytes) + " B is what the Arm runner's ArmMemoryAllocator "
+           "(v0.5.0 to v1.3.x) counts in used_size() for exactly these calls: its bookkeeping "
+           "skips padding and rounds odd sizes up, so the figure is not the bytes the load "
+           "took (" + std::to_string(*c.predicted) + " B)\n";
+  return device::Difference{
+      f.line, std::nullopt, f.label + ": " + std::to_string(f.bytes) + " B",
+      std::to_string(*c.predicted) + " B (what load_method takes from the pool)"};
 }
 
 void PrintMatch(const CheckArgs& args, const device::DeviceLog& log, const report::Report& r,
@@ -106,46 +138,185 @@ void PrintDifference(const CheckArgs& args, const device::DeviceLog& log,
               << u.backend << "): " << u.why << "\n";
 }
 
+// What the search may vary: every assumption the user did not pin (the device's P record pins
+// the pool and its alignment). `widen`: the user's pins on release, alignment and temp too.
+Result<check::SearchSpace> MakeSpace(const CheckArgs& args, const device::DeviceLog& log,
+                                     std::optional<uint64_t> pool, bool widen) {
+  check::SearchSpace space;
+  const ModelArgs& m = args.model;
+  ETMEM_TRY(space.releases,
+            check::MatchingReleases(args.given("--runtime") && !widen ? m.runtime : "all"));
+  if (m.target == "all") {
+    space.targets = abi::BuiltinTargets();
+  } else {
+    ETMEM_TRY(abi::Abi target, abi::ResolveTarget(m.target));
+    space.targets.push_back(target);
+  }
+  if (m.pool_align && !widen)
+    space.pool_aligns = {*m.pool_align};
+  else if (log.pool)
+    space.pool_aligns = {static_cast<uint32_t>(log.pool->base_align)};
+  if (args.given("--temp") && !widen)
+    space.temps = {m.temp == "null"      ? check::TempChoice::kNull
+                   : m.temp == "nonnull" ? check::TempChoice::kNonNull
+                                         : check::TempChoice::kRunner};
+  space.pool = pool;
+  ETMEM_TRY(report::ReportOptions o,
+            api::MakeReportOptions(ToApiOptions(m), *space.releases.front(), space.targets.front()));
+  space.load = o.load;
+  return space;
+}
+
+check::Given GivenAssumptions(const CheckArgs& args, const check::SearchSpace& space,
+                              std::optional<uint64_t> pool) {
+  check::Given g;
+  const ModelArgs& m = args.model;
+  if (m.runtime != "all") g.release = *runtime::FindRelease(m.runtime);
+  if (m.target != "all") g.target = space.targets.front().name;
+  g.pool_align = m.pool_align;
+  g.temp = m.temp == "null" ? check::TempChoice::kNull
+           : m.temp == "nonnull" ? check::TempChoice::kNonNull : check::TempChoice::kRunner;
+  g.pool = pool;
+  return g;
+}
+
+std::string DescribeGiven(const check::Given& g, const check::SearchSpace& space) {
+  const abi::Abi& t = space.targets.front();
+  std::string s =
+      "ExecuTorch " + (g.release ? g.release->version : std::string("(any)")) + ", " +
+      (g.target ? *g.target : std::string("any target")) + ", pool base aligned to " +
+      (g.pool_align || g.target ? std::to_string(g.pool_align.value_or(t.malloc_align)) + " B"
+                                : std::string("the target's malloc alignment")) +
+      ", " +
+      (g.temp == check::TempChoice::kRunner ? "the temp allocator of the release's executor_runner"
+       : g.temp == check::TempChoice::kNull ? "no temp allocator"
+                                            : "a temp allocator");
+  return g.pool ? s + ", a " + std::to_string(*g.pool) + " B pool" : s;
+}
+
+// Prints the search's findings (each line indented by `indent`); true when the given
+// assumptions are among the combinations that reproduce the log.
+Result<bool> SearchAndPrint(const CheckArgs& args, const pte::ProgramView& program,
+                            const pte::MethodView& method, const device::DeviceLog& log,
+                            std::optional<uint64_t> pool, const std::string& indent) {
+  ETMEM_TRY(check::SearchSpace space, MakeSpace(args, log, pool, false));
+  ETMEM_TRY(check::SearchResult found, check::Search(program, method, log, space));
+  const check::Given given = GivenAssumptions(args, space, pool);
+  std::cout << indent << "etmem searched " << check::DescribeSpace(space, log) << ": "
+            << found.configs_tried << " combinations\n";
+  if (found.nothing_predicted) {
+    std::cout << indent << "nothing in this log is predicted without a model of the runner's "
+                           "own allocations: no combination can be told apart\n";
+    return false;
+  }
+  const bool pinned = args.given("--runtime") || args.model.pool_align || args.given("--temp");
+  if (found.reproductions.empty() && pinned) {
+    std::cout << indent << "no combination under the assumptions you gave reproduces the log\n";
+    ETMEM_TRY(space, MakeSpace(args, log, pool, true));
+    ETMEM_TRY(found, check::Search(program, method, log, space));
+    std::cout << indent << "etmem searched " << check::DescribeSpace(space, log) << ": "
+              << found.configs_tried << " combinations\n";
+  }
+  if (found.reproductions.empty()) {
+    std::cout << indent << "no modelled combination reproduces the log exactly\n";
+    if (!found.nearest.empty()) std::cout << indent << "nearest: " << found.nearest << "\n";
+    std::cout << indent << "your assumptions: " << DescribeGiven(given, space) << "\n";
+    return false;
+  }
+  std::cout << indent << "reproduced exactly by:\n";
+  for (const std::string& line : check::GroupedLines(found))
+    std::cout << indent << "  " << line << "\n";
+  if (check::SeveralPools(found))
+    std::cout << indent
+              << "the line alone fits several pool sizes (each request of that size "
+                 "with its padding can be the one that failed): give --pool to narrow it\n";
+  const std::vector<std::string> releases = check::ReproducingReleases(found);
+  if (releases.size() > 1) {
+    std::string list;
+    for (size_t i = 0; i < releases.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == releases.size() ? " and " : ", ") + releases[i];
+    std::cout << indent << releases.size() << " releases give this log (" << list
+              << "): the log alone does not tell them apart\n";
+  }
+  const std::vector<const check::Reproduction*> mine = check::Matching(found, given);
+  std::cout << indent << "your assumptions (" << DescribeGiven(given, space) << ") "
+            << (mine.empty() ? "do not reproduce it" : "are among them");
+  // Which pools, when the log does not say: every one (the user's firmware has one of them).
+  std::vector<uint64_t> pools;
+  for (const check::Reproduction* x : mine)
+    if (!pool) pools.insert(pools.end(), x->pools.begin(), x->pools.end());
+  constexpr size_t kListed = 24;
+  for (size_t i = 0; i < pools.size() && i < kListed; ++i)
+    std::cout << (i == 0 ? ", with a " : i + 1 == pools.size() ? " or " : ", ") << pools[i]
+              << (i + 1 == pools.size() ? " B pool" : "");
+  if (pools.size() > kListed)
+    std::cout << " B pool or " << pools.size() - kListed << " other sizes";
+  std::cout << "\n";
+  return !mine.empty();
+}
+
 int RunCheck(const CheckArgs& args) {
   if (!args.model.runner.empty())
     return FailInvalid("--runner " + args.model.runner + ": etmem check does not yet compare a "
                        "runner's own printout (use etmem analyze --runner for its pools)");
-  const api::Program program = api::Program::Open(args.program);
+  const api::Program opened = api::Program::Open(args.program);
+  const pte::ProgramView* program = &api::Internal(opened);
   auto log = device::ReadDeviceLog(args.log);
   if (!log) return FailInvalid(log.error().message);
-  const api::Report analysed = BuildSingleReport(program, args.model, args.method);
+  std::optional<uint64_t> pool = args.pool;
+  if (!pool && log->pool) pool = log->pool->pool_bytes;
+  const bool any_pair = args.model.runtime == "all" || args.model.target == "all";
+  if (any_pair || (!pool && LogShowsAFailure(*log))) {
+    // No one prediction to compare with: search what is open.
+    auto method = PickProgramMethod(*program, args.method);
+    if (!method) return FailInvalid(method.error().message);
+    std::cout << args.log << ": method '" << (*method)->name << "'"
+              << (pool ? "" : ": the log does not give the pool size") << "\n";
+    auto included = SearchAndPrint(args, *program, **method, *log, pool, "  ");
+    if (!included) return FailInvalid(included.error().message);
+    return *included ? kExitOk : kExitDoesNotFit;
+  }
+  const api::Report analysed = BuildSingleReport(opened, args.model, args.method);
   const report::Report* report = &api::Internal(analysed);
   auto method = PickMethod(*report, args.program);
   if (!method) return FailInvalid(method.error().message);
-  std::optional<uint64_t> pool = args.pool;
-  if (!pool && log->pool) pool = log->pool->pool_bytes;
-  if (!pool && LogShowsAFailure(*log))
-    return FailInvalid(args.log + ": the log shows a failed allocation; give the pool size with "
-                                  "--pool (or log the ETMEM P record)");
   const Predicted p = Predict(**method, report->assumptions.pool_align, pool);
-  if (auto d = device::Compare(*log, p.prediction)) {
-    PrintDifference(args, *log, *report, **method, p, *d, pool);
-    return kExitDoesNotFit;  // 1: the log and the prediction differ
+  const device::FigurePrediction figures = device::LoadMethodFigures(*log, p.prediction.used_bytes);
+  std::string note;
+  std::optional<device::Difference> d = device::Compare(*log, p.prediction);
+  if (!d)
+    if (auto f = device::FirstDifferingFigure(*log, figures)) d = FigureDifference(*f, p, note);
+  if (!d) {
+    PrintMatch(args, *log, *report, **method, p, pool);
+    if (!log->runner_figures.empty()) PrintFigures(*log, figures);
+    return kExitOk;
   }
-  PrintMatch(args, *log, *report, **method, p, pool);
-  return kExitOk;
+  PrintDifference(args, *log, *report, **method, p, *d, pool);
+  std::cout << note;
+  auto included = SearchAndPrint(args, *program, *(*method)->method, *log, pool, "  ");
+  if (!included) return FailInvalid(included.error().message);
+  return kExitDoesNotFit;  // 1: the log and the prediction under the given assumptions differ
 }
 
 }  // namespace
 
 static Run DefineCheck(CLI::App* cmd) {
   auto args = std::make_shared<CheckArgs>();
+  args->cmd = cmd;
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   cmd->add_option("log", args->log, "the device log")->required();
-  AddModelOptions(cmd, args->model);
+  AddModelOptions(cmd, args->model, /*all_allowed=*/true);
   cmd->add_option("--method", args->method,
                   "the method the device loaded (default: the program's only method)");
   cmd->add_option("--pool", args->pool,
-                  "the device's method pool in bytes (default: the log's ETMEM P record)");
+                  "the device's method pool in bytes (default: the log's ETMEM P record, else "
+                  "derived from the failure line by the search)");
   return [args]() { return Guarded([&] { return RunCheck(*args); }); };
 }
 
-const Verb kCheckVerb{"check", "Compare a device log (recording_allocator.h, or the runtime's allocation "
-    "failure line) with etmem's prediction", DefineCheck};
+const Verb kCheckVerb{"check",
+                      "Compare a device log (recording_allocator.h, or the runtime's allocation "
+                      "failure line) with etmem's prediction",
+                      DefineCheck};
 
 }  // namespace etmem::cli

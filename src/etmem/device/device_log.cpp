@@ -53,6 +53,36 @@ size_t FindTag(std::string_view line) {
   return std::string_view::npos;
 }
 
+// Where `word` starts in `line` as a whole word (not preceded by a letter, digit or '_').
+size_t FindWord(std::string_view line, std::string_view word) {
+  for (size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1))
+    if (at == 0 || !IsWordChar(line[at - 1])) return at;
+  return std::string_view::npos;
+}
+
+// The lines of the Arm runner's memory report etmem reads (arm_executor_runner.cpp, v0.5.0 to
+// v1.4.1 and main: the same labels and spacing; only the printf length modifier changed).
+enum class ArmShape { kUsedOf, kBytes, kNumber };
+struct ArmLabel {
+  std::string_view label;  // with its colon
+  const char* figure;
+  ArmShape shape;
+  const char* want;
+};
+constexpr ArmLabel kArmLabels[] = {
+    {"method_allocator_used:", "used", ArmShape::kUsedOf,
+     "method_allocator_used: <used> / <size>  free: <free> ( used: <pct> % )"},
+    {"method_allocator_planned:", "planned", ArmShape::kBytes,
+     "method_allocator_planned: <n> bytes"},
+    {"method_allocator_loaded:", "loaded", ArmShape::kBytes, "method_allocator_loaded: <n> bytes"},
+    {"method_allocator_input:", "input", ArmShape::kBytes, "method_allocator_input: <n> bytes"},
+    {"method_allocator_executor:", "executor", ArmShape::kBytes,
+     "method_allocator_executor: <n> bytes"},
+    {"temp_allocator:", "temp_pool", ArmShape::kNumber, "temp_allocator: <size>"},
+};
+// The Pico 2 example (v1.3.0 on): "   Method allocator: <used> / <size> bytes used".
+constexpr std::string_view kPicoLabel = "Method allocator:";
+
 // Builds a DeviceLog line by line, checking the order of records as they come.
 class Parser {
  public:
@@ -62,7 +92,7 @@ class Parser {
     if (const size_t at = text.find(kFailure); at != std::string_view::npos)
       return Failure(text.substr(at + kFailure.size()), line);
     const size_t at = FindTag(text);
-    if (at == std::string_view::npos) return Ok{};
+    if (at == std::string_view::npos) return RunnerLine(text, line);
     const std::vector<std::string_view> t = Tokens(text.substr(at + kTag.size()));
     if (t.empty()) return Bad(line, "an ETMEM line without a record letter");
     if (t[0] == "P") return Pool(t, line);
@@ -72,9 +102,10 @@ class Parser {
   }
 
   Result<DeviceLog> Finish() {
-    if (!log_.pool && log_.calls.empty() && !log_.totals && log_.failures.empty())
+    if (!log_.has_load_records() && log_.runner_figures.empty())
       return MakeError(ErrorCode::kInvalidArgument,
-                       log_.path + ": no ETMEM record and no 'Memory allocation failed' line");
+                       log_.path + ": no ETMEM record, no 'Memory allocation failed' line and no "
+                                   "runner memory report");
     if (log_.totals && !log_.calls.empty() && log_.totals->calls != log_.calls.size())
       return Bad(log_.totals->line, "totals count " + std::to_string(log_.totals->calls) +
                                         " calls, the log records " +
@@ -148,6 +179,69 @@ class Parser {
     return Ok{};
   }
 
+  // A line of a runner's printout, or any other line (ignored).
+  Status RunnerLine(std::string_view text, int line) {
+    for (const ArmLabel& l : kArmLabels) {
+      const size_t at = FindWord(text, l.label);
+      if (at != std::string_view::npos)
+        return ArmFigures(l, text.substr(at + l.label.size()), line);
+    }
+    if (const size_t at = FindWord(text, kPicoLabel); at != std::string_view::npos) {
+      // Other text may say "Method allocator:" too: only the probe's exact shape is a figure.
+      const std::vector<std::string_view> t = Tokens(text.substr(at + kPicoLabel.size()));
+      if (t.size() != 5 || t[1] != "/" || t[3] != "bytes" || t[4] != "used") return Ok{};
+      const auto used = Number(t[0]), size = Number(t[2]);
+      if (!used || !size) return Ok{};
+      ETMEM_TRY(Ok a, Figure(Printout::kPico2Usage, "used", *used, line, "Method allocator"));
+      ETMEM_TRY(Ok b, Figure(Printout::kPico2Usage, "pool", *size, line, "Method allocator"));
+      (void)a, (void)b;
+    }
+    return Ok{};
+  }
+
+  Status ArmFigures(const ArmLabel& l, std::string_view rest, int line) {
+    const std::vector<std::string_view> t = Tokens(rest);
+    auto bad = [&] {
+      return Bad(line, "unreadable runner line (want '" + std::string(l.want) + "')");
+    };
+    const std::string label(l.label.substr(0, l.label.size() - 1));
+    switch (l.shape) {
+      case ArmShape::kNumber: {
+        const auto n = t.size() == 1 ? Number(t[0]) : std::nullopt;
+        if (!n) return bad();
+        return Figure(Printout::kArmMemoryReport, l.figure, *n, line, label);
+      }
+      case ArmShape::kBytes: {
+        const auto n = t.size() == 2 && t[1] == "bytes" ? Number(t[0]) : std::nullopt;
+        if (!n) return bad();
+        return Figure(Printout::kArmMemoryReport, l.figure, *n, line, label);
+      }
+      case ArmShape::kUsedOf: {
+        const bool shape = t.size() == 10 && t[1] == "/" && t[3] == "free:" && t[5] == "(" &&
+                           t[6] == "used:" && t[8] == "%" && t[9] == ")";
+        const auto used = shape ? Number(t[0]) : std::nullopt;
+        const auto size = shape ? Number(t[2]) : std::nullopt;
+        const auto free = shape ? Number(t[4]) : std::nullopt;
+        if (!used || !size || !free || !Number(t[7])) return bad();
+        ETMEM_TRY(Ok a, Figure(Printout::kArmMemoryReport, "used", *used, line, label));
+        ETMEM_TRY(Ok b, Figure(Printout::kArmMemoryReport, "pool", *size, line, label));
+        ETMEM_TRY(Ok c, Figure(Printout::kArmMemoryReport, "free", *free, line, label));
+        (void)a, (void)b, (void)c;
+        return Ok{};
+      }
+    }
+    return bad();
+  }
+
+  Status Figure(Printout p, const char* name, uint64_t bytes, int line, const std::string& label) {
+    for (const RunnerFigure& f : log_.runner_figures)
+      if (f.printout == p && f.name == name && f.line != line)
+        return Bad(line, "a second '" + label + "' line (the first is on line " +
+                             std::to_string(f.line) + "): check one run at a time");
+    log_.runner_figures.push_back({p, name, bytes, line, label});
+    return Ok{};
+  }
+
   DeviceLog log_;
 };
 
@@ -193,14 +287,13 @@ std::optional<Difference> CompareTotals(const DeviceLog& log, const Prediction& 
 std::optional<Difference> CompareFailures(const DeviceLog& log, const Prediction& p) {
   for (size_t i = 0; i < log.failures.size(); ++i) {
     const FailureLine& got = log.failures[i];
-    const std::string line = DescribeFailure(got.requested, got.available);
     if (i >= p.failures.size())
-      return Difference{got.line, std::nullopt, line,
+      return Difference{got.line, std::nullopt, DescribeFailure(got.requested, got.available),
                         p.failures.empty() ? "no failure: the load fits"
                                            : "no further failure"};
     const PredictedFailure& want = p.failures[i];
     if (got.requested != want.requested || got.available != want.available)
-      return Difference{got.line, want.call, line,
+      return Difference{got.line, want.call, DescribeFailure(got.requested, got.available),
                         DescribeFailure(want.requested, want.available) + " at call #" +
                             std::to_string(want.call)};
   }
@@ -237,6 +330,55 @@ std::optional<Difference> Compare(const DeviceLog& log, const Prediction& predic
     if (auto d = CompareCalls(log, prediction)) return d;
   if (auto d = CompareTotals(log, prediction)) return d;
   return CompareFailures(log, prediction);
+}
+
+const char* PrintoutName(Printout p) {
+  switch (p) {
+    case Printout::kArmMemoryReport: return "the Arm runner's memory report";
+    case Printout::kPico2Usage: return "the Pico 2 example's usage line";
+  }
+  return "?";
+}
+
+std::vector<FigureCheck> CompareRunnerFigures(const DeviceLog& log,
+                                              const FigurePrediction& prediction) {
+  std::vector<FigureCheck> out;
+  for (const RunnerFigure& f : log.runner_figures) {
+    const auto it = prediction.find(f.name);
+    out.push_back({&f, it == prediction.end() ? std::nullopt : std::optional(it->second)});
+  }
+  return out;
+}
+
+std::optional<FigureCheck> FirstDifferingFigure(const DeviceLog& log,
+                                                const FigurePrediction& prediction) {
+  for (const FigureCheck& c : CompareRunnerFigures(log, prediction))
+    if (c.differs()) return c;
+  return std::nullopt;
+}
+
+FigurePrediction LoadMethodFigures(const DeviceLog& log, uint64_t load_bytes) {
+  FigurePrediction out;
+  for (const RunnerFigure& f : log.runner_figures) {
+    // Arm: method_loaded_memsize = used_size() after load_method - before it (v1.4.1
+    // arm_executor_runner.cpp, runner_init). Pico 2: the probe's offset after load_method, the
+    // only user of that pool (v1.3.0 examples/raspberry_pi/pico2/main.cpp).
+    const bool load_only = (f.printout == Printout::kArmMemoryReport && f.name == "loaded") ||
+                           (f.printout == Printout::kPico2Usage && f.name == "used");
+    if (load_only) out[f.name] = load_bytes;
+  }
+  return out;
+}
+
+uint64_t BookkeepingUsed(const std::vector<PredictedCall>& calls, uint64_t used) {
+  for (const PredictedCall& c : calls) {
+    if (c.failed || c.align == 0) continue;
+    if ((c.size & (c.align - 1)) == 0)
+      used += c.size;
+    else
+      used = (used | (c.align - 1)) + 1 + c.size;
+  }
+  return used;
 }
 
 std::string DescribeCall(uint64_t size, uint64_t align, std::optional<uint64_t> offset) {

@@ -1,7 +1,8 @@
-// Owns: the device log that include/etmem/recording_allocator.h writes on the firmware, and
-// ExecuTorch's own allocation-failure line: parsing a log into records, and comparing those
-// records with a prediction given as plain numbers. Not: making the prediction (that needs the
-// model; `etmem check` converts it), printing.
+// Owns: the device log that include/etmem/recording_allocator.h writes on the firmware,
+// ExecuTorch's own allocation-failure line, and what ExecuTorch's example runners print about
+// their pools: parsing a log into records, and comparing those records with a prediction given
+// as plain numbers. Not: making the prediction (that needs the model; `etmem check` and
+// check/assumption_search.h convert it), printing.
 //
 // The format (docs/recording-allocator.md). Any text may precede "ETMEM" on a line (a logger's
 // timestamp); lines holding neither a record nor the failure line are ignored.
@@ -10,9 +11,26 @@
 //   ETMEM A <index> <size> <align> FAIL         allocate(size, align) returned null
 //   ETMEM T <used_bytes> <calls>                used bytes (high-water mark) and allocate() calls
 //   ... Memory allocation failed: <n>B requested (adjusted for alignment), <m>B available
+//
+// Runner printouts (read from each runner's source at its tags; docs/check.md):
+//   the Arm bare-metal runner's memory report (examples/arm/executor_runner/
+//   arm_executor_runner.cpp, v0.5.0 on; the Zephyr hello-executorch sample prints the same):
+//     method_allocator_used:     <used> / <size>  free: <free> ( used: <pct> % )
+//     method_allocator_planned:  <n> bytes       (the runner's planned buffers)
+//     method_allocator_loaded:   <n> bytes       (what load_method took, after them)
+//     method_allocator_input:    <n> bytes       (the runner's input list / buffers)
+//     method_allocator_executor: <n> bytes
+//     temp_allocator:            <size>          (v1.0 on: the temp pool's size, not its use)
+//   the Raspberry Pi Pico 2 example's probe after load_method (examples/raspberry_pi/pico2/
+//   main.cpp, v1.3.0 on):
+//     Method allocator: <used> / <size> bytes used
+// Each figure of the Arm report is the runner's own used-size counter (v0.5.0-v1.3.x: a
+// bookkeeping counter that is not the bump cursor, see BookkeepingUsed), so the figures are
+// read as printed and only compared; a line that is malformed after its label is an error.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,17 +65,35 @@ struct FailureLine {
   int line = 0;
 };
 
+// Which runner printout a figure comes from.
+enum class Printout : uint8_t { kArmMemoryReport, kPico2Usage };
+const char* PrintoutName(Printout p);  // "the Arm runner's memory report", ...
+
+// One number a runner printed about its method pool. Names: "used", "pool" (the pool's size),
+// "free", "planned", "loaded", "input", "executor" (the method pool), "temp_pool" (the temp
+// pool's size).
+struct RunnerFigure {
+  Printout printout = Printout::kArmMemoryReport;
+  std::string name;
+  uint64_t bytes = 0;
+  int line = 0;
+  std::string label;  // as the runner prints it: "method_allocator_loaded"
+};
+
 struct DeviceLog {
   std::string path;
   std::optional<PoolRecord> pool;
   std::vector<CallRecord> calls;  // calls[i] is call i: indices are checked to be 0, 1, 2, ...
   std::optional<TotalsRecord> totals;
   std::vector<FailureLine> failures;  // the runtime's lines, in order
+  std::vector<RunnerFigure> runner_figures;  // in line order; each (printout, name) once
+  // A record that says which calls were made or that one failed (not only runner figures).
+  bool has_load_records() const { return pool || !calls.empty() || totals || !failures.empty(); }
 };
 
 // Fails, naming "path:line", on a malformed record, a call index out of sequence (a lost line),
-// a second load (a second P record), totals that disagree with the calls, or a log that holds
-// no record at all.
+// a second load (a second P record), totals that disagree with the calls, a runner figure
+// printed twice (a second run), or a log that holds no record at all.
 Result<DeviceLog> ParseDeviceLog(std::string_view text, const std::string& path);
 Result<DeviceLog> ReadDeviceLog(const std::string& path);
 
@@ -92,6 +128,41 @@ struct Difference {
 // Compares calls one by one (size, alignment, then offset or failure), then the totals, then
 // the runtime's failure lines; nullopt when everything present in the log agrees.
 std::optional<Difference> Compare(const DeviceLog& log, const Prediction& prediction);
+
+// ---- Runner figures ----
+
+// Predicted bytes by figure name (RunnerFigure::name); a figure missing here is not predicted.
+using FigurePrediction = std::map<std::string, uint64_t>;
+
+struct FigureCheck {
+  const RunnerFigure* figure = nullptr;  // into the log
+  std::optional<uint64_t> predicted;     // empty: not predicted
+  bool matches() const { return predicted && *predicted == figure->bytes; }
+  bool differs() const { return predicted && *predicted != figure->bytes; }
+};
+
+// Every runner figure of the log, in line order, with its prediction.
+std::vector<FigureCheck> CompareRunnerFigures(const DeviceLog& log,
+                                              const FigurePrediction& prediction);
+// The first figure that differs from its prediction, if any.
+std::optional<FigureCheck> FirstDifferingFigure(const DeviceLog& log,
+                                                const FigurePrediction& prediction);
+
+// The figures of the log's printouts that count exactly what load_method took from the method
+// pool, predicted as `load_bytes` (the cursor's advance during load_method, padding included):
+// the Arm report's "loaded" (used_size() after load_method minus before it; it includes the
+// ETDump debug buffer when ET_DUMP_OUTPUTS is on), and the Pico 2 example's "used" (the probe's
+// offset from the pool base: that example takes nothing else from its method pool). A figure
+// that needs the runner's own allocations (planned buffers, input list) is not predicted here.
+FigurePrediction LoadMethodFigures(const DeviceLog& log, uint64_t load_bytes);
+
+// What the Arm runner's ArmMemoryAllocator (v0.5.0-v1.3.x, arm_memory_allocator.cpp at v1.0.0)
+// counts in used_size() for these calls, starting from `used`: for each call that succeeds, a
+// size that is a multiple of the alignment adds the size (padding before it is not counted);
+// any other rounds the counter up to the next multiple of the alignment strictly above it, then
+// adds the size. It is not the bump cursor: it under-reports padding and over-reports by a whole
+// alignment for an odd size placed at an aligned cursor. (v1.4.0 on, used_size() is exact.)
+uint64_t BookkeepingUsed(const std::vector<PredictedCall>& calls, uint64_t used = 0);
 
 // "48 B align 4 at offset 4052", "48 B align 4: FAIL".
 std::string DescribeCall(uint64_t size, uint64_t align, std::optional<uint64_t> offset);
