@@ -259,3 +259,19 @@ def test_the_gil_is_released_while_etmem_works(cnn):
     finally:
         sys.setswitchinterval(old)
     assert in_etmem > 0.25 * asleep, (in_etmem, asleep)
+
+
+def test_the_extensions_json_reader_is_json_loads():
+    # etmem.analyze builds its dict in the extension; it must be json.loads's, or hand back the
+    # text for json.loads (then a str).
+    from etmem import _etmem
+
+    same = ['{}', '[]', '{"a": [1, -2, 0, 18446744073709551615, 123456789012345678901234567890]}',
+            '{"s": "plain", "e": "q\\" b\\\\ s\\/ \\b\\f\\n\\r\\t", "u": "\\u00e9\\u4e2d\\ud83d\\ude00"}',
+            '{"utf8": "h\u00e9 \u4e2d \U0001F600", "t": true, "f": false, "n": null}',
+            ' [ {"k": 1 , "k": 2} , "x" ] ', '{"a": {"a": {"a": []}}}', '""', '0', '-7']
+    for text in same:
+        assert _etmem.json_to_python(text) == json.loads(text), text
+    for text in ['1.5', '{"x": 1e3}', '"\\udc00"', '"\\ud800x"', '{"a": 1,}', '[1 2]', '{"a" 1}',
+                 '01', '-', 'tru', '"open', '[', '{"a": "\x01"}', '"\\x"', '1 2', '']:
+        assert _etmem.json_to_python(text) == text, text  # left to json.loads
