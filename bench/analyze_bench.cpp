@@ -2,6 +2,8 @@
 // read + verify a file (pte::ReadProgram), one (release, target) analysis (RuntimeModel +
 // report::BuildReport, as `etmem analyze` does per pair), and all releases x all built-in
 // targets over one parsed program. Counters: file bytes/s, values/s and instructions/s.
+// Also the public API's call that the Python module makes (api_analyze_json: a program from
+// bytes, one pair, rendered as JSON), the baseline of bench/python_bench.py.
 // Not: process start-up or printing (bench/compare times the `etmem analyze` process).
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "etmem/abi/abi.h"
+#include "etmem/etmem.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/report.h"
 #include "etmem/runtime/load_plan.h"
@@ -113,6 +116,27 @@ void BM_AnalyzeAllPairs(benchmark::State& state, const std::string& path) {
   state.counters["pairs"] = static_cast<double>(pairs.size());
 }
 
+// What etmem.analyze(bytes, runtime="0.3", pool=4096) asks of the library: the program read
+// from memory (copied and verified), one pair analysed with every allocation kept, rendered as
+// `--format json`. `render`: false stops at the report.
+void BM_ApiAnalyze(benchmark::State& state, const std::string& path, bool render) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  std::vector<std::byte> bytes(std::filesystem::file_size(path));
+  if (f == nullptr || std::fread(bytes.data(), 1, bytes.size(), f) != bytes.size()) std::exit(1);
+  std::fclose(f);
+  etmem::api::Options o;
+  o.runtime = "0.3";
+  o.pool = 4096;
+  for (auto _ : state) {
+    etmem::api::Report r = etmem::api::Analyze(std::span<const std::byte>(bytes), o);
+    if (render) {
+      std::string json = r.Render(etmem::api::Format::kJson);
+      benchmark::DoNotOptimize(json);
+    }
+    benchmark::DoNotOptimize(r);
+  }
+}
+
 // The program-independent part of a pair: laying out the release's types on one ABI.
 void BM_RuntimeModel(benchmark::State& state) {
   const auto& release = runtime::AllReleases().back();
@@ -164,6 +188,14 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(("analyze_50pairs/" + program.name).c_str(),
                                  BM_AnalyzeAllPairs, path)
         ->Unit(benchmark::kMicrosecond);
+    if (program.name == "motivating_cnn") {
+      benchmark::RegisterBenchmark(("api_analyze_json/" + program.name).c_str(), BM_ApiAnalyze,
+                                   path, true)
+          ->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(("api_analyze/" + program.name).c_str(), BM_ApiAnalyze, path,
+                                   false)
+          ->Unit(benchmark::kMicrosecond);
+    }
   }
   benchmark::RegisterBenchmark("runtime_model/newest/cortex-m", BM_RuntimeModel)
       ->Unit(benchmark::kMicrosecond);

@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake git python3
+  python3-dev pybind11-dev python3-pybind11 python3-pytest python3-setuptools python3-pip  # the Python module (python/)
   flatbuffers-compiler libflatbuffers-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib gcc-riscv64-unknown-elf g++-aarch64-linux-gnu

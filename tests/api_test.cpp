@@ -7,6 +7,7 @@
 #include <fstream>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "etmem_cli.h"
@@ -238,6 +239,49 @@ TEST(Api, CallsFromTwoThreadsAtOnceGiveOneThreadsReports) {
   second.join();
   EXPECT_EQ(a, cortex_m);
   EXPECT_EQ(b, x86_64);
+}
+
+// The budget check is the command line's --budget / --budget-file: the same items, the same
+// lines for what is over, the same errors.
+TEST(Api, BudgetsAreTheCommandLines) {
+  const fs::path path = MotivatingCnnFile();
+  api::Options o;
+  o.runtime = "0.3";
+  const std::vector<api::Report> reports = {api::Analyze(path.string(), o)};
+  const api::MethodSummary m = reports[0].methods()[0];
+  const uint64_t ram = m.method_pool_bytes + m.planned_bytes + m.temp_load_peak_bytes;
+  const uint64_t flash = reports[0].file_bytes();
+
+  std::vector<api::BudgetItem> fits =
+      api::CheckBudget(reports, api::ParseBudget(fmt::format("ram={},flash={}", ram, flash)));
+  ASSERT_EQ(fits.size(), 2u);
+  EXPECT_EQ(fits[0].item, "ram");
+  EXPECT_EQ(fits[0].used, ram);
+  EXPECT_EQ(fits[0].limit, ram);
+  EXPECT_FALSE(fits[0].over);
+  EXPECT_EQ(fits[0].message, "");
+  EXPECT_EQ(fits[1].item, "flash");
+  EXPECT_EQ(fits[1].used, flash);
+  EXPECT_FALSE(fits[1].over);
+
+  const std::string spec = fmt::format("ram={},flash={}", ram - 1, flash - 1);
+  const std::vector<api::BudgetItem> over = api::CheckBudget(reports, api::ParseBudget(spec));
+  ASSERT_EQ(over.size(), 2u);
+  EXPECT_TRUE(over[0].over && over[1].over);
+  const CliRun cli = Etmem("analyze " + path.string() + " --runtime 0.3 --budget " + spec);
+  EXPECT_EQ(cli.exit_code, 1);
+  EXPECT_EQ(cli.err, "etmem: " + over[0].message + "\netmem: " + over[1].message + "\n");
+
+  // Only what the budget sets; a budget file reads the same.
+  const fs::path file = WriteTemp("board.budget", fmt::format("# board\nram = {}\n", ram - 1));
+  const std::vector<api::BudgetItem> from_file =
+      api::CheckBudget(reports, api::ReadBudgetFile(file.string()));
+  ASSERT_EQ(from_file.size(), 1u);
+  EXPECT_EQ(from_file[0].message, over[0].message);
+
+  const std::string bad = ErrorOf([] { api::ParseBudget("rom=1K"); }, api::ErrorKind::kInvalidArgument);
+  EXPECT_EQ("etmem: " + bad + "\n", Etmem("analyze " + path.string() + " --budget rom=1K").err);
+  ErrorOf([] { api::ReadBudgetFile("/nonexistent/board.budget"); }, api::ErrorKind::kIo);
 }
 
 }  // namespace

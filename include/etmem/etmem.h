@@ -233,6 +233,31 @@ struct PlanResult {
 };
 PlanResult Plan(const Program& program, const PlanOptions& options = {});
 
+// `etmem analyze --budget` / `--budget-file`: what a firmware build may spend, checked against
+// reports. Sizes are bytes or "64K", "1M", "1G" (1024-based).
+struct Budget {
+  std::optional<uint64_t> ram;    // per method: method pool + planned buffers + temp load peak
+  std::optional<uint64_t> flash;  // the program file
+};
+// "ram=64K,flash=256K" (--budget); an Error (kInvalidArgument) names the spec and the problem.
+Budget ParseBudget(const std::string& spec);
+// A budget file: "ram = 64K" / "flash = 256K" lines, '#' comments (--budget-file); kIo when it
+// cannot be read, kInvalidArgument "FILE:LINE: problem" when a line is wrong.
+Budget ReadBudgetFile(const std::string& path);
+// One checked item: a ram item per (report, method), one flash item for the program.
+struct BudgetItem {
+  std::string item;       // "ram" or "flash"
+  std::string scope;      // "method 'forward' (ExecuTorch 1.4.1, cortex-m)" or "program PATH"
+  std::string breakdown;  // how `used` is made up
+  uint64_t used = 0;
+  uint64_t limit = 0;
+  bool lower_bound = false;  // an unknown delegate allocates more than `used`
+  bool over = false;         // used > limit
+  std::string message;       // when over: the line `etmem analyze` prints after "etmem: "
+};
+// Items for what the budget sets, in the command line's order (ram items, then flash).
+std::vector<BudgetItem> CheckBudget(std::span<const Report> reports, const Budget& budget);
+
 // `etmem list runtimes|targets`.
 struct ReleaseInfo {
   std::string version;  // "1.4.1"

@@ -6,7 +6,6 @@
 
 #include "commands.h"
 #include "model_options.h"
-#include "etmem/report/budget.h"
 
 namespace etmem::cli {
 namespace {
@@ -47,19 +46,24 @@ api::Format FormatOf(const std::string& name) {
   return api::Format::kText;
 }
 
-Result<std::optional<report::Budget>> LoadBudget(const AnalyzeArgs& args) {
-  if (args.budget.empty() && args.budget_file.empty()) return std::optional<report::Budget>();
-  ETMEM_TRY(report::Budget budget, args.budget.empty() ? report::ReadBudgetFile(args.budget_file)
-                                                       : report::ParseBudget(args.budget));
-  return std::optional(budget);
+// The budget, or its error's message.
+std::optional<api::Budget> LoadBudget(const AnalyzeArgs& args, std::string& error) {
+  if (args.budget.empty() && args.budget_file.empty()) return std::nullopt;
+  try {
+    return args.budget.empty() ? api::ReadBudgetFile(args.budget_file)
+                               : api::ParseBudget(args.budget);
+  } catch (const api::Error& e) {
+    error = e.what();
+    return std::nullopt;
+  }
 }
 
 // Prints a line per exceeded item on stderr; true when something is over budget.
-bool OverBudget(const std::vector<report::Report>& reports, const report::Budget& budget) {
+bool OverBudget(const std::vector<api::Report>& reports, const api::Budget& budget) {
   bool over = false;
-  for (const report::BudgetCheck& c : report::CheckBudget(reports, budget)) {
-    if (!c.over()) continue;
-    std::cerr << "etmem: " << report::OverBudgetMessage(c) << "\n";
+  for (const api::BudgetItem& c : api::CheckBudget(reports, budget)) {
+    if (!c.over) continue;
+    std::cerr << "etmem: " << c.message << "\n";
     over = true;
   }
   return over;
@@ -68,19 +72,16 @@ bool OverBudget(const std::vector<report::Report>& reports, const report::Budget
 int RunAnalyze(const AnalyzeArgs& args) {
   const api::Program program = api::Program::Open(args.program);
   // The budget is read before the pairs are analysed, its error reported after theirs.
-  auto budget = LoadBudget(args);
+  std::string budget_error;
+  const std::optional<api::Budget> budget = LoadBudget(args, budget_error);
   const std::vector<api::Report> analysed = AnalyzeAll(program, args);
-  if (!budget) return FailInvalid(budget.error().message);
+  if (!budget_error.empty()) return FailInvalid(budget_error);
   std::cout << api::Render(analysed, FormatOf(args.format), {.all_allocations = args.allocations});
-  std::vector<report::Report> reports;  // for the budget check
   bool refused = false;
   for (const api::Report& r : analysed) refused |= ReportRefusals(api::Internal(r));
   if (refused) return kExitInvalid;
   bool over_budget = false;
-  if (*budget) {
-    for (const api::Report& r : analysed) reports.push_back(api::Internal(r));
-    over_budget = OverBudget(reports, **budget);
-  }
+  if (budget) over_budget = OverBudget(analysed, *budget);
   for (const api::Report& r : analysed)
     if (AnyDoesNotFit(api::Internal(r))) return kExitDoesNotFit;
   return over_budget ? kExitDoesNotFit : kExitOk;

@@ -374,6 +374,28 @@ Replanned Replan(const Program& program, uint64_t alignment) {
   return out;
 }
 
+// --- Budgets ---
+
+Budget ParseBudget(const std::string& spec) {
+  const report::Budget b = Take(report::ParseBudget(spec));
+  return {b.ram, b.flash};
+}
+
+Budget ReadBudgetFile(const std::string& path) {
+  const report::Budget b = Take(report::ReadBudgetFile(path));
+  return {b.ram, b.flash};
+}
+
+std::vector<BudgetItem> CheckBudget(std::span<const Report> reports, const Budget& budget) {
+  std::vector<BudgetItem> out;
+  for (const report::BudgetCheck& c :
+       report::CheckBudget(Copies(reports), report::Budget{budget.ram, budget.flash})) {
+    out.push_back({c.item, c.scope, c.breakdown, c.used, c.limit, c.lower_bound, c.over(),
+                   c.over() ? report::OverBudgetMessage(c) : std::string()});
+  }
+  return out;
+}
+
 // --- Lists ---
 
 std::vector<ReleaseInfo> Releases() {

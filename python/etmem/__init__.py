@@ -1,0 +1,167 @@
+# Owns: the Python package etmem: the functions an export script or a model repository's pytest
+# calls (analyze, check_budget, header, plan, replan, releases, targets), their defaults (the
+# command line's), turning paths and JSON into Python values, and the exceptions.
+# Not: any figure (the extension etmem._etmem runs etmem's C++ API, include/etmem/etmem.h).
+"""How much memory an ExecuTorch program (.pte) needs in firmware, computed offline.
+
+Every function takes the program as a path (``str`` or ``os.PathLike``) or as its bytes
+(``bytes``, ``bytearray``, ``memoryview`` or any contiguous buffer, e.g. an export script's
+``manager.buffer``), and the options of ``etmem analyze`` as keywords with the same defaults:
+
+- ``runtime``: the ExecuTorch release the firmware is built with ("0.3", "1.4.1", ...;
+  "all" in ``analyze`` and ``check_budget``), default "1.4" (the newest modelled 1.4.x);
+- ``target``: a built-in ABI (see ``targets()``) or a target file (.json), default "cortex-m";
+- ``pool_align``: the pool base's alignment (a power of two); None: the target's malloc alignment;
+- ``temp``: "runner" (what the release's executor_runner does), "null" or "nonnull";
+- ``pool``: check whether a method-allocator pool of this many bytes loads;
+- ``external_data``: the runner passes a NamedDataMap (.ptd) to load_method;
+- ``backends``: ["ID=BYTES" or "ID=BYTES:ALIGN", ...] for backends etmem does not model;
+- ``runner``: a runner profile (name or .json file); None: the portable executor_runner;
+- ``method``: only this method; None: every method.
+
+Errors: ``InvalidProgramError`` (a ValueError) when the bytes are not a well-formed program,
+``UnsupportedProgramError`` (a ValueError) when the modelled runtime refuses it, ``ValueError``
+for a bad option, ``OSError`` when a file cannot be read; the message is the one line
+``etmem`` prints after "etmem: ". etmem releases the GIL while it works.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+from . import _etmem
+from ._etmem import InvalidProgramError, UnsupportedProgramError
+
+__all__ = [
+    "InvalidProgramError",
+    "UnsupportedProgramError",
+    "analyze",
+    "check_budget",
+    "header",
+    "plan",
+    "replan",
+    "report",
+    "releases",
+    "targets",
+    "__version__",
+]
+
+__version__: str = _etmem.version()
+
+InvalidProgramError.__module__ = __name__
+UnsupportedProgramError.__module__ = __name__
+
+
+def _program(program: Any) -> Any:
+    """A path as str, or the bytes-like object itself (the extension reads its buffer)."""
+    if isinstance(program, (str, os.PathLike)):
+        path = os.fspath(program)
+        return os.fsdecode(path) if isinstance(path, bytes) else path
+    return program
+
+
+def _model(runtime: str, target: str, pool_align: Optional[int], temp: str, pool: Optional[int],
+           external_data: bool, backends: Optional[Sequence[str]], runner: Optional[str],
+           method: Optional[str]) -> Dict[str, Any]:
+    if isinstance(backends, str):
+        backends = [backends]
+    return dict(runtime=runtime, target=os.fspath(target), pool_align=pool_align, temp=temp,
+                pool=pool, external_data=bool(external_data),
+                backends=list(backends) if backends is not None else None,
+                runner=os.fspath(runner) if runner is not None else None, method=method)
+
+
+def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner", pool=None,
+            external_data=False, backends=None, runner=None, *, method=None):
+    """``etmem analyze PROGRAM --format json``: the report as a dict (exactly the JSON's
+    content); with runtime or target "all", the list of them (releases outer, targets inner).
+
+    >>> r = etmem.analyze(open("cnn.pte", "rb").read(), runtime="0.3", pool=4096)
+    >>> r["methods"][0]["method_allocator"]["bytes"], r["methods"][0]["pool_check"]["log"]
+    """
+    result = _etmem.analyze(
+        _program(program), **_model(runtime, target, pool_align, temp, pool, external_data,
+                                    backends, runner, method))
+    # The extension builds the dict from the JSON itself (half the cost of json.loads); JSON
+    # it does not read (a number with a fraction, say) comes back as text.
+    return json.loads(result) if isinstance(result, str) else result
+
+
+def report(program, format="text", runtime="1.4", target="cortex-m", pool_align=None,
+           temp="runner", pool=None, external_data=False, backends=None, runner=None, *,
+           method=None, allocations=False):
+    """``etmem analyze PROGRAM --format text|csv|md [--allocations]``: what it prints, as str."""
+    return _etmem.analyze_text(
+        _program(program), format=format, allocations=allocations,
+        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method))
+
+
+def _budget_spec(budget: Union[str, Mapping[str, Union[int, str]]]) -> str:
+    if isinstance(budget, str):
+        return budget
+    if isinstance(budget, Mapping):
+        return ",".join(f"{key}={value}" for key, value in budget.items())
+    raise TypeError(f"budget: want 'ram=64K,flash=256K' or {{'ram': 65536}}, not {type(budget).__name__}")
+
+
+def check_budget(program, budget=None, *, budget_file=None, runtime="1.4", target="cortex-m",
+                 pool_align=None, temp="runner", pool=None, external_data=False, backends=None,
+                 runner=None, method=None):
+    """``etmem analyze PROGRAM --budget SPEC`` (or ``--budget-file FILE``): whether the program
+    fits a board's RAM and flash.
+
+    ``budget`` is "ram=64K,flash=256K" or a mapping {"ram": 65536, "flash": "256K"}; the RAM
+    item limits, per method and (release, target) pair, method pool + planned buffers + temp
+    allocator load peak; flash limits the program file. Returns
+    ``{"fits": bool, "items": [{"item", "scope", "breakdown", "used", "limit", "lower_bound",
+    "over", "message"}, ...]}``; ``message`` is the line ``etmem`` prints for an item over
+    budget (None for one within). A pool check (``pool``) is not part of "fits": see analyze.
+    """
+    spec = None if budget is None else _budget_spec(budget)
+    file = None if budget_file is None else os.fsdecode(os.fspath(budget_file))
+    items = _etmem.check_budget(
+        _program(program), spec=spec, file=file,
+        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method))
+    return {"fits": not any(item["over"] for item in items), "items": items}
+
+
+def header(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner",
+           external_data=False, backends=None, runner=None, *, margin=None, define_pools=False,
+           section=None, method=None):
+    """``etmem header PROGRAM``: the C header with the pool sizes, as str."""
+    return _etmem.header(
+        _program(program), margin=None if margin is None else str(margin),
+        define_pools=define_pools, section=section,
+        **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method))
+
+
+def plan(program, method=None, alignment=16, format="json", columns=64, *, runtime="1.4",
+         target="cortex-m", pool_align=None, temp="runner", external_data=False, backends=None,
+         runner=None):
+    """``etmem plan PROGRAM``: the planned memory's live ranges, soundness, bounds and advisories.
+
+    format "json" (default) gives the JSON's content as a dict; "text" and "html" give what the
+    command prints, as str. (The model options matter to "html" only.)
+    """
+    output, _sound = _etmem.plan(
+        _program(program), format=format, plan_method=method, alignment=alignment,
+        columns=columns,
+        **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, None))
+    return json.loads(output) if format == "json" else output
+
+
+def replan(program, alignment=16):
+    """``etmem replan PROGRAM -o NEW``: the re-planned program's bytes (only planned offsets
+    and planned_buffer_sizes change; read back and checked sound)."""
+    return _etmem.replan(_program(program), alignment=alignment)
+
+
+def releases():
+    """The modelled ExecuTorch releases, oldest first ("0.3.0", ...): ``etmem list runtimes``."""
+    return [version for version, _summary in _etmem.releases()]
+
+
+def targets():
+    """The built-in target names ("cortex-m", ...): ``etmem list targets``."""
+    return [t["name"] for t in _etmem.targets()]

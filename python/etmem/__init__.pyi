@@ -1,0 +1,121 @@
+# Owns: the type stubs of the package etmem (etmem/__init__.py), for type checkers and editors.
+# Not: documentation beyond the signatures (the docstrings in __init__.py).
+import os
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, TypedDict, Union, overload
+
+Program = Union[str, os.PathLike[str], bytes, bytearray, memoryview]
+PathLike = Union[str, os.PathLike[str]]
+
+__version__: str
+
+class InvalidProgramError(ValueError): ...
+class UnsupportedProgramError(ValueError): ...
+
+class BudgetItem(TypedDict):
+    item: str  # "ram" or "flash"
+    scope: str
+    breakdown: str
+    used: int
+    limit: int
+    lower_bound: bool
+    over: bool
+    message: Optional[str]
+
+class BudgetResult(TypedDict):
+    fits: bool
+    items: List[BudgetItem]
+
+# With runtime="all" or target="all" the result is a list of such dicts.
+def analyze(
+    program: Program,
+    runtime: str = "1.4",
+    target: PathLike = "cortex-m",
+    pool_align: Optional[int] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    pool: Optional[int] = None,
+    external_data: bool = False,
+    backends: Optional[Sequence[str]] = None,
+    runner: Optional[PathLike] = None,
+    *,
+    method: Optional[str] = None,
+) -> Any: ...
+def report(
+    program: Program,
+    format: Literal["text", "csv", "md"] = "text",
+    runtime: str = "1.4",
+    target: PathLike = "cortex-m",
+    pool_align: Optional[int] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    pool: Optional[int] = None,
+    external_data: bool = False,
+    backends: Optional[Sequence[str]] = None,
+    runner: Optional[PathLike] = None,
+    *,
+    method: Optional[str] = None,
+    allocations: bool = False,
+) -> str: ...
+def check_budget(
+    program: Program,
+    budget: Union[str, Mapping[str, Union[int, str]], None] = None,
+    *,
+    budget_file: Optional[PathLike] = None,
+    runtime: str = "1.4",
+    target: PathLike = "cortex-m",
+    pool_align: Optional[int] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    pool: Optional[int] = None,
+    external_data: bool = False,
+    backends: Optional[Sequence[str]] = None,
+    runner: Optional[PathLike] = None,
+    method: Optional[str] = None,
+) -> BudgetResult: ...
+def header(
+    program: Program,
+    runtime: str = "1.4",
+    target: PathLike = "cortex-m",
+    pool_align: Optional[int] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    external_data: bool = False,
+    backends: Optional[Sequence[str]] = None,
+    runner: Optional[PathLike] = None,
+    *,
+    margin: Union[str, int, None] = None,
+    define_pools: bool = False,
+    section: Optional[str] = None,
+    method: Optional[str] = None,
+) -> str: ...
+@overload
+def plan(
+    program: Program,
+    method: Optional[str] = None,
+    alignment: int = 16,
+    format: Literal["json"] = "json",
+    columns: int = 64,
+    *,
+    runtime: str = "1.4",
+    target: PathLike = "cortex-m",
+    pool_align: Optional[int] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    external_data: bool = False,
+    backends: Optional[Sequence[str]] = None,
+    runner: Optional[PathLike] = None,
+) -> Dict[str, Any]: ...
+@overload
+def plan(
+    program: Program,
+    method: Optional[str] = None,
+    alignment: int = 16,
+    *,
+    format: Literal["text", "html"],
+    columns: int = 64,
+    runtime: str = "1.4",
+    target: PathLike = "cortex-m",
+    pool_align: Optional[int] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    external_data: bool = False,
+    backends: Optional[Sequence[str]] = None,
+    runner: Optional[PathLike] = None,
+) -> str: ...
+def replan(program: Program, alignment: int = 16) -> bytes: ...
+def releases() -> List[str]: ...
+def targets() -> List[str]: ...

@@ -1,0 +1,284 @@
+# Owns: the tests of the Python module etmem: every function against the command line's output,
+# every kind of program input (path, os.PathLike, bytes, bytearray, memoryview), the errors, the
+# GIL being released, and the motivating CNN's figures. Not: the all-programs comparison
+# (test_real_programs.py).
+import json
+import pathlib
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import etmem
+
+from conftest import REAL_CNN
+
+FAILURE_LINE = "Memory allocation failed: 48B requested (adjusted for alignment), 44B available"
+
+
+def cli(binary, *args, check_exit=None):
+    run = subprocess.run([str(binary), *map(str, args)], capture_output=True, text=True)
+    if check_exit is not None:
+        assert run.returncode == check_exit, run.stderr
+    return run
+
+
+def cli_json(binary, *args):
+    return json.loads(cli(binary, "analyze", *args, "--format", "json").stdout)
+
+
+def expect_motivating_figures(path):
+    r = etmem.analyze(open(path, "rb").read(), runtime="0.3", pool=4096)
+    (m,) = r["methods"]
+    assert m["method_allocator"]["bytes"] == 4266
+    assert m["exact"] is True
+    assert m["pool_check"]["fits"] is False
+    assert m["pool_check"]["log"] == FAILURE_LINE
+    assert (r["runtime"], r["target"], r["pool_align"]) == ("0.3.0", "cortex-m", 8)
+    fits = etmem.analyze(path, runtime="0.3", pool=4266)["methods"][0]["pool_check"]
+    assert fits["fits"] is True
+
+
+def test_the_builders_motivating_cnn_needs_4266_bytes(cnn):
+    expect_motivating_figures(cnn)
+
+
+def test_the_real_motivating_cnn_needs_4266_bytes():
+    if not REAL_CNN.exists():
+        pytest.skip(f"the real program is not in ../shared ({REAL_CNN})")
+    expect_motivating_figures(REAL_CNN)
+
+
+def test_every_input_kind_gives_the_command_lines_json(cnn, etmem_binary):
+    expected = cli_json(etmem_binary, cnn, "--runtime", "0.3", "--pool", "4096")
+    assert etmem.analyze(str(cnn), runtime="0.3", pool=4096) == expected
+    assert etmem.analyze(cnn, runtime="0.3", pool=4096) == expected  # os.PathLike
+    data = cnn.read_bytes()
+    from_memory = dict(expected, program=dict(expected["program"], path="<memory>"))
+    assert etmem.analyze(data, runtime="0.3", pool=4096) == from_memory
+    assert etmem.analyze(bytearray(data), runtime="0.3", pool=4096) == from_memory
+    assert etmem.analyze(memoryview(data), runtime="0.3", pool=4096) == from_memory
+    # A slice of a larger buffer: only the view's bytes are read.
+    padded = b"\0" * 7 + data + b"\0" * 5
+    assert etmem.analyze(memoryview(padded)[7:-5], runtime="0.3", pool=4096) == from_memory
+
+
+def test_every_option_is_the_command_lines(cnn, etmem_binary):
+    cases = [
+        (dict(), []),
+        (dict(runtime="1.0", target="x86_64"), ["--runtime", "1.0", "--target", "x86_64"]),
+        (dict(runtime="0.5", pool_align=4, temp="nonnull"),
+         ["--runtime", "0.5", "--pool-align", "4", "--temp", "nonnull"]),
+        (dict(external_data=True, backends=["NpuBackend=100:16"], method="forward"),
+         ["--external-data", "--backend", "NpuBackend=100:16", "--method", "forward"]),
+        (dict(runtime="0.3", temp="null", pool=5000), ["--runtime", "0.3", "--temp", "null", "--pool", "5000"]),
+    ]
+    for kwargs, args in cases:
+        assert etmem.analyze(cnn, **kwargs) == cli_json(etmem_binary, cnn, *args), kwargs
+    every = etmem.analyze(cnn, runtime="all", target="all")
+    assert isinstance(every, list) and len(every) == len(etmem.releases()) * len(etmem.targets())
+    assert every == cli_json(etmem_binary, cnn, "--runtime", "all", "--target", "all")
+
+
+def test_report_is_the_command_lines_text(cnn, etmem_binary):
+    assert etmem.report(cnn, runtime="0.3", pool=4096) == cli(
+        etmem_binary, "analyze", cnn, "--runtime", "0.3", "--pool", "4096").stdout
+    assert etmem.report(cnn, allocations=True) == cli(
+        etmem_binary, "analyze", cnn, "--allocations").stdout
+    for fmt in ("csv", "md"):
+        assert etmem.report(cnn, format=fmt, runtime="all") == cli(
+            etmem_binary, "analyze", cnn, "--runtime", "all", "--format", fmt).stdout
+
+
+def test_header_plan_replan_and_lists_are_the_command_lines(cnn, etmem_binary, tmp_path):
+    assert etmem.header(cnn, runtime="0.3", margin="10%", define_pools=True, section=".sram2") == cli(
+        etmem_binary, "header", cnn, "--runtime", "0.3", "--margin", "10%", "--define-pools",
+        "--section", ".sram2").stdout
+    assert etmem.plan(cnn) == json.loads(cli(etmem_binary, "plan", cnn, "--format", "json").stdout)
+    assert etmem.plan(cnn, format="text") == cli(etmem_binary, "plan", cnn).stdout
+    assert etmem.plan(cnn, format="html", runtime="0.3") == cli(
+        etmem_binary, "plan", cnn, "--format", "html", "--runtime", "0.3").stdout
+
+    written = tmp_path / "replanned.pte"
+    cli(etmem_binary, "replan", cnn, "-o", written, check_exit=0)
+    replanned = etmem.replan(cnn.read_bytes())
+    assert isinstance(replanned, bytes)
+    assert replanned == written.read_bytes()
+    assert replanned == etmem.replan(cnn)
+    # The new program reads back: its planned buffers are no larger.
+    before = etmem.analyze(cnn)["methods"][0]["planned_buffers"]
+    after = etmem.analyze(replanned)["methods"][0]["planned_buffers"]
+    assert sum(after) <= sum(before)
+
+    lines = cli(etmem_binary, "list", "runtimes", check_exit=0).stdout.splitlines()
+    assert etmem.releases() == [line.split()[0] for line in lines]
+    lines = cli(etmem_binary, "list", "targets", check_exit=0).stdout.splitlines()
+    assert etmem.targets() == [line.split()[0] for line in lines]
+    assert cli(etmem_binary, "--version").stdout == f"etmem {etmem.__version__}\n"
+
+
+def test_check_budget_is_the_command_lines(cnn, etmem_binary, tmp_path):
+    (m,) = etmem.analyze(cnn, runtime="0.3")["methods"]
+    ram = (m["method_allocator"]["bytes"] + sum(m["planned_buffers"])
+           + m["temp_allocator"]["load_peak_bytes"])
+    flash = cnn.stat().st_size
+    fits = etmem.check_budget(cnn, f"ram={ram},flash={flash}", runtime="0.3")
+    assert fits["fits"] is True
+    assert [(i["item"], i["used"], i["limit"], i["over"], i["message"]) for i in fits["items"]] == [
+        ("ram", ram, ram, False, None), ("flash", flash, flash, False, None)]
+    cli(etmem_binary, "analyze", cnn, "--runtime", "0.3", "--budget", f"ram={ram},flash={flash}",
+        check_exit=0)
+
+    over = etmem.check_budget(cnn, {"ram": ram - 1, "flash": flash - 1}, runtime="0.3")
+    assert over["fits"] is False
+    run = cli(etmem_binary, "analyze", cnn, "--runtime", "0.3", "--budget",
+              f"ram={ram - 1},flash={flash - 1}", check_exit=1)
+    assert run.stderr == "".join(f"etmem: {i['message']}\n" for i in over["items"])
+
+    budget_file = tmp_path / "board.budget"
+    budget_file.write_text("# the board\nram = 4K\n")
+    from_file = etmem.check_budget(cnn, budget_file=budget_file, runtime="all", target="all")
+    assert [i["item"] for i in from_file["items"]] == ["ram"] * len(etmem.releases()) * len(etmem.targets())
+    run = cli(etmem_binary, "analyze", cnn, "--runtime", "all", "--target", "all",
+              "--budget-file", budget_file)
+    assert run.stderr == "".join(f"etmem: {i['message']}\n" for i in from_file["items"] if i["over"])
+    assert from_file["fits"] == (run.returncode == 0)
+
+    with pytest.raises(ValueError) as bad:
+        etmem.check_budget(cnn, "rom=1K")
+    assert f"etmem: {bad.value}\n" == cli(etmem_binary, "analyze", cnn, "--budget", "rom=1K").stderr
+    with pytest.raises(OSError):
+        etmem.check_budget(cnn, budget_file=tmp_path / "missing.budget")
+    with pytest.raises(ValueError):
+        etmem.check_budget(cnn)  # neither
+    with pytest.raises(TypeError):
+        etmem.check_budget(cnn, 65536)
+
+
+def test_an_invalid_program_raises_the_command_lines_line(cnn, etmem_binary, tmp_path):
+    junk = tmp_path / "junk.pte"
+    junk.write_bytes(b"x" * 64)
+    truncated = tmp_path / "truncated.pte"
+    truncated.write_bytes(cnn.read_bytes()[:100])
+    for path in (junk, truncated):
+        with pytest.raises(etmem.InvalidProgramError) as e:
+            etmem.analyze(path)
+        assert isinstance(e.value, ValueError)
+        assert f"etmem: {e.value}\n" == cli(etmem_binary, "analyze", path, check_exit=2).stderr
+        assert "\n" not in str(e.value)
+        # The same bytes from memory: the same problem, named "<memory>".
+        with pytest.raises(etmem.InvalidProgramError) as from_bytes:
+            etmem.analyze(path.read_bytes())
+        assert str(from_bytes.value) == str(e.value).replace(str(path), "<memory>")
+    for function in (etmem.analyze, etmem.header, etmem.plan, etmem.replan, etmem.report):
+        with pytest.raises(etmem.InvalidProgramError):
+            function(b"")
+
+
+def test_runner_profile_matches_the_cli(cnn, etmem_binary):
+    # The Arm bare-metal runner's pool holds the planned buffer, load_method and the inputs.
+    got = etmem.analyze(cnn, runtime="1.4.1", target="cortex-m", runner="arm-baremetal")
+    assert got == cli_json(etmem_binary, cnn, "--runtime", "1.4.1", "--target", "cortex-m",
+                           "--runner", "arm-baremetal")
+
+
+def test_bad_options_and_inputs_raise(cnn, tmp_path):
+    missing = tmp_path / "missing.pte"
+    with pytest.raises(OSError) as e:
+        etmem.analyze(missing)
+    assert str(missing) in str(e.value)
+    for kwargs in (dict(runtime="9.9"), dict(target="z80"), dict(temp="maybe"), dict(pool_align=3),
+                   dict(method="nope"), dict(backends=["=12"]), dict(pool=2**33)):
+        with pytest.raises(ValueError):
+            etmem.analyze(cnn, **kwargs)
+    # An unknown runner is refused with the command line's line.
+    with pytest.raises(ValueError, match="--runner stm32-cube: no such runner"):
+        etmem.analyze(cnn, runner="stm32-cube")
+    with pytest.raises(TypeError):
+        etmem.analyze(12345)
+    with pytest.raises(TypeError):
+        etmem.analyze(cnn, pool_align=-1)
+    with pytest.raises(ValueError):
+        etmem.header(cnn, section=".x")  # needs define_pools
+    with pytest.raises(ValueError):
+        etmem.plan(cnn, format="svg")
+    with pytest.raises(ValueError):
+        etmem.report(cnn, format="json")
+    with pytest.raises(ValueError):
+        etmem.replan(cnn, alignment=3)
+    # A non-contiguous buffer is refused, not misread.
+    with pytest.raises(BufferError):
+        etmem.analyze(memoryview(cnn.read_bytes())[::2])
+
+
+def test_threads_analyse_at_once_with_identical_results(cnn):
+    data = cnn.read_bytes()
+    expected = etmem.analyze(data, runtime="all", target="all")
+    results = [None] * 4
+
+    def work(i):
+        results[i] = etmem.analyze(bytearray(data) if i % 2 else data, runtime="all", target="all")
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(results))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r == expected for r in results)
+
+
+def test_the_gil_is_released_while_etmem_works(cnn):
+    # A Python thread counts as fast as it can for the same time twice: while the main thread
+    # sleeps (which releases the GIL), and while it calls etmem back to back. Were the GIL held
+    # through the calls, the counter could run only in the gaps between them (with a 0.1 ms
+    # switch interval, well under a tenth of the time); released, it counts about as much.
+    from etmem import _etmem
+
+    data = cnn.read_bytes()
+    model = dict(runtime="all", target="cortex-m", pool_align=None, temp="runner", pool=None,
+                 external_data=False, backends=None, runner=None, method=None)
+
+    def ticks_while(main_thread_work, seconds=0.5):
+        ticks = 0
+        stop = threading.Event()
+
+        def count():
+            nonlocal ticks
+            while not stop.is_set():
+                ticks += 1
+
+        counter = threading.Thread(target=count)
+        counter.start()
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            main_thread_work()
+        stop.set()
+        counter.join()
+        return ticks
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-4)
+    try:
+        asleep = ticks_while(lambda: time.sleep(0.01))
+        in_etmem = ticks_while(lambda: _etmem.analyze_json(data, **model))
+    finally:
+        sys.setswitchinterval(old)
+    assert in_etmem > 0.25 * asleep, (in_etmem, asleep)
+
+
+def test_the_extensions_json_reader_is_json_loads():
+    # etmem.analyze builds its dict in the extension; it must be json.loads's, or hand back the
+    # text for json.loads (then a str).
+    from etmem import _etmem
+
+    same = ['{}', '[]', '{"a": [1, -2, 0, 18446744073709551615, 123456789012345678901234567890]}',
+            '{"s": "plain", "e": "q\\" b\\\\ s\\/ \\b\\f\\n\\r\\t", "u": "\\u00e9\\u4e2d\\ud83d\\ude00"}',
+            '{"utf8": "h\u00e9 \u4e2d \U0001F600", "t": true, "f": false, "n": null}',
+            ' [ {"k": 1 , "k": 2} , "x" ] ', '{"a": {"a": {"a": []}}}', '""', '0', '-7']
+    for text in same:
+        assert _etmem.json_to_python(text) == json.loads(text), text
+    for text in ['1.5', '{"x": 1e3}', '"\\udc00"', '"\\ud800x"', '{"a": 1,}', '[1 2]', '{"a" 1}',
+                 '01', '-', 'tru', '"open', '[', '{"a": "\x01"}', '"\\x"', '1 2', '']:
+        assert _etmem.json_to_python(text) == text, text  # left to json.loads
