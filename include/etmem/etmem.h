@@ -255,7 +255,8 @@ struct BudgetItem {
   bool over = false;         // used > limit
   std::string message;       // when over: the line `etmem analyze` prints after "etmem: "
 };
-// Items for what the budget sets, in the command line's order (ram items, then flash).
+// Items for what the budget sets, in the command line's order (ram items, then flash). A method
+// the report's release refuses throws Error (kUnsupported) with the command line's line.
 std::vector<BudgetItem> CheckBudget(std::span<const Report> reports, const Budget& budget);
 
 // `etmem list runtimes|targets`.

@@ -387,6 +387,11 @@ Budget ReadBudgetFile(const std::string& path) {
 }
 
 std::vector<BudgetItem> CheckBudget(std::span<const Report> reports, const Budget& budget) {
+  // A method the release refuses has no figure to hold to a budget (the command line exits 2
+  // on it before any budget line).
+  for (const Report& r : reports)
+    for (const report::MethodReport& m : Internal(r).methods)
+      if (m.plan.refusal) throw api::Error(ErrorKind::kUnsupported, RefusalLine(Internal(r), m));
   std::vector<BudgetItem> out;
   for (const report::BudgetCheck& c :
        report::CheckBudget(Copies(reports), report::Budget{budget.ram, budget.flash})) {
