@@ -1,4 +1,5 @@
-// Owns: holding etmem to the real ExecuTorch runtime of the patch releases 1.0.1, 1.3.1 and 1.4.0.
+// Owns: holding etmem to the real ExecuTorch runtime of the patch releases 1.0.1, 1.3.1 and 1.4.0,
+// and of the first releases 0.1.0, 0.2.0 and 0.2.1.
 // Not: the source-level deltas (patch_releases_test.cpp), the minor releases (measured_runtime_test.cpp).
 //
 // tests/measured/x86_64_patch_releases.json holds what the real portable runtime of each of those
@@ -10,9 +11,14 @@
 // "xnnpack_stub_noalloc" an "XnnpackBackend" stub takes nothing either, so the XNNExecutor
 // difference between 1.4.0 and 1.4.1 is not in these traces: patch_releases_test.cpp holds it to
 // the source).
+//
+// tests/measured/x86_64_early_releases.json holds the same harness's runs of v0.1.0, v0.2.0 and
+// v0.2.1 on the same programs (its how_measured says what differs in building those tags), with,
+// for a method the runtime refuses, the allocations it made before refusing and its error code.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -34,6 +40,32 @@ using nlohmann::json;
 const json& Measured() {
   static const json kMeasured = test::ReadMeasured("x86_64_patch_releases.json");
   return kMeasured;
+}
+
+const json& MeasuredEarly() {
+  static const json kMeasured = test::ReadMeasured("x86_64_early_releases.json");
+  return kMeasured;
+}
+
+// ExecuTorch's Error names for the codes these runs logged (runtime/core/error.h).
+std::string ErrorName(int code) {
+  switch (code) {
+    case 0x10: return "NotSupported";
+    case 0x12: return "InvalidArgument";
+    case 0x14: return "OperatorMissing";
+    case 0x20: return "NotFound";
+    case 0x23: return "InvalidProgram";
+    default: return "code " + std::to_string(code);
+  }
+}
+
+// The method allocator's calls of a method: [size, alignment, offset] each.
+std::vector<std::array<uint64_t, 3>> MethodCalls(const report::MethodReport& m) {
+  std::vector<std::array<uint64_t, 3>> got;
+  for (size_t i = 0; i < m.sim.placements.size(); ++i)
+    if (m.plan.requests[i].pool == runtime::PoolKind::kMethod)
+      got.push_back({m.plan.requests[i].size, m.plan.requests[i].align, m.sim.placements[i].offset});
+  return got;
 }
 
 // The measured program's bytes: the builder's scenario, or the real program in ../shared.
@@ -116,10 +148,7 @@ TEST(MeasuredPatchReleases, EachPatchReleaseLoadsExactlyAsTheRuntimeDid) {
       EXPECT_EQ(m.method_bytes, mm["total_bytes"].get<uint64_t>()) << where;
       EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << where;
       EXPECT_EQ(r_other.methods[k].method_bytes, m.method_bytes) << where << " vs " << other;
-      std::vector<std::array<uint64_t, 3>> got;
-      for (size_t i = 0; i < m.sim.placements.size(); ++i)
-        if (m.plan.requests[i].pool == runtime::PoolKind::kMethod)
-          got.push_back({m.plan.requests[i].size, m.plan.requests[i].align, m.sim.placements[i].offset});
+      const std::vector<std::array<uint64_t, 3>> got = MethodCalls(m);
       ASSERT_EQ(got.size(), mm["n_calls"].get<size_t>()) << where;
       if (mm.contains("trace") && !mm["trace"].is_null()) {
         for (size_t i = 0; i < got.size(); ++i) {
@@ -139,6 +168,56 @@ TEST(MeasuredPatchReleases, EachPatchReleaseLoadsExactlyAsTheRuntimeDid) {
     ++compared;
   }
   EXPECT_EQ(compared, have_real ? 264u : 66u);
+  if (!have_real) GTEST_LOG_(INFO) << "../shared absent: real-program runs skipped";
+}
+
+// 0.1.0, 0.2.0, 0.2.1: every run's verdict (loads, or the error the runtime refuses the method
+// with), and the allocations made (up to the refusal), call for call.
+TEST(MeasuredPatchReleases, TheFirstReleasesLoadOrRefuseExactlyAsTheRuntimeDid) {
+  const bool have_real = test::HaveRealModels();
+  size_t compared = 0, refused = 0;
+  for (const json& e : MeasuredEarly()["results"]) {
+    if (!Comparable(e) || (e["program_set"] != "builder" && !have_real)) continue;
+    const std::string tag = e["tag"].get<std::string>().substr(1);
+    const std::string what = tag + " " + e["program"].get<std::string>() + " temp " +
+                             e["temp"].get<std::string>() + " " + e["harness_config"].get<std::string>();
+    const std::vector<uint8_t>& bytes = Bytes(e);
+    ASSERT_EQ(Sha256Hex(bytes), e["sha256"]) << what;
+    auto program = pte::ReadProgramBytes(bytes, e["program"].get<std::string>());
+    if (!e["program_load_ok"].get<bool>()) {
+      EXPECT_FALSE(program) << what << ": the runtime refuses the program in Program::load";
+      ++compared;
+      continue;
+    }
+    ASSERT_TRUE(program) << what << ": " << program.error().message;
+    const report::Report r = Analyze(*program, tag, e);
+    ASSERT_EQ(r.methods.size(), e["methods"].size()) << what;
+    for (size_t k = 0; k < r.methods.size(); ++k) {
+      const report::MethodReport& m = r.methods[k];
+      const json& mm = e["methods"][k];
+      const std::string where = what + " method " + mm["method"].get<std::string>();
+      ASSERT_EQ(m.method->name, mm["method"].get<std::string>()) << where;
+      const int code = mm["load_error_code"].get<int>();
+      if (code != 0) {
+        ASSERT_TRUE(m.plan.refusal.has_value()) << where << ": the runtime fails with "
+                                                << ErrorName(code);
+        EXPECT_EQ(m.plan.refusal->error, ErrorName(code)) << where;
+        ++refused;
+      } else {
+        EXPECT_FALSE(m.plan.refusal.has_value()) << where;
+        EXPECT_EQ(m.method_bytes, mm["total_bytes"].get<uint64_t>()) << where;
+        EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << where;
+      }
+      const std::vector<std::array<uint64_t, 3>> got = MethodCalls(m);
+      ASSERT_EQ(got.size(), mm["n_calls"].get<size_t>()) << where;
+      if (mm.contains("trace") && !mm["trace"].is_null())
+        for (size_t i = 0; i < got.size(); ++i)
+          ASSERT_EQ(json(got[i]), mm["trace"][i]) << where << " call " << i;
+    }
+    ++compared;
+  }
+  EXPECT_GT(compared, 0u);
+  EXPECT_GT(refused, 0u) << "no 0.1.0 refusal compared";
   if (!have_real) GTEST_LOG_(INFO) << "../shared absent: real-program runs skipped";
 }
 
