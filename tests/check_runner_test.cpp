@@ -4,7 +4,8 @@
 // runner simulation at one byte below the first pool that gets through) are read back, and the
 // search must list the generating assumptions among its answers; the runner's own lines narrow
 // the answer; a figure changed by one byte is named as differing; `--runner all`, the Pico 2
-// usage line, a user's runner file, and the CLI's exit codes.
+// usage line, a user's runner file with a fast-memory region, the Arm runner's +semihosting file
+// pool, and the CLI's exit codes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -482,6 +483,41 @@ TEST(RunnerFastRegion, TheDocsFileMovesMemoryIdThreeIntoItsOwnPool) {
                            file.string() + "+fast");
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("FAST_POOL_SIZE (fast_pool): 4000 bytes minimum"), std::string::npos)
+      << run.out;
+}
+
+// +semihosting (examples/arm/executor_runner at each tag: read_binary_file allocates each file
+// with the default alignment from the file pool, -m before the -i files in ExecuTorch's run
+// scripts): its own pool, the method pool as without it.
+TEST(ArmSemihosting, TheFilesGoToTheirOwnPoolInOrder) {
+  const Program program = Load(testing::MotivatingCnn());
+  for (const char* release : {"0.4.0", "0.7.0", "1.3.0", "1.4.1"}) {
+    const Planned with = Plan(program, {"arm-baremetal+semihosting", release});
+    const Planned without = Plan(program, {"arm-baremetal", release});
+    std::vector<std::pair<uint64_t, uint32_t>> files;
+    std::string pool;
+    for (const runner::RunnerRequest& r : with.plan.requests)
+      if (!r.load_method && r.pool != with.plan.method_pool) {
+        files.push_back({r.size, r.align});
+        pool = with.plan.pools[r.pool].spec->variable;
+      }
+    const uint64_t input_bytes = 100 * 4;  // the CNN's one float32 [1, 1, 100] input
+    ASSERT_EQ(files.size(), 2u) << release;
+    EXPECT_EQ(files[0], (std::pair<uint64_t, uint32_t>{program.bytes.size(), 4})) << release;
+    EXPECT_EQ(files[1], (std::pair<uint64_t, uint32_t>{input_bytes, 4})) << release;
+    EXPECT_EQ(pool, std::string(release) == "0.4.0" ? "input_allocation_pool"
+                                                    : "input_file_allocation_pool");
+    const auto a = sim::SimulateRunner(with.plan, with.load.requests, std::nullopt);
+    const auto b = sim::SimulateRunner(without.plan, without.load.requests, std::nullopt);
+    EXPECT_EQ(a.method().minimum, b.method().minimum) << release;
+  }
+  const fs::path pte = WriteScenario(testing::MotivatingCnn(), "semihosting_cnn");
+  const CliRun run =
+      Etmem("analyze " + pte.string() + " --runtime 1.4.1 --runner arm-baremetal+semihosting");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("ET_ARM_BAREMETAL_SEMIHOSTING_FILE_ALLOCATOR_POOL_SIZE "
+                         "(input_file_allocation_pool): "),
+            std::string::npos)
       << run.out;
 }
 
