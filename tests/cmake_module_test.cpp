@@ -149,7 +149,7 @@ TEST(CMakeModule, ARunnerAddsItsDefines) {
   Project p = WriteProject("fw_runner", "include(" ETMEM_SOURCE_DIR "/cmake/etmem.cmake)\n",
                            MotivatingCnnFile(),
                            "RUNTIME 1.4 TARGET_ABI cortex-m RUNNER my_runner.json");
-  fs::copy_file(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner/profiles/arm-baremetal-1.1.json",
+  fs::copy_file(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner/profiles/arm-baremetal-1.4.json",
                 p.source / "my_runner.json", fs::copy_options::overwrite_existing);
   CliRun configure = Configure(p, "-DETMEM_EXECUTABLE=" ETMEM_BINARY);
   ASSERT_EQ(configure.exit_code, 0) << configure.out << configure.err;

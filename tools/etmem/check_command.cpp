@@ -12,6 +12,8 @@
 #include "etmem/check/assumption_search.h"
 #include "etmem/device/device_log.h"
 #include "etmem/api/internal.h"
+#include "etmem/report/runner_rows.h"
+#include "etmem/runtime/labels.h"
 #include "etmem/sim/simulate.h"
 #include "model_options.h"
 
@@ -161,8 +163,26 @@ Result<check::SearchSpace> MakeSpace(const CheckArgs& args, const device::Device
                    : m.temp == "nonnull" ? check::TempChoice::kNonNull
                                          : check::TempChoice::kRunner};
   space.pool = pool;
-  ETMEM_TRY(report::ReportOptions o,
-            api::MakeReportOptions(ToApiOptions(m), *space.releases.front(), space.targets.front()));
+  if (!m.runner.empty()) {
+    // --runner all (or a widened search): every runner; else the one named.
+    std::optional<runner::RunnerSelection> pinned;
+    if (m.runner != "all") {
+      ETMEM_TRY(runner::RunnerSelection s, runner::SelectRunner(m.runner));
+      pinned = std::move(s);
+    }
+    if (pinned && !widen) {
+      space.runners.push_back(*pinned);
+    } else {
+      space.runners = check::AllRunners();
+      if (pinned && !pinned->candidates.front()->file.starts_with("built-in"))
+        space.runners.push_back(*pinned);  // the user's own runner file stays among them
+    }
+  }
+  ModelArgs load_args = m;
+  load_args.runner.clear();  // the runner's allocations are the search's, not load_method's
+  ETMEM_TRY(report::ReportOptions o, api::MakeReportOptions(ToApiOptions(load_args),
+                                                            *space.releases.front(),
+                                                            space.targets.front()));
   space.load = o.load;
   return space;
 }
@@ -177,11 +197,33 @@ check::Given GivenAssumptions(const CheckArgs& args, const check::SearchSpace& s
   g.temp = m.temp == "null" ? check::TempChoice::kNull
            : m.temp == "nonnull" ? check::TempChoice::kNonNull : check::TempChoice::kRunner;
   g.pool = pool;
+  if (!m.runner.empty() && m.runner != "all") {
+    for (const runner::RunnerSelection& r : space.runners)
+      if (!r.empty()) g.runner = check::SelectionName(r);
+  }
   return g;
 }
 
 std::string DescribeGiven(const check::Given& g, const check::SearchSpace& space) {
   const abi::Abi& t = space.targets.front();
+  if (g.runner) {  // a runner profile: its pool's declared alignment and its temp allocator
+    return "ExecuTorch " + (g.release ? g.release->version : std::string("(any)")) + ", " +
+           (g.target ? *g.target : std::string("any target")) + ", runner " + *g.runner +
+           ", pool base aligned to " +
+           (g.pool_align ? std::to_string(*g.pool_align) + " B"
+                         : std::string("the alignment the runner declares")) +
+           ", the runner's temp allocator" +
+           (g.pool ? ", a " + std::to_string(*g.pool) + " B pool" : std::string());
+  }
+  if (!space.runners.empty()) {  // --runner all: any runner, each with its own defaults
+    return "ExecuTorch " + (g.release ? g.release->version : std::string("(any)")) + ", " +
+           (g.target ? *g.target : std::string("any target")) + ", any runner, pool base aligned to " +
+           (g.pool_align ? std::to_string(*g.pool_align) + " B"
+                         : std::string("the alignment each runner declares (the target's malloc "
+                                       "alignment for the portable executor_runner)")) +
+           ", each runner's temp allocator" +
+           (g.pool ? ", a " + std::to_string(*g.pool) + " B pool" : std::string());
+  }
   std::string s =
       "ExecuTorch " + (g.release ? g.release->version : std::string("(any)")) + ", " +
       (g.target ? *g.target : std::string("any target")) + ", pool base aligned to " +
@@ -209,7 +251,8 @@ Result<bool> SearchAndPrint(const CheckArgs& args, const pte::ProgramView& progr
                            "own allocations: no combination can be told apart\n";
     return false;
   }
-  const bool pinned = args.given("--runtime") || args.model.pool_align || args.given("--temp");
+  const bool pinned = args.given("--runtime") || args.model.pool_align || args.given("--temp") ||
+                      (!args.model.runner.empty() && args.model.runner != "all");
   if (found.reproductions.empty() && pinned) {
     std::cout << indent << "no combination under the assumptions you gave reproduces the log\n";
     ETMEM_TRY(space, MakeSpace(args, log, pool, true));
@@ -255,10 +298,120 @@ Result<bool> SearchAndPrint(const CheckArgs& args, const pte::ProgramView& progr
   return !mine.empty();
 }
 
+// ---- With --runner: the runner's own allocations, failure lines and printout ----
+
+// What call #i of a runner configuration's prediction is.
+std::string DescribeRunnerCall(const check::ConfigPlan& plan, const pte::MethodView& method,
+                               const check::MethodPrediction& p, size_t call) {
+  if (call >= p.request_of_call.size()) return "?";
+  if (p.request_of_call[call] != check::kRunnerCall)
+    return "load_method's " +
+           runtime::DescribeRequest(plan.plan.requests[p.request_of_call[call]], plan.plan, method);
+  return "the runner's " + plan.runner->requests[p.runner_request_of_call[call]].what;
+}
+
+// Every figure of the runner's printout: as predicted, differing, or not predicted.
+void PrintRunnerFigures(const device::DeviceLog& log, const check::MethodPrediction& p) {
+  std::string unpredicted;
+  for (const device::FigureCheck& c : check::RunnerFigureChecks(log, p)) {
+    const device::RunnerFigure& f = *c.figure;
+    const auto meaning = p.figure_meaning.find(f.name);
+    const std::string why = meaning == p.figure_meaning.end() ? "" : " (" + meaning->second + ")";
+    if (c.matches())
+      std::cout << "  line " << f.line << ": " << check::FigureLabel(f) << " " << f.bytes
+                << " B: as etmem predicts" << why << "\n";
+    else if (c.differs())
+      std::cout << "  line " << f.line << ": " << check::FigureLabel(f) << " " << f.bytes
+                << " B: DIFFERS, etmem predicts " << *c.predicted << " B" << why << "\n";
+    else
+      unpredicted +=
+          (unpredicted.empty() ? "" : ", ") + f.name + " " + std::to_string(f.bytes) + " B";
+  }
+  if (!unpredicted.empty())
+    std::cout << "  not predicted (the firmware's own settings): " << unpredicted << "\n";
+}
+
+int RunCheckWithRunner(const CheckArgs& args) {
+  const api::Program opened = api::Program::Open(args.program);
+  const pte::ProgramView* program = &api::Internal(opened);
+  auto log = device::ReadDeviceLog(args.log);
+  if (!log) return FailInvalid(log.error().message);
+  auto method = PickProgramMethod(*program, args.method);
+  if (!method) return FailInvalid(method.error().message);
+  std::optional<uint64_t> pool = args.pool;
+  if (!pool && log->pool) pool = log->pool->pool_bytes;
+  const ModelArgs& m = args.model;
+  const bool any = m.runner == "all" || m.runtime == "all" || m.target == "all";
+  if (any || (!pool && LogShowsAFailure(*log))) {
+    std::cout << args.log << ": method '" << (*method)->name << "'"
+              << (pool ? "" : ": the log does not give the pool size") << "\n";
+    auto included = SearchAndPrint(args, *program, **method, *log, pool, "  ");
+    if (!included) return FailInvalid(included.error().message);
+    return *included ? kExitOk : kExitDoesNotFit;
+  }
+  // One configuration: the options given, the runner's own defaults for the rest.
+  auto space = MakeSpace(args, *log, pool, false);
+  if (!space) return FailInvalid(space.error().message);
+  auto release = runtime::FindRelease(m.runtime);
+  if (!release) return FailInvalid(release.error().message);
+  const runner::RunnerSelection& selection = space->runners.front();
+  auto profile = runner::ProfileFor(selection, (*release)->version);
+  if (!profile) return FailInvalid(profile.error().message);
+  const runner::StepSpec& load = (*profile)->LoadStep();
+  const runner::PoolSpec& method_pool = *(*profile)->FindPool(load.pool);
+  check::ModelConfig config{*release, space->targets.front(),
+                            m.pool_align.value_or(method_pool.base_align), !load.temp_pool.empty(),
+                            check::ConfigRunner{*profile, selection.options}};
+  check::ConfigPlan plan;
+  check::PlanConfig(*program, **method, config, space->load, plan);
+  if (!plan.runner_error.empty()) return FailInvalid(plan.runner_error);
+  const std::optional<uint64_t> printed = check::PrintedPool(*log);
+  std::optional<uint64_t> at = pool;
+  if (!at && printed && (*profile)->printout && !log->runner_figures.empty() &&
+      (*profile)->printout->format == device::PrintoutFormat(log->runner_figures.front().printout))
+    at = printed;
+  const check::MethodPrediction p = check::PredictConfig(config, plan, at, printed);
+  const std::optional<device::Difference> d =
+      check::RunnerDifference(*log, p, check::RunnerLineTemplates(*space));
+  const std::string assuming = check::DescribeAssumptions(config, at);
+  const uint64_t minimum = check::MinimumOf(config, plan);
+  const std::string pool_title = report::RunnerPoolTitle(method_pool);
+  if (!d) {
+    std::cout << args.log << ": matches etmem's prediction for method '" << (*method)->name
+              << "'";
+    if (!log->calls.empty()) std::cout << ", call for call (" << log->calls.size() << " calls)";
+    std::cout << "\n  assuming " << assuming << "\n";
+    if (!log->failures.empty() && !p.prediction.failures.empty()) {
+      const device::PredictedFailure& f = p.prediction.failures.front();
+      std::cout << "  the failure is exactly the one etmem predicts for a " << at.value_or(0)
+                << " B pool: call #" << f.call << ", " << DescribeRunnerCall(plan, **method, p, f.call)
+                << "\n";
+      for (const std::string& line : p.runner_lines.front())
+        std::cout << "  then the runner prints: " << line << "\n";
+    }
+    PrintRunnerFigures(*log, p);
+    std::cout << "  the exact minimum under these assumptions: " << pool_title << " " << minimum
+              << " B\n";
+    return kExitOk;
+  }
+  std::cout << args.log << (d->line ? ":" + std::to_string(d->line) : "")
+            << ": differs from etmem's prediction for method '" << (*method)->name << "'";
+  if (d->call) std::cout << " at call #" << *d->call;
+  std::cout << "\n  device: " << d->got << "\n  etmem:  " << d->predicted << "\n";
+  if (d->call && *d->call < p.request_of_call.size())
+    std::cout << "  etmem says call #" << *d->call
+              << " is: " << DescribeRunnerCall(plan, **method, p, *d->call) << "\n";
+  std::cout << "  assuming " << assuming << "\n";
+  PrintRunnerFigures(*log, p);
+  std::cout << "  the exact minimum under these assumptions: " << pool_title << " " << minimum
+            << " B\n";
+  auto included = SearchAndPrint(args, *program, **method, *log, pool, "  ");
+  if (!included) return FailInvalid(included.error().message);
+  return kExitDoesNotFit;
+}
+
 int RunCheck(const CheckArgs& args) {
-  if (!args.model.runner.empty())
-    return FailInvalid("--runner " + args.model.runner + ": etmem check does not yet compare a "
-                       "runner's own printout (use etmem analyze --runner for its pools)");
+  if (!args.model.runner.empty()) return RunCheckWithRunner(args);
   const api::Program opened = api::Program::Open(args.program);
   const pte::ProgramView* program = &api::Internal(opened);
   auto log = device::ReadDeviceLog(args.log);

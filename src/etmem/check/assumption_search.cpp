@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -108,8 +109,6 @@ void UpdateNearest(const ModelConfig& c, const runtime::LoadPlan& plan,
 }  // namespace
 
 std::vector<ModelConfig> CandidateConfigs(const SearchSpace& space) {
-  // A runner dimension: one more loop here (over the runner profiles the user left open), a
-  // field in ModelConfig, and PlanConfig applying the runner's allocations around load_method.
   std::vector<ModelConfig> out;
   const std::vector<TempChoice> temps =
       space.temps.empty() ? std::vector{TempChoice::kNull, TempChoice::kNonNull} : space.temps;
@@ -119,13 +118,84 @@ std::vector<ModelConfig> CandidateConfigs(const SearchSpace& space) {
     std::sort(aligns.begin(), aligns.end());
     aligns.erase(std::unique(aligns.begin(), aligns.end()), aligns.end());
     for (const runtime::RuntimeTraits* release : space.releases) {
-      std::vector<bool> seen;
-      for (TempChoice t : temps) {
-        const bool temp = TempOf(t, *release);
-        if (std::find(seen.begin(), seen.end(), temp) != seen.end()) continue;
-        seen.push_back(temp);
-        for (uint32_t a : aligns) out.push_back({release, target, a, temp});
+      // load_method alone in its pool: each temp allocator, each alignment.
+      auto alone = [&](const std::optional<ConfigRunner>& runner) {
+        std::vector<bool> seen;
+        for (TempChoice t : temps) {
+          const bool temp = TempOf(t, *release);
+          if (std::find(seen.begin(), seen.end(), temp) != seen.end()) continue;
+          seen.push_back(temp);
+          for (uint32_t a : aligns) out.push_back({release, target, a, temp, runner});
+        }
+      };
+      if (space.runners.empty()) {
+        alone(std::nullopt);
+        continue;
       }
+      for (const runner::RunnerSelection& selection : space.runners) {
+        if (selection.empty()) {
+          alone(ConfigRunner{});
+          continue;
+        }
+        // A runner profiled for this release: its temp allocator; its pool's declared alignment
+        // or more (unless the alignment was pinned).
+        auto found = runner::ProfileFor(selection, release->version);
+        if (!found) continue;
+        const runner::Profile& profile = **found;
+        const runner::StepSpec& load = profile.LoadStep();
+        const uint32_t declared =
+            selection.pool_align.value_or(profile.FindPool(load.pool)->base_align);
+        std::vector<uint32_t> runner_aligns;
+        for (uint32_t a : aligns)
+          if (!space.pool_aligns.empty() || a >= declared) runner_aligns.push_back(a);
+        if (runner_aligns.empty()) runner_aligns.push_back(declared);
+        for (uint32_t a : runner_aligns)
+          out.push_back({release, target, a, !load.temp_pool.empty(),
+                         ConfigRunner{&profile, selection.options}});
+      }
+    }
+  }
+  return out;
+}
+
+std::string ConfigRunner::Name() const {
+  if (!profile) return "portable";
+  std::string s = profile->name;
+  for (const std::string& o : options) s += "+" + o;
+  return s;
+}
+
+std::string SelectionName(const runner::RunnerSelection& s) {
+  if (s.empty()) return "portable";
+  std::string name = s.candidates.front()->name;
+  for (const std::string& o : s.options) name += "+" + o;
+  return name;
+}
+
+std::vector<runner::RunnerSelection> AllRunners() {
+  std::vector<runner::RunnerSelection> out{runner::RunnerSelection{}};
+  const auto& all = runner::BuiltinProfiles();  // in name order
+  for (size_t i = 0; i < all.size();) {
+    runner::RunnerSelection s;
+    size_t k = i;
+    for (; k < all.size() && all[k]->name == all[i]->name; ++k) s.candidates.push_back(all[k]);
+    i = k;
+    // The options that add allocations to the pool load_method uses (others change nothing
+    // check can see).
+    std::vector<std::string> options;
+    for (const auto& p : s.candidates) {
+      const std::string& method_pool = p->LoadStep().pool;
+      for (const runner::StepSpec& step : p->steps)
+        if (!step.when.empty() && step.pool == method_pool &&
+            std::find(options.begin(), options.end(), step.when) == options.end())
+          options.push_back(step.when);
+    }
+    const size_t n = std::min<size_t>(options.size(), 4);
+    for (uint32_t mask = 0; mask < (1u << n); ++mask) {
+      runner::RunnerSelection with = s;
+      for (size_t b = 0; b < n; ++b)
+        if (mask & (1u << b)) with.options.push_back(options[b]);
+      out.push_back(std::move(with));
     }
   }
   return out;
@@ -153,14 +223,35 @@ ConfigPlan PlanConfig(const pte::ProgramView& program, const pte::MethodView& me
   return out;
 }
 
+namespace {
+
+// The runner's own requests around load_method's (a configuration with a runner profile).
+void PlanRunnerOf(const pte::ProgramView& program, const pte::MethodView& method,
+                  const ModelConfig& config, const runtime::RuntimeModel& model, ConfigPlan& out) {
+  out.runner.reset();
+  out.runner_error.clear();
+  if (!config.runner || !config.runner->profile) return;
+  runner::RunnerSelection selection;
+  selection.options = config.runner->options;
+  selection.pool_align = config.pool_align;
+  auto planned = runner::PlanRunner(*config.runner->profile, selection, program, method, model);
+  if (planned)
+    out.runner = std::move(*planned);
+  else
+    out.runner_error = planned.error().message;
+}
+
+}  // namespace
+
 void PlanConfig(const pte::ProgramView& program, const pte::MethodView& method,
                 const ModelConfig& config, const runtime::LoadOptions& load, ConfigPlan& out) {
-  // A runner dimension: the runner's own allocations before and after load_method go around
-  // these requests here, in the runner's order.
   runtime::LoadOptions o = load;
   o.temp_allocator = config.temp_allocator;
   const runtime::RuntimeModel model(*config.release, config.target);
   runtime::PlanMethodLoad(program, method, model, o, out.plan);
+  // The runner's own allocations go around these requests, in the runner's order (placed by
+  // sim::TraceMethodPool / SimulateRunner).
+  PlanRunnerOf(program, method, config, model, out);
 }
 
 MethodPrediction PredictMethodPool(std::span<const runtime::AllocationRequest> requests,
@@ -244,10 +335,250 @@ bool HasPredictedEvidence(const device::DeviceLog& log) {
   return !device::LoadMethodFigures(log, 0).empty();
 }
 
+namespace {
+
+// What a step counts, in words: its label or its kind.
+std::string StepWords(const runner::StepSpec& step) {
+  if (!step.label.empty()) return step.label;
+  if (step.kind == runner::StepKind::kLoadMethod) return "load_method";
+  std::string k = runner::StepKindName(step.kind);
+  std::replace(k.begin(), k.end(), '_', ' ');
+  return k;
+}
+
+uint64_t Advance(uint64_t counter, const sim::MethodPoolCall& c, runner::Counter kind) {
+  if (c.failed) return counter;
+  if (kind == runner::Counter::kCursor) return std::max(counter, c.offset + c.size);
+  return device::BookkeepingUsed({{c.size, c.align, c.offset, false}}, counter);
+}
+
+// The printout's figures as the profile computes them from the run.
+void PredictFigures(const runner::RunnerPlan& rp, const sim::RunnerTrace& t,
+                    std::optional<uint64_t> pool, MethodPrediction& out) {
+  const runner::Profile& profile = *rp.profile;
+  if (!profile.printout) return;
+  const runner::PrintoutSpec& po = *profile.printout;
+  if (!po.when.empty() && std::find(rp.options.begin(), rp.options.end(), po.when) ==
+                              rp.options.end())
+    return;
+  out.printout_format = po.format;
+  // The trace holds the pool load_method uses: the figures of another pool are not predicted.
+  const bool counts_method = rp.pools[rp.method_pool].spec->id == po.pool;
+  const size_t n = rp.requests.size();
+  std::vector<uint64_t> before(n, 0), after(n, 0);
+  uint64_t counter = 0;
+  for (size_t r = 0, c = 0; r < n; ++r) {
+    before[r] = counter;
+    for (; c < t.calls.size() && t.calls[c].request == r; ++c)
+      counter = Advance(counter, t.calls[c], po.counter);
+    after[r] = counter;
+  }
+  const std::string counted =
+      po.counter == runner::Counter::kCursor
+          ? "the pool's cursor"
+          : "the runner's own used-size counter (ArmMemoryAllocator's used_, not the cursor)";
+  for (const runner::FigureSpec& f : po.figures) {
+    switch (f.measure) {
+      case runner::Measure::kSteps: {
+        if (!counts_method) break;
+        std::optional<size_t> first, last;
+        std::string what;
+        for (size_t r = 0; r < n; ++r) {
+          const runner::StepSpec& step = profile.steps[rp.requests[r].step];
+          if (step.figure != f.name) continue;
+          if (!first) first = r;
+          last = r;
+          const std::string w = StepWords(step);
+          if (what.find(w) == std::string::npos) what += (what.empty() ? "" : ", ") + w;
+        }
+        out.figures[f.name] = first ? after[*last] - before[*first] : 0;
+        out.figure_meaning[f.name] =
+            first ? "the growth of " + counted + " over: " + what
+                  : "nothing the runner allocates from the pool before it prints";
+        break;
+      }
+      case runner::Measure::kUsed:
+        if (!counts_method) break;
+        out.figures[f.name] = counter;
+        out.figure_meaning[f.name] = counted + " after everything the runner allocates";
+        break;
+      case runner::Measure::kPoolSize:
+        if (!pool || (!f.pool.empty() && f.pool != po.pool)) break;
+        out.figures[f.name] = *pool;
+        out.figure_meaning[f.name] = "the pool's size";
+        break;
+      case runner::Measure::kFree:
+        if (!pool || !counts_method || *pool < counter) break;
+        out.figures[f.name] = *pool - counter;
+        out.figure_meaning[f.name] = "the pool's size minus " + counted;
+        break;
+    }
+  }
+}
+
+// Whether `line` holds the template's text, its placeholders standing for any text.
+bool MatchesTemplate(std::string_view line, std::string_view tmpl) {
+  size_t at = 0, literal = 0;
+  std::string_view rest = tmpl;
+  while (!rest.empty()) {
+    const size_t open = rest.find('{');
+    const std::string_view piece = rest.substr(0, open);
+    if (!piece.empty()) {
+      const size_t found = line.find(piece, at);
+      if (found == std::string_view::npos) return false;
+      at = found + piece.size();
+      literal += piece.size();
+    }
+    if (open == std::string_view::npos) break;
+    const size_t close = rest.find('}', open);
+    if (close == std::string_view::npos) return false;
+    rest = rest.substr(close + 1);
+  }
+  return literal >= 8;  // a template of placeholders alone matches anything: not a runner line
+}
+
+// Whether a log line holds a predicted runner line (its unfilled placeholders match anything).
+bool Holds(std::string_view text, const std::string& want) {
+  if (want.find('{') != std::string::npos) return MatchesTemplate(text, want);
+  return text.find(want) != std::string_view::npos;
+}
+
+}  // namespace
+
+MethodPrediction PredictConfig(const ModelConfig& config, const ConfigPlan& plan,
+                               std::optional<uint64_t> pool,
+                               std::optional<uint64_t> printed_pool) {
+  if (!plan.runner) {
+    MethodPrediction p = PredictMethodPool(plan.plan.requests, config.pool_align, pool);
+    p.gets_through = p.prediction.failures.empty();
+    p.runner_lines.resize(p.prediction.failures.size());
+    return p;
+  }
+  const runner::RunnerPlan& rp = *plan.runner;
+  const sim::RunnerTrace t = sim::TraceMethodPool(rp, plan.plan.requests, pool);
+  MethodPrediction out;
+  for (const sim::MethodPoolCall& c : t.calls) {
+    out.prediction.calls.push_back({c.size, c.align, c.offset, c.failed});
+    out.request_of_call.push_back(c.load_request.value_or(kRunnerCall));
+    out.runner_request_of_call.push_back(c.request);
+  }
+  size_t k = 0;
+  for (const sim::RunnerFailure& f : t.failures) {
+    while (k < t.calls.size() && !t.calls[k].failed) ++k;
+    out.prediction.failures.push_back({f.requested, f.available, k});
+    ++k;
+    out.runner_lines.emplace_back(f.log.size() > 1 ? f.log.begin() + 1 : f.log.end(),
+                                  f.log.end());
+  }
+  out.prediction.used_bytes = t.method_bytes;
+  out.gets_through = t.gets_through;
+  PredictFigures(rp, t, pool ? pool : printed_pool, out);
+  return out;
+}
+
+uint64_t MinimumOf(const ModelConfig& config, const ConfigPlan& plan) {
+  if (plan.runner)
+    return sim::SimulateRunner(*plan.runner, plan.plan.requests, std::nullopt).method().minimum;
+  const sim::PoolConfig temp{config.pool_align, std::nullopt};
+  const sim::SimResult unbounded =
+      sim::Simulate(plan.plan.requests, {config.pool_align, std::nullopt}, temp);
+  return sim::MinimumPool(plan.plan.requests, config.pool_align, temp, unbounded);
+}
+
+std::vector<std::string> RunnerLineTemplates(const SearchSpace& space) {
+  std::vector<std::string> out;
+  auto add = [&](const runner::Profile& p) {
+    for (const runner::StepSpec& step : p.steps)
+      for (const std::string& line : step.on_failure.logs)
+        if (std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
+  };
+  for (const auto& p : runner::BuiltinProfiles()) add(*p);
+  for (const runner::RunnerSelection& s : space.runners)
+    for (const auto& p : s.candidates) add(*p);
+  return out;
+}
+
+std::string FigureLabel(const device::RunnerFigure& f) {
+  return f.label.ends_with(f.name) ? f.label : f.label + " [" + f.name + "]";
+}
+
+std::optional<uint64_t> PrintedPool(const device::DeviceLog& log) {
+  for (const device::RunnerFigure& f : log.runner_figures)
+    if (f.name == "pool") return f.bytes;
+  return std::nullopt;
+}
+
+std::vector<device::FigureCheck> RunnerFigureChecks(const device::DeviceLog& log,
+                                                    const MethodPrediction& p) {
+  if (log.runner_figures.empty() || p.printout_format.empty() ||
+      p.printout_format != device::PrintoutFormat(log.runner_figures.front().printout))
+    return {};
+  return device::CompareRunnerFigures(log, p.figures);
+}
+
+std::optional<device::Difference> RunnerDifference(const device::DeviceLog& log,
+                                                   const MethodPrediction& p,
+                                                   const std::vector<std::string>& templates) {
+  if (auto d = device::Compare(log, p.prediction)) return d;
+  // The runner's own lines after each failure line the log shows: any line a runner prints on
+  // failure must be one predicted here, and those present must be the predicted ones in order
+  // (a log cut after the runtime's line, or after some of them, still agrees).
+  for (size_t i = 0; i < log.failures.size(); ++i) {
+    const int from = log.failures[i].line;
+    const int until = i + 1 < log.failures.size() ? log.failures[i + 1].line : INT_MAX;
+    const std::vector<std::string> none;
+    const std::vector<std::string>& want = i < p.runner_lines.size() ? p.runner_lines[i] : none;
+    const std::optional<size_t> call =
+        i < p.prediction.failures.size() ? std::optional(p.prediction.failures[i].call)
+                                         : std::nullopt;
+    size_t next = 0;
+    for (const auto& [line, text] : log.lines_after_failure) {
+      if (line <= from || line >= until) continue;
+      const bool runner_line =
+          std::any_of(templates.begin(), templates.end(),
+                      [&](const std::string& t) { return MatchesTemplate(text, t); }) ||
+          std::any_of(want.begin(), want.end(),
+                      [&](const std::string& w) { return Holds(text, w); });
+      if (!runner_line) continue;
+      if (next < want.size() && Holds(text, want[next])) {
+        ++next;
+        continue;
+      }
+      return device::Difference{
+          line, call, "'" + text + "'",
+          next < want.size() ? "the runner's line '" + want[next] + "'"
+          : want.empty()     ? std::string("no line of the runner's own after this failure")
+                             : std::string("no further line of the runner's own")};
+    }
+  }
+  if (log.runner_figures.empty()) return std::nullopt;
+  const device::RunnerFigure& first = log.runner_figures.front();
+  const std::string got = FigureLabel(first) + ": " + std::to_string(first.bytes) + " B";
+  if (p.printout_format.empty())
+    return device::Difference{first.line, std::nullopt, got,
+                              "no printout: this runner prints none"};
+  if (p.printout_format != device::PrintoutFormat(first.printout))
+    return device::Difference{first.line, std::nullopt, got,
+                              "this runner prints its " + p.printout_format + " instead"};
+  if (!p.gets_through)
+    return device::Difference{first.line, std::nullopt, got,
+                              "no printout: the run stops at its failure"};
+  for (const device::FigureCheck& c : RunnerFigureChecks(log, p))
+    if (c.differs()) {
+      const auto meaning = p.figure_meaning.find(c.figure->name);
+      return device::Difference{
+          c.figure->line, std::nullopt,
+          FigureLabel(*c.figure) + ": " + std::to_string(c.figure->bytes) + " B",
+          std::to_string(*c.predicted) + " B" +
+              (meaning == p.figure_meaning.end() ? "" : " (" + meaning->second + ")")};
+    }
+  return std::nullopt;
+}
+
 Result<SearchResult> Search(const pte::ProgramView& program, const pte::MethodView& method,
                             const device::DeviceLog& log, const SearchSpace& space) {
   SearchResult out;
-  if (!HasPredictedEvidence(log)) {
+  if (!HasPredictedEvidence(log) && (space.runners.empty() || log.runner_figures.empty())) {
     out.nothing_predicted = true;
     return out;
   }
@@ -260,6 +591,9 @@ Result<SearchResult> Search(const pte::ProgramView& program, const pte::MethodVi
                          "--pool (or log the ETMEM P record)");
   const std::vector<ModelConfig> configs = CandidateConfigs(space);
   out.configs_tried = configs.size();
+  const std::vector<std::string> templates =
+      space.runners.empty() ? std::vector<std::string>{} : RunnerLineTemplates(space);
+  const std::optional<uint64_t> printed_pool = PrintedPool(log);
   Nearest nearest;
   uint64_t simulated = 0;  // requests simulated to verify derived pools
   // Buffers reused from one simulation to the next (a large program's are megabytes).
@@ -274,6 +608,45 @@ Result<SearchResult> Search(const pte::ProgramView& program, const pte::MethodVi
         planned_for->temp_allocator != c.temp_allocator) {
       PlanConfig(program, method, c, space.load, *plan);
       planned_for = &c;
+    }
+    if (c.runner) {
+      // A runner dimension: the runner's own requests (replanned: they depend on the pool's
+      // alignment and the runner), its failure lines and its printout.
+      const runtime::RuntimeModel model(*c.release, c.target);
+      PlanRunnerOf(program, method, c, model, *plan);
+      if (!plan->runner_error.empty()) continue;  // this runner cannot run this program
+      Reproduction found{c, {}, MinimumOf(c, *plan), plan->plan.exact()};
+      auto reproduces = [&](const MethodPrediction& p) {
+        return !RunnerDifference(log, p, templates);
+      };
+      std::optional<uint64_t> pool = space.pool;
+      if (!pool && printed_pool && c.runner->profile && c.runner->profile->printout &&
+          c.runner->profile->printout->format ==
+              device::PrintoutFormat(log.runner_figures.front().printout))
+        pool = printed_pool;  // the runner's own printout says how large its pool is
+      bool any = false;
+      if (!derive) {
+        any = reproduces(PredictConfig(c, *plan, pool, printed_pool));
+        if (pool) found.pools.push_back(*pool);
+      } else {
+        const device::FailureLine& line = log.failures.front();
+        const MethodPrediction unbounded_run = PredictConfig(c, *plan, std::nullopt);
+        uint64_t cursor = 0;
+        for (const device::PredictedCall& call : unbounded_run.prediction.calls) {
+          // Each call's padding + size is what the runtime logs as requested if it fails.
+          const uint64_t consumed = call.offset + call.size - cursor;
+          const uint64_t candidate = cursor + line.available;
+          if (line.requested > line.available && consumed == line.requested &&
+              candidate <= UINT32_MAX &&
+              (found.pools.empty() || found.pools.back() != candidate) &&
+              reproduces(PredictConfig(c, *plan, candidate)))
+            found.pools.push_back(candidate);
+          cursor = std::max(cursor, call.offset + call.size);
+        }
+        any = !found.pools.empty();
+      }
+      if (any) out.reproductions.push_back(std::move(found));
+      continue;
     }
     const auto& requests = plan->plan.requests;
     const sim::PoolConfig temp{c.pool_align, std::nullopt};
@@ -313,6 +686,7 @@ Result<SearchResult> Search(const pte::ProgramView& program, const pte::MethodVi
 
 std::string DescribeAssumptions(const ModelConfig& c, std::optional<uint64_t> pool) {
   std::string s = "ExecuTorch " + c.release->version + ", " + c.target.name +
+                  (c.runner ? ", runner " + c.runner->Name() : std::string()) +
                   ", pool base aligned to " + std::to_string(c.pool_align) + " B, " +
                   TempText(c.temp_allocator);
   return pool ? s + ", a " + std::to_string(*pool) + " B pool" : s;
@@ -328,6 +702,11 @@ std::string DescribeSpace(const SearchSpace& space, const device::DeviceLog& log
   std::vector<std::string> targets;
   for (const abi::Abi& t : space.targets) targets.push_back(t.name);
   s += ", " + JoinOr(targets);
+  if (!space.runners.empty()) {
+    std::vector<std::string> runners;
+    for (const runner::RunnerSelection& r : space.runners) runners.push_back(SelectionName(r));
+    s += ", runner " + JoinOr(runners);
+  }
   std::set<uint32_t> aligns(space.pool_aligns.begin(), space.pool_aligns.end());
   if (aligns.empty()) {
     aligns = {4, 8, 16};
@@ -336,12 +715,24 @@ std::string DescribeSpace(const SearchSpace& space, const device::DeviceLog& log
   std::vector<std::string> a;
   for (uint32_t v : aligns) a.push_back(std::to_string(v));
   s += ", pool base aligned to " + JoinOr(a) + " B";
-  if (space.temps.empty())
-    s += ", with and without a temp allocator";
-  else if (space.temps.front() == TempChoice::kRunner)
-    s += ", the temp allocator each release's executor_runner passes";
-  else
-    s += ", " + TempText(space.temps.front() == TempChoice::kNonNull);
+  if (!space.runners.empty() && space.pool_aligns.empty())
+    s += " (a runner's pool: at least the alignment it is declared with)";
+  const bool profiled = std::any_of(space.runners.begin(), space.runners.end(),
+                                    [](const runner::RunnerSelection& r) { return !r.empty(); });
+  const bool portable = space.runners.empty() ||
+                        std::any_of(space.runners.begin(), space.runners.end(),
+                                    [](const runner::RunnerSelection& r) { return r.empty(); });
+  if (profiled) s += ", each runner profile's own temp allocator";
+  if (portable) {
+    if (profiled) s += " (for the portable executor_runner";
+    if (space.temps.empty())
+      s += ", with and without a temp allocator";
+    else if (space.temps.front() == TempChoice::kRunner)
+      s += ", the temp allocator each release's executor_runner passes";
+    else
+      s += ", " + TempText(space.temps.front() == TempChoice::kNonNull);
+    if (profiled) s += ")";
+  }
   if (space.pool)
     s += ", a " + std::to_string(*space.pool) + " B pool";
   else if (!log.failures.empty())
@@ -365,43 +756,48 @@ std::vector<std::string> GroupedLines(const SearchResult& r, size_t per_line_poo
     bool exact = true;
     bool operator==(const Found&) const = default;
   };
-  std::map<std::tuple<size_t, size_t, uint32_t, bool>, Found> per_config;
+  std::vector<std::string> runners{""};  // "" = no runner dimension
+  std::map<std::tuple<size_t, size_t, size_t, uint32_t, bool>, Found> per_config;
   for (const Reproduction& x : r.reproductions) {
-    Found& f = per_config[{index(targets, x.config.target.name), index(releases, x.config.release),
-                           x.config.pool_align, x.config.temp_allocator}];
+    const size_t runner = index(runners, x.config.runner ? x.config.runner->Name() : "");
+    Found& f = per_config[{index(targets, x.config.target.name), runner,
+                           index(releases, x.config.release), x.config.pool_align,
+                           x.config.temp_allocator}];
     f.pools = x.pools;
     f.minimum = x.minimum_pool;
     f.exact = x.exact;
   }
   // 2. Both temp allocators alike: one entry; then alignments alike: one entry.
   struct Entry {
-    size_t target = 0, release = 0;
+    size_t target = 0, runner = 0, release = 0;
     std::vector<std::string> aligns;
     std::string temp;
     Found found;
   };
   std::vector<Entry> entries;
   for (const auto& [k, f] : per_config) {
-    const auto& [t, v, align, temp] = k;
-    const auto other = per_config.find({t, v, align, !temp});
+    const auto& [t, runner, v, align, temp] = k;
+    const auto other = per_config.find({t, runner, v, align, !temp});
     std::string phrase = TempText(temp);
     if (other != per_config.end() && other->second == f) {
       if (temp) continue;  // told with the entry without
       phrase = "with or without a temp allocator";
     }
     auto same = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) {
-      return e.target == t && e.release == v && e.temp == phrase && e.found == f;
+      return e.target == t && e.runner == runner && e.release == v && e.temp == phrase &&
+             e.found == f;
     });
     if (same != entries.end())
       same->aligns.push_back(std::to_string(align));
     else
-      entries.push_back({t, v, {std::to_string(align)}, phrase, f});
+      entries.push_back({t, runner, v, {std::to_string(align)}, phrase, f});
   }
   // 3. The text after the release; releases with the same text share a line.
   std::vector<std::pair<std::pair<size_t, std::string>, std::vector<std::string>>> lines_by_text;
   for (const Entry& e : entries) {
-    std::string text =
-        ", " + targets[e.target] + ", pool base aligned to " + JoinOr(e.aligns) + " B, " + e.temp;
+    std::string text = ", " + targets[e.target] +
+                       (runners[e.runner].empty() ? "" : ", runner " + runners[e.runner]) +
+                       ", pool base aligned to " + JoinOr(e.aligns) + " B, " + e.temp;
     std::vector<std::string> pools;
     for (size_t i = 0; i < e.found.pools.size() && i <= per_line_pools; ++i)
       pools.push_back(std::to_string(e.found.pools[i]));
@@ -450,9 +846,15 @@ std::vector<const Reproduction*> Matching(const SearchResult& r, const Given& g)
   std::vector<const Reproduction*> out;
   for (const Reproduction& x : r.reproductions) {
     const ModelConfig& c = x.config;
+    // A runner profile decides the temp allocator, and its pool's declared alignment is the
+    // default.
+    const runner::Profile* profile = c.runner ? c.runner->profile : nullptr;
+    const uint32_t default_align =
+        profile ? profile->FindPool(profile->LoadStep().pool)->base_align : c.target.malloc_align;
     if ((!g.release || g.release == c.release) && (!g.target || *g.target == c.target.name) &&
-        g.pool_align.value_or(c.target.malloc_align) == c.pool_align &&
-        TempOf(g.temp, *c.release) == c.temp_allocator &&
+        (!g.runner || (c.runner && c.runner->Name() == *g.runner)) &&
+        g.pool_align.value_or(default_align) == c.pool_align &&
+        (profile || TempOf(g.temp, *c.release) == c.temp_allocator) &&
         (!g.pool || x.pools.empty() || std::binary_search(x.pools.begin(), x.pools.end(), *g.pool)))
       out.push_back(&x);
   }

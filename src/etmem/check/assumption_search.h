@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,8 +25,11 @@
 #include "etmem/base/result.h"
 #include "etmem/device/device_log.h"
 #include "etmem/pte/program_view.h"
+#include "etmem/runner/profile.h"
+#include "etmem/runner/runner_plan.h"
 #include "etmem/runtime/load_plan.h"
 #include "etmem/runtime/release.h"
+#include "etmem/sim/runner_sim.h"
 #include "etmem/sim/simulate.h"
 
 namespace etmem::check {
@@ -33,13 +38,29 @@ namespace etmem::check {
 // does (--temp runner).
 enum class TempChoice : uint8_t { kNull, kNonNull, kRunner };
 
-// One set of assumptions under which etmem predicts a load. (A runner dimension belongs here:
-// see CandidateConfigs.)
+// The runner of one configuration: a profile (built-in or the user's file) with the options
+// turned on, or the portable executor_runner (no profile: load_method alone in its pool).
+struct ConfigRunner {
+  const runner::Profile* profile = nullptr;  // null: the portable executor_runner
+  std::vector<std::string> options;
+  // The runner's name and its options joined with '+', or "portable" for the portable
+  // executor_runner.
+  std::string Name() const;
+  bool operator==(const ConfigRunner& o) const {
+    return profile == o.profile && options == o.options;
+  }
+};
+
+// One set of assumptions under which etmem predicts a load.
 struct ModelConfig {
   const runtime::RuntimeTraits* release = nullptr;
   abi::Abi target;
-  uint32_t pool_align = 8;  // the pool base is aligned to this, not to twice this
+  uint32_t pool_align = 8;  // the method pool's base is aligned to this, not to twice this
   bool temp_allocator = false;
+  // Empty: no runner dimension (check without --runner: load_method alone, as before). Set: the
+  // runner's own allocations go around load_method's, and its printout and failure lines are
+  // predicted from its profile.
+  std::optional<ConfigRunner> runner;
 };
 
 // What the search may vary. A dimension the user pinned holds one value.
@@ -50,7 +71,19 @@ struct SearchSpace {
   std::vector<TempChoice> temps;      // empty: without a temp allocator, then with one
   std::optional<uint64_t> pool;       // empty: derived from the log's failure line
   runtime::LoadOptions load;          // the rest of what load_method gets (temp_allocator unused)
+  // Empty: no runner dimension. Else the runners to try: each a selection (every profile of one
+  // runner, and its options); a selection without candidates is the portable executor_runner. A
+  // runner's temp allocator is the profile's, and its pool alignments are those of the list at
+  // or above the alignment its pool is declared with.
+  std::vector<runner::RunnerSelection> runners;
 };
+
+// Every runner `check --runner all` tries: the portable executor_runner, then each built-in
+// runner without options and with each combination of the options that add allocations to the
+// pool load_method uses.
+std::vector<runner::RunnerSelection> AllRunners();
+// The selection's runner and options joined with '+', or "portable".
+std::string SelectionName(const runner::RunnerSelection& s);
 
 // The configurations the search tries, in order (target, release, temp allocator, alignment).
 // THE one place that enumerates assumptions: a new dimension (a runner list) is added here and
@@ -64,6 +97,10 @@ Result<std::vector<const runtime::RuntimeTraits*>> MatchingReleases(const std::s
 // The method-pool allocate() calls of one configuration, in order, with what they are.
 struct ConfigPlan {
   runtime::LoadPlan plan;  // every request (temp ones too), kept
+  // With a runner profile: its own requests around load_method's (the order sim/runner_sim
+  // places them in); empty with `runner_error` when the profile cannot be sized for the program.
+  std::optional<runner::RunnerPlan> runner;
+  std::string runner_error;
 };
 ConfigPlan PlanConfig(const pte::ProgramView& program, const pte::MethodView& method,
                       const ModelConfig& config, const runtime::LoadOptions& load);
@@ -75,8 +112,19 @@ void PlanConfig(const pte::ProgramView& program, const pte::MethodView& method,
 // request each predicted call is. `scratch`: a result whose buffers the simulation reuses.
 struct MethodPrediction {
   device::Prediction prediction;
-  std::vector<size_t> request_of_call;
+  std::vector<size_t> request_of_call;  // load_method's request; kRunnerCall: the runner's own
+  // With a runner profile:
+  std::vector<size_t> runner_request_of_call;  // index into RunnerPlan::requests, per call
+  // The runner's own lines after each failure's runtime line (one entry per failure).
+  std::vector<std::vector<std::string>> runner_lines;
+  bool gets_through = true;  // the run reaches the runner's printout
+  // The runner's printout as the profile computes it: the format and the figures predicted (a
+  // figure the firmware sets, such as another pool's size, is not predicted).
+  std::string printout_format;          // "" = the runner prints none
+  device::FigurePrediction figures;
+  std::map<std::string, std::string> figure_meaning;  // what each figure counts, in words
 };
+inline constexpr size_t kRunnerCall = SIZE_MAX;
 MethodPrediction PredictMethodPool(std::span<const runtime::AllocationRequest> requests,
                                    uint32_t pool_align, std::optional<uint64_t> pool,
                                    sim::SimResult* scratch = nullptr);
@@ -97,6 +145,37 @@ std::optional<MethodPrediction> PredictFromFailure(
 // Whether everything in the log that etmem predicts agrees with `p`: the calls, the totals, the
 // runtime's failure lines, and the runner figures that count load_method's bytes.
 bool Reproduces(const device::DeviceLog& log, const MethodPrediction& p);
+
+// The prediction of a configuration with a runner dimension (its ConfigPlan from PlanConfig) for
+// a method pool of `pool` bytes (empty: unbounded). `printed_pool`: the pool size the runner's
+// printout gives, used for its free figure when `pool` is empty.
+MethodPrediction PredictConfig(const ModelConfig& config, const ConfigPlan& plan,
+                               std::optional<uint64_t> pool,
+                               std::optional<uint64_t> printed_pool = std::nullopt);
+// The exact minimum method pool of a configuration (with a runner: the smallest pool with
+// nothing written past its end).
+uint64_t MinimumOf(const ModelConfig& config, const ConfigPlan& plan);
+
+// The failure lines the runners in `space` (and every built-in runner) print, as templates
+// (docs/runner-profiles.md: {size}, {id}, ... stand for any text).
+std::vector<std::string> RunnerLineTemplates(const SearchSpace& space);
+
+// With a runner dimension, the first way the log differs from `p`: the calls and runtime
+// failure lines (device::Compare), then the runner's own failure lines (each predicted one must
+// follow its runtime line; a line any runner prints that is not predicted differs), then the
+// printout (a log with figures needs a run that reaches the printout of the same format, and
+// every predicted figure must be as printed).
+std::optional<device::Difference> RunnerDifference(const device::DeviceLog& log,
+                                                   const MethodPrediction& p,
+                                                   const std::vector<std::string>& templates);
+// The printout's figures compared one by one (empty when the format differs).
+std::vector<device::FigureCheck> RunnerFigureChecks(const device::DeviceLog& log,
+                                                    const MethodPrediction& p);
+// How a figure is named in check's output: the runner's label, and which of the line's numbers
+// it is when the line prints several ("method_allocator_used [pool]").
+std::string FigureLabel(const device::RunnerFigure& f);
+// The pool size a runner printout in the log gives (its "pool" figure), if any.
+std::optional<uint64_t> PrintedPool(const device::DeviceLog& log);
 
 // Whether the log holds anything etmem predicts (else any configuration would "reproduce" it).
 bool HasPredictedEvidence(const device::DeviceLog& log);
@@ -147,6 +226,7 @@ struct Given {
   std::optional<uint32_t> pool_align;               // empty: the target's malloc alignment
   TempChoice temp = TempChoice::kRunner;
   std::optional<uint64_t> pool;  // empty: any
+  std::optional<std::string> runner;  // ConfigRunner::Name(); empty: any (or no runner dimension)
 };
 // The reproductions under exactly the given assumptions (none: they do not reproduce the log).
 std::vector<const Reproduction*> Matching(const SearchResult& r, const Given& given);

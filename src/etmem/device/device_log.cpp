@@ -195,7 +195,10 @@ class Parser {
       ETMEM_TRY(Ok a, Figure(Printout::kPico2Usage, "used", *used, line, "Method allocator"));
       ETMEM_TRY(Ok b, Figure(Printout::kPico2Usage, "pool", *size, line, "Method allocator"));
       (void)a, (void)b;
+      return Ok{};
     }
+    // After a failure: where a runner's own failure lines are (matched by `etmem check`).
+    if (!log_.failures.empty()) log_.lines_after_failure.push_back({line, std::string(text)});
     return Ok{};
   }
 
@@ -330,6 +333,14 @@ std::optional<Difference> Compare(const DeviceLog& log, const Prediction& predic
     if (auto d = CompareCalls(log, prediction)) return d;
   if (auto d = CompareTotals(log, prediction)) return d;
   return CompareFailures(log, prediction);
+}
+
+const char* PrintoutFormat(Printout p) {
+  switch (p) {
+    case Printout::kArmMemoryReport: return "arm_memory_report";
+    case Printout::kPico2Usage: return "pi_pico_usage";
+  }
+  return "?";
 }
 
 const char* PrintoutName(Printout p) {

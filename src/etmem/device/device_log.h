@@ -34,6 +34,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "etmem/base/result.h"
@@ -68,6 +69,8 @@ struct FailureLine {
 // Which runner printout a figure comes from.
 enum class Printout : uint8_t { kArmMemoryReport, kPico2Usage };
 const char* PrintoutName(Printout p);  // "the Arm runner's memory report", ...
+// The format's name in a runner profile's printout ("arm_memory_report", "pi_pico_usage").
+const char* PrintoutFormat(Printout p);
 
 // One number a runner printed about its method pool. Names: "used", "pool" (the pool's size),
 // "free", "planned", "loaded", "input", "executor" (the method pool), "temp_pool" (the temp
@@ -87,6 +90,9 @@ struct DeviceLog {
   std::optional<TotalsRecord> totals;
   std::vector<FailureLine> failures;  // the runtime's lines, in order
   std::vector<RunnerFigure> runner_figures;  // in line order; each (printout, name) once
+  // Every other line after the first failure line (a runner's own failure lines are there),
+  // as {line number, text}.
+  std::vector<std::pair<int, std::string>> lines_after_failure;
   // A record that says which calls were made or that one failed (not only runner figures).
   bool has_load_records() const { return pool || !calls.empty() || totals || !failures.empty(); }
 };

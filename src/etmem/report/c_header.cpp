@@ -186,9 +186,8 @@ void RunnerDefines(std::string& out, const Report& r, const CHeaderOptions& o) {
       exact &= m.plan.exact();
     }
     if (pool.temp_role) {
-      out += fmt::format(" * {} ({}): {} bytes during load_method; executing needs more, so it is "
-                         "not defined here.\n", CommentSafe(RunnerPoolName(spec)),
-                         CommentSafe(spec.variable), bytes);
+      out += fmt::format(" * {}: {} bytes during load_method; executing needs more, so it is "
+                         "not defined here.\n", CommentSafe(RunnerPoolTitle(spec)), bytes);
       continue;
     }
     const bool method_pool = pool.pool == rr.result.method_pool;

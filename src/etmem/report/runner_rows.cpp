@@ -11,6 +11,10 @@ std::string RunnerPoolName(const runner::PoolSpec& pool) {
   return pool.macro.empty() ? pool.variable : pool.macro;
 }
 
+std::string RunnerPoolTitle(const runner::PoolSpec& pool) {
+  return pool.macro.empty() ? pool.variable : pool.macro + " (" + pool.variable + ")";
+}
+
 std::vector<RunnerRow> RunnerRows(const RunnerReport& r, const sim::RunnerPoolResult& pool) {
   std::vector<RunnerRow> rows;
   for (const sim::RunnerEntry& e : pool.entries) {

@@ -25,6 +25,8 @@ struct RunnerRow {
 
 // The name a firmware developer sets: the macro, or the variable when the size is a literal.
 std::string RunnerPoolName(const runner::PoolSpec& pool);
+// "MACRO (variable)", or the variable alone when no macro sizes the pool.
+std::string RunnerPoolTitle(const runner::PoolSpec& pool);
 std::vector<RunnerRow> RunnerRows(const RunnerReport& r, const sim::RunnerPoolResult& pool);
 // Whether the planned buffers come from one of the runner's pools (else they are separate).
 bool RunnerHoldsPlannedBuffers(const RunnerReport& r);

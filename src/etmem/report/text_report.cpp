@@ -28,13 +28,13 @@ void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
   for (const sim::RunnerPoolResult& pool : rr.result.pools) {
     const runner::PoolSpec& spec = rr.pool_spec(pool.pool);
     if (pool.temp_role) {
-      out += fmt::format("{} ({}): {} B peak during load_method (operator metadata, reset after "
+      out += fmt::format("{}: {} B peak during load_method (operator metadata, reset after "
                          "each operator); executing needs more, which etmem does not model\n",
-                         RunnerPoolName(spec), spec.variable, pool.minimum);
+                         RunnerPoolTitle(spec), pool.minimum);
       continue;
     }
-    out += fmt::format("{} ({}): {}{} bytes minimum\n", RunnerPoolName(spec), spec.variable,
-                       at_least, pool.minimum);
+    out += fmt::format("{}: {}{} bytes minimum\n", RunnerPoolTitle(spec), at_least,
+                       pool.minimum);
     out += fmt::format("  {:>9} {:>9} {:>5} {:>4}  {}\n", "offset", "bytes", "align", "pad",
                        "what");
     for (const RunnerRow& row : RunnerRows(rr, pool))

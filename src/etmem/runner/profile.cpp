@@ -98,8 +98,20 @@ class Fields {
 
 bool PowerOfTwo(uint64_t v) { return v >= 1 && v <= 4096 && (v & (v - 1)) == 0; }
 
-// "1.4.1" -> {1, 4, 1}; empty when it is not a dotted version.
+// "1.4.1" -> {1, 4, 1}; a snapshot of ExecuTorch's main branch, "main-YYYYMMDD-<commit>",
+// comes after every numbered release, by date; empty when it is neither.
 std::vector<int> VersionParts(std::string_view v) {
+  constexpr std::string_view kMain = "main-";
+  if (v.starts_with(kMain) && v.size() > kMain.size() + 9 && v[kMain.size() + 8] == '-') {
+    const std::string_view date = v.substr(kMain.size(), 8);
+    const std::string_view commit = v.substr(kMain.size() + 9);
+    if (!std::all_of(date.begin(), date.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        !std::all_of(commit.begin(), commit.end(), [](char c) {
+          return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        }))
+      return {};
+    return {1000000, std::stoi(std::string(date)), 0};
+  }
   if (!v.empty() && v.front() == 'v') v.remove_prefix(1);
   std::vector<int> parts;
   int n = -1;
@@ -144,7 +156,8 @@ Result<FailureBehaviour> ReadFailure(const json& j, const std::string& where) {
 Result<StepSpec> ReadStep(const json& j, const std::string& where, const Profile& p) {
   Fields f(j, where);
   if (auto ok = f.Known({"kind", "pool", "temp_pool", "align", "element", "writes", "bytes",
-                         "size_macro", "label", "when", "bug", "on_failure"});
+                         "size_macro", "label", "when", "bug", "memory_ids", "skip_empty",
+                         "figure", "on_failure"});
       !ok)
     return ok.error();
   StepSpec s;
@@ -203,16 +216,94 @@ Result<StepSpec> ReadStep(const json& j, const std::string& where, const Profile
     return Fields::Bad(where + ": \"when\" names an option the profile does not declare: \"" +
                        s.when + "\"");
   ETMEM_TRY(s.bug, f.String("bug", false));
+  if (const json* ids = f.Optional("memory_ids")) {
+    if (s.kind != StepKind::kPlannedBuffers)
+      return Fields::Bad(where + ": \"memory_ids\" belongs to a planned_buffers step");
+    if (!ids->is_array() || ids->empty())
+      return Fields::Bad(where + ": \"memory_ids\" is not a non-empty list of memory ids");
+    for (const json& id : *ids) {
+      if (!id.is_number_unsigned() || id.get<uint64_t>() < 1 || id.get<uint64_t>() > 65535)
+        return Fields::Bad(where + ": \"memory_ids\" holds something else than a memory id "
+                           "from 1 to 65535");
+      const uint32_t v = id.get<uint32_t>();
+      if (std::find(s.memory_ids.begin(), s.memory_ids.end(), v) != s.memory_ids.end())
+        return Fields::Bad(where + ": memory id " + std::to_string(v) + " listed twice");
+      s.memory_ids.push_back(v);
+    }
+  }
+  if (const json* e = f.Optional("skip_empty")) {
+    if (s.kind != StepKind::kPlannedBuffers)
+      return Fields::Bad(where + ": \"skip_empty\" belongs to a planned_buffers step");
+    if (!e->is_boolean()) return Fields::Bad(where + ": \"skip_empty\" is not true or false");
+    s.skip_empty = e->get<bool>();
+  }
+  ETMEM_TRY(s.figure, f.String("figure", false));
   const json* failure = f.Optional("on_failure");
   if (!failure) return Fields::Bad(where + ": missing field \"on_failure\"");
   ETMEM_TRY(s.on_failure, ReadFailure(*failure, where));
   return s;
 }
 
+struct MeasureName {
+  Measure measure;
+  const char* name;
+};
+constexpr MeasureName kMeasures[] = {{Measure::kSteps, "steps"},
+                                     {Measure::kUsed, "used"},
+                                     {Measure::kPoolSize, "pool_size"},
+                                     {Measure::kFree, "free"}};
+
+Result<PrintoutSpec> ReadPrintout(const json& j, const std::string& where, const Profile& p) {
+  Fields f(j, where);
+  if (auto ok = f.Known({"format", "pool", "counter", "figures", "when"}); !ok) return ok.error();
+  PrintoutSpec out;
+  ETMEM_TRY(out.format, f.String("format", true));
+  if (out.format.empty()) return Fields::Bad(where + ": \"format\" is empty");
+  ETMEM_TRY(out.pool, f.String("pool", true));
+  if (!p.FindPool(out.pool)) return Fields::Bad(where + ": unknown pool \"" + out.pool + "\"");
+  ETMEM_TRY(std::string counter, f.String("counter", true));
+  if (counter == "cursor")
+    out.counter = Counter::kCursor;
+  else if (counter == "arm_bookkeeping")
+    out.counter = Counter::kArmBookkeeping;
+  else
+    return Fields::Bad(where + ": unknown \"counter\" \"" + counter +
+                       "\" (known: cursor, arm_bookkeeping)");
+  ETMEM_TRY(out.when, f.String("when", false));
+  if (!out.when.empty() && !p.HasOption(out.when))
+    return Fields::Bad(where + ": \"when\" names an option the profile does not declare: \"" +
+                       out.when + "\"");
+  ETMEM_TRY(const json* figures, f.Array("figures"));
+  for (size_t i = 0; i < figures->size(); ++i) {
+    Fields o((*figures)[i], where + " figure " + std::to_string(i));
+    if (auto ok = o.Known({"name", "measure", "pool"}); !ok) return ok.error();
+    FigureSpec spec;
+    ETMEM_TRY(spec.name, o.String("name", true));
+    if (spec.name.empty()) return Fields::Bad(o.where() + ": \"name\" is empty");
+    if (std::any_of(out.figures.begin(), out.figures.end(),
+                    [&](const FigureSpec& s) { return s.name == spec.name; }))
+      return Fields::Bad(o.where() + ": figure \"" + spec.name + "\" declared twice");
+    ETMEM_TRY(std::string measure, o.String("measure", true));
+    auto m = std::find_if(std::begin(kMeasures), std::end(kMeasures),
+                          [&](const MeasureName& n) { return measure == n.name; });
+    if (m == std::end(kMeasures))
+      return Fields::Bad(o.where() + ": unknown \"measure\" \"" + measure +
+                         "\" (known: steps, used, pool_size, free)");
+    spec.measure = m->measure;
+    ETMEM_TRY(spec.pool, o.String("pool", false));
+    if (!spec.pool.empty() && spec.measure != Measure::kPoolSize)
+      return Fields::Bad(o.where() + ": \"pool\" belongs to a pool_size figure");
+    if (!spec.pool.empty() && !p.FindPool(spec.pool))
+      return Fields::Bad(o.where() + ": unknown pool \"" + spec.pool + "\"");
+    out.figures.push_back(std::move(spec));
+  }
+  return out;
+}
+
 Result<Profile> ParseJson(const json& j, const std::string& origin) {
   Fields f(j, origin);
   if (auto ok = f.Known({"etmem_runner_profile", "name", "description", "source", "releases",
-                         "pools", "options", "steps"});
+                         "pools", "options", "steps", "printout"});
       !ok)
     return ok.error();
   const json* version = f.Optional("etmem_runner_profile");
@@ -304,6 +395,32 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
   if (loads != 1)
     return Fields::Bad(origin + ": \"steps\" must have exactly one load_method step (has " +
                        std::to_string(loads) + ")");
+  // A memory id claimed by two planned_buffers steps that can both run.
+  for (size_t i = 0; i < p.steps.size(); ++i)
+    for (size_t k = i + 1; k < p.steps.size(); ++k)
+      for (uint32_t id : p.steps[i].memory_ids)
+        if (std::find(p.steps[k].memory_ids.begin(), p.steps[k].memory_ids.end(), id) !=
+                p.steps[k].memory_ids.end() &&
+            (p.steps[i].when.empty() || p.steps[k].when.empty() ||
+             p.steps[i].when == p.steps[k].when))
+          return Fields::Bad(origin + " step " + std::to_string(k) + ": memory id " +
+                             std::to_string(id) + " is already allocated by step " +
+                             std::to_string(i));
+  if (const json* printout = f.Optional("printout")) {
+    ETMEM_TRY(p.printout, ReadPrintout(*printout, origin + " printout", p));
+  }
+  for (size_t i = 0; i < p.steps.size(); ++i) {
+    const std::string& name = p.steps[i].figure;
+    if (name.empty()) continue;
+    const bool known =
+        p.printout && std::any_of(p.printout->figures.begin(), p.printout->figures.end(),
+                                  [&](const FigureSpec& s) {
+                                    return s.name == name && s.measure == Measure::kSteps;
+                                  });
+    if (!known)
+      return Fields::Bad(origin + " step " + std::to_string(i) + ": \"figure\" \"" + name +
+                         "\" is not a \"steps\" figure of the profile's printout");
+  }
   p.file = origin;
   return p;
 }

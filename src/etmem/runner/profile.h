@@ -42,8 +42,10 @@ enum class AlignRule : uint8_t {
 // What the runner does when one of the step's allocations returns null.
 struct FailureBehaviour {
   // Lines the runner logs after the runtime's own line, in order. Placeholders: {size} (bytes
-  // asked), {id} (planned memory id / input index), {method} (the method's name), {status}
-  // (0x21, MemoryAllocationFailed), {status_dec} (33, the same in decimal).
+  // asked), {id} (planned memory id / input index), {number} ({id} + 1), {method} (the
+  // method's name), {status} (0x21, MemoryAllocationFailed), {status_dec} (33, the same in
+  // decimal); any other {word} stands for text etmem cannot know (a file name) and matches
+  // anything in a device log.
   std::vector<std::string> logs;
   bool aborts = true;  // false: the runner goes on (what it then does: `then`)
   // The runner works without this allocation (e.g. a usage probe): a failure is logged but the
@@ -75,7 +77,39 @@ struct StepSpec {
   std::string label;       // what the report calls it ("" = the kind's own words)
   std::string when;        // the option that enables this step; "" = always
   std::string bug;         // a known runner bug this step has, in words (reports name it)
+  // kPlannedBuffers: the memory ids (1-based, as the program numbers them) this step allocates;
+  // empty: every id no other planned_buffers step names.
+  std::vector<uint32_t> memory_ids;
+  bool skip_empty = false;  // kPlannedBuffers: a buffer of size 0 is not allocated
+  std::string figure;       // the printout figure (FigureSpec::name) that counts this step
   FailureBehaviour on_failure;
+};
+
+// One number a runner prints about a pool, and how the runner computes it.
+enum class Measure : uint8_t {
+  kSteps,     // its counter after the last step tagged with this figure minus before the first
+  kUsed,      // its counter after every step
+  kPoolSize,  // the pool's size (the firmware's setting: compared with the pool assumed)
+  kFree,      // the pool's size minus the counter after every step
+};
+struct FigureSpec {
+  std::string name;  // as etmem's device log reader names it ("planned", "loaded", "used", ...)
+  Measure measure = Measure::kSteps;
+  std::string pool;  // kPoolSize: the pool whose size it is ("" = the printout's pool)
+};
+// How the runner counts a pool's use in its printout.
+enum class Counter : uint8_t {
+  kCursor,          // the bump allocator's cursor (padding included)
+  kArmBookkeeping,  // the used_ counter of the Arm runner's ArmMemoryAllocator (v0.5.0-v1.3.x)
+};
+// What the runner prints about its pools after a run (a format etmem's device log reader
+// knows, e.g. "arm_memory_report", "pi_pico_usage").
+struct PrintoutSpec {
+  std::string format;
+  std::string pool;  // the pool the counter counts (a PoolSpec::id)
+  Counter counter = Counter::kCursor;
+  std::vector<FigureSpec> figures;
+  std::string when;  // the option that makes the runner print it; "" = always
 };
 
 struct OptionSpec {
@@ -92,6 +126,7 @@ struct Profile {
   std::vector<PoolSpec> pools;
   std::vector<OptionSpec> options;
   std::vector<StepSpec> steps;
+  std::optional<PrintoutSpec> printout;
   std::string file;  // where it was read from ("built-in" for embedded profiles)
 
   const PoolSpec* FindPool(std::string_view id) const;

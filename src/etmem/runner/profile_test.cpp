@@ -88,6 +88,19 @@ TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
            "[" + load + "]",
            R"([{"id": "m", "variable": "pool", "default_bytes": 99999999999, "base_align": 8, "role": "r"}])"),
        "above 4 GiB"},
+      {Valid(R"([{"kind": "load_method", "pool": "m", "figure": "loaded",
+                  "on_failure": {"aborts": true}}])"),
+       "is not a \"steps\" figure of the profile's printout"},
+      {Valid("[" + load +
+             R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "memory_ids": [3], "on_failure": {"aborts": true}}])"),
+       "\"memory_ids\" belongs to a planned_buffers step"},
+      {Valid("[" + load +
+             R"(, {"kind": "planned_buffers", "pool": "m", "memory_ids": [0], "on_failure": {"aborts": true}}])"),
+       "memory id from 1 to 65535"},
+      {Valid("[" + load +
+             R"(, {"kind": "planned_buffers", "pool": "m", "memory_ids": [3], "on_failure": {"aborts": true}},
+                 {"kind": "planned_buffers", "pool": "m", "memory_ids": [3], "on_failure": {"aborts": true}}])"),
+       "memory id 3 is already allocated by step 1"},
       {R"({"name": "x"})", "missing field \"etmem_runner_profile\""},
       {"[1, 2]", "is not an object"},
   };
@@ -124,6 +137,65 @@ TEST(RunnerProfile, BuiltinProfilesParseAndCoverEveryReleaseOnce) {
   RunnerSelection arm = *SelectRunner("arm-baremetal");
   for (const std::string& v : runtime::ReleaseVersions())
     EXPECT_EQ(ProfileFor(arm, v).has_value(), v != "0.1.0") << v;
+}
+
+TEST(RunnerProfile, PrintoutIsReadAndCheckedAgainstItsPools) {
+  const std::string load = R"({"kind": "load_method", "pool": "m", "figure": "used",
+                               "on_failure": {"aborts": true}})";
+  auto with = [&](const std::string& printout) {
+    std::string json = Valid("[" + load + "]");
+    json.insert(json.rfind('}'), R"(, "printout": )" + printout);
+    return json;
+  };
+  Result<Profile> p = ParseProfile(
+      with(R"({"format": "pi_pico_usage", "pool": "m", "counter": "cursor",
+               "figures": [{"name": "used", "measure": "steps"},
+                           {"name": "pool", "measure": "pool_size"}]})"),
+      "my.json");
+  ASSERT_TRUE(p) << p.error().message;
+  ASSERT_TRUE(p->printout);
+  EXPECT_EQ(p->printout->format, "pi_pico_usage");
+  EXPECT_EQ(p->printout->figures.size(), 2u);
+  EXPECT_EQ(p->steps[0].figure, "used");
+  const std::pair<std::string, std::string> bad[] = {
+      {R"({"format": "x", "pool": "m", "counter": "abacus", "figures": []})",
+       "unknown \"counter\" \"abacus\""},
+      {R"({"format": "x", "pool": "q", "counter": "cursor", "figures": []})",
+       "unknown pool \"q\""},
+      {R"({"format": "x", "pool": "m", "counter": "cursor",
+           "figures": [{"name": "used", "measure": "steps"}, {"name": "used", "measure": "used"}]})",
+       "declared twice"},
+      {R"({"format": "x", "pool": "m", "counter": "cursor",
+           "figures": [{"name": "used", "measure": "mean"}]})",
+       "unknown \"measure\" \"mean\""},
+      {R"({"format": "x", "pool": "m", "counter": "cursor",
+           "figures": [{"name": "used", "measure": "used"}]})",
+       "is not a \"steps\" figure"},
+  };
+  for (const auto& [printout, problem] : bad) {
+    const std::string error = ErrorOf(with(printout));
+    EXPECT_NE(error.find(problem), std::string::npos) << error;
+    EXPECT_TRUE(error.starts_with("my.json")) << error;
+  }
+}
+
+// A snapshot of ExecuTorch's main branch ("main-YYYYMMDD-<commit>") comes after every numbered
+// release.
+TEST(RunnerProfile, AMainSnapshotIsAReleaseAfterTheNumberedOnes) {
+  std::string json = Valid();
+  json.replace(json.find(R"("first": "1.0.0", "last": "1.4.1")"),
+               std::string(R"("first": "1.0.0", "last": "1.4.1")").size(),
+               R"("first": "main-20260822-cff6f4dd", "last": "main-20260822-cff6f4dd")");
+  Result<Profile> p = ParseProfile(json, "main.json");
+  ASSERT_TRUE(p) << p.error().message;
+  const RunnerSelection s{{std::make_shared<const Profile>(*p)}, {}, {}};
+  EXPECT_TRUE(ProfileFor(s, "main-20260822-cff6f4dd"));
+  EXPECT_FALSE(ProfileFor(s, "1.4.1"));
+  EXPECT_FALSE(ProfileFor(s, "main-20270101-abc"));
+  std::string bad = Valid();
+  bad.replace(bad.find(R"("first": "1.0.0")"), std::string(R"("first": "1.0.0")").size(),
+              R"("first": "main-2026-cff")");
+  EXPECT_NE(ErrorOf(bad).find("is not a version"), std::string::npos) << ErrorOf(bad);
 }
 
 TEST(RunnerProfile, SelectRunnerTakesOptionsAndRefusesUnknownOnes) {

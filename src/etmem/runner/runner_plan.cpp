@@ -53,12 +53,29 @@ std::vector<std::string> FillLogs(const FailureBehaviour& f, uint64_t size, int6
   for (std::string line : f.logs) {
     line = Fill(std::move(line), "{size}", std::to_string(size));
     line = Fill(std::move(line), "{id}", std::to_string(id));
+    line = Fill(std::move(line), "{number}", std::to_string(id + 1));
     line = Fill(std::move(line), "{method}", std::string(method));
     line = Fill(std::move(line), "{status}", "0x21");  // Error::MemoryAllocationFailed
     line = Fill(std::move(line), "{status_dec}", "33");
     out.push_back(std::move(line));
   }
   return out;
+}
+
+// Whether planned_buffers step `k` allocates memory id `id`: the ids it names, or (naming none)
+// every id no other enabled planned_buffers step names.
+bool AllocatesMemoryId(const Profile& p, size_t k, uint32_t id,
+                       const std::vector<std::string>& options) {
+  auto names = [&](const StepSpec& s) {
+    return std::find(s.memory_ids.begin(), s.memory_ids.end(), id) != s.memory_ids.end();
+  };
+  const StepSpec& step = p.steps[k];
+  if (!step.memory_ids.empty()) return names(step);
+  for (size_t i = 0; i < p.steps.size(); ++i)
+    if (i != k && p.steps[i].kind == StepKind::kPlannedBuffers &&
+        Enabled(p.steps[i].when, options) && names(p.steps[i]))
+      return false;
+  return true;
 }
 
 }  // namespace
@@ -147,7 +164,9 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
       }
       case StepKind::kPlannedBuffers:
         for (size_t id = 0; id < planned; ++id) {
+          if (!AllocatesMemoryId(profile, k, static_cast<uint32_t>(id + 1), plan.options)) continue;
           const int64_t bytes = method.planned_buffer_sizes[id + 1];
+          if (bytes == 0 && step.skip_empty) continue;
           if (bytes < 0)
             return Bad(profile, fmt::format("planned buffer {} has a negative size", id + 1));
           add(static_cast<uint64_t>(bytes), static_cast<uint64_t>(bytes),

@@ -29,7 +29,7 @@ RunnerFailure LoadFailure(const runner::RunnerPlan& plan, size_t i, const Alloca
 }
 
 Pass Run(const runner::RunnerPlan& plan, std::span<const runtime::AllocationRequest> load,
-         std::optional<uint64_t> capacity) {
+         std::optional<uint64_t> capacity, std::vector<MethodPoolCall>* calls = nullptr) {
   Pass pass;
   auto config = [&](size_t p, uint64_t used) {
     return PoolConfig{plan.pools[p].base_align, p == plan.method_pool ? capacity : std::nullopt,
@@ -56,8 +56,11 @@ Pass Run(const runner::RunnerPlan& plan, std::span<const runtime::AllocationRequ
       method.offset = pools[r.pool].used();
       temp.offset = temp_pool ? pools[t].used() : 0;
       Placement p;
-      for (const runtime::AllocationRequest& req : load) {
+      for (size_t j = 0; j < load.size(); ++j) {
+        const runtime::AllocationRequest& req = load[j];
         if (!sim.Place(req, p)) break;
+        if (calls && req.pool == runtime::PoolKind::kMethod)
+          calls->push_back({i, j, req.size, req.align, p.offset, p.padding, p.failed});
         if (p.failed) continue;
         RunnerEntry& e = req.pool == runtime::PoolKind::kMethod ? method : temp;
         if (e.allocations == 0) e.first = p.offset;
@@ -90,6 +93,8 @@ Pass Run(const runner::RunnerPlan& plan, std::span<const runtime::AllocationRequ
     Placement p;
     uint64_t available = 0;
     pools[r.pool].Allocate(r.size, r.align, p, available);
+    if (calls && r.pool == plan.method_pool)
+      calls->push_back({i, std::nullopt, r.size, r.align, p.offset, p.padding, p.failed});
     if (p.failed) {
       RunnerFailure f{i,
                       std::nullopt,
@@ -130,6 +135,19 @@ bool AnyTolerated(std::span<const runtime::AllocationRequest> load) {
 bool Fits(const Pass& p, uint64_t capacity) { return !p.failure && p.written_end <= capacity; }
 
 }  // namespace
+
+RunnerTrace TraceMethodPool(const runner::RunnerPlan& plan,
+                            std::span<const runtime::AllocationRequest> load,
+                            std::optional<uint64_t> method_pool_bytes) {
+  RunnerTrace out;
+  Pass pass = Run(plan, load, method_pool_bytes, &out.calls);
+  for (RunnerFailure& f : pass.tolerated)
+    if (plan.requests[f.request].pool == plan.method_pool) out.failures.push_back(std::move(f));
+  out.gets_through = !pass.failure;
+  if (pass.failure) out.failures.push_back(std::move(*pass.failure));
+  out.method_bytes = pass.pools[plan.method_pool].high_water;
+  return out;
+}
 
 RunnerResult SimulateRunner(const runner::RunnerPlan& plan,
                             std::span<const runtime::AllocationRequest> load,

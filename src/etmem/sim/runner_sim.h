@@ -70,6 +70,33 @@ struct RunnerResult {
   const RunnerPoolResult& method() const { return pools[method_pool]; }
 };
 
+// One allocate() on the method pool, in order: one of the runner's own, or one of load_method's.
+struct MethodPoolCall {
+  size_t request = 0;                  // index into RunnerPlan::requests
+  std::optional<size_t> load_request;  // load_method's: index into its requests
+  uint64_t size = 0;
+  uint32_t align = 1;
+  uint64_t offset = 0;  // from the pool base
+  uint32_t padding = 0;
+  bool failed = false;
+};
+
+// The method pool's calls of one run, for comparing with what a device logged.
+struct RunnerTrace {
+  std::vector<MethodPoolCall> calls;  // until the run stops
+  // Every failed allocate() in the run that the log shows, in order: those the runner or the
+  // runtime goes on after, then the one that stops it (if any).
+  std::vector<RunnerFailure> failures;
+  bool gets_through = true;   // no failure stopped the run
+  uint64_t method_bytes = 0;  // the method pool's high-water mark
+};
+
+// The run of `plan` with a method pool of `method_pool_bytes` (empty: unbounded), call by call.
+// The same sequence SimulateRunner places (a test holds them equal).
+RunnerTrace TraceMethodPool(const runner::RunnerPlan& plan,
+                            std::span<const runtime::AllocationRequest> load,
+                            std::optional<uint64_t> method_pool_bytes);
+
 // Places `plan` with `load` (load_method's requests, in order) on unbounded pools, finds each
 // pool's minimum, and checks a method pool of `method_pool_bytes` when given.
 RunnerResult SimulateRunner(const runner::RunnerPlan& plan,

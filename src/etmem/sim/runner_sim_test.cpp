@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace etmem::sim {
 namespace {
 
@@ -124,6 +126,46 @@ TEST(RunnerSim, OnlyTheMethodPoolIsBounded) {
   RunnerResult r = SimulateRunner(plan, load, 8);
   EXPECT_TRUE(r.check->fits());
   EXPECT_EQ(r.pools[1].minimum, 4000u);
+}
+
+// The call-by-call trace (what `etmem check` compares) places what SimulateRunner places: each
+// method-pool call in the runner's order, and the same failures and log lines.
+TEST(RunnerSim, TheTraceIsTheSimulationCallByCall) {
+  const std::vector<runtime::AllocationRequest> load = {Req(8, 8), Req(12, 4),
+                                                        Req(24, 8, runtime::PoolKind::kTemp)};
+  const runner::RunnerPlan plan =
+      Plan({Own(100, 16, 100, "planned", {"no planned"}), Load({"load failed"}),
+            Own(3, 1, 3, "probe", {}, false)});
+  const RunnerTrace t = TraceMethodPool(plan, load, std::nullopt);
+  ASSERT_EQ(t.calls.size(), 4u);  // the temp request is not in the method pool
+  EXPECT_EQ(t.calls[0].offset, 0u);
+  EXPECT_FALSE(t.calls[0].load_request);
+  EXPECT_EQ(t.calls[1].offset, 104u);
+  EXPECT_EQ(t.calls[1].padding, 4u);
+  EXPECT_EQ(t.calls[1].load_request, 0u);
+  EXPECT_EQ(t.calls[2].offset, 112u);
+  EXPECT_EQ(t.calls[3].request, 2u);
+  EXPECT_EQ(t.calls[3].offset, 124u);
+  const RunnerResult whole = SimulateRunner(plan, load, std::nullopt);
+  EXPECT_EQ(t.method_bytes, whole.method().high_water);
+  EXPECT_TRUE(t.gets_through);
+  // Every pool size from 0 to past the high-water mark: the same failure, the same lines.
+  for (uint64_t pool = 0; pool <= 130; ++pool) {
+    const RunnerTrace bounded = TraceMethodPool(plan, load, pool);
+    const RunnerResult r = SimulateRunner(plan, load, pool);
+    EXPECT_EQ(bounded.gets_through, r.check->gets_through) << pool;
+    std::vector<RunnerFailure> want = r.check->tolerated;
+    if (r.check->failure) want.push_back(*r.check->failure);
+    ASSERT_EQ(bounded.failures.size(), want.size()) << pool;
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(bounded.failures[i].log, want[i].log) << pool;
+      EXPECT_EQ(bounded.failures[i].requested, want[i].requested) << pool;
+      EXPECT_EQ(bounded.failures[i].available, want[i].available) << pool;
+    }
+    const size_t failed = static_cast<size_t>(std::count_if(
+        bounded.calls.begin(), bounded.calls.end(), [](const MethodPoolCall& c) { return c.failed; }));
+    EXPECT_EQ(failed, want.size()) << pool;
+  }
 }
 
 }  // namespace
