@@ -57,7 +57,8 @@ class Error : public std::runtime_error {
 // defaults. Every figure a report prints states the assumptions these choose.
 struct Options {
   // --runtime: the ExecuTorch release the firmware is built with, "0.3" ... or a full version
-  // "1.4.1"; empty: the newest modelled release. "all" only in AnalyzeAll.
+  // "1.4.1", or "main" (the newest modelled snapshot of main, e.g. "main-20260822-cff6f4dd");
+  // empty: the newest modelled release. "all" (every published release) only in AnalyzeAll.
   std::string runtime;
   // --target: a built-in ABI (cortex-m, riscv32, xtensa, aarch64, x86_64) or the path of a
   // target file (.json). "all" only in AnalyzeAll.
@@ -67,6 +68,10 @@ struct Options {
   std::optional<uint32_t> pool_align;
   // --temp: "null", "nonnull", or "runner" (what the release's executor_runner does).
   std::string temp = "runner";
+  // --temp-pool: the temp allocator's size in bytes, at a release whose operator metadata
+  // falls back to the method allocator when the temp pool is too small (main); unset: the
+  // runner's temp pool, else the portable executor_runner's (the report says which).
+  std::optional<uint64_t> temp_pool;
   // --pool: check whether a method-allocator pool of this many bytes loads.
   std::optional<uint64_t> pool;
   // --method: only this method; empty: every method.
@@ -261,8 +266,10 @@ std::vector<BudgetItem> CheckBudget(std::span<const Report> reports, const Budge
 
 // `etmem list runtimes|targets`.
 struct ReleaseInfo {
-  std::string version;  // "1.4.1"
+  std::string version;  // "1.4.1", or a snapshot of main: "main-20260822-cff6f4dd"
   std::string summary;
+  std::string commit;       // a snapshot's commit; empty for a release
+  std::string commit_date;  // a snapshot's commit date, YYYY-MM-DD
 };
 struct TargetInfo {
   std::string name;  // "cortex-m"

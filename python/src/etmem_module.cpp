@@ -487,7 +487,10 @@ PYBIND11_MODULE(_etmem, m) {
   m.def("replan", &Replan, py::arg("program"), py::arg("alignment"));
   m.def("releases", [] {
     std::vector<std::pair<std::string, std::string>> out;
-    for (const api::ReleaseInfo& r : api::Releases()) out.emplace_back(r.version, r.summary);
+    // Published releases, what analyze(runtime="all") covers; snapshots of main (a commit)
+    // are named by runtime="main".
+    for (const api::ReleaseInfo& r : api::Releases())
+      if (r.commit.empty()) out.emplace_back(r.version, r.summary);
     return out;
   });
   m.def("targets", [] {

@@ -1,5 +1,7 @@
 // Owns: `etmem-examples OUTDIR`, which writes the program builder's named scenarios as .pte
-// files (cnn.pte is the motivating report's CNN), so the quick start has programs to analyse.
+// files (cnn.pte is the motivating report's CNN), so the quick start has programs to analyse;
+// `etmem-examples OUTDIR --refusals` writes the programs some release refuses instead (the
+// programs tests/measured/ measured the refusals on).
 // The scenario names (scenarios.h) and the OUTPUT list in CMakeLists.txt must name the same files.
 #include <cstdio>
 #include <filesystem>
@@ -8,7 +10,8 @@
 #include "etmem/testing/scenarios.h"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
+  const bool refusals = argc == 3 && std::string(argv[2]) == "--refusals";
+  if (argc != 2 && !refusals) {
     std::fprintf(stderr,
                  "usage: etmem-examples OUTDIR\n"
                  "Writes etmem's example programs (.pte) into OUTDIR.\n");
@@ -22,7 +25,9 @@ int main(int argc, char** argv) {
                  ec.message().c_str());
     return 1;
   }
-  for (const auto& e : etmem::testing::NamedScenarios()) {
+  const auto scenarios =
+      refusals ? etmem::testing::RefusalScenarios() : etmem::testing::NamedScenarios();
+  for (const auto& e : scenarios) {
     const std::string file = std::string(e.name) + ".pte";
     etmem::Status written = e.make().WriteFile((dir / file).string());
     if (!written) {
@@ -30,7 +35,6 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  std::printf("etmem-examples: wrote %zu programs to %s\n", etmem::testing::NamedScenarios().size(),
-              dir.c_str());
+  std::printf("etmem-examples: wrote %zu programs to %s\n", scenarios.size(), dir.c_str());
   return 0;
 }

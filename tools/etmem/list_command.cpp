@@ -16,7 +16,10 @@ static Run DefineList(CLI::App* cmd) {
   return [what]() {
     if (*what == "runtimes") {
       for (const api::ReleaseInfo& r : api::Releases())
-        std::cout << fmt::format("{:<8} {}\n", r.version, r.summary);
+        std::cout << fmt::format("{:<8} {}{}\n", r.version, r.summary,
+                                 r.commit.empty() ? ""
+                                                  : " (commit " + r.commit + ", " +
+                                                        r.commit_date + "; --runtime main)");
     } else if (*what == "runners") {
       // One line per profile (runner and release range), then its pools and options.
       for (const api::RunnerInfo& p : api::Runners()) {

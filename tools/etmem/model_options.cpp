@@ -29,6 +29,7 @@ api::Options ToApiOptions(const ModelArgs& args) {
   o.target = args.target;
   o.pool_align = args.pool_align;
   o.temp = args.temp;
+  o.temp_pool = args.temp_pool;
   o.external_data = args.external_data;
   o.backends = args.backends;
   o.runner = args.runner;
@@ -37,7 +38,8 @@ api::Options ToApiOptions(const ModelArgs& args) {
 
 void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
   const std::string all = all_allowed ? ", or all" : "";
-  cmd->add_option("--runtime", args.runtime, "ExecuTorch release: 0.1 ... 1.4, 1.4.1" + all)
+  cmd->add_option("--runtime", args.runtime,
+                  "ExecuTorch release: 0.1 ... 1.4, 1.4.1, or main (a pinned snapshot)" + all)
       ->capture_default_str();
   cmd->add_option("--target", args.target,
                   "cortex-m, riscv32, xtensa, aarch64, x86_64, a target file (.json)" + all)
@@ -51,6 +53,10 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
                   "release's executor_runner does)")
       ->check(CLI::IsMember({"null", "nonnull", "runner"}))
       ->capture_default_str();
+  cmd->add_option("--temp-pool", args.temp_pool,
+                  "the temp allocator's size in bytes, where operator metadata falls back to the "
+                  "method allocator when the temp pool is too small (main); default: the "
+                  "runner's temp pool, else the portable executor_runner's");
   cmd->add_flag("--external-data", args.external_data,
                 "the runner passes a NamedDataMap (.ptd) to load_method");
   cmd->add_option("--backend", args.backends,

@@ -23,6 +23,7 @@ struct ModelArgs {
   std::string target = "cortex-m";
   std::optional<uint32_t> pool_align;
   std::string temp = "runner";
+  std::optional<uint64_t> temp_pool;  // --temp-pool BYTES
   bool external_data = false;
   std::vector<std::string> backends;  // --backend ID=BYTES[:ALIGN]
   std::string runner;                 // --runner NAME[+OPTION...] | FILE.json[+OPTION...]

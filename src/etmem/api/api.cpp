@@ -142,6 +142,7 @@ Result<report::ReportOptions> MakeReportOptions(const Options& options,
   o.load.temp_allocator =
       o.temp_is_runner_default ? release.runner_passes_temp : options.temp == "nonnull";
   o.load.external_data_map = options.external_data;
+  o.load.temp_pool_bytes = options.temp_pool;
   o.pool_align = options.pool_align.value_or(target.malloc_align);
   for (const std::string& b : options.backends) {
     ETMEM_TRY(auto declared, ParseBackend(b));
@@ -405,7 +406,9 @@ std::vector<BudgetItem> CheckBudget(std::span<const Report> reports, const Budge
 
 std::vector<ReleaseInfo> Releases() {
   std::vector<ReleaseInfo> out;
-  for (const auto& r : runtime::AllReleases()) out.push_back({r.version, r.summary});
+  for (const auto& r : runtime::AllReleases()) out.push_back({r.version, r.summary, {}, {}});
+  for (const auto* s : runtime::AllSnapshots())
+    out.push_back({s->version, s->summary, s->commit, s->commit_date});
   return out;
 }
 

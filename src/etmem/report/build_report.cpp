@@ -194,6 +194,7 @@ void Keep(Workspace& w, bool allocations, MethodReport& r) {
   r.plan.backend_types = w.plan.backend_types;
   r.plan.unknowns = w.plan.unknowns;
   r.plan.refusal = w.plan.refusal;
+  r.plan.metadata = w.plan.metadata;
   r.sim.method_bytes = w.sim.method_bytes;
   r.sim.temp_peak_bytes = w.sim.temp_peak_bytes;
   r.sim.failures = w.sim.failures;
@@ -304,11 +305,40 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
       effective.load.temp_allocator = !chosen->LoadStep().temp_pool.empty();
     effective.pool_bytes.reset();
   }
+  // A release whose operator metadata falls back when the temp pool is small needs its size:
+  // --temp-pool, else the runner's temp pool, else the portable executor_runner's.
+  std::optional<uint64_t> temp_pool;
+  std::string temp_pool_source;
+  if (model.traits().operator_metadata_temp_fallback_dims > 0 && effective.load.temp_allocator) {
+    const runner::PoolSpec* runner_temp =
+        profile && !profile->LoadStep().temp_pool.empty()
+            ? profile->FindPool(profile->LoadStep().temp_pool)
+            : nullptr;
+    if (options.load.temp_pool_bytes) {
+      temp_pool = options.load.temp_pool_bytes;
+      temp_pool_source = "--temp-pool";
+    } else if (runner_temp) {
+      temp_pool = runner_temp->default_bytes;
+      temp_pool_source = "the runner's " +
+                         (runner_temp->macro.empty() ? runner_temp->variable
+                                                     : runner_temp->macro + " default") +
+                         "; --temp-pool BYTES to change";
+    } else if (model.traits().portable_runner_temp_pool_bytes > 0) {
+      temp_pool = model.traits().portable_runner_temp_pool_bytes;
+      temp_pool_source = "the portable executor_runner's temp_allocator_pool; --temp-pool BYTES "
+                         "to change";
+    }
+    effective.load.temp_pool_bytes = temp_pool;
+  } else {
+    effective.load.temp_pool_bytes.reset();  // no release but a fallback one reads it
+  }
   Report report;
   report.program = &program;
   report.assumptions = {model.traits().version, model.abi().name, model.abi().description,
                         effective.pool_align, effective.load.temp_allocator,
                         effective.temp_is_runner_default, effective.load.external_data_map};
+  report.assumptions.temp_pool_bytes = temp_pool;
+  report.assumptions.temp_pool_source = temp_pool_source;
   if (profile) report.assumptions.runner = RunnerAssumption(*profile, options.runner);
   report.flash = ComputeFlash(program);
   report.flash_load = ComputeFlashLoad(program, model.traits());

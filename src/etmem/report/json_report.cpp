@@ -167,8 +167,16 @@ json MethodSummary(const MethodReport& m) {
         {"delegates", m.counts.delegates}, {"chains", m.counts.chains},
         {"inputs", m.counts.inputs}, {"outputs", m.counts.outputs}}},
   };
+  // At a release where it depends on the temp pool's size (main): where the metadata went.
+  if (const runtime::MetadataPlacement& p = m.plan.metadata; p.temp_bytes_for_all > 0)
+    out["temp_allocator"]["operator_metadata"] = {{"kernel_calls_on_temp", p.on_temp},
+                                                  {"kernel_calls_on_method", p.on_method},
+                                                  {"fell_back_to_method", p.fell_back},
+                                                  {"temp_bytes_for_all", p.temp_bytes_for_all}};
   if (m.plan.refusal)
     out["load_refused"] = {{"error", m.plan.refusal->error}, {"reason", m.plan.refusal->reason}};
+  if (m.plan.refusal && !m.plan.refusal->log.empty())
+    out["load_refused"]["log"] = m.plan.refusal->log;
   if (m.runner) out["runner"] = RunnerJson(m);
   return out;
 }
@@ -237,6 +245,10 @@ json Header(const Report& r) {
 json HeaderWithRunner(const Report& r) {
   json out = Header(r);
   if (!r.assumptions.runner.empty()) out["runner"] = r.assumptions.runner;
+  if (r.assumptions.temp_pool_bytes) {
+    out["temp_pool_bytes"] = *r.assumptions.temp_pool_bytes;
+    out["temp_pool_source"] = r.assumptions.temp_pool_source;
+  }
   return out;
 }
 

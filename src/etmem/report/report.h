@@ -35,6 +35,11 @@ struct Assumptions {
   // "runner arm-baremetal (built-in (arm-baremetal-1.1.json), ExecuTorch 1.1.0-1.4.1), no options".
   // Empty: the portable executor_runner's layout (pool_align above, planned buffers apart).
   std::string runner;
+  // At a release whose operator metadata falls back to the method allocator when the temp pool
+  // is too small (main), with a temp allocator: the temp pool's size assumed, and where it came
+  // from ("--temp-pool", the runner's default, the portable executor_runner's). Unset elsewhere.
+  std::optional<uint64_t> temp_pool_bytes;
+  std::string temp_pool_source;
 };
 
 struct CategoryTotal {

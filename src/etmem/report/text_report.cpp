@@ -11,9 +11,32 @@
 namespace etmem::report {
 namespace {
 
+// ", temp pool N B (where that size comes from)" at a release whose operator metadata depends
+// on the temp pool's size; "" elsewhere.
+std::string TempPoolText(const Assumptions& a) {
+  if (!a.temp_pool_bytes) return "";
+  return fmt::format(", temp pool {} B ({})", *a.temp_pool_bytes, a.temp_pool_source);
+}
+
+// Where the operator metadata went, at a release where that depends on the temp pool's size.
+std::string MetadataPlacementText(const Assumptions& a, const MethodReport& m) {
+  const runtime::MetadataPlacement& p = m.plan.metadata;
+  if (!a.temp_pool_bytes || p.temp_bytes_for_all == 0) return "";
+  std::string out = fmt::format(
+      "Operator metadata of {} kernel call(s): {} on the temp allocator, {} on the method "
+      "allocator", p.on_temp + p.on_method, p.on_temp, p.on_method);
+  if (p.fell_back > 0)
+    out += fmt::format(" (the temp pool, {} B, is below their worst case of n_args x "
+                       "(TensorMeta + 16 dim-order bytes), so this release falls back)",
+                       *a.temp_pool_bytes);
+  return out + fmt::format("; a temp pool of at least {} B keeps all of it off the method "
+                           "allocator\n", p.temp_bytes_for_all);
+}
+
 std::string AssumptionLine(const Assumptions& a) {
   std::string temp = a.temp_allocator ? "a temp allocator is passed" : "no temp allocator is passed";
   if (a.temp_is_runner_default) temp += " (what this release's executor_runner does)";
+  temp += TempPoolText(a);
   return fmt::format("ExecuTorch {}, target {}, pool base aligned to {} B (not {}), {}{}",
                      a.runtime, a.target, a.pool_align, 2 * a.pool_align, temp,
                      a.external_data_map ? ", a .ptd data map is passed" : "");
@@ -58,11 +81,13 @@ void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
   std::string temp =
       a.temp_allocator ? "a temp allocator is passed" : "no temp allocator is passed";
   if (a.temp_is_runner_default) temp += " (what the runner does)";
+  temp += TempPoolText(a);
   out += fmt::format("  assuming ExecuTorch {}, target {}, {}, {}, {}{}\n", a.runtime, a.target,
                      a.runner, RunnerPoolAlignText(rr), temp,
                      a.external_data_map ? ", a .ptd data map is passed" : "");
   for (const auto& u : m.plan.unknowns)
     out += fmt::format("  UNKNOWN: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+  if (const std::string line = MetadataPlacementText(a, m); !line.empty()) out += "  " + line;
   out += "\n";
 }
 
@@ -72,6 +97,8 @@ void Headline(std::string& out, const Report& r, const MethodReport& m) {
     out += fmt::format("  THE RUNTIME WOULD REFUSE THIS METHOD ({}): {}\n  (figures below count the "
                        "allocations made before the refusal)\n",
                        m.plan.refusal->error, m.plan.refusal->reason);
+  if (m.plan.refusal && !m.plan.refusal->log.empty())
+    out += fmt::format("  the runtime logs: \"{}\"\n", m.plan.refusal->log);
   if (m.runner) {
     RunnerPools(out, r, m);
     out += fmt::format("load_method alone, in a pool of its own: {}{} bytes minimum\n",
@@ -145,6 +172,7 @@ void OtherPools(std::string& out, const Report& r, const MethodReport& m) {
                        "each operator)\n", m.temp_load_peak_bytes);
   else
     out += "\nTemp allocator during load: 0 B\n";
+  out += MetadataPlacementText(r.assumptions, m);
   const auto& sizes = m.method->planned_buffer_sizes;
   int64_t total = 0;
   std::string list;

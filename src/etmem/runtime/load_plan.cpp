@@ -35,6 +35,7 @@ class Planner {
     plan_.backend_types.clear();
     plan_.unknowns.clear();
     plan_.refusal.reset();
+    plan_.metadata = {};
     if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
       Instance(Site::kPlatformAllocator);
     if (ParseValues() && InitDelegates() && InitChains()) {}
@@ -209,6 +210,14 @@ bool Planner::ParseValues() {
 
 bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
   auto where = [value] { return "value " + std::to_string(value); };  // only on refusal
+  // The parser's first check (after storage_offset, which exporters leave 0): the dtype.
+  const bool known_dtype = t.dtype >= 0 && t.dtype < 64 && (t_.parser_scalar_types >> t.dtype) & 1;
+  if (t_.parser_scalar_types != 0 && !known_dtype) {
+    Refuse("InvalidProgram", where() + " is a tensor of ScalarType " + std::to_string(t.dtype) +
+                                 ", which this release's tensor parser does not accept");
+    plan_.refusal->log = "Invalid or unsupported ScalarType " + std::to_string(t.dtype);
+    return false;
+  }
   if (t.dynamism == pte::Dynamism::kDynamicUnbound)
     return Refuse("NotSupported", where() + " is a DYNAMIC_UNBOUND tensor, which the portable "
                                             "runtime does not support");
@@ -223,19 +232,53 @@ bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
   }
   List(Site::kTensorStrides, t.rank, value);
   Instance(Site::kTensorImpl, value);
-  // Then the data pointer. A release without constant segments looks every data index up in
+  if (t_.tensor_impl_scalar_types != 0 && !Refused() &&
+      !(t.dtype >= 0 && t.dtype < 64 && (t_.tensor_impl_scalar_types >> t.dtype) & 1)) {
+    Refuse("abort (ET_CHECK)", where() + " is a tensor of ScalarType " + std::to_string(t.dtype) +
+                                   ", whose size this release's TensorImpl does not know");
+    // Half, the complex types, BFloat16 and Undefined fail the first check; the rest of the
+    // codes the switch over the enum's types.
+    const bool first_check = t.dtype == 5 || (t.dtype >= 8 && t.dtype <= 10) || t.dtype == 15 ||
+                             t.dtype == 23;
+    plan_.refusal->log = std::string(first_check ? "Invalid or unsupported ScalarType "
+                                                 : "Invalid input ScalarType ") +
+                         std::to_string(t.dtype);
+    return false;
+  }
+  // Then the data pointer. Mutable state (planned, with an initial value in the program) is
+  // copied from the program's first mutable data segment (Program::load_mutable_subsegment_into).
+  if (t_.copies_mutable_state_at_load && t.planned && t.data_index > 0 && !t.external &&
+      !Refused()) {
+    const bool no_segments = !program_.header || program_.header->segment_base_offset == 0;
+    if (no_segments || program_.mutable_segments == 0) {
+      Refuse("NotFound", where() + " is mutable state with an initial value (data index " +
+                             std::to_string(t.data_index) + "), and the program has no " +
+                             (no_segments ? "segments" : "mutable data segment") +
+                             " to copy it from");
+      plan_.refusal->log = no_segments ? "No segments in program"
+                                       : "No mutable data segments in program";
+      return false;
+    }
+  }
+  // A release without constant segments looks every data index up in
   // Program.constant_buffer (Program::get_constant_buffer_data).
   if (!t_.constant_segment && t.data_index > 0 &&
-      t.data_index >= program_.inline_constant_buffers && !Refused())
-    return Refuse(program_.has_inline_constant_vector ? "InvalidArgument"
-                                                      : "crash (null dereference)",
-                  where() + ": data index " + std::to_string(t.data_index) +
-                      " is looked up in Program.constant_buffer (" +
-                      std::to_string(program_.inline_constant_buffers) + " entries)" +
-                      (program_.constant_segment
-                           ? "; this release does not know Program.constant_segment, where "
-                             "the program keeps its constants"
-                           : ""));
+      t.data_index >= program_.inline_constant_buffers && !Refused()) {
+    Refuse(program_.has_inline_constant_vector ? "InvalidArgument" : "crash (null dereference)",
+           where() + ": data index " + std::to_string(t.data_index) +
+               " is looked up in Program.constant_buffer (" +
+               std::to_string(program_.inline_constant_buffers) + " entries)" +
+               (program_.constant_segment
+                    ? "; this release does not know Program.constant_segment, where "
+                      "the program keeps its constants"
+                    : ""));
+    // Program::get_constant_buffer_data (0.1).
+    if (program_.has_inline_constant_vector)
+      plan_.refusal->log = "Constant buffer " + std::to_string(t.data_index) +
+                           " out of program buffer range " +
+                           std::to_string(program_.inline_constant_buffers);
+    return false;
+  }
   return true;
 }
 
@@ -340,9 +383,24 @@ bool Planner::InitChains() {
 // TensorMeta for every argument, then a dim-order array per Tensor argument (spec trap 4).
 // From 1.0 these go to the user's temp allocator, reset when resolve_operator returns.
 void Planner::ResolveOperator(const pte::InstructionView& ins, int64_t instruction) {
-  const PoolKind pool = t_.operator_metadata_on_user_temp && options_.temp_allocator
-                            ? PoolKind::kTemp
-                            : PoolKind::kMethod;
+  PoolKind pool = t_.operator_metadata_on_user_temp && options_.temp_allocator
+                      ? PoolKind::kTemp
+                      : PoolKind::kMethod;
+  if (t_.operator_metadata_temp_fallback_dims > 0 && options_.temp_allocator) {
+    // main: the temp allocator only if its capacity covers the instruction's worst case.
+    const uint64_t worst = uint64_t{ins.args_count} *
+                           (model_.Layout("TensorMeta").size +
+                            uint64_t{t_.operator_metadata_temp_fallback_dims} *
+                                model_.Layout("DimOrderType").size);
+    plan_.metadata.temp_bytes_for_all = std::max(plan_.metadata.temp_bytes_for_all, worst);
+    // (A temp allocator of size 0 is never used, even for an instruction without arguments.)
+    if (options_.temp_pool_bytes &&
+        (*options_.temp_pool_bytes == 0 || *options_.temp_pool_bytes < worst)) {
+      pool = PoolKind::kMethod;
+      ++plan_.metadata.fell_back;
+    }
+  }
+  ++(pool == PoolKind::kTemp ? plan_.metadata.on_temp : plan_.metadata.on_method);
   List(Site::kTensorMeta, ins.args_count, instruction, -1, pool);
   auto args = m_.ArgsOf(ins);
   for (size_t a = 0; a < args.size(); ++a)

@@ -48,6 +48,10 @@ struct DeclaredBackendInit {
 struct LoadOptions {
   bool temp_allocator = false;     // MemoryManager gets a non-null temp allocator with size > 0
   bool external_data_map = false;  // a NamedDataMap (.ptd) is passed to load_method
+  // The temp allocator's size in bytes (its size(), the capacity), when the release's choice of
+  // allocator depends on it (RuntimeTraits::operator_metadata_temp_fallback_dims). Unset there:
+  // no fallback is modelled; callers say which size they assume (report/ does).
+  std::optional<uint64_t> temp_pool_bytes;
   // Declared init allocations by backend id; they take precedence over etmem's own models.
   std::map<std::string, DeclaredBackendInit, std::less<>> declared_backends;
   bool operator==(const LoadOptions&) const = default;
@@ -83,6 +87,18 @@ struct UnknownPart {
 struct Refusal {
   std::string error;   // the runtime's Error name, e.g. "NotSupported"
   std::string reason;  // what in the program triggers it
+  std::string log;     // the runtime's own log line (its message text), where modelled
+};
+
+// Where each kernel call's operator metadata (R28/R29) went.
+struct MetadataPlacement {
+  uint32_t on_temp = 0;     // kernel calls whose metadata went to the temp allocator
+  uint32_t on_method = 0;   // ... to the method allocator
+  uint32_t fell_back = 0;   // of on_method: a temp allocator was passed but was too small
+  // The temp pool size at and above which no kernel call falls back: the largest worst case
+  // (0 when the release has no fallback).
+  uint64_t temp_bytes_for_all = 0;
+  bool operator==(const MetadataPlacement&) const = default;
 };
 
 struct LoadPlan {
@@ -91,6 +107,7 @@ struct LoadPlan {
   std::vector<std::string_view> backend_types;
   std::vector<UnknownPart> unknowns;
   std::optional<Refusal> refusal;
+  MetadataPlacement metadata;
   bool exact() const { return unknowns.empty(); }
 };
 

@@ -33,8 +33,14 @@ struct BackendModel {
 };
 
 struct RuntimeTraits {
-  std::string version;  // "1.4.1"
+  std::string version;  // "1.4.1", or a snapshot's name: "main-20260822-cff6f4dd"
   std::string summary;  // one line: what this release changed, for `etmem list runtimes`
+  // A snapshot of a branch (main), not a published release: the commit it models and that
+  // commit's date (YYYY-MM-DD). Empty for releases. Snapshots are never a default and are not
+  // in "all" (--runtime all means every published release).
+  std::string commit;
+  std::string commit_date;
+  bool is_snapshot() const { return !commit.empty(); }
 
   // ---- Method::load / Method::init sequence (spec §3) ----
   bool platform_allocator_when_no_temp = false;  // R0
@@ -44,6 +50,13 @@ struct RuntimeTraits {
   bool refuses_external_map_with_named_data = false;  // 0.7: NotSupported instead of merging
   bool boxed_lists = false;                      // R10-R13, R16, R19: EValue holds pointers
   bool operator_metadata_on_user_temp = false;   // R28/R29 go to a non-empty user temp allocator
+  // R28/R29 fall back to the method allocator when the temp allocator's size() is below the
+  // instruction's worst case, n_args x (sizeof(TensorMeta) + this many DimOrderType): this is
+  // kTensorDimensionLimit; 0 = no such fallback (the temp allocator is used whatever its size).
+  uint32_t operator_metadata_temp_fallback_dims = 0;
+  // The temp pool of the release's examples/portable/executor_runner, in bytes (0: unknown):
+  // what a fallback release assumes when neither --temp-pool nor a runner gives the size.
+  uint64_t portable_runner_temp_pool_bytes = 0;
   bool null_compile_specs_skipped = false;       // R22 skipped when compile_specs is absent
   bool runner_passes_temp = false;               // what examples/portable/executor_runner does
   bool null_values_prescanned = false;           // a NONE value fails before R3, not at its index
@@ -58,6 +71,13 @@ struct RuntimeTraits {
   // segment in Program::load.
   bool cmake_build_drops_inline_constants = false;
   uint32_t max_tensor_rank = 0;                  // 0: no limit checked at load
+  // The ScalarType codes the tensor parser accepts: bit c for code c (isValid() of the
+  // release's enum, minus the types its parser has no support for); a tensor of another code is
+  // InvalidProgram, "Invalid or unsupported ScalarType c". 0: the parser checks nothing (0.1).
+  uint64_t parser_scalar_types = 0;
+  // 0.1: the parser checks nothing, but TensorImpl's constructor (sizeof_scalar_type) aborts
+  // (ET_CHECK) on a code outside this mask, after the TensorImpl was allocated. 0: no such check.
+  uint64_t tensor_impl_scalar_types = 0;
   std::array<OnFailure, static_cast<size_t>(Site::kCount)> on_failure{};
 
   // ---- Types: field lists, laid out per ABI by abi::TypeTable ----
@@ -92,12 +112,15 @@ struct ReleaseDelta {
   std::function<void(RuntimeTraits&)> edit;
 };
 
-// All modelled releases, oldest first.
+// All modelled published releases, oldest first (snapshots of main are not among them).
 const std::vector<RuntimeTraits>& AllReleases();
 // Their versions, oldest first, without building them.
 const std::vector<std::string>& ReleaseVersions();
+// The modelled snapshots of main, oldest first (after every release).
+std::vector<const RuntimeTraits*> AllSnapshots();
 
-// "1.4", "1.4.1", "v1.4.1": the newest patch release of that minor, or that exact release.
+// "1.4", "1.4.1", "v1.4.1": the newest patch release of that minor, or that exact release;
+// "main": the newest modelled snapshot of main; "main-20260822-cff6f4dd": that snapshot.
 // Unknown versions are an error that lists the known ones; never the nearest.
 Result<const RuntimeTraits*> FindRelease(const std::string& version);
 

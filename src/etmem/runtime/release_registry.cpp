@@ -14,6 +14,9 @@ namespace etmem::runtime {
 
 namespace {
 
+// A snapshot of a branch ("main-20260822-cff6f4dd"), not a release: its name is not a number.
+bool IsSnapshotName(const std::string& v) { return !v.empty() && (v[0] < '0' || v[0] > '9'); }
+
 std::vector<uint32_t> VersionKey(const std::string& v) {
   std::vector<uint32_t> parts;
   uint32_t cur = 0;
@@ -33,8 +36,12 @@ std::vector<uint32_t> VersionKey(const std::string& v) {
 struct Registry {
   std::vector<ReleaseDelta> deltas;
   std::vector<size_t> base;                 // index of based_on; npos for the first release
-  std::vector<std::string> versions;
-  std::vector<RuntimeTraits> built;         // slot i is release i once built[i] is set
+  std::vector<std::string> versions;           // published releases only
+  std::vector<size_t> release_index;           // their indices among the deltas
+  // Built traits: published releases in `releases` (what AllReleases returns), snapshots in
+  // `snapshots`; slot[i] is delta i's place in one of them, valid once ready[i] is set.
+  std::vector<RuntimeTraits> releases, snapshots;
+  std::vector<RuntimeTraits*> slot;
   std::vector<bool> ready;
   std::mutex mutex;
 };
@@ -48,9 +55,26 @@ Registry& TheRegistry() {
 #include "etmem/runtime/release_list.inc"
 #undef ETMEM_RELEASE_ENTRY
     };
+    // Releases by version, then snapshots by name (their names carry the date); then each
+    // delta moved after its base where it is not (1.5, when it ships, may edit a snapshot).
     std::sort(r->deltas.begin(), r->deltas.end(), [](const ReleaseDelta& a, const ReleaseDelta& b) {
+      if (IsSnapshotName(a.version) != IsSnapshotName(b.version)) return IsSnapshotName(b.version);
+      if (IsSnapshotName(a.version)) return a.version < b.version;
       return VersionKey(a.version) < VersionKey(b.version);
     });
+    std::vector<ReleaseDelta> ordered;
+    while (!r->deltas.empty()) {
+      auto placed = [&](const std::string& v) {
+        return v.empty() || std::any_of(ordered.begin(), ordered.end(),
+                                         [&](const ReleaseDelta& d) { return d.version == v; });
+      };
+      auto next = std::find_if(r->deltas.begin(), r->deltas.end(),
+                               [&](const ReleaseDelta& d) { return placed(d.based_on); });
+      ETMEM_CHECK(next != r->deltas.end());  // every base is a modelled release, and no cycle
+      ordered.push_back(std::move(*next));
+      r->deltas.erase(next);
+    }
+    r->deltas = std::move(ordered);
     for (size_t i = 0; i < r->deltas.size(); ++i) {
       const ReleaseDelta& d = r->deltas[i];
       size_t base = std::string::npos;
@@ -58,9 +82,16 @@ Registry& TheRegistry() {
         if (r->deltas[j].version == d.based_on) base = j;
       ETMEM_CHECK(d.based_on.empty() || base != std::string::npos);  // an older, modelled release
       r->base.push_back(base);
-      r->versions.push_back(d.version);
+      if (!IsSnapshotName(d.version)) {
+        r->versions.push_back(d.version);
+        r->release_index.push_back(i);
+      }
     }
-    r->built.resize(r->deltas.size());
+    r->releases.resize(r->release_index.size());
+    r->snapshots.resize(r->deltas.size() - r->release_index.size());
+    for (size_t i = 0, rel = 0, snap = 0; i < r->deltas.size(); ++i)
+      r->slot.push_back(IsSnapshotName(r->deltas[i].version) ? &r->snapshots[snap++]
+                                                              : &r->releases[rel++]);
     r->ready.assign(r->deltas.size(), false);
     return r;
   }();
@@ -71,7 +102,7 @@ Registry& TheRegistry() {
 // the chain of deltas from the first release is applied to one object, so that asking for one
 // release (the usual case) copies no type table.
 const RuntimeTraits& Build(Registry& r, size_t i) {
-  if (r.ready[i]) return r.built[i];
+  if (r.ready[i]) return *r.slot[i];
   std::vector<size_t> chain;  // i, its base, its base's base, ... back to a built one or the first
   size_t start = std::string::npos;  // the built release the chain starts from, if any
   for (size_t j = i; j != std::string::npos && !r.ready[j]; j = r.base[j]) {
@@ -79,14 +110,14 @@ const RuntimeTraits& Build(Registry& r, size_t i) {
     start = r.base[j];
   }
   RuntimeTraits t;
-  if (start != std::string::npos) t = r.built[start];
+  if (start != std::string::npos) t = *r.slot[start];
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     r.deltas[*it].edit(t);
     t.version = r.deltas[*it].version;
   }
-  r.built[i] = std::move(t);
+  *r.slot[i] = std::move(t);
   r.ready[i] = true;
-  return r.built[i];
+  return *r.slot[i];
 }
 
 std::string Normalize(std::string v) {
@@ -101,28 +132,47 @@ const std::vector<std::string>& ReleaseVersions() { return TheRegistry().version
 const std::vector<RuntimeTraits>& AllReleases() {
   Registry& r = TheRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (size_t i = 0; i < r.deltas.size(); ++i) Build(r, i);  // each from its base
-  return r.built;
+  for (size_t i : r.release_index) Build(r, i);  // each from its base
+  return r.releases;
+}
+
+std::vector<const RuntimeTraits*> AllSnapshots() {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<const RuntimeTraits*> out;
+  for (size_t i = 0; i < r.deltas.size(); ++i)
+    if (IsSnapshotName(r.deltas[i].version)) out.push_back(&Build(r, i));
+  return out;
 }
 
 Result<const RuntimeTraits*> FindRelease(const std::string& version) {
   const std::string want = Normalize(version);
+  Registry& r = TheRegistry();
   const std::vector<std::string>& versions = ReleaseVersions();
-  std::optional<size_t> found;
-  for (size_t i = 0; i < versions.size() && !(found && versions[*found] == want); ++i) {
-    if (versions[i] == want) found = i;
-    // "1.4" names the newest 1.4.x.
-    if (versions[i].rfind(want + ".", 0) == 0 &&
-        VersionKey(versions[i]).size() == VersionKey(want).size() + 1)
-      found = i;
+  std::optional<size_t> found;  // an index among the deltas
+  if (!IsSnapshotName(want)) {
+    for (size_t i = 0; i < versions.size() && !(found && r.deltas[*found].version == want); ++i) {
+      if (versions[i] == want) found = r.release_index[i];
+      // "1.4" names the newest 1.4.x.
+      if (versions[i].rfind(want + ".", 0) == 0 &&
+          VersionKey(versions[i]).size() == VersionKey(want).size() + 1)
+        found = r.release_index[i];
+    }
+  } else {
+    // "main" names the newest snapshot of main; a snapshot's full name, that snapshot.
+    for (size_t i = 0; i < r.deltas.size(); ++i)
+      if (IsSnapshotName(r.deltas[i].version) &&
+          (r.deltas[i].version == version || r.deltas[i].version.rfind(version + "-", 0) == 0))
+        found = i;
   }
   if (found) {
-    Registry& r = TheRegistry();
     std::lock_guard<std::mutex> lock(r.mutex);
     return &Build(r, *found);
   }
   std::string known;
   for (const std::string& v : versions) known += (known.empty() ? "" : ", ") + v;
+  for (const ReleaseDelta& d : r.deltas)
+    if (IsSnapshotName(d.version)) known += ", " + d.version;
   return MakeError(ErrorCode::kInvalidArgument,
                    "unknown ExecuTorch release '" + version + "' (modelled: " + known + ")");
 }

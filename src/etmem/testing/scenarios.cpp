@@ -233,6 +233,8 @@ std::span<const NamedScenario> NamedScenarios() { return kNamed; }
 ProgramBuilder NamedScenarioProgram(std::string_view name) {
   for (const NamedScenario& s : kNamed)
     if (s.name == name) return s.make();
+  for (const NamedScenario& s : RefusalScenarios())
+    if (s.name == name) return s.make();
   ETMEM_CHECK(false && "unknown scenario name");
   return {};
 }

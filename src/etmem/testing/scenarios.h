@@ -59,6 +59,9 @@ struct NamedScenario {
   ProgramBuilder (*make)();
 };
 std::span<const NamedScenario> NamedScenarios();
+// Programs some release refuses to load, one per refusal class (scenario_refusals.cpp), kept
+// apart from NamedScenarios so the bundled examples stay those every release loads.
+std::span<const NamedScenario> RefusalScenarios();
 // The scenario called `name`; aborts on an unknown name (callers name their own table entries).
 ProgramBuilder NamedScenarioProgram(std::string_view name);
 

@@ -114,6 +114,12 @@ ReleaseDelta Release_v0_1_0() {
             t.on_failure.fill(OnFailure::kError);  // the ET_ALLOCATE_* macros: any null fails
             t.SetFailure({Site::kIntListPointers, Site::kIntListValues}, OnFailure::kUnchecked);
             t.constant_segment_min_offsets = 1;
+            // tensor_parser_portable.cpp checks no dtype; TensorImpl's constructor sizes it with
+            // sizeof_scalar_type (runtime/core/exec_aten/util/scalar_type_util.h), which
+            // ET_CHECKs: Half (5), the complex types (8-10), BFloat16 (15) and codes outside the
+            // enum's 23 types (0-22) abort. Measured: tests/measured/x86_64_refusals.json.
+            t.tensor_impl_scalar_types = ((uint64_t{1} << 23) - 1) & ~(uint64_t{1} << 5) &
+                                         ~(uint64_t{0b111} << 8) & ~(uint64_t{1} << 15);
           }};
 }
 

@@ -18,6 +18,13 @@ ReleaseDelta Release_v0_2_0() {
             t.constant_segment = true;
             t.none_value_is_invalid_program = true;
             t.empty_chains_refused_first = true;
+            // tensor_parser_portable.cpp checks the dtype: isValid() (codes 0-22, Bits16 the
+            // last) and not ComplexHalf/ComplexFloat/ComplexDouble (8-10) nor BFloat16 (15).
+            t.parser_scalar_types = ((uint64_t{1} << 23) - 1) & ~(uint64_t{0b111} << 8) &
+                                    ~(uint64_t{1} << 15);
+            // TensorImpl sizes its type with elementSize(), which knows every code the parser
+            // lets through.
+            t.tensor_impl_scalar_types = 0;
             // XNNPACK allocates one XNNExecutor, first thing in init() (spec §5.1). libstdc++
             // layouts; the profiler member is empty without ET_EVENT_TRACER_ENABLED.
             abi::TypeTable& types = t.types;

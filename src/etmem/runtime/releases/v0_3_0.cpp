@@ -12,6 +12,8 @@ ReleaseDelta Release_v0_3_0() {
             t.types.Add(abi::Struct("EthosU::ExecutionHandle",
                                     {{"processed", Prim::kPtr}, {"permuted_io_flag", Prim::kBool}}));
             t.backends["ArmBackend"].type = "EthosU::ExecutionHandle";
+            // The tensor parser accepts BFloat16 (15) from here on.
+            t.parser_scalar_types |= uint64_t{1} << 15;
           }};
 }
 

@@ -15,6 +15,8 @@ ReleaseDelta Release_v0_5_0() {
                           Site::kTensorListPointers, Site::kOptionalListPointers,
                           Site::kOptionalListValues},
                          OnFailure::kError);
+            // ScalarType gains four Float8 types and UInt16/UInt32/UInt64 (codes 23-29).
+            t.parser_scalar_types |= ((uint64_t{1} << 30) - 1) & ~((uint64_t{1} << 23) - 1);
           }};
 }
 

@@ -26,6 +26,8 @@ ReleaseDelta Release_v0_6_0() {
             t.types.AppendField("XNNExecutor", {"packed_data_names", "std::vector"});
             // get_num_external_constants pre-scans every value: a NONE value now fails before R3.
             t.null_values_prescanned = true;
+            // The tensor parser no longer refuses the complex types (8-10): isValid() only.
+            t.parser_scalar_types |= uint64_t{0b111} << 8;
             // The examples/portable executor_runner passes a temp allocator from 0.6 on.
             t.runner_passes_temp = true;
           }};
