@@ -132,6 +132,18 @@ TEST_F(MeasureTest, TheSameCallsWithAnotherVerdictAreADivergence) {
             std::string::npos) << r.out;
 }
 
+TEST_F(MeasureTest, ACrashOfTheRuntimeKeepsTheCallsBeforeItAndIsADivergence) {
+  const fs::path cnn = Cnn();
+  Script script = Predicted(cnn, "1.4.1");
+  script.allocs.resize(5);
+  script.allocs.push_back("crash");
+  const auto r = Measure(WriteScript("crash", script), cnn.string() + " --brief");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("real runtime: crashed (signal 6), 5 calls"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("first divergence at call #5: real runtime the log ends after 5 calls"),
+            std::string::npos) << r.out;
+}
+
 TEST_F(MeasureTest, APoolTooSmallFailsAtThePredictedCallWithThePredictedLine) {
   const fs::path cnn = Cnn();
   const Script script = Predicted(cnn, "1.4.1");

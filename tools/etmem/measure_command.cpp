@@ -274,8 +274,13 @@ int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std
               << (verdicts_agree ? "  verdicts agree\n" : "  verdicts differ\n");
     return verdicts_agree ? kExitOk : kExitDoesNotFit;
   }
+  // The high-water mark: the T record, or the calls when the runtime crashed before it.
+  uint64_t measured_bytes = 0;
+  for (const device::CallRecord& c : log->calls)
+    if (c.offset) measured_bytes = std::max(measured_bytes, *c.offset + c.size);
+  if (log->totals) measured_bytes = log->totals->used_bytes;
   std::cout << "  real runtime: " << measured << ", " << log->calls.size() << " calls, "
-            << (log->totals ? log->totals->used_bytes : 0) << " B\n"
+            << measured_bytes << " B\n"
             << "  etmem:        " << etmem_verdict << ", " << e.prediction.calls.size()
             << " calls, " << e.prediction.used_bytes << " B\n";
   // The runtime's first error line (a failed allocation, a refusal), as it logged it.

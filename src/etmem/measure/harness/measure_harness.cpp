@@ -141,6 +141,8 @@ int Fail(const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Line by line, so that what was recorded before a crash of the runtime is not lost.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (argc != 7) return Fail("usage: PROGRAM METHOD POOL_BYTES POOL_ALIGN TEMP_BYTES STEPS_FILE");
   const std::string method = argv[2];
   const size_t pool_bytes = std::strtoull(argv[3], nullptr, 10);
