@@ -1,0 +1,3 @@
+// Stand-in (etmem tests).
+#pragma once
+#include <executorch/runtime/core/standin.h>

@@ -1,0 +1,116 @@
+// Holds etmem to what `etmem measure` printed on real ExecuTorch source trees
+// (tests/measured/x86_64_etmem_measure.json; how: its "how_measured"). For every recorded run
+// of a builder program, the real runtime's verdict, call count and bytes (the "real runtime:"
+// line) must be what etmem predicts today under the same assumptions: the release the run
+// compared with, x86_64, pool base 16 mod 32, delegates' init allocating nothing, the
+// portable executor_runner's layout or the Arm runner profile. The real programs of the file
+// are checked the same way when ../shared is present.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <regex>
+#include <string>
+
+#include "etmem/api/internal.h"
+#include "etmem/base/sha256.h"
+#include "etmem/check/assumption_search.h"
+#include "etmem/etmem.h"
+#include "etmem/testing/scenarios.h"
+#include "measured.h"
+
+namespace etmem {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Printed {
+  std::string verdict;
+  uint64_t calls = 0;
+  uint64_t bytes = 0;
+};
+
+// "real runtime: Ok, 105 calls, 4336 B"
+std::optional<Printed> ReadLine(const nlohmann::json& printed, const std::string& who) {
+  static const std::regex line("^(real runtime|etmem): +([A-Za-z]+), ([0-9]+) calls, ([0-9]+) B$");
+  for (const auto& l : printed) {
+    std::smatch m;
+    const std::string s = l.get<std::string>();
+    if (std::regex_match(s, m, line) && m[1] == who)
+      return Printed{m[2], std::stoull(m[3]), std::stoull(m[4])};
+  }
+  return std::nullopt;
+}
+
+// The program's bytes: the builder's scenario, or the real file in ../shared.
+std::optional<std::vector<uint8_t>> ProgramBytes(const std::string& path) {
+  const std::string builder = "build/examples/";
+  if (path.starts_with(builder)) {
+    const std::string name = path.substr(builder.size(), path.size() - builder.size() - 4);
+    const auto bytes = testing::NamedScenarioProgram(name).Build();
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  }
+  const fs::path real = fs::path(ETMEM_SHARED_DIR) / path.substr(std::string("../shared/").size());
+  std::ifstream in(real, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(MeasuredWithEtmemMeasure, EveryRecordedRunIsWhatEtmemPredictsToday) {
+  const nlohmann::json doc = test::ReadMeasured("x86_64_etmem_measure.json");
+  size_t checked = 0, matching = 0, absent = 0;
+  for (const auto& run : doc.at("results")) {
+    if (run.at("exit_code") == 2) continue;  // refused before measuring: nothing to hold
+    const std::string path = run.at("program_path");
+    const auto bytes = ProgramBytes(path);
+    if (!bytes) {
+      ++absent;
+      continue;
+    }
+    ASSERT_EQ(Sha256Hex(*bytes), run.at("sha256").get<std::string>())
+        << path << ": the program is not the one measured";
+    const std::string compared = run.at("compared_with");  // "compared with etmem's model of ExecuTorch X (...)"
+    const std::string release = compared.substr(compared.find("ExecuTorch ") + 11,
+                                                compared.find(" (") - compared.find("ExecuTorch ") - 11);
+    const api::Program program = api::Program::FromBytes(bytes->data(), bytes->size(), path);
+    for (const auto& method : run.at("methods")) {
+      const auto measured = ReadLine(method.at("printed"), "real runtime");
+      const auto printed_etmem = ReadLine(method.at("printed"), "etmem");
+      if (!measured || !printed_etmem) continue;  // no allocator record (Program::load refused)
+      api::Options o;
+      o.runtime = release;
+      o.target = "x86_64";
+      o.pool_align = 16;
+      o.method = method.at("method");
+      for (const pte::MethodView& m : api::Internal(program).methods)
+        for (const pte::DelegateView& d : m.delegates)
+          o.backends.push_back(std::string(d.backend) + "=0");
+      const bool with_runner = run.at("runner").get<std::string>().starts_with("arm-baremetal");
+      if (with_runner) o.runner = "arm-baremetal";
+      const api::Report report = api::Analyze(program, o);
+      const report::MethodReport& m = api::Internal(report).methods.front();
+      const std::string verdict = m.plan.refusal ? m.plan.refusal->error : "Ok";
+      const std::string what = path + " " + o.method + " on ExecuTorch " + release +
+                               (with_runner ? " (arm-baremetal)" : "");
+      EXPECT_EQ(verdict, measured->verdict) << what;
+      if (!with_runner) {
+        const auto p = check::PredictMethodPool(m.plan.requests, 16, std::nullopt);
+        EXPECT_EQ(p.prediction.calls.size(), measured->calls) << what;
+        EXPECT_EQ(p.prediction.used_bytes, measured->bytes) << what;
+      } else if (!m.plan.refusal) {
+        ASSERT_TRUE(m.runner.has_value()) << what;
+        EXPECT_EQ(m.runner->result.method().high_water, measured->bytes) << what;
+      }
+      const bool recorded_match = method.at("matches").get<bool>();
+      matching += recorded_match;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100u);
+  RecordProperty("methods_checked", static_cast<int>(checked));
+  RecordProperty("recorded_matching", static_cast<int>(matching));
+  if (absent) std::cout << absent << " runs of programs in ../shared not checked (absent)\n";
+}
+
+}  // namespace
+}  // namespace etmem
