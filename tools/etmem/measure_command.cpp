@@ -17,6 +17,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "commands.h"
@@ -132,7 +133,7 @@ struct Expected {
   std::vector<std::string> what;
   std::string steps;          // the harness's steps after the kernels and backends
   uint32_t pool_align = 16;
-  uint64_t temp_bytes = 0;
+  std::optional<uint64_t> temp_bytes;  // none: no temp allocator
   std::string layout;         // the runner's layout, in words
 };
 
@@ -141,7 +142,9 @@ Expected Expect(const report::Report& r, const report::MethodReport& m,
   Expected e;
   if (!m.runner) {
     e.pool_align = r.assumptions.pool_align;
-    e.temp_bytes = r.assumptions.temp_allocator ? kPortableTemp : 0;
+    // The temp pool's size matters only where operator metadata falls back (main): then the
+    // report's assumed size, else the portable runner's 1 MiB.
+    if (r.assumptions.temp_allocator) e.temp_bytes = r.assumptions.temp_pool_bytes.value_or(kPortableTemp);
     e.steps = "planned heap\nload\n";
     e.layout = "the portable executor_runner's layout (planned buffers apart from the method pool)";
     check::MethodPrediction p = check::PredictMethodPool(m.plan.requests, e.pool_align, pool);
@@ -166,7 +169,7 @@ Expected Expect(const report::Report& r, const report::MethodReport& m,
       e.steps += "load\n";
       if (q.temp_pool >= 0) {
         const uint64_t t = plan.pools[static_cast<size_t>(q.temp_pool)].spec->default_bytes;
-        e.temp_bytes = t ? t : kPortableTemp;
+        e.temp_bytes = r.assumptions.temp_pool_bytes.value_or(t ? t : kPortableTemp);
       }
       for (size_t i = 0; i < m.plan.requests.size(); ++i) {
         requests.push_back(m.plan.requests[i]);
@@ -313,7 +316,10 @@ int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std
   const std::string assuming = "ExecuTorch " + r.assumptions.runtime + ", target " +
                                r.assumptions.target + ", pool base aligned to " +
                                std::to_string(e.pool_align) + " B, " +
-                               (e.temp_bytes ? "a temp allocator" : "no temp allocator") +
+                               (!e.temp_bytes ? std::string("no temp allocator")
+                                : r.assumptions.temp_pool_bytes
+                                    ? "a " + std::to_string(*e.temp_bytes) + " B temp allocator"
+                                    : std::string("a temp allocator")) +
                                (args.pool ? ", a " + std::to_string(*args.pool) + " B pool"
                                           : ", an unbounded pool");
   for (const auto& u : m.plan.unknowns)

@@ -285,7 +285,7 @@ Result<Built> BuildHarness(const Tree& tree, const BuildOptions& options) {
 
 Result<HarnessRun> RunHarness(const Built& built, const std::string& work_dir,
                               const std::string& program, const std::string& method,
-                              uint64_t pool_bytes, uint32_t pool_align, uint64_t temp_bytes,
+                              uint64_t pool_bytes, uint32_t pool_align, std::optional<uint64_t> temp_bytes,
                               const std::string& steps) {
   const fs::path work(work_dir);
   const std::string steps_path = (work / "steps.txt").string();
@@ -294,7 +294,8 @@ Result<HarnessRun> RunHarness(const Built& built, const std::string& work_dir,
   const std::string err = (work / "harness.err").string();
   HarnessRun run;
   run.status = Run({built.harness, program, method, std::to_string(pool_bytes),
-                    std::to_string(pool_align), std::to_string(temp_bytes), steps_path},
+                    std::to_string(pool_align),
+                    temp_bytes ? std::to_string(*temp_bytes) : std::string("none"), steps_path},
                    out, err);
   run.output = ReadText(out);
   if (run.status == 127 && run.output.empty())

@@ -66,7 +66,7 @@ struct HarnessRun {
 };
 Result<HarnessRun> RunHarness(const Built& built, const std::string& work_dir,
                               const std::string& program, const std::string& method,
-                              uint64_t pool_bytes, uint32_t pool_align, uint64_t temp_bytes,
+                              uint64_t pool_bytes, uint32_t pool_align, std::optional<uint64_t> temp_bytes,
                               const std::string& steps);
 
 }  // namespace etmem::measure

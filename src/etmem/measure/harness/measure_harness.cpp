@@ -7,7 +7,7 @@
 //
 // Usage: harness PROGRAM.pte METHOD POOL_BYTES POOL_ALIGN TEMP_BYTES STEPS_FILE
 //   POOL_ALIGN  the method pool's base is POOL_ALIGN mod 2*POOL_ALIGN
-//   TEMP_BYTES  0: no temp allocator is passed to load_method
+//   TEMP_BYTES  the temp allocator's size (0 included), or none: load_method gets no temp allocator
 //   STEPS_FILE  one step a line, in order:
 //     kernel NAME              register a kernel that does nothing under NAME
 //     backend ID BYTES ALIGN   register a backend ID whose init() allocates BYTES (0: nothing)
@@ -147,7 +147,8 @@ int main(int argc, char** argv) {
   const std::string method = argv[2];
   const size_t pool_bytes = std::strtoull(argv[3], nullptr, 10);
   const size_t pool_align = std::strtoull(argv[4], nullptr, 10);
-  const size_t temp_bytes = std::strtoull(argv[5], nullptr, 10);
+  const bool has_temp = std::string(argv[5]) != "none";
+  const size_t temp_bytes = has_temp ? std::strtoull(argv[5], nullptr, 10) : 0;
   std::ifstream steps_file(argv[6]);
   if (!steps_file) return Fail("cannot read the steps file");
   std::vector<std::string> steps;
@@ -211,8 +212,9 @@ int main(int argc, char** argv) {
   std::printf("\n");
 
   uint8_t* pool = Placed(pool_bytes, pool_align);
-  uint8_t* temp_pool = temp_bytes ? Placed(temp_bytes, 16) : nullptr;
-  if (!pool || (temp_bytes && !temp_pool)) return Fail("out of memory");
+  alignas(16) static uint8_t empty_temp[16];  // a 0 B temp allocator still has a base
+  uint8_t* temp_pool = !has_temp ? nullptr : temp_bytes ? Placed(temp_bytes, 16) : empty_temp;
+  if (!pool || (has_temp && !temp_pool)) return Fail("out of memory");
   std::printf("ETMEM P %zu %zu\n", pool_bytes, pool_align);
   RecordingAllocator method_allocator(static_cast<uint32_t>(pool_bytes), pool);
   et::MemoryAllocator temp_allocator(static_cast<uint32_t>(temp_bytes), temp_pool);
@@ -251,7 +253,7 @@ int main(int argc, char** argv) {
     } else if (word == "load") {
       et::HierarchicalAllocator planned({spans.data(), spans.size()});
       et::MemoryManager memory(&method_allocator, &planned,
-                               temp_bytes ? &temp_allocator : nullptr);
+                               has_temp ? &temp_allocator : nullptr);
       auto loaded = program->load_method(method.c_str(), &memory);
       load_error = static_cast<int>(loaded.ok() ? et::Error::Ok : loaded.error());
       std::printf("measure: load_method %d\n", load_error);
