@@ -1,9 +1,10 @@
 // Owns: the web page's benchmark: the compressed size of what a browser downloads (index.html,
 // style.css, app.js, etmem.js with the WebAssembly inside; gzip -9 and brotli -11, as a static
 // host serves them), and the time from dropping a program on the page to the rendered report
-// (drop event to the frame after the report is drawn), in headless Chromium, for each program
-// given. Prints a table; with CHECK=1 exits 1 unless every program of 2 MB or less renders in
-// under a second (median). Not: building the page or the programs (web_bench.sh does).
+// (drop event to the frame after the pools, pool check, categories, allocations, flash split and
+// text are drawn: "report") and to the planned-memory map and advisories drawn after it ("to
+// map"), in headless Chromium, for each program given. Prints a table; with CHECK=1 exits 1
+// unless every program of 2 MB or less renders its report in under a second (median). Not: building the page or the programs (web_bench.sh does).
 //
 //   node bench/web_bench.mjs SITE_DIR RUNS PROGRAM.pte...
 import fs from 'node:fs';
@@ -45,11 +46,14 @@ let slow = false;
 try {
   const page = await browser.newPage();
   await page.setViewport({ width: 1200, height: 900 });
+  const cdp = await page.createCDPSession();
+  await cdp.send('Performance.enable');
+  const threadTime = async () => 1000 * (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime').value;
   const t0 = Date.now();
   await page.goto(pathToFileURL(path.resolve(site, 'index.html')).href);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   console.log(`\npage load to ready (wasm compiled, lists drawn): ${Date.now() - t0} ms`);
-  console.log(`\nprogram                                  bytes  runs   median ms (min-max)   of which: analyze  plan  draw (ms, median)`);
+  console.log(`\nprogram                         bytes what       runs  wall ms median (min-max)  main-thread CPU ms   of which (wall ms): read open analyze draw plan`);
   for (const program of programs) {
     const bytes = fs.readFileSync(program);
     // The file is made in the page first (not timed), then dropped: the clock starts at the drop.
@@ -58,27 +62,37 @@ try {
       for (let i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i);
       window.benchFile = new File([a], name);
     }, bytes.toString('base64'), path.basename(program));
-    const totals = [], parts = { analyze_ms: [], plan_ms: [], draw_ms: [] };
-    for (let i = 0; i < runs + 1; i++) {
-      const t = await page.evaluate(async () => {
-        const before = Number(document.body.dataset.rendered || 0);
-        const dt = new DataTransfer();
-        dt.items.add(window.benchFile);
-        const start = performance.now();
-        document.getElementById('drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-        while (Number(document.body.dataset.rendered || 0) === before) await new Promise((r) => setTimeout(r, 1));
-        return { total: performance.now() - start, ...window.etmemPage.timing };
-      });
-      if (!t.rendered) throw new Error(`${program}: the page did not render a report: ${await page.$eval('#status', (e) => e.textContent)}`);
-      if (i === 0) continue;  // the first drop warms the page up
-      totals.push(t.total);
-      for (const k of Object.keys(parts)) parts[k].push(t[k]);
+    // Two passes: the report alone (the map turned off), then report and map. Wall time from the
+    // drop, and the CPU time of the page's main thread (Chromium's ThreadTime), which other
+    // work on the machine does not inflate.
+    for (const plan of [false, true]) {
+      await page.evaluate((p) => { window.etmemPage.settings.plan = p; }, plan);
+      const wall = [], cpu = [], parts = { read_ms: [], open_ms: [], analyze_ms: [], draw_ms: [], plan_ms: [] };
+      for (let i = 0; i < runs + 1; i++) {
+        const before = await threadTime();
+        const t = await page.evaluate(async () => {
+          const n = Number(document.body.dataset.rendered || 0);
+          const dt = new DataTransfer();
+          dt.items.add(window.benchFile);
+          const start = performance.now();
+          document.getElementById('drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+          while (Number(document.body.dataset.rendered || 0) === n) await new Promise((r) => setTimeout(r, 1));
+          return { wall: performance.now() - start, ...window.etmemPage.timing };
+        });
+        const used = (await threadTime()) - before;
+        if (!t.report_ms) throw new Error(`${program}: the page did not render a report: ${await page.$eval('#status', (e) => e.textContent)}`);
+        if (i === 0) continue;  // the first drop warms the page up
+        wall.push(plan ? t.total_ms : t.report_ms);
+        cpu.push(used);
+        for (const k of Object.keys(parts)) parts[k].push(t[k] || 0);
+      }
+      const m = median(wall);
+      console.log(`${path.basename(program).padEnd(28)} ${String(bytes.length).padStart(8)} ${(plan ? 'report+map' : 'report').padEnd(10)} ${String(runs).padStart(4)}` +
+                  `   ${m.toFixed(0).padStart(6)} (${Math.min(...wall).toFixed(0)}-${Math.max(...wall).toFixed(0)})` +
+                  `  ${median(cpu).toFixed(0).padStart(6)}` +
+                  '   ' + Object.values(parts).map((xs) => median(xs).toFixed(0).padStart(7)).join(''));
+      if (!plan && bytes.length <= 2 * 1024 * 1024 + 65536 && m >= 1000) slow = true;
     }
-    const m = median(totals);
-    console.log(`${path.basename(program).padEnd(36)} ${String(bytes.length).padStart(9)} ${String(runs).padStart(5)}` +
-                `   ${m.toFixed(1).padStart(8)} (${Math.min(...totals).toFixed(1)}-${Math.max(...totals).toFixed(1)})` +
-                `   ${median(parts.analyze_ms).toFixed(1).padStart(8)} ${median(parts.plan_ms).toFixed(1).padStart(5)} ${median(parts.draw_ms).toFixed(1).padStart(5)}`);
-    if (bytes.length <= 2 * 1024 * 1024 + 65536 && m >= 1000) slow = true;
   }
 } finally {
   await browser.close();

@@ -79,6 +79,7 @@ try {
   await choose('runtime', '0.3.0');
   await choose('target', 'cortex-m');
   await choose('pool', '4096');
+  await page.waitForFunction(() => document.querySelector('#map').srcdoc !== '', { timeout: 60000 });
   const shown = await page.evaluate(() => ({
     pool: document.querySelector('.pool-bytes')?.textContent,
     failure: document.querySelector('.failure-line')?.textContent,
@@ -99,6 +100,21 @@ try {
   check(/<svg class="timeline"/.test(shown.map), 'the page draws the planned-memory map (SVG timelines)');
   check(shown.map === cli(['plan', cnnName, ...model, '--format', 'html'], cnnDir).toString(),
         "the page's planned-memory map is `etmem plan --format html`'s");
+
+  // The allocation table: every allocation, sortable and filterable.
+  const rowsOf = () => page.$$eval('#allocations tr', (trs) => trs.slice(1).map((tr) => [...tr.children].map((td) => td.textContent)));
+  const cliJson = JSON.parse(cli(['analyze', cnnName, ...model, '--pool', '4096', '--format', 'json'], cnnDir).toString());
+  const allocations = cliJson.methods[0].method_allocator.allocations;
+  check((await rowsOf()).length === allocations.length, 'the table lists every allocation', `${(await rowsOf()).length} rows`);
+  await page.click('#allocations th[data-key="size"]');
+  await page.click('#allocations th[data-key="size"]');
+  const bySize = await rowsOf();
+  check(Number(bySize[0][2]) === Math.max(...allocations.map((a) => a.size)), 'sorting by size (twice: descending) puts the largest first');
+  await page.type('#filter', 'permute');
+  const filtered = await rowsOf();
+  check(filtered.length > 0 && filtered.length < allocations.length && filtered.every((r) => r.join(' ').includes('permute')),
+        'the filter keeps only the matching allocations', `${filtered.length} rows`);
+  await page.$eval('#filter', (e) => { e.value = ''; e.dispatchEvent(new Event('input')); });
 
   // Screenshots: the report, the map, the failing pool.
   const shots = {};
