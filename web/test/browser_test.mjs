@@ -4,13 +4,15 @@
 // exact failure line; checks the downloads (JSON, C header, re-planned program) against the
 // command line's output; compares the page's JSON with the command line's for every real
 // program in ../shared/models/real at every release on cortex-m and x86_64 (skipped, saying
-// so, when ../shared is absent); checks no network request was made; saves screenshots in the
+// so, when ../shared is absent); checks no network request was made, from file:// and from a
+// static host (node's http on 127.0.0.1: its own files only); saves screenshots in the
 // output folder (and into docs/images/ with --update-docs). Not: the page (web/), etmem.
 //
 //   node web/test/browser_test.mjs --site BUILD/web-wasm/site --etmem BUILD/tools/etmem/etmem
 //        --cnn BUILD/examples/cnn.pte --shared ../shared --out BUILD/web-test [--update-docs DIR]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -198,11 +200,43 @@ try {
     if (refused) console.log(`${refused} real programs are refused as a whole, by the page with the command line's line`);
     console.log(`compared ${pairs} (program, release, target) reports of ${programs.length} real programs with the CLI's`);
   }
+
+  // 5. From a static host (here node's http on 127.0.0.1): the same page, its own files only.
+  const server = http.createServer((req, res) => {
+    const file = path.join(path.resolve(args.site), path.normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)));
+    if (!file.startsWith(path.resolve(args.site)) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' }).end(fs.readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const hosted = await browser.newPage();
+    const hostedRequests = [];
+    hosted.on('request', (r) => hostedRequests.push(r.url()));
+    await hosted.goto(`${origin}/index.html`);
+    await hosted.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+    await (await hosted.$('#file')).uploadFile(args.cnn);
+    await hosted.waitForSelector('body[data-rendered="1"]', { timeout: 60000 });
+    await hosted.$eval('#runtime', (e) => { e.value = '0.3.0'; e.dispatchEvent(new Event('change')); });
+    await hosted.$eval('#pool', (e) => { e.value = '4096'; e.dispatchEvent(new Event('change')); });
+    const pool = await hosted.$eval('.pool-bytes', (e) => e.textContent);
+    const failure = await hosted.$eval('.failure-line', (e) => e.textContent);
+    check(pool === '4266 B' && failure === kFailure, 'served by a static host, the page shows the same figures', `${pool}; ${failure}`);
+    const foreign = hostedRequests.filter((u) => !u.startsWith(origin + '/') && !/^(data|blob|about):/.test(u));
+    check(foreign.length === 0, 'served by a static host, the page requests nothing but its own files', foreign.join('\n  '));
+    await hosted.close();
+  } finally {
+    server.close();
+  }
 } finally {
   await browser.close();
 }
 
-// 5. Nothing but the page's own files (file:) and what it makes itself (data:, blob:, about:).
+// 6. Nothing but the page's own files (file:) and what it makes itself (data:, blob:, about:).
 const network = requests.filter((u) => !/^(file|data|blob|about):/.test(u));
 check(network.length === 0, 'the page makes no network request', network.join('\n  '));
 console.log(`${requests.length} requests, all local (file:, data:, blob:)`);
