@@ -66,6 +66,7 @@
     select.appendChild(o);
   }
   function fillOptions(lists) {
+    state.runners = lists.runners;
     $('version').textContent = lists.version;
     for (const r of lists.releases) addOption($('runtime'), r.version, r.version);
     $('runtime').value = lists.releases[lists.releases.length - 1].version;
@@ -395,7 +396,11 @@
     call('lists', []);
     fillOptions(JSON.parse(resultText()));
     status('Open a .pte: drop it above or click to choose one.');
-    $('file').addEventListener('change', () => $('file').files[0] && openFile($('file').files[0]));
+    $('file').addEventListener('change', () => {
+      const file = $('file').files[0];
+      $('file').value = '';  // choosing the same file again opens it again
+      if (file) openFile(file);
+    });
     const drop = $('drop');
     drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
     drop.addEventListener('dragleave', () => drop.classList.remove('over'));
@@ -414,5 +419,5 @@
   });
 
   // For the browser test and the benchmark (web/test/): the same functions the page uses.
-  window.etmemPage = { ready, timing, settings, analyzeJson, openFile, header: () => call('header', ['{}']) };
+  window.etmemPage = { ready, timing, settings, analyzeJson, get runners() { return state.runners; }, openFile, header: () => call('header', ['{}']) };
 })();

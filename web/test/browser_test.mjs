@@ -153,6 +153,25 @@ try {
   const replan = await download('download-replan', `${stem}.replanned.pte`);
   check(replan && replan.equals(fs.readFileSync(replanned)), 'the re-planned program download is `etmem replan`\'s, byte for byte');
 
+  // Every built-in runner at its newest release: the page's JSON is the CLI's, and the page
+  // draws the runner's pools.
+  await open(args.cnn);
+  const runners = await page.$$eval('#runner option', (os) => os.map((o) => o.value).filter((v) => v));
+  const runnerInfo = await page.evaluate(() => window.etmemPage.runners);
+  for (const runner of runners) {
+    const info = runnerInfo.find((r) => r.name === runner);
+    const o = { runtime: info.last_release, target: 'cortex-m', runner, pool: 4096 };
+    const expected = cli(['analyze', cnnName, '--runtime', o.runtime, '--target', 'cortex-m', '--runner', runner,
+                          '--pool', '4096', '--format', 'json'], cnnDir).toString();
+    const got = await page.evaluate((opts) => window.etmemPage.analyzeJson(opts), o);
+    check(got === expected, `runner ${runner} at ${o.runtime}: the page's JSON is the CLI's`);
+  }
+  await choose('runtime', runnerInfo[0].last_release);
+  await choose('runner', runners[0]);
+  const runnerRows = await page.$$eval('.runner table tr', (trs) => trs.length - 1);
+  check(runners.length > 0 && runnerRows > 0, `with runner ${runners[0]} the page lists its pools`, `${runnerRows} rows`);
+  await choose('runner', '');
+
   // 3. A bad file gets the command line's one-line error.
   const bad = path.join(args.out, 'not_a_program.pte');
   fs.writeFileSync(bad, 'this is not an ExecuTorch program, just text long enough to be read');
