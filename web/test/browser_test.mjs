@@ -118,12 +118,26 @@ try {
         'the filter keeps only the matching allocations', `${filtered.length} rows`);
   await page.$eval('#filter', (e) => { e.value = ''; e.dispatchEvent(new Event('input')); });
 
-  // Screenshots: the report, the map, the failing pool.
+  // Screenshots: the report, the map, the failing pool (the map once its frame has drawn the SVG).
+  const mapFrame = await (await page.$('#map')).contentFrame();
+  check(mapFrame && await mapFrame.waitForSelector('svg.timeline', { timeout: 60000 }).then(() => true, () => false),
+        'the map frame draws its SVG timelines');
+  // (the sandboxed frame runs no script: let the page paint twice, and give the frame time)
+  const painted = async () => {
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  };
   const shots = {};
+  // The map first: the frame's pixels come only with a plain capture of the viewport (an element
+  // or clipped capture leaves it blank), the page scrolled to the map's section.
+  await page.$eval('#map', (e) => e.parentElement.scrollIntoView());
+  await painted();
+  shots.map = path.join(args.out, 'web-map.png');
+  await page.screenshot({ path: shots.map });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await painted();
   shots.report = path.join(args.out, 'web-report.png');
   await page.screenshot({ path: shots.report });
-  shots.map = path.join(args.out, 'web-map.png');
-  await (await page.$('#map')).screenshot({ path: shots.map });
   shots.failing_pool = path.join(args.out, 'web-failing-pool.png');
   await (await page.$('#pools')).screenshot({ path: shots.failing_pool });
   if (args['update-docs']) {
