@@ -13,3 +13,7 @@ if [[ -d build/python/etmem ]]; then  # the Python module (docs/python.md), buil
   echo
   PYTHONPATH=build/python python3 -c 'import etmem; m = etmem.analyze("build/examples/cnn.pte", runtime="0.3", pool=4096)["methods"][0]; print("etmem.analyze:", m["method_allocator"]["bytes"], "B;", m["pool_check"]["log"])'
 fi
+if [[ -f build/web-wasm/site/index.html ]]; then  # the web page (docs/web.md)
+  echo
+  echo "the web page: open build/web-wasm/site/index.html in a browser (or copy build/web-wasm/site/ to any static host)"
+fi
