@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+web/install-npm.sh  # the web page's browser test: puppeteer-core from web/package-lock.json
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$(nproc)"
 echo
@@ -11,4 +12,8 @@ build/tools/etmem/etmem analyze build/examples/cnn.pte --runtime 0.3 --target co
 if [[ -d build/python/etmem ]]; then  # the Python module (docs/python.md), built for the python3 CMake found
   echo
   PYTHONPATH=build/python python3 -c 'import etmem; m = etmem.analyze("build/examples/cnn.pte", runtime="0.3", pool=4096)["methods"][0]; print("etmem.analyze:", m["method_allocator"]["bytes"], "B;", m["pool_check"]["log"])'
+fi
+if [[ -f build/web-wasm/site/index.html ]]; then  # the web page (docs/web.md)
+  echo
+  echo "the web page: open build/web-wasm/site/index.html in a browser (or copy build/web-wasm/site/ to any static host)"
 fi

@@ -35,7 +35,8 @@ class Fields {
 
   Status Known(std::initializer_list<const char*> names) const {
     if (!j_.is_object()) return Bad(where_ + " is not an object");
-    for (const auto& [key, value] : j_.items()) {
+    for (const auto& item : j_.items()) {
+      const std::string& key = item.key();  // em++ (clang 14) cannot capture a structured binding
       if (std::none_of(names.begin(), names.end(), [&](const char* n) { return key == n; }))
         return Bad(where_ + ": unknown field \"" + key + "\"");
     }

@@ -1,0 +1,423 @@
+// Owns: the web page's behaviour: opening a .pte (file picker or drag and drop), the options,
+// calling etmem's WebAssembly binding (etmem_wasm.cpp) and drawing its JSON as tables, the
+// planned-memory map and the downloads. Not: any figure (every number shown comes from the
+// binding, which is etmem's public API), nor any network access (there is none).
+'use strict';
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const state = { module: null, program: null, report: null, plan: null, sort: { key: null, dir: 1 } };
+  const timing = {};  // the last open-to-rendered times (ms), for the benchmark and the test
+
+  // --- the binding --------------------------------------------------------------------------
+  function resultText() {
+    const m = state.module;
+    const ptr = m._etmem_web_result(), size = m._etmem_web_result_size();
+    return new TextDecoder().decode(m.HEAPU8.subarray(ptr, ptr + size));
+  }
+  function resultBytes() {
+    const m = state.module;
+    const ptr = m._etmem_web_result(), size = m._etmem_web_result_size();
+    return m.HEAPU8.slice(ptr, ptr + size);
+  }
+  function withStrings(strings, f) {
+    const m = state.module, ptrs = [];
+    try {
+      for (const s of strings) {
+        const n = m.lengthBytesUTF8(s) + 1, p = m._malloc(n);
+        m.stringToUTF8(s, p, n);
+        ptrs.push(p);
+      }
+      return f(...ptrs);
+    } finally {
+      for (const p of ptrs) m._free(p);
+    }
+  }
+  // Calls etmem_web_NAME; returns its text (or bytes), or throws Error(the one-line message).
+  function call(name, strings, numbers, bytes) {
+    const rc = withStrings(strings, (...ptrs) => state.module['_etmem_web_' + name](...ptrs, ...(numbers || [])));
+    if (rc !== 0) throw new Error(resultText());
+    return bytes ? resultBytes() : resultText();
+  }
+  function openBytes(bytes, name) {
+    const m = state.module, p = m._malloc(Math.max(1, bytes.length));
+    try {
+      m.HEAPU8.set(bytes, p);
+      const rc = withStrings([name], (namePtr) => m._etmem_web_open(p, bytes.length, namePtr));
+      if (rc !== 0) throw new Error(resultText());
+      return JSON.parse(resultText());
+    } finally {
+      m._free(p);
+    }
+  }
+
+  // --- options --------------------------------------------------------------------------------
+  function options() {
+    const o = { runtime: $('runtime').value, target: $('target').value, temp: $('temp').value,
+                runner: $('runner').value, method: $('method').value };
+    if ($('pool_align').value) o.pool_align = Number($('pool_align').value);
+    if ($('pool').value !== '') o.pool = Number($('pool').value);
+    return o;
+  }
+  function addOption(select, value, text) {
+    const o = document.createElement('option');
+    o.value = value;
+    o.textContent = text;
+    select.appendChild(o);
+  }
+  function fillOptions(lists) {
+    state.runners = lists.runners;
+    $('version').textContent = lists.version;
+    for (const r of lists.releases) addOption($('runtime'), r.version, r.version);
+    $('runtime').value = lists.releases[lists.releases.length - 1].version;
+    for (const t of lists.targets) addOption($('target'), t.name, `${t.name}: ${t.description}`);
+    $('target').value = 'cortex-m';
+    for (const r of lists.runners)
+      addOption($('runner'), r.name, `${r.name} (ExecuTorch ${r.first_release} to ${r.last_release})`);
+    for (let a = 1; a <= 4096; a *= 2) addOption($('pool_align'), String(a), `${a} B (and not ${2 * a})`);
+  }
+
+  // --- drawing --------------------------------------------------------------------------------
+  const fmt = (n) => (n === null || n === undefined ? '' : Number(n).toLocaleString('en-US'));
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === 'class') e.className = v; else e.setAttribute(k, v);
+    }
+    for (const c of children) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
+    return e;
+  }
+  function table(headers, rows) {
+    const t = el('table');
+    t.append(el('tr', {}, ...headers.map((h) => el('th', {}, h))));
+    for (const r of rows) t.append(el('tr', {}, ...r.map((c) => el('td', {}, c))));
+    return t;
+  }
+  function assumptionsLine(r) {
+    const a = [`ExecuTorch ${r.runtime}`, `target ${r.target}`, `pool base aligned to ${r.pool_align} B (not ${2 * r.pool_align})`,
+               (r.temp_allocator === 'nonnull' ? 'a temp allocator is passed' : 'no temp allocator is passed') +
+               ` (${r.temp_allocator_source === 'runner default' ? "what this release's runner does" : 'as chosen'})`];
+    if (r.runner) a.push(`runner ${r.runner}`);
+    if (r.external_data_map) a.push('a .ptd data map is passed');
+    return 'assuming ' + a.join(', ');
+  }
+
+  function drawPools(r) {
+    const box = $('pools');
+    box.replaceChildren();
+    box.append(el('p', { class: 'assumptions' }, assumptionsLine(r)));
+    for (const m of r.methods) {
+      const d = el('div', { class: 'method' });
+      d.append(el('h3', {}, `method '${m.name}'`));
+      if (m.load_refused) {
+        d.append(el('p', { class: 'fail', id: 'refusal' },
+                    `ExecuTorch ${r.runtime} refuses this method (${m.load_refused.error}): ${m.load_refused.reason}`));
+        box.append(d);
+        continue;
+      }
+      const ma = m.method_allocator;
+      d.append(el('p', { class: 'big' }, 'Method allocator pool: ',
+                  el('strong', { class: 'pool-bytes' }, `${ma.bytes} B`),
+                  ma.lower_bound ? ' at least (a part etmem does not model allocates more)' : ' minimum'));
+      const rows = [['method allocator (load_method)', `${ma.bytes} B`, ma.lower_bound ? 'lower bound' : 'exact'],
+                    ['temp allocator, peak during load', `${m.temp_allocator.load_peak_bytes} B`, 'exact']];
+      m.planned_buffers.forEach((bytes, i) =>
+        rows.push([`planned buffer ${i + 1} (memory id ${i + 1})`, `${bytes} B`, 'as the program plans it']));
+      d.append(table(['pool', 'bytes', ''], rows));
+      if (m.runner) d.append(runnerPools(m.runner));
+      const c = m.pool_check;
+      if (c && !m.runner) d.append(poolCheck(c));
+      if (m.unknown && m.unknown.length)
+        d.append(el('p', { class: 'note' }, 'Not modelled: ' + m.unknown.map((u) => `${u.backend} (${u.why})`).join('; ')));
+      box.append(d);
+    }
+    if (r.notes && r.notes.length) box.append(el('ul', { class: 'note' }, ...r.notes.map((n) => el('li', {}, n))));
+  }
+  function poolCheck(c) {
+    const d = el('div', { class: c.fits ? 'check ok' : 'check fail', id: 'pool-check' });
+    if (c.fits) {
+      d.append(el('p', {}, `Pool check: a ${c.pool_bytes} B method allocator pool loads.`));
+      return d;
+    }
+    d.append(el('p', {}, `Pool check: a ${c.pool_bytes} B method allocator pool DOES NOT LOAD`));
+    const f = c.failing_allocation;
+    if (f) d.append(el('p', {}, `fails: ${f.what} (${f.size} B, align ${f.align}, at offset ${f.offset})`));
+    d.append(el('p', {}, 'the runtime logs: ', el('code', { class: 'failure-line' }, c.log)));
+    if (c.consequence) d.append(el('p', {}, 'then: ' + c.consequence));
+    return d;
+  }
+  function runnerPools(run) {
+    const d = el('div', { class: 'runner' });
+    d.append(el('p', {}, `Runner ${run.name}: ${run.description} (${run.source.path})`));
+    d.append(table(['pool', 'macro', 'role', 'base align', 'default', 'minimum', 'gets through'],
+      run.pools.map((p) => [p.variable, p.macro, p.role, p.base_align, `${p.default_bytes} B`,
+                            `${p.minimum_bytes} B`, `${p.gets_through_bytes} B`])));
+    const c = run.pool_check;
+    if (c) {
+      const ok = c.fits;
+      const box = el('div', { class: ok ? 'check ok' : 'check fail', id: 'pool-check' });
+      box.append(el('p', {}, `Pool check: ${c.pool} of ${c.pool_bytes} B ${ok ? 'loads' : 'DOES NOT LOAD'}`));
+      if (c.failure) {
+        box.append(el('p', {}, `fails (${c.failure.by}): ${c.failure.what}, ${c.failure.requested} B requested, ${c.failure.available} B available`));
+        box.append(el('p', {}, 'the runtime logs: ', el('code', { class: 'failure-line' }, c.failure.log)));
+        if (c.failure.consequence) box.append(el('p', {}, 'then: ' + c.failure.consequence));
+      }
+      d.append(box);
+    }
+    return d;
+  }
+
+  function drawCategories(r) {
+    const box = $('categories');
+    box.replaceChildren();
+    for (const m of r.methods) {
+      if (m.load_refused) continue;
+      const cats = m.method_allocator.by_category;
+      const entries = Array.isArray(cats) ? cats : Object.entries(cats).map(([category, v]) => ({ category, ...v }));
+      const total = m.method_allocator.bytes || 1;
+      box.append(el('h3', {}, `method '${m.name}'`));
+      box.append(table(['category', 'bytes', 'of which padding', 'allocations', ''],
+        entries.map((c) => [c.category, c.bytes, c.padding, c.allocations,
+                            el('span', { class: 'bar', style: `width:${Math.round(300 * c.bytes / total)}px` })])));
+    }
+  }
+
+  const columns = [['#', 'index'], ['offset', 'offset'], ['size', 'size'], ['align', 'align'],
+                   ['consumed', 'consumed'], ['category', 'category'], ['site', 'site'], ['what', 'what']];
+  const kShownRows = 500;
+  function allocationRows() {
+    const rows = [];
+    for (const m of state.report.methods) {
+      const list = (m.method_allocator && m.method_allocator.allocations) || [];
+      list.forEach((a, i) => rows.push({ method: m.name, index: i + 1, ...a }));
+    }
+    return rows;
+  }
+  function drawAllocations() {
+    const t = $('allocations');
+    let rows = allocationRows();
+    const total = rows.length;
+    const f = $('filter').value.trim().toLowerCase();
+    if (f) rows = rows.filter((a) => `${a.what} ${a.site} ${a.category} ${a.method}`.toLowerCase().includes(f));
+    const { key, dir } = state.sort;
+    if (key) rows.sort((a, b) => (a[key] < b[key] ? -dir : a[key] > b[key] ? dir : a.index - b.index));
+    const head = el('tr', {}, ...columns.map(([label, k]) => {
+      const th = el('th', { 'data-key': k, class: 'sortable' }, label + (key === k ? (dir > 0 ? ' \u25b2' : ' \u25bc') : ''));
+      th.addEventListener('click', () => {
+        state.sort = { key: k, dir: state.sort.key === k ? -state.sort.dir : 1 };
+        drawAllocations();
+      });
+      return th;
+    }));
+    const body = document.createDocumentFragment();
+    for (const a of rows.slice(0, kShownRows))
+      body.append(el('tr', {}, ...columns.map(([, k]) => el('td', {}, a[k]))));
+    t.replaceChildren(head, body);
+    $('allocation-count').textContent = `${rows.length} of ${total} allocations` +
+      (rows.length > kShownRows ? ` (the first ${kShownRows} shown: filter or sort to see others)` : '');
+  }
+
+  function drawAdvisories() {
+    const box = $('advisories');
+    box.replaceChildren();
+    if (!state.plan) return;
+    const rows = [];
+    for (const m of state.plan.methods)
+      for (const a of m.advisories)
+        rows.push([m.name, a.kind, a.op, a.value, a.memory_id, `${a.bound_saving} B`, `${a.planned_saving} B`, a.change]);
+    for (const d of state.plan.duplicate_constants || [])
+      rows.push(['(program)', d.kind, d.dtype, d.data_indices.join(', '), '', `${d.flash_saving} B flash`, '', d.change]);
+    box.append(rows.length ? table(['method', 'kind', 'op', 'value', 'buffer', 'bound saving', 'planned saving', 'change'], rows)
+                           : el('p', {}, 'No advisory: nothing found to save.'));
+    const buffers = [];
+    for (const m of state.plan.methods)
+      for (const b of m.buffers)
+        buffers.push([m.name, b.memory_id, `${b.planned} B`, `${b.lower_bound} B`, `${b.excess} B (${b.excess_percent}%)`]);
+    if (buffers.length)
+      box.append(el('p', {}, `Planned buffers against the lower bound (tensors aligned to ${state.plan.alignment} B):`),
+                 table(['method', 'buffer', 'planned', 'lower bound', 'excess'], buffers));
+  }
+
+  function drawFlash(r) {
+    const f = r.flash, l = f.buffer_data_loader;
+    const box = $('flash');
+    box.replaceChildren(
+      table(['part of the file', 'bytes'], [
+        ['program (flatbuffer)', f.program_bytes], ['metadata', f.metadata_bytes],
+        ['constants inline', f.inline_constant_bytes], ['constants in segments', f.segment_constant_bytes],
+        ['delegate data inline', f.inline_delegate_bytes], ['delegate data in segments', f.segment_delegate_bytes],
+        ['other segments', f.other_segment_bytes], ['the file', f.file_bytes]]),
+      el('p', {}, l.assumption),
+      table(['what', 'bytes', 'use', 'RAM bytes', 'why'], l.parts.map((p) => [p.what, p.bytes, p.use, p.ram_bytes, p.why])),
+      el('p', {}, `read in place: ${l.read_in_place_bytes} B; copied to RAM: ${l.copied_to_ram_bytes} B; ` +
+                  `backend dependent: ${l.backend_dependent_bytes} B; not read: ${l.not_read_bytes} B`));
+    if (l.notes && l.notes.length) box.append(el('ul', { class: 'note' }, ...l.notes.map((n) => el('li', {}, n))));
+  }
+
+  // --- analysis -------------------------------------------------------------------------------
+  function status(text, error) {
+    $('status').textContent = text;
+    $('status').className = error ? 'fail' : '';
+  }
+  // The report's JSON for the options: the text the JSON download saves (etmem analyze --format json).
+  function analyzeJson(o) { return call('analyze', [JSON.stringify(o || options())]); }
+
+  const paint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  let generation = 0;  // a newer analysis makes an older one's pending map stale
+
+  // The report for the options: pools, categories, allocations, flash, text. True when drawn.
+  function analyze() {
+    if (!state.program) return false;
+    ++generation;
+    const t0 = performance.now();
+    let json;
+    try {
+      json = analyzeJson(options());
+    } catch (e) {
+      state.report = null;
+      $('report').hidden = true;
+      status(`etmem: ${e.message}`, true);
+      return false;
+    }
+    state.reportJson = json;
+    state.report = JSON.parse(json);
+    state.text = call('render', ['text']);
+    const t1 = performance.now();
+    drawPools(state.report);
+    drawCategories(state.report);
+    drawAllocations();
+    drawFlash(state.report);
+    $('text').textContent = state.text;
+    state.plan = null;
+    state.planHtml = null;
+    $('advisories').replaceChildren(el('p', { class: 'note' }, 'computing the planned memory...'));
+    $('map').srcdoc = '';
+    $('report').hidden = false;
+    status(`${state.program.name} (${state.program.size_bytes} B): ${state.report.methods.length} method(s), ExecuTorch ${state.report.runtime}, ${state.report.target}`);
+    timing.analyze_ms = t1 - t0;
+    timing.draw_ms = performance.now() - t1;
+    return true;
+  }
+
+  // The planned memory (`etmem plan`): the map and the advisories, drawn after the report.
+  function drawPlan() {
+    const t0 = performance.now();
+    let planError = null;
+    try {
+      state.plan = JSON.parse(call('plan', [JSON.stringify(options()), 'json'], [16]));
+      state.planHtml = call('plan', [JSON.stringify(options()), 'html'], [16]);
+    } catch (e) {
+      state.planHtml = `<p>etmem: ${e.message.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</p>`;
+      state.plan = null;
+      planError = e.message;
+    }
+    drawAdvisories();
+    if (planError) $('advisories').append(el('p', { class: 'fail' }, `etmem: ${planError}`));
+    $('map').srcdoc = state.planHtml;
+    timing.plan_ms = performance.now() - t0;
+  }
+
+  // Report first (painted), then the planned memory.
+  async function analyzeAndPlan() {
+    if (!analyze()) return;
+    const mine = generation;
+    await paint();
+    if (mine === generation && settings.plan) drawPlan();
+  }
+
+  // Opens and analyses `file`; body[data-rendered] counts the files done (drawn or refused),
+  // body[data-report] the reports painted (before the map).
+  async function openFile(file) {
+    try {
+      await openAndDraw(file);
+    } finally {
+      document.body.dataset.rendered = String(++rendered);
+    }
+  }
+  let rendered = 0, reports = 0;
+  const settings = { plan: true };  // the benchmark turns the map off to time the report alone
+  async function openAndDraw(file) {
+    const t0 = performance.now();
+    for (const k of Object.keys(timing)) delete timing[k];
+    state.program = null;
+    status(`Reading ${file.name}...`);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const t1 = performance.now();
+    try {
+      state.program = openBytes(bytes, file.name);
+    } catch (e) {
+      $('report').hidden = true;
+      status(`etmem: ${e.message}`, true);
+      return;
+    }
+    state.programName = file.name;
+    timing.read_ms = t1 - t0;
+    timing.open_ms = performance.now() - t1;
+    const methods = $('method');
+    methods.replaceChildren();
+    addOption(methods, '', 'every method');
+    for (const name of state.program.methods) addOption(methods, name, name);
+    if (!analyze()) return;
+    // Rendered: after the browser has laid out and painted the report.
+    await paint();
+    timing.report_ms = performance.now() - t0;
+    document.body.dataset.report = String(++reports);
+    if (!settings.plan) return;
+    drawPlan();
+    await paint();
+    timing.total_ms = performance.now() - t0;
+    timing.rendered = true;
+  }
+
+  // --- downloads ------------------------------------------------------------------------------
+  function save(data, name, type) {
+    const url = URL.createObjectURL(new Blob([data], { type }));
+    const a = el('a', { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+  const stem = () => (state.programName || 'program').replace(/\.pte$/i, '');
+  function download(kind) {
+    try {
+      if (kind === 'json') save(state.reportJson, `${stem()}.etmem.json`, 'application/json');
+      if (kind === 'header') save(call('header', ['{}']), 'etmem_pools.h', 'text/x-c');
+      if (kind === 'replan') save(call('replan', [], [16], true), `${stem()}.replanned.pte`, 'application/octet-stream');
+      if (kind === 'plan') save(state.planHtml, `${stem()}.plan.html`, 'text/html');
+    } catch (e) {
+      status(`etmem: ${e.message}`, true);
+    }
+  }
+
+  // --- start ----------------------------------------------------------------------------------
+  const ready = EtmemModule().then((module) => {
+    state.module = module;
+    call('lists', []);
+    fillOptions(JSON.parse(resultText()));
+    status('Open a .pte: drop it above or click to choose one.');
+    $('file').addEventListener('change', () => {
+      const file = $('file').files[0];
+      $('file').value = '';  // choosing the same file again opens it again
+      if (file) openFile(file);
+    });
+    const drop = $('drop');
+    drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+    drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+    drop.addEventListener('drop', (e) => {
+      e.preventDefault();
+      drop.classList.remove('over');
+      if (e.dataTransfer.files[0]) openFile(e.dataTransfer.files[0]);
+    });
+    for (const id of ['runtime', 'target', 'runner', 'pool_align', 'temp', 'pool', 'method'])
+      $(id).addEventListener('change', analyzeAndPlan);
+    $('options').addEventListener('submit', (e) => e.preventDefault());
+    $('filter').addEventListener('input', drawAllocations);
+    for (const kind of ['json', 'header', 'replan', 'plan'])
+      $(`download-${kind}`).addEventListener('click', () => download(kind));
+    document.body.dataset.ready = 'true';
+  });
+
+  // For the browser test and the benchmark (web/test/): the same functions the page uses.
+  window.etmemPage = { ready, timing, settings, analyzeJson, get runners() { return state.runners; }, openFile, header: () => call('header', ['{}']) };
+})();

@@ -1,0 +1,179 @@
+// Owns: the web page's binding to etmem's public API (include/etmem/etmem.h): a handful of
+// extern "C" functions that app.js calls through the Emscripten module, each taking its
+// options as JSON text and leaving its output (or the error line) in one result buffer.
+// Not: any analysis or formatting (the API does it, byte for byte as the command line),
+// nor the page (app.js).
+//
+// Every call returns 0 on success and 1 on an error; etmem_web_result() and
+// etmem_web_result_size() then give the output, or the error's one line (what the command
+// line prints after "etmem: ").
+#include <emscripten/emscripten.h>
+
+#include <cstdint>
+#include <new>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "etmem/etmem.h"
+
+namespace {
+
+using nlohmann::json;
+namespace api = etmem::api;
+
+std::optional<api::Program> g_program;  // the program the page opened
+std::optional<api::Report> g_report;    // the last analysis (etmem_web_analyze)
+std::string g_result;                   // the last call's output or error line
+
+// The model options (Options) from the page's JSON; absent keys keep the API's defaults.
+api::Options OptionsFrom(const json& j) {
+  api::Options o;
+  o.runtime = j.value("runtime", o.runtime);
+  o.target = j.value("target", o.target);
+  if (j.contains("pool_align") && !j["pool_align"].is_null())
+    o.pool_align = j["pool_align"].get<uint32_t>();
+  o.temp = j.value("temp", o.temp);
+  if (j.contains("pool") && !j["pool"].is_null()) o.pool = j["pool"].get<uint64_t>();
+  o.method = j.value("method", o.method);
+  o.runner = j.value("runner", o.runner);
+  o.external_data = j.value("external_data", o.external_data);
+  o.keep_allocations = j.value("keep_allocations", o.keep_allocations);
+  return o;
+}
+
+const api::Program& Opened() {
+  if (!g_program) throw api::Error(api::ErrorKind::kInvalidArgument, "no program is open");
+  return *g_program;
+}
+
+const api::Report& Analyzed() {
+  if (!g_report) throw api::Error(api::ErrorKind::kInvalidArgument, "nothing is analyzed");
+  return *g_report;
+}
+
+// Runs `f`, which sets g_result; on an exception, g_result is its message and the call fails.
+template <typename F>
+int Guarded(F&& f) {
+  try {
+    f();
+    return 0;
+  } catch (const std::bad_alloc&) {
+    g_result = "out of memory";
+  } catch (const json::exception& e) {
+    g_result = std::string("bad options from the page: ") + e.what();
+  } catch (const std::exception& e) {
+    g_result = e.what();
+  }
+  return 1;
+}
+
+api::Format FormatNamed(const std::string& f) {
+  return f == "text" ? api::Format::kText
+         : f == "csv" ? api::Format::kCsv
+         : f == "md"  ? api::Format::kMarkdown
+                      : api::Format::kJson;
+}
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* etmem_web_result() { return g_result.data(); }
+EMSCRIPTEN_KEEPALIVE size_t etmem_web_result_size() { return g_result.size(); }
+
+// Reads and verifies the program in data[0..size); `name` stands for its path in the reports.
+// Result: {"name", "size_bytes", "methods"}.
+EMSCRIPTEN_KEEPALIVE int etmem_web_open(const uint8_t* data, size_t size, const char* name) {
+  return Guarded([&] {
+    g_report.reset();
+    g_program.reset();
+    g_program = api::Program::FromBytes(data, size, name);
+    g_result = json{{"name", g_program->name()},
+                    {"size_bytes", g_program->size_bytes()},
+                    {"methods", g_program->method_names()}}
+                   .dump();
+  });
+}
+
+// What the page offers to choose from: `etmem list runtimes|targets|runners` and the version.
+EMSCRIPTEN_KEEPALIVE int etmem_web_lists() {
+  return Guarded([&] {
+    json releases = json::array(), targets = json::array(), runners = json::array();
+    for (const auto& r : api::Releases())
+      releases.push_back({{"version", r.version}, {"summary", r.summary}});
+    for (const auto& t : api::Targets())
+      targets.push_back({{"name", t.name},
+                         {"description", t.description},
+                         {"default_pool_align", t.default_pool_align}});
+    for (const auto& r : api::Runners()) {
+      json options = json::array();
+      for (const auto& [name, description] : r.options)
+        options.push_back({{"name", name}, {"description", description}});
+      runners.push_back({{"name", r.name},
+                         {"first_release", r.first_release},
+                         {"last_release", r.last_release},
+                         {"source", r.source},
+                         {"options", options}});
+    }
+    g_result = json{{"version", api::Version()},
+                    {"releases", releases},
+                    {"targets", targets},
+                    {"runners", runners}}
+                   .dump();
+  });
+}
+
+// `etmem analyze --format json` for the options; the report is kept for etmem_web_render and
+// etmem_web_header.
+EMSCRIPTEN_KEEPALIVE int etmem_web_analyze(const char* options_json) {
+  return Guarded([&] {
+    g_report.reset();
+    g_report = api::Analyze(Opened(), OptionsFrom(json::parse(options_json)));
+    g_result = g_report->Render(api::Format::kJson);
+  });
+}
+
+// The kept report as `etmem analyze --format FORMAT` (text, csv, md or json) prints it.
+EMSCRIPTEN_KEEPALIVE int etmem_web_render(const char* format) {
+  return Guarded([&] { g_result = Analyzed().Render(FormatNamed(format)); });
+}
+
+// `etmem header` for the kept report; header_json: {"margin", "define_pools", "section"}.
+EMSCRIPTEN_KEEPALIVE int etmem_web_header(const char* header_json) {
+  return Guarded([&] {
+    const json h = json::parse(header_json);
+    api::HeaderOptions header;
+    header.margin = h.value("margin", header.margin);
+    header.define_pools = h.value("define_pools", header.define_pools);
+    header.section = h.value("section", header.section);
+    g_result = api::Header(Analyzed(), header);
+  });
+}
+
+// `etmem plan --format FORMAT` (html, json or text) with the options for the breakdown.
+EMSCRIPTEN_KEEPALIVE int etmem_web_plan(const char* options_json, const char* format,
+                                        uint32_t alignment) {
+  return Guarded([&] {
+    const std::string f = format;
+    api::PlanOptions plan;
+    plan.format = f == "html"   ? api::PlanFormat::kHtml
+                  : f == "json" ? api::PlanFormat::kJson
+                                : api::PlanFormat::kText;
+    plan.alignment = alignment;
+    plan.model = OptionsFrom(json::parse(options_json));
+    plan.method = plan.model.method;
+    g_result = api::Plan(Opened(), plan).output;
+  });
+}
+
+// `etmem replan`: the re-planned program's bytes (binary, in the result buffer).
+EMSCRIPTEN_KEEPALIVE int etmem_web_replan(uint32_t alignment) {
+  return Guarded([&] {
+    const api::Replanned r = api::Replan(Opened(), alignment);
+    g_result.assign(reinterpret_cast<const char*>(r.program.data()), r.program.size());
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,277 @@
+// Owns: the web page's browser test (ctest web_page_in_chromium): Debian's headless Chromium,
+// driven by puppeteer-core, loads the built page from file://, opens the motivating CNN through
+// the file picker, chooses 0.3 / cortex-m / pool 4096 and checks the page shows 4266 B and the
+// exact failure line; checks the downloads (JSON, C header, re-planned program) against the
+// command line's output; compares the page's JSON with the command line's for every real
+// program in ../shared/models/real at every release on cortex-m and x86_64 (skipped, saying
+// so, when ../shared is absent); checks no network request was made, from file:// and from a
+// static host (node's http on 127.0.0.1: its own files only); saves screenshots in the
+// output folder (and into docs/images/ with --update-docs). Not: the page (web/), etmem.
+//
+//   node web/test/browser_test.mjs --site BUILD/web-wasm/site --etmem BUILD/tools/etmem/etmem
+//        --cnn BUILD/examples/cnn.pte --shared ../shared --out BUILD/web-test [--update-docs DIR]
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import puppeteer from 'puppeteer-core';
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+for (const k of ['site', 'etmem', 'cnn', 'out'])
+  if (!args[k]) { console.error(`browser_test: --${k} is required`); process.exit(2); }
+args.etmem = path.resolve(args.etmem);
+fs.mkdirSync(args.out, { recursive: true });
+
+let passed = 0, failed = 0;
+function check(ok, what, detail) {
+  if (ok) { passed++; return true; }
+  failed++;
+  console.error(`FAIL: ${what}${detail ? `\n  ${detail}` : ''}`);
+  return false;
+}
+// The command line's stdout (its exit code says whether the pool fits: 1 and 2 are answers here).
+function cli(argv, cwd) {
+  try {
+    return execFileSync(args.etmem, argv, { cwd, maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    if (e.status === 1 || e.status === 2) return e.stdout;
+    throw e;
+  }
+}
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync', '--disable-quic', '--disable-dev-shm-usage'],
+});
+const requests = [];
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1200, height: 900 });
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => check(false, 'the page throws no error', e.message));
+  const cdp = await page.createCDPSession();
+  const downloads = path.join(args.out, 'downloads');
+  fs.rmSync(downloads, { recursive: true, force: true });
+  fs.mkdirSync(downloads, { recursive: true });
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: path.resolve(downloads) });
+
+  await page.goto(pathToFileURL(path.resolve(args.site, 'index.html')).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  const releases = await page.$$eval('#runtime option', (os) => os.map((o) => o.value));
+
+  // Opens a program through the file picker, as a user does; waits until it is drawn.
+  let opened = 0;
+  async function open(file) {
+    const input = await page.$('#file');
+    await input.uploadFile(file);
+    opened++;
+    await page.waitForSelector(`body[data-rendered="${opened}"]`, { timeout: 60000 });
+  }
+  async function choose(id, value) {
+    await page.$eval(`#${id}`, (e, v) => { e.value = v; e.dispatchEvent(new Event('change')); }, value);
+  }
+
+  // 1. The motivating CNN at 0.3 / cortex-m / pool 4096.
+  await open(args.cnn);
+  await choose('runtime', '0.3.0');
+  await choose('target', 'cortex-m');
+  await choose('pool', '4096');
+  await page.waitForFunction(() => document.querySelector('#map').srcdoc !== '', { timeout: 60000 });
+  const shown = await page.evaluate(() => ({
+    pool: document.querySelector('.pool-bytes')?.textContent,
+    failure: document.querySelector('.failure-line')?.textContent,
+    check: document.querySelector('#pool-check')?.innerText,
+    text: document.querySelector('#text').textContent,
+    status: document.querySelector('#status').textContent,
+    map: document.querySelector('#map').srcdoc,
+  }));
+  check(shown.pool === '4266 B', 'the page shows 4266 B for the motivating CNN at 0.3 / cortex-m', `shown: ${shown.pool}`);
+  const kFailure = 'Memory allocation failed: 48B requested (adjusted for alignment), 44B available';
+  check(shown.failure === kFailure, 'the page shows the exact failure line of a 4096 B pool', `shown: ${shown.failure}`);
+  check(/DOES NOT LOAD/.test(shown.check || ''), 'the pool check says the 4096 B pool does not load', shown.check);
+  const cnnDir = path.dirname(path.resolve(args.cnn)), cnnName = path.basename(args.cnn);
+  const model = ['--runtime', '0.3', '--target', 'cortex-m'];
+  const cliText = cli(['analyze', cnnName, ...model, '--pool', '4096'], cnnDir).toString();
+  check(shown.text === cliText, "the page's text report equals `etmem analyze`'s",
+        `page:\n${shown.text}\ncli:\n${cliText}`);
+  check(/<svg class="timeline"/.test(shown.map), 'the page draws the planned-memory map (SVG timelines)');
+  check(shown.map === cli(['plan', cnnName, ...model, '--format', 'html'], cnnDir).toString(),
+        "the page's planned-memory map is `etmem plan --format html`'s");
+
+  // The allocation table: every allocation, sortable and filterable.
+  const rowsOf = () => page.$$eval('#allocations tr', (trs) => trs.slice(1).map((tr) => [...tr.children].map((td) => td.textContent)));
+  const cliJson = JSON.parse(cli(['analyze', cnnName, ...model, '--pool', '4096', '--format', 'json'], cnnDir).toString());
+  const allocations = cliJson.methods[0].method_allocator.allocations;
+  check((await rowsOf()).length === allocations.length, 'the table lists every allocation', `${(await rowsOf()).length} rows`);
+  await page.click('#allocations th[data-key="size"]');
+  await page.click('#allocations th[data-key="size"]');
+  const bySize = await rowsOf();
+  check(Number(bySize[0][2]) === Math.max(...allocations.map((a) => a.size)), 'sorting by size (twice: descending) puts the largest first');
+  await page.type('#filter', 'permute');
+  const filtered = await rowsOf();
+  check(filtered.length > 0 && filtered.length < allocations.length && filtered.every((r) => r.join(' ').includes('permute')),
+        'the filter keeps only the matching allocations', `${filtered.length} rows`);
+  await page.$eval('#filter', (e) => { e.value = ''; e.dispatchEvent(new Event('input')); });
+
+  // Screenshots: the report, the map, the failing pool (the map once its frame has drawn the SVG).
+  const mapFrame = await (await page.$('#map')).contentFrame();
+  check(mapFrame && await mapFrame.waitForSelector('svg.timeline', { timeout: 60000 }).then(() => true, () => false),
+        'the map frame draws its SVG timelines');
+  // (the sandboxed frame runs no script: let the page paint twice, and give the frame time)
+  const painted = async () => {
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  };
+  const shots = {};
+  // The map first: the frame's pixels come only with a plain capture of the viewport (an element
+  // or clipped capture leaves it blank), the page scrolled to the map's section.
+  await page.$eval('#map', (e) => e.parentElement.scrollIntoView());
+  await painted();
+  shots.map = path.join(args.out, 'web-map.png');
+  await page.screenshot({ path: shots.map });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await painted();
+  shots.report = path.join(args.out, 'web-report.png');
+  await page.screenshot({ path: shots.report });
+  shots.failing_pool = path.join(args.out, 'web-failing-pool.png');
+  await (await page.$('#pools')).screenshot({ path: shots.failing_pool });
+  if (args['update-docs']) {
+    fs.mkdirSync(args['update-docs'], { recursive: true });
+    for (const f of Object.values(shots)) fs.copyFileSync(f, path.join(args['update-docs'], path.basename(f)));
+  }
+
+  // 2. The downloads equal the command line's output.
+  async function download(id, name) {
+    const file = path.join(downloads, name);
+    fs.rmSync(file, { force: true });
+    await page.click(`#${id}`);
+    for (let i = 0; i < 200 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+    return fs.existsSync(file) ? fs.readFileSync(file) : null;
+  }
+  const stem = cnnName.replace(/\.pte$/, '');
+  const json = await download('download-json', `${stem}.etmem.json`);
+  check(json && json.equals(cli(['analyze', cnnName, ...model, '--pool', '4096', '--format', 'json'], cnnDir)),
+        "the JSON download is `etmem analyze --format json`'s, byte for byte");
+  const header = await download('download-header', 'etmem_pools.h');
+  const cliHeader = path.resolve(args.out, 'etmem_pools.h');
+  cli(['header', cnnName, ...model, '-o', cliHeader], cnnDir);
+  check(header && header.equals(fs.readFileSync(cliHeader)),
+        "the C header download is `etmem header`'s, byte for byte");
+  const replanned = path.join(args.out, 'cnn.replanned.pte');
+  cli(['replan', cnnName, '-o', path.resolve(replanned)], cnnDir);
+  const replan = await download('download-replan', `${stem}.replanned.pte`);
+  check(replan && replan.equals(fs.readFileSync(replanned)), 'the re-planned program download is `etmem replan`\'s, byte for byte');
+
+  // Every built-in runner at its newest release: the page's JSON is the CLI's, and the page
+  // draws the runner's pools.
+  await open(args.cnn);
+  const runners = await page.$$eval('#runner option', (os) => os.map((o) => o.value).filter((v) => v));
+  const runnerInfo = await page.evaluate(() => window.etmemPage.runners);
+  for (const runner of runners) {
+    const info = runnerInfo.find((r) => r.name === runner);
+    const o = { runtime: info.last_release, target: 'cortex-m', runner, pool: 4096 };
+    const expected = cli(['analyze', cnnName, '--runtime', o.runtime, '--target', 'cortex-m', '--runner', runner,
+                          '--pool', '4096', '--format', 'json'], cnnDir).toString();
+    const got = await page.evaluate((opts) => window.etmemPage.analyzeJson(opts), o);
+    check(got === expected, `runner ${runner} at ${o.runtime}: the page's JSON is the CLI's`);
+  }
+  await choose('runtime', runnerInfo[0].last_release);
+  await choose('runner', runners[0]);
+  const runnerRows = await page.$$eval('.runner table tr', (trs) => trs.length - 1);
+  check(runners.length > 0 && runnerRows > 0, `with runner ${runners[0]} the page lists its pools`, `${runnerRows} rows`);
+  await choose('runner', '');
+
+  // 3. A bad file gets the command line's one-line error.
+  const bad = path.join(args.out, 'not_a_program.pte');
+  fs.writeFileSync(bad, 'this is not an ExecuTorch program, just text long enough to be read');
+  await open(bad);
+  const badStatus = await page.$eval('#status', (e) => e.textContent);
+  const cliError = (() => {
+    try { execFileSync(args.etmem, ['analyze', path.basename(bad)], { cwd: path.dirname(path.resolve(bad)), stdio: 'pipe' }); return ''; }
+    catch (e) { return e.stderr.toString().trim(); }
+  })();
+  check(badStatus === cliError && cliError.startsWith('etmem: '), 'a bad file gets the command line\'s error line',
+        `page: ${badStatus}\ncli:  ${cliError}`);
+
+  // 4. Every real program x every release x cortex-m and x86_64: the page's JSON is the CLI's.
+  const real = args.shared ? path.join(args.shared, 'models', 'real') : null;
+  if (!real || !fs.existsSync(real)) {
+    console.log(`SKIP: the real programs are absent (${real || 'no --shared'}): the page is not compared with the CLI on them`);
+  } else {
+    const programs = fs.readdirSync(real).filter((f) => f.endsWith('.pte')).sort();
+    let pairs = 0;
+    let refused = 0;
+    for (const name of programs) {
+      await open(path.join(real, name));
+      // A file the command line refuses as a whole: the page shows the same one line.
+      const whole = spawnSync(args.etmem, ['analyze', name], { cwd: real, encoding: 'utf8' });
+      if (whole.status === 2 && whole.stdout === '') {
+        refused++;
+        const status = await page.$eval('#status', (e) => e.textContent);
+        check(status === whole.stderr.trim(), `${name}: the page refuses it with the command line's line`,
+              `page: ${status}\ncli:  ${whole.stderr.trim()}`);
+        continue;
+      }
+      for (const target of ['cortex-m', 'x86_64']) {
+        const expected = JSON.parse(cli(['analyze', name, '--runtime', 'all', '--target', target, '--pool', '4096',
+                                         '--format', 'json'], real).toString());
+        check(expected.length === releases.length, `${name} ${target}: the CLI reports every release`);
+        for (let i = 0; i < releases.length; i++) {
+          const got = await page.evaluate((o) => window.etmemPage.analyzeJson(o),
+                                          { runtime: releases[i], target, pool: 4096 });
+          pairs++;
+          check(isDeepStrictEqual(JSON.parse(got), expected[i]),
+                `${name} at ${releases[i]} on ${target}: the page's JSON is the CLI's`);
+        }
+      }
+    }
+    if (refused) console.log(`${refused} real programs are refused as a whole, by the page with the command line's line`);
+    console.log(`compared ${pairs} (program, release, target) reports of ${programs.length} real programs with the CLI's`);
+  }
+
+  // 5. From a static host (here node's http on 127.0.0.1): the same page, its own files only.
+  const server = http.createServer((req, res) => {
+    const file = path.join(path.resolve(args.site), path.normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)));
+    if (!file.startsWith(path.resolve(args.site)) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' }).end(fs.readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const hosted = await browser.newPage();
+    const hostedRequests = [];
+    hosted.on('request', (r) => hostedRequests.push(r.url()));
+    await hosted.goto(`${origin}/index.html`);
+    await hosted.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+    await (await hosted.$('#file')).uploadFile(args.cnn);
+    await hosted.waitForSelector('body[data-rendered="1"]', { timeout: 60000 });
+    await hosted.$eval('#runtime', (e) => { e.value = '0.3.0'; e.dispatchEvent(new Event('change')); });
+    await hosted.$eval('#pool', (e) => { e.value = '4096'; e.dispatchEvent(new Event('change')); });
+    const pool = await hosted.$eval('.pool-bytes', (e) => e.textContent);
+    const failure = await hosted.$eval('.failure-line', (e) => e.textContent);
+    check(pool === '4266 B' && failure === kFailure, 'served by a static host, the page shows the same figures', `${pool}; ${failure}`);
+    const foreign = hostedRequests.filter((u) => !u.startsWith(origin + '/') && !/^(data|blob|about):/.test(u));
+    check(foreign.length === 0, 'served by a static host, the page requests nothing but its own files', foreign.join('\n  '));
+    await hosted.close();
+  } finally {
+    server.close();
+  }
+} finally {
+  await browser.close();
+}
+
+// 6. Nothing but the page's own files (file:) and what it makes itself (data:, blob:, about:).
+const network = requests.filter((u) => !/^(file|data|blob|about):/.test(u));
+check(network.length === 0, 'the page makes no network request', network.join('\n  '));
+console.log(`${requests.length} requests, all local (file:, data:, blob:)`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
