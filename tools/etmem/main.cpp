@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("etmem ") + ETMEM_VERSION);
   app.require_subcommand(1);
   const Verb* verbs[] = {&kAnalyzeVerb, &kListVerb,  &kPlanVerb,  &kReplanVerb, &kSummaryVerb,
-                         &kHeaderVerb,  &kDiffVerb,  &kProbeVerb, &kCheckVerb};
+                         &kHeaderVerb,  &kDiffVerb,  &kProbeVerb, &kCheckVerb, &kFitVerb};
   // Defining every verb costs more than analysing a small program: when the first argument
   // names a verb, only that one is defined; otherwise all of them, for help and for the error.
   const Verb* named = nullptr;
