@@ -18,6 +18,7 @@
 #include "etmem/base/sha256.h"
 #include "etmem/board/fit_program.h"
 #include "etmem/plan/rewrite.h"
+#include "etmem/pte/mapped_file.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/report.h"
 #include "etmem/testing/scenarios.h"
