@@ -7,7 +7,12 @@
 #   etmem_add_pools(TARGET fw PROGRAM model.pte HEADER etmem_pools.h
 #                   [RUNTIME 1.4] [TARGET_ABI cortex-m] [POOL_ALIGN 8] [TEMP runner]
 #                   [MARGIN 10%] [METHOD forward] [EXTERNAL_DATA] [BACKEND id=bytes ...]
-#                   [DEFINE_POOLS] [SECTION .sram2] [RUNNER arm-baremetal|runner.json])
+#                   [DEFINE_POOLS] [SECTION .sram2] [RUNNER arm-baremetal|runner.json]
+#                   [BOARD stm32wb55|board.json] [RESERVE SRAM1=24K ...] [LINKER_SCRIPT pools.ld])
+#
+# BOARD: the board (`etmem list boards`, or a board file): the header then gives each pool's
+# region, linker section and alignment; LINKER_SCRIPT (relative to the current binary directory)
+# receives a GNU ld fragment for the regions used; RESERVE: what the rest of the firmware takes.
 #
 # RUNNER: the firmware's runner (`etmem list runners`, or a runner file); the header then also
 # defines the runner's own pool-size macros (e.g. ET_ARM_BAREMETAL_METHOD_ALLOCATOR_POOL_SIZE).
@@ -44,7 +49,8 @@ endif()
 # directory, since etmem runs in the binary directory).
 function(_etmem_header_args out deps)
   cmake_parse_arguments(A "DEFINE_POOLS;EXTERNAL_DATA"
-    "RUNTIME;TARGET_ABI;POOL_ALIGN;TEMP;MARGIN;METHOD;SECTION;RUNNER" "BACKEND" ${ARGN})
+    "RUNTIME;TARGET_ABI;POOL_ALIGN;TEMP;MARGIN;METHOD;SECTION;RUNNER;BOARD;LINKER_SCRIPT"
+    "BACKEND;RESERVE" ${ARGN})
   set(args "")
   set(files "")
   if(DEFINED A_RUNNER AND A_RUNNER MATCHES "^(.*\\.json)(.*)$")
@@ -52,8 +58,20 @@ function(_etmem_header_args out deps)
     set(A_RUNNER "${runner_file}${CMAKE_MATCH_2}")
     list(APPEND files "${runner_file}")
   endif()
+  if(DEFINED A_BOARD AND A_BOARD MATCHES "\\.json$")
+    get_filename_component(A_BOARD "${A_BOARD}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND files "${A_BOARD}")
+  endif()
+  if(DEFINED A_LINKER_SCRIPT)
+    get_filename_component(A_LINKER_SCRIPT "${A_LINKER_SCRIPT}" ABSOLUTE
+                           BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  endif()
+  foreach(reserve IN LISTS A_RESERVE)
+    list(APPEND args --reserve "${reserve}")
+  endforeach()
   foreach(pair RUNTIME:--runtime TARGET_ABI:--target POOL_ALIGN:--pool-align TEMP:--temp
-               MARGIN:--margin METHOD:--method SECTION:--section RUNNER:--runner)
+               MARGIN:--margin METHOD:--method SECTION:--section RUNNER:--runner BOARD:--board
+               LINKER_SCRIPT:--linker-script)
     string(REPLACE ":" ";" pair "${pair}")
     list(GET pair 0 key)
     list(GET pair 1 flag)

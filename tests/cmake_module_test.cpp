@@ -164,5 +164,23 @@ TEST(CMakeModule, ARunnerAddsItsDefines) {
   EXPECT_NE(ReadFile(p.build / "generated/etmem_pools.h").find(define), std::string::npos);
 }
 
+// BOARD (a built-in board) with RESERVE and LINKER_SCRIPT: the header places each pool in its
+// region's section, and the build writes the linker fragment.
+TEST(CMakeModule, ABoardPlacesThePoolsAndWritesTheLinkerFragment) {
+  if (!HaveArmGcc()) GTEST_SKIP() << "arm-none-eabi-gcc not installed";
+  Project p = WriteProject("fw_board", "include(" ETMEM_SOURCE_DIR "/cmake/etmem.cmake)\n",
+                           MotivatingCnnFile(),
+                           "RUNTIME 0.3 TARGET_ABI cortex-m BOARD stm32wb55 RESERVE SRAM1=24K "
+                           "LINKER_SCRIPT generated/etmem_regions.ld");
+  CliRun configure = Configure(p, "-DETMEM_EXECUTABLE=" ETMEM_BINARY);
+  ASSERT_EQ(configure.exit_code, 0) << configure.out << configure.err;
+  CliRun build = Build(p);
+  ASSERT_EQ(build.exit_code, 0) << build.out;
+  EXPECT_NE(ReadFile(p.build / "generated/etmem_pools.h").find("section(\".etmem_sram1\")"),
+            std::string::npos);
+  EXPECT_NE(ReadFile(p.build / "generated/etmem_regions.ld").find("KEEP(*(.etmem_sram1))"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace etmem::test

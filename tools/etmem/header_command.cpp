@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "fit_output.h"
 #include "model_options.h"
 
 namespace etmem::cli {
@@ -21,6 +22,8 @@ struct HeaderArgs {
   bool define_pools = false;
   std::string section;
   std::string output = "-";
+  BoardArgs board;            // --board: each pool's region, section and alignment
+  std::string linker_script;  // --linker-script: the ld fragment for the regions used
 };
 
 std::string ReadWhole(const std::string& path) {
@@ -52,7 +55,25 @@ int RunHeader(const HeaderArgs& args) {
   api::CheckHeaderOptions(options);
   const api::Report report = BuildSingleReport(program, args.model, args.method);
   if (ReportRefusals(api::Internal(report))) return kExitInvalid;
-  return Write(api::Header(report, options), args.output);
+  std::string text = api::Header(report, options);
+  if (!args.board.board.empty()) {
+    auto board = LoadBoard(args.board);
+    if (!board) return FailInvalid(board.error().message);
+    auto fit = board::FitProgram(api::Internal(report), *board, args.method);
+    if (!fit) return FailInvalid(fit.error().message);
+    if (fit->edit)
+      return FailInvalid(args.program + ": its planned buffers fit board " + board->name +
+                         " only split: run etmem fit -o FITTED.pte and make the header of that");
+    const size_t guard = text.rfind("#endif");
+    const std::string section = HeaderBoardSection(*fit);
+    text = guard == std::string::npos ? text + section
+                                      : text.substr(0, guard) + section.substr(1) + "\n" + text.substr(guard);
+    if (!args.linker_script.empty())
+      if (int rc = Write(LinkerFragment(*fit), args.linker_script); rc != kExitOk) return rc;
+  } else if (!args.linker_script.empty()) {
+    return FailInvalid("--linker-script needs --board");
+  }
+  return Write(text, args.output);
 }
 
 }  // namespace
@@ -67,6 +88,9 @@ static Run DefineHeader(CLI::App* cmd) {
   cmd->add_flag("--define-pools", args->define_pools,
                 "also define aligned static arrays for the method pools and planned buffers");
   cmd->add_option("--section", args->section, "linker section for the arrays of --define-pools");
+  AddBoardOptions(cmd, args->board, /*required=*/false);
+  cmd->add_option("--linker-script", args->linker_script,
+                  "with --board: write a GNU ld fragment for the regions used to this file");
   cmd->add_option("-o,--output", args->output, "the header to write, - for stdout")
       ->capture_default_str();
   return [args]() { return Guarded([&] { return RunHeader(*args); }); };

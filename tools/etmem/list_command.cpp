@@ -1,18 +1,19 @@
-// `etmem list runtimes|targets|runners`: the tables the code runs on.
+// `etmem list runtimes|targets|runners|boards`: the tables the code runs on.
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "etmem/board/board.h"
 #include "etmem/etmem.h"
 
 namespace etmem::cli {
 
 static Run DefineList(CLI::App* cmd) {
   auto what = std::make_shared<std::string>();
-  cmd->add_option("what", *what, "runtimes | targets | runners")
+  cmd->add_option("what", *what, "runtimes | targets | runners | boards")
       ->required()
-      ->check(CLI::IsMember({"runtimes", "targets", "runners"}));
+      ->check(CLI::IsMember({"runtimes", "targets", "runners", "boards"}));
   return [what]() {
     if (*what == "runtimes") {
       for (const api::ReleaseInfo& r : api::Releases())
@@ -33,6 +34,16 @@ static Run DefineList(CLI::App* cmd) {
         for (const auto& [name, description] : p.options)
           std::cout << fmt::format("    option +{}: {}\n", name, description);
       }
+    } else if (*what == "boards") {
+      // One line per board, then its regions (what the rest of the firmware reserves included).
+      for (const auto& b : board::BuiltinBoards()) {
+        std::cout << fmt::format("{:<14} {}\n", b->name, b->description);
+        for (const board::Region& r : b->regions)
+          std::cout << fmt::format("    {:<10} {:>10} B{}, {} B free, base aligned {}{}\n", r.name,
+                                   r.size, r.origin ? fmt::format(" at 0x{:08x}", *r.origin) : "",
+                                   r.free_bytes(), r.base_align,
+                                   r.section.empty() ? "" : ", section " + r.section);
+      }
     } else {
       for (const api::TargetInfo& t : api::Targets())
         std::cout << fmt::format("{:<10} {} (pointer {}, int64 align {}, default pool align {})\n",
@@ -44,7 +55,7 @@ static Run DefineList(CLI::App* cmd) {
 }
 
 const Verb kListVerb{
-    "list", "List the modelled ExecuTorch releases, the built-in targets or the runner profiles",
+    "list", "List the modelled ExecuTorch releases, the built-in targets, the runner profiles or the boards",
     DefineList};
 
 }  // namespace etmem::cli

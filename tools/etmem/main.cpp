@@ -13,8 +13,9 @@ int main(int argc, char** argv) {
   CLI::App app{"etmem: exact memory requirements of ExecuTorch programs (.pte), computed offline"};
   app.set_version_flag("--version", std::string("etmem ") + ETMEM_VERSION);
   app.require_subcommand(1);
-  const Verb* verbs[] = {&kAnalyzeVerb, &kListVerb,  &kPlanVerb,  &kReplanVerb, &kSummaryVerb,
-                         &kHeaderVerb,  &kDiffVerb,  &kProbeVerb, &kCheckVerb, &kMeasureVerb};
+  const Verb* verbs[] = {&kAnalyzeVerb, &kListVerb,  &kPlanVerb,  &kReplanVerb,  &kSummaryVerb,
+                         &kHeaderVerb,  &kDiffVerb,  &kProbeVerb, &kCheckVerb,   &kMeasureVerb,
+                         &kFitVerb};
   // Defining every verb costs more than analysing a small program: when the first argument
   // names a verb, only that one is defined; otherwise all of them, for help and for the error.
   const Verb* named = nullptr;
@@ -33,8 +34,7 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitInvalid;
   }
   if (!run) return kExitInvalid;
-  // Input limits keep memory linear in the file, but a large enough program can still exhaust
-  // a small machine: say so in one line, not with a C++ runtime abort.
+  // Memory is linear in the file, yet a huge program can exhaust a small machine: say so.
   try {
     return run();
   } catch (const std::bad_alloc&) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "fit_output.h"
 #include "model_options.h"
 #include "etmem/base/checked_math.h"
 
@@ -21,6 +22,7 @@ struct PlanArgs {
   uint64_t alignment = 16;
   uint32_t columns = 64;
   ModelArgs model;     // for the method allocator breakdown of the HTML page
+  BoardArgs board;     // --board: the placement region by region after the plan
 };
 
 CLI::Validator PowerOfTwo() {
@@ -61,10 +63,30 @@ int RunPlan(const PlanArgs& args) {
                    : args.format == "json" ? api::PlanFormat::kJson
                                            : api::PlanFormat::kText;
   options.model = ToApiOptions(args.model);
-  const api::PlanResult plan = api::Plan(api::Program::Open(args.program), options);
+  const api::Program program = api::Program::Open(args.program);
+  const api::PlanResult plan = api::Plan(program, options);
+  std::string regions;
+  if (!args.board.board.empty()) {
+    if (args.format == "json") return FailInvalid("--board: only with --format text or html");
+    auto board = LoadBoard(args.board);
+    if (!board) return FailInvalid(board.error().message);
+    const api::Report report = BuildSingleReport(program, args.model, args.method);
+    auto fit = board::FitProgram(api::Internal(report), *board, args.method);
+    if (!fit) return FailInvalid(fit.error().message);
+    regions = args.format == "html" ? RegionsHtml(*fit) : RegionsText(*fit);
+  }
   OutputTo out(args.output);
   if (!out.ok()) return FailInvalid(args.output + ": cannot write");
-  std::cout << plan.output;
+  if (regions.empty()) {
+    std::cout << plan.output;
+  } else if (args.format == "html") {
+    const size_t body = plan.output.rfind("</body>");
+    std::cout << (body == std::string::npos ? plan.output + regions
+                                            : plan.output.substr(0, body) + regions +
+                                                  plan.output.substr(body));
+  } else {
+    std::cout << plan.output << regions;
+  }
   return plan.sound ? kExitOk : kExitDoesNotFit;
 }
 
@@ -81,6 +103,7 @@ static Run DefinePlan(CLI::App* cmd) {
       ->capture_default_str();
   cmd->add_option("-o,--output", args->output, "write to this file instead of stdout");
   AddModelOptions(cmd, args->model);
+  AddBoardOptions(cmd, args->board, /*required=*/false);
   cmd->add_option("--alignment", args->alignment,
                   "bytes each tensor is rounded up to in the lower bound")
       ->check(PowerOfTwo())

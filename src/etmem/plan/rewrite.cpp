@@ -2,8 +2,8 @@
 // field present in the input is written, and no other, so an empty vector stays an empty vector
 // (the runtime refuses a program whose `delegates` or a tensor's `sizes` is missing, and takes
 // the deprecated inline-constant path when constant_segment.offsets is missing; flatbuffers'
-// object API would drop them all). Only the placements' offsets (always written) and the
-// methods' planned_buffer_sizes are replaced.
+// object API would drop them all). Only the placements' offsets (always written), their memory
+// ids (when an edit moves them) and the methods' planned_buffer_sizes are replaced.
 // Flatbuffer offsets are relative except the root offset, so splicing the header after the
 // 8-byte prefix only moves the root offset; the splice is a multiple of 16 bytes so every
 // (force-)aligned field stays aligned.
@@ -39,6 +39,7 @@ uint32_t LoadU32(const uint8_t* p) {
 // planned_buffer_sizes.
 struct Replacements {
   std::map<const void*, uint64_t> placement_offset;
+  std::map<const void*, uint32_t> placement_memory_id;
   std::map<const void*, const std::vector<int64_t>*> planned_sizes;
 };
 
@@ -49,7 +50,8 @@ Result<Replacements> FindReplacements(const fb::Program& p, const std::vector<Pl
   };
   Replacements r;
   for (const PlanEdit& e : edits) {
-    if (!p.methods() || e.method >= p.methods()->size() || e.values.size() != e.offsets.size())
+    if (!p.methods() || e.method >= p.methods()->size() || e.values.size() != e.offsets.size() ||
+        (!e.memory_ids.empty() && e.memory_ids.size() != e.values.size()))
       return fail("bad edit of method " + std::to_string(e.method));
     const fb::Method& m = *p.methods()->Get(static_cast<flatbuffers::uoffset_t>(e.method));
     for (size_t k = 0; k < e.values.size(); ++k) {
@@ -59,8 +61,15 @@ Result<Replacements> FindReplacements(const fb::Program& p, const std::vector<Pl
                                 : nullptr;
       if (!t || !t->placement()) return fail("value " + std::to_string(v) + " is not planned");
       r.placement_offset[t->placement()] = e.offsets[k];
+      if (!e.memory_ids.empty()) {
+        if (e.memory_ids[k] == 0 || e.memory_ids[k] >= e.planned_buffer_sizes.size())
+          return fail("value " + std::to_string(v) + " moved to a buffer that does not exist");
+        r.placement_memory_id[t->placement()] = e.memory_ids[k];
+      }
     }
-    if (!m.planned_buffer_sizes() || e.planned_buffer_sizes.size() != m.planned_buffer_sizes()->size())
+    if (!m.planned_buffer_sizes() ||
+        (e.memory_ids.empty() ? e.planned_buffer_sizes.size() != m.planned_buffer_sizes()->size()
+                              : e.planned_buffer_sizes.size() < m.planned_buffer_sizes()->size()))
       return fail("the number of planned buffers may not change");
     r.planned_sizes[&m] = &e.planned_buffer_sizes;
   }
@@ -107,6 +116,11 @@ class TableCopier {
     if (it != r_.placement_offset.end() && (name == "offset_low" || name == "offset_high")) {
       const auto half = static_cast<uint32_t>(name == "offset_low" ? it->second : it->second >> 32);
       fbb_.AddElement<uint32_t>(f.offset(), half, 0);
+      return;
+    }
+    if (const auto id = r_.placement_memory_id.find(&t);
+        id != r_.placement_memory_id.end() && name == "memory_id") {
+      fbb_.AddElement<uint32_t>(f.offset(), id->second, 0);
       return;
     }
     const uint8_t* at = t.GetStruct<const uint8_t*>(f.offset());

@@ -1,5 +1,5 @@
-// Owns: writing a program whose planned offsets and planned_buffer_sizes are replaced, and
-// nothing else. The flatbuffer is unpacked (object API), edited and repacked; the extended
+// Owns: writing a program whose planned offsets, planned_buffer_sizes (and, for a split, the
+// planned memory ids) are replaced, and nothing else. The flatbuffer is unpacked (object API), edited and repacked; the extended
 // header is re-spliced with the input's length and the segments are copied byte for byte, at
 // the same offsets relative to the (new) segment base.
 // Not: choosing the new plan (replan.h).
@@ -18,6 +18,9 @@ struct PlanEdit {
   std::vector<int32_t> values;       // planned tensor values to move
   std::vector<uint64_t> offsets;     // their new offsets, same order
   std::vector<int64_t> planned_buffer_sizes;  // the method's new sizes, index 0 reserved
+  // Empty: memory ids stay. Else one per value, its new memory id; planned_buffer_sizes may then
+  // have more entries than the method had (a buffer split into several, `etmem fit`).
+  std::vector<uint32_t> memory_ids;
 };
 
 // The bytes of the rewritten program. `program` must still hold its mapped file.

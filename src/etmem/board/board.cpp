@@ -1,0 +1,306 @@
+// Owns: the board JSON reader, the embedded built-in boards and --board / --reserve parsing.
+// Not: placement (fit.cpp).
+#include "etmem/board/board.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "etmem/base/checked_math.h"
+
+namespace etmem::board {
+namespace {
+
+using nlohmann::json;
+
+struct Embedded {
+  const char* file;
+  const char* text;
+};
+#define ETMEM_BOARD(file, text) Embedded{file, text},
+constexpr Embedded kEmbedded[] = {
+#include "etmem/board/board_list.inc"
+};
+#undef ETMEM_BOARD
+
+constexpr uint64_t kMaxRegionBytes = uint64_t{1} << 40;  // 1 TiB: anything above is a typo
+constexpr size_t kMaxRegions = 64;
+constexpr size_t kMaxReservations = 64;
+
+Error Bad(const std::string& message) { return MakeError(ErrorCode::kInvalidArgument, message); }
+
+// Bytes given as a number or a string ("192K", "0x30000").
+Result<uint64_t> Bytes(const json& v, const std::string& where) {
+  if (v.is_number_unsigned()) {
+    const uint64_t b = v.get<uint64_t>();
+    if (b > kMaxRegionBytes) return Bad(where + " is above 1 TiB");
+    return b;
+  }
+  if (v.is_string()) {
+    auto b = ParseBytes(v.get<std::string>());
+    if (!b) return Bad(where + " is not a size (bytes, or a number with K or M, or 0x...)");
+    if (*b > kMaxRegionBytes) return Bad(where + " is above 1 TiB");
+    return *b;
+  }
+  return Bad(where + " must be a non-negative number of bytes");
+}
+
+Result<std::string> Text(const json& o, const char* key, const std::string& where, bool required) {
+  if (!o.contains(key)) {
+    if (required) return Bad(where + ": no \"" + key + "\"");
+    return std::string();
+  }
+  if (!o[key].is_string()) return Bad(where + ": \"" + key + "\" must be a string");
+  return o[key].get<std::string>();
+}
+
+// A comment or source: a string or a list of strings.
+Result<std::vector<std::string>> Texts(const json& o, const char* key, const std::string& where) {
+  std::vector<std::string> out;
+  if (!o.contains(key)) return out;
+  const json& v = o[key];
+  if (v.is_string()) return std::vector<std::string>{v.get<std::string>()};
+  if (!v.is_array()) return Bad(where + ": \"" + key + "\" must be a string or a list of strings");
+  for (const json& s : v) {
+    if (!s.is_string()) return Bad(where + ": \"" + key + "\" must be a list of strings");
+    out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : " ") + p;
+  return out;
+}
+
+Status CheckKeys(const json& o, std::initializer_list<const char*> known,
+                 const std::string& where) {
+  for (auto it = o.begin(); it != o.end(); ++it) {
+    if (std::none_of(known.begin(), known.end(), [&](const char* k) { return it.key() == k; }))
+      return Bad(where + ": unknown key \"" + it.key() + "\"");
+  }
+  return Ok{};
+}
+
+bool IsSectionName(const std::string& s) {
+  if (s.empty() || s.size() > 64) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+  });
+}
+
+bool IsRegionName(const std::string& s) {
+  if (s.empty() || s.size() > 32) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+Result<Region> ParseRegion(const json& r, const std::string& where) {
+  if (!r.is_object()) return Bad(where + " must be an object");
+  if (auto s = CheckKeys(
+          r, {"name", "origin", "size", "base_align", "section", "reserved", "comment"}, where);
+      !s)
+    return s.error();
+  Region region;
+  ETMEM_TRY(region.name, Text(r, "name", where, true));
+  if (!IsRegionName(region.name))
+    return Bad(where + ": the name must be 1-32 letters, digits or '_'");
+  const std::string at = where + " (" + region.name + ")";
+  if (!r.contains("size")) return Bad(at + ": no \"size\"");
+  ETMEM_TRY(region.size, Bytes(r["size"], at + ": \"size\""));
+  if (region.size == 0) return Bad(at + ": \"size\" is 0");
+  if (r.contains("origin")) {
+    ETMEM_TRY(uint64_t origin, Bytes(r["origin"], at + ": \"origin\""));
+    region.origin = origin;
+  }
+  if (r.contains("base_align")) {
+    if (!r["base_align"].is_number_unsigned() || !IsPowerOfTwo(r["base_align"].get<uint64_t>()) ||
+        r["base_align"].get<uint64_t>() > 4096)
+      return Bad(at + ": \"base_align\" must be a power of two up to 4096");
+    region.base_align = r["base_align"].get<uint32_t>();
+  }
+  ETMEM_TRY(region.section, Text(r, "section", at, false));
+  if (!region.section.empty() && !IsSectionName(region.section))
+    return Bad(at + ": \"section\" must be a linker section name (letters, digits, . _ -)");
+  ETMEM_TRY(std::vector<std::string> comment, Texts(r, "comment", at));
+  region.comment = Join(comment);
+  if (r.contains("reserved")) {
+    const json& list = r["reserved"];
+    if (!list.is_array()) return Bad(at + ": \"reserved\" must be a list");
+    if (list.size() > kMaxReservations) return Bad(at + ": more than 64 reservations");
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string rw = at + ": reservation " + std::to_string(i + 1);
+      if (!list[i].is_object()) return Bad(rw + " must be an object");
+      if (auto s = CheckKeys(list[i], {"name", "bytes", "comment"}, rw); !s) return s.error();
+      Reservation res;
+      ETMEM_TRY(res.name, Text(list[i], "name", rw, true));
+      if (res.name.empty() || res.name.size() > 64)
+        return Bad(rw + ": the name must be 1-64 characters");
+      if (!list[i].contains("bytes")) return Bad(rw + ": no \"bytes\"");
+      ETMEM_TRY(res.bytes, Bytes(list[i]["bytes"], rw + ": \"bytes\""));
+      region.reserved.push_back(std::move(res));
+    }
+    if (region.reserved_bytes() > region.size)
+      return Bad(at + ": the reservations (" + std::to_string(region.reserved_bytes()) +
+                 " B) exceed the region's size (" + std::to_string(region.size) + " B)");
+  }
+  return region;
+}
+
+Result<Board> ParseJson(const json& j, const std::string& origin) {
+  if (!j.is_object()) return Bad(origin + ": a board file is a JSON object");
+  if (auto s = CheckKeys(j, {"name", "description", "sources", "comment", "regions"}, origin); !s)
+    return s.error();
+  Board b;
+  ETMEM_TRY(b.name, Text(j, "name", origin, true));
+  if (b.name.empty() || b.name.size() > 64 ||
+      !std::all_of(b.name.begin(), b.name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+      }))
+    return Bad(origin + ": \"name\" must be 1-64 lower-case letters, digits, '-' or '_'");
+  ETMEM_TRY(b.description, Text(j, "description", origin, false));
+  ETMEM_TRY(b.sources, Texts(j, "sources", origin));
+  ETMEM_TRY(std::vector<std::string> comment, Texts(j, "comment", origin));
+  b.comment = Join(comment);
+  if (!j.contains("regions") || !j["regions"].is_array() || j["regions"].empty())
+    return Bad(origin + ": \"regions\" must be a non-empty list");
+  if (j["regions"].size() > kMaxRegions) return Bad(origin + ": more than 64 regions");
+  std::set<std::string> names;
+  for (size_t i = 0; i < j["regions"].size(); ++i) {
+    ETMEM_TRY(Region r, ParseRegion(j["regions"][i], origin + ": region " + std::to_string(i + 1)));
+    if (!names.insert(r.name).second)
+      return Bad(origin + ": region \"" + r.name + "\" is named twice");
+    b.regions.push_back(std::move(r));
+  }
+  return b;
+}
+
+}  // namespace
+
+uint64_t Region::reserved_bytes() const {
+  uint64_t sum = 0;
+  for (const Reservation& r : reserved) sum += r.bytes;  // each at most 1 TiB, at most 64 of them
+  ;
+  return sum;
+}
+
+uint64_t Region::free_bytes() const {
+  const uint64_t r = reserved_bytes();
+  return r >= size ? 0 : size - r;
+}
+
+const Region* Board::FindRegion(std::string_view name) const {
+  for (const Region& r : regions)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+std::optional<uint64_t> ParseBytes(std::string_view t) {
+  if (t.empty() || t.size() > 24) return std::nullopt;
+  uint64_t base = 10, scale = 1;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    base = 16;
+    t.remove_prefix(2);
+  } else if (t.back() == 'K' || t.back() == 'k') {
+    scale = 1024;
+    t.remove_suffix(1);
+  } else if (t.back() == 'M' || t.back() == 'm') {
+    scale = 1024 * 1024;
+    t.remove_suffix(1);
+  }
+  if (t.empty()) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : t) {
+    uint64_t d;
+    if (c >= '0' && c <= '9')
+      d = static_cast<uint64_t>(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f')
+      d = static_cast<uint64_t>(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F')
+      d = static_cast<uint64_t>(c - 'A' + 10);
+    else
+      return std::nullopt;
+    if (v > (UINT64_MAX - d) / base) return std::nullopt;
+    v = v * base + d;
+  }
+  if (v > UINT64_MAX / scale) return std::nullopt;
+  return v * scale;
+}
+
+Result<Board> ParseBoard(std::string_view text, const std::string& origin) {
+  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Bad(origin + ": not valid JSON");
+  return ParseJson(j, origin);
+}
+
+Result<Board> ReadBoardFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return MakeError(ErrorCode::kIo, path + ": cannot open the board file");
+  std::string text;
+  char buf[4096];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(in.gcount()));
+    if (text.size() > (1u << 20)) return Bad(path + ": a board file above 1 MiB");
+  }
+  ETMEM_TRY(Board b, ParseBoard(text, path));
+  b.file = path;
+  return b;
+}
+
+const std::vector<std::shared_ptr<const Board>>& BuiltinBoards() {
+  static const std::vector<std::shared_ptr<const Board>> all = [] {
+    std::vector<std::shared_ptr<const Board>> out;
+    for (const Embedded& e : kEmbedded) {
+      Result<Board> b = ParseBoard(e.text, std::string("built-in board ") + e.file);
+      if (!b) CheckFailed(__FILE__, __LINE__, b.error().message.c_str());
+      b->file = std::string("built-in (") + e.file + ")";
+      out.push_back(std::make_shared<const Board>(std::move(*b)));
+    }
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a->name < b->name; });
+    return out;
+  }();
+  return all;
+}
+
+Result<Board> SelectBoard(const std::string& spec) {
+  if (spec.size() > 5 && spec.substr(spec.size() - 5) == ".json") return ReadBoardFile(spec);
+  std::string known;
+  for (const auto& b : BuiltinBoards()) {
+    if (b->name == spec) return *b;
+    known += (known.empty() ? "" : ", ") + b->name;
+  }
+  return Bad("unknown board '" + spec + "' (built-in: " + known +
+             "; or a board file ending in .json)");
+}
+
+Status AddReservation(Board& board, const std::string& spec) {
+  const size_t eq = spec.find('=');
+  if (eq == std::string::npos)
+    return Bad("--reserve " + spec + ": expected REGION=BYTES (e.g. SRAM1=24K)");
+  const std::string name = spec.substr(0, eq);
+  Region* region = nullptr;
+  for (Region& r : board.regions)
+    if (r.name == name) region = &r;
+  if (!region) {
+    std::string known;
+    for (const Region& r : board.regions) known += (known.empty() ? "" : ", ") + r.name;
+    return Bad("--reserve " + spec + ": board " + board.name + " has no region '" + name +
+               "' (regions: " + known + ")");
+  }
+  auto bytes = ParseBytes(std::string_view(spec).substr(eq + 1));
+  if (!bytes) return Bad("--reserve " + spec + ": '" + spec.substr(eq + 1) + "' is not a size");
+  region->reserved.push_back({"application (--reserve)", *bytes});
+  if (region->reserved_bytes() > region->size)
+    return Bad("--reserve " + spec + ": the reservations in " + name + " (" +
+               std::to_string(region->reserved_bytes()) + " B) exceed its size (" +
+               std::to_string(region->size) + " B)");
+  return Ok{};
+}
+
+}  // namespace etmem::board

@@ -1,0 +1,150 @@
+// Owns: FitProgram (see fit_program.h).
+#include "etmem/board/fit_program.h"
+
+#include <algorithm>
+
+#include "etmem/base/checked_math.h"
+#include "etmem/plan/check.h"
+#include "etmem/plan/lifetimes.h"
+#include "etmem/runner/profile.h"
+
+namespace etmem::board {
+namespace {
+
+std::string Identifier(std::string s) {
+  for (char& c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
+  return s;
+}
+
+bool RunnerHoldsPlannedBuffers(const report::RunnerReport& r) {
+  for (const runner::StepSpec& step : r.profile->steps)
+    if (step.kind == runner::StepKind::kPlannedBuffers) return true;
+  return false;
+}
+
+}  // namespace
+
+uint32_t ProgramFit::MemoryIdOf(size_t piece, size_t part) const {
+  const Piece& p = pieces[piece];
+  if (p.memory_id == 0) return 0;
+  if (part == 0) return p.memory_id;
+  // Extra parts are numbered after the method's buffers, split by split, part by part.
+  uint32_t next = 0;
+  for (const Piece& q : pieces) next = std::max(next, q.memory_id);
+  ++next;
+  for (const Split& s : result.best.splits) {
+    for (size_t k = 1; k < s.part_bytes.size(); ++k, ++next)
+      if (s.piece == piece && k == part) return next;
+  }
+  return 0;
+}
+
+Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
+                              const std::string& method) {
+  const report::MethodReport* m = nullptr;
+  for (const report::MethodReport& mr : report.methods)
+    if (method.empty() || mr.method->name == method) {
+      m = &mr;
+      break;
+    }
+  if (!m)
+    return MakeError(ErrorCode::kInvalidArgument,
+                     report.program->path + ": no method '" + method + "'");
+  ProgramFit fit;
+  fit.board = board;
+  fit.method = std::string(m->method->name);
+  for (const Region& r : board.regions)
+    fit.regions.push_back({r.name, r.free_bytes(), r.base_align});
+  const report::Assumptions& a = report.assumptions;
+  bool planned_apart = true;
+  if (m->runner) {
+    const report::RunnerReport& r = *m->runner;
+    planned_apart = !RunnerHoldsPlannedBuffers(r);
+    for (size_t i = 0; i < r.result.pools.size(); ++i) {
+      const runner::PoolSpec& spec = r.pool_spec(r.result.pools[i].pool);
+      Piece p;
+      p.name = spec.macro.empty() ? spec.variable : spec.macro;
+      p.bytes = r.result.pools[i].minimum;
+      p.align = r.plan.pools[r.result.pools[i].pool].base_align;
+      fit.pieces.push_back(p);
+      fit.info.push_back({Identifier(spec.variable), spec.macro});
+    }
+    fit.notes.push_back("the runner's pools as it declares them, each at its minimum" +
+                        std::string(planned_apart ? "" : " (its planned buffers inside its pool)"));
+  } else {
+    Piece pool;
+    pool.name = "method allocator pool";
+    pool.bytes = m->method_bytes;
+    pool.align = a.pool_align;
+    fit.pieces.push_back(pool);
+    fit.info.push_back({"method_allocator_pool", ""});
+    if (a.temp_allocator) {
+      Piece temp;
+      temp.name = "temp allocator pool";
+      temp.bytes = m->temp_load_peak_bytes;
+      temp.align = a.pool_align;
+      fit.pieces.push_back(temp);
+      fit.info.push_back({"temp_allocator_pool", ""});
+      fit.notes.push_back(
+          "the temp allocator pool at its peak during load_method (what kernels take from it "
+          "while the method runs is not modelled)");
+    }
+  }
+  if (planned_apart) {
+    ETMEM_TRY(plan::Lifetimes l, plan::ComputeLifetimes(*m->method));
+    const std::vector<plan::Storage> storages = plan::Storages(l);
+    const bool sound = plan::Validate(l).sound();
+    if (!sound) fit.notes.push_back("the program's plan is not sound: its buffers are not split");
+    for (size_t id = 1; id < l.planned_buffer_sizes.size(); ++id) {
+      Piece p;
+      p.name = "planned buffer " + std::to_string(id);
+      p.bytes = static_cast<uint64_t>(std::max<int64_t>(0, l.planned_buffer_sizes[id]));
+      p.align = static_cast<uint32_t>(kPlannedAlign);
+      p.memory_id = static_cast<uint32_t>(id);
+      p.splittable = sound;
+      for (const plan::Storage& s : storages) {
+        if (s.memory_id != id) continue;
+        // Keep each storage's offset modulo kPlannedAlign: its members keep their alignment.
+        p.storage.push_back({s.bytes + s.offset % kPlannedAlign, s.used, s.first, s.last});
+      }
+      fit.pieces.push_back(p);
+      fit.info.push_back({"planned_buffer_" + std::to_string(id), ""});
+    }
+    fit.result = Fit(fit.regions, fit.pieces);
+    if (!fit.result.best.splits.empty()) {
+      plan::PlanEdit e;
+      e.method = static_cast<size_t>(m->method - report.program->methods.data());
+      e.planned_buffer_sizes = l.planned_buffer_sizes;
+      for (const Split& s : fit.result.best.splits)
+        for (size_t k = 1; k < s.part_bytes.size(); ++k) e.planned_buffer_sizes.push_back(0);
+      // Storage items, in the order FitProgram built them, per split buffer.
+      for (const Split& s : fit.result.best.splits) {
+        const uint32_t id = fit.pieces[s.piece].memory_id;
+        e.planned_buffer_sizes[id] = static_cast<int64_t>(s.part_bytes[0]);
+        size_t item = 0;
+        for (const plan::Storage& st : storages) {
+          if (st.memory_id != id) continue;
+          const uint32_t new_id = fit.MemoryIdOf(s.piece, s.part_of[item]);
+          const uint64_t base = st.offset - st.offset % kPlannedAlign;
+          for (size_t member : st.members) {
+            const plan::PlannedTensor& t = l.tensors[member];
+            e.values.push_back(t.value);
+            e.offsets.push_back(s.offset_of[item] + (t.offset - base));
+            e.memory_ids.push_back(new_id);
+          }
+          ++item;
+        }
+        for (size_t k = 1; k < s.part_bytes.size(); ++k)
+          e.planned_buffer_sizes[fit.MemoryIdOf(s.piece, k)] =
+              static_cast<int64_t>(s.part_bytes[k]);
+      }
+      fit.edit = std::move(e);
+    }
+  } else {
+    fit.result = Fit(fit.regions, fit.pieces);
+  }
+  return fit;
+}
+
+}  // namespace etmem::board
