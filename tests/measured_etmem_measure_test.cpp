@@ -85,13 +85,19 @@ TEST(MeasuredWithEtmemMeasure, EveryRecordedRunIsWhatEtmemPredictsToday) {
       for (const pte::MethodView& m : api::Internal(program).methods)
         for (const pte::DelegateView& d : m.delegates)
           o.backends.push_back(std::string(d.backend) + "=0");
-      const bool with_runner = run.at("runner").get<std::string>().starts_with("arm-baremetal");
-      if (with_runner) o.runner = "arm-baremetal";
+      // At main the temp pool's size decides where operator metadata goes: as measured.
+      const std::string invocation = run.at("invocation");
+      if (const size_t at = invocation.find("--temp-pool "); at != std::string::npos)
+        o.temp_pool = std::stoull(invocation.substr(at + 12));
+      // "portable executor_runner (default)", or the runner profile's name.
+      const std::string runner = run.at("runner");
+      const bool with_runner = !runner.starts_with("portable");
+      if (with_runner) o.runner = runner;
       const api::Report report = api::Analyze(program, o);
       const report::MethodReport& m = api::Internal(report).methods.front();
       const std::string verdict = m.plan.refusal ? m.plan.refusal->error : "Ok";
       const std::string what = path + " " + o.method + " on ExecuTorch " + release +
-                               (with_runner ? " (arm-baremetal)" : "");
+                               (with_runner ? " (" + runner + ")" : "");
       EXPECT_EQ(verdict, measured->verdict) << what;
       if (!with_runner) {
         const auto p = check::PredictMethodPool(m.plan.requests, 16, std::nullopt);

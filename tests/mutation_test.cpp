@@ -210,14 +210,18 @@ class MutantRunner {
                pair.label + ": bad error message: " + r.error().message);
         continue;
       }
-      if (i + 1 == Pairs().size()) Print(*r);
+      if (i + 1 == Pairs().size())
+        Expect(Print(*r), name, pair.label + ": the JSON writer wrote text that is not JSON");
     }
   }
-  // Both printers, on one pair per mutant. Names come from the file and need not be UTF-8: JSON
-  // must replace them, never throw (tests/corrupt/method_name_not_utf8.pte).
-  static void Print(const report::Report& r) {
-    (void)report::ToJson(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // Both printers the command line uses, on one pair per mutant; false when the JSON is not
+  // JSON. Names come from the file and need not be UTF-8: the writer must replace them, never
+  // write invalid text or throw (tests/corrupt/method_name_not_utf8.pte).
+  static bool Print(const report::Report& r) {
+    std::ostringstream json;
+    report::WriteJson(json, r);
     (void)report::ToText(r, {.all_allocations = true});
+    return nlohmann::json::accept(json.str());
   }
   void Expect(bool ok, const std::string& name, const std::string& what) {
     if (!ok && problems_.size() < 20) problems_.push_back(name + ": " + what);
