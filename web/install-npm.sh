@@ -11,22 +11,6 @@ if ! command -v npm >/dev/null; then
 fi
 # npm writes node_modules/.package-lock.json when it installs: the same dependencies as the
 # lock file means there is nothing to do.
-if [[ -f node_modules/.package-lock.json ]] && node -e '
-    const want = require("./package-lock.json").packages, have = require("./node_modules/.package-lock.json").packages;
-    for (const [k, v] of Object.entries(want)) if (k && (!have[k] || have[k].version !== v.version)) process.exit(1);'; then
-  exit 0
-fi
-npm ci). Safe to run again: nothing is fetched
-# when node_modules already holds what the lock file names, so the tests then run offline.
-# scripts/setup.sh and scripts/test.sh run it. Not: the Debian packages (scripts/install-deps.sh).
-set -euo pipefail
-cd "$(dirname "$0")"
-if ! command -v npm >/dev/null; then
-  echo "web/install-npm.sh: npm is absent (scripts/install-deps.sh installs it); the web page's browser test will be skipped" >&2
-  exit 0
-fi
-# npm writes node_modules/.package-lock.json when it installs: the same dependencies as the
-# lock file means there is nothing to do.
 if [[ -f node_modules/.package-lock.json ]] &&
    node -e 'const f = (p) => JSON.stringify(require(p).packages, (k, v) => (k === "" ? undefined : v));
             const a = JSON.parse(f("./package-lock.json")), b = JSON.parse(f("./node_modules/.package-lock.json"));
