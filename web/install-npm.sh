@@ -11,10 +11,11 @@ if ! command -v npm >/dev/null; then
 fi
 # npm writes node_modules/.package-lock.json when it installs: the same dependencies as the
 # lock file means there is nothing to do.
-if [[ -f node_modules/.package-lock.json ]] &&
-   node -e 'const f = (p) => JSON.stringify(require(p).packages, (k, v) => (k === "" ? undefined : v));
-            const a = JSON.parse(f("./package-lock.json")), b = JSON.parse(f("./node_modules/.package-lock.json"));
-            for (const k of Object.keys(a)) if (k && (!b[k] || b[k].version !== a[k].version)) process.exit(1);' 2>/dev/null; then
+if [[ -f node_modules/.package-lock.json ]] && node -e '
+    const want = require("./package-lock.json").packages;
+    const have = require("./node_modules/.package-lock.json").packages;
+    for (const k of Object.keys(want))
+      if (k && (!have[k] || have[k].version !== want[k].version)) process.exit(1);' 2>/dev/null; then
   exit 0
 fi
 npm ci --no-audit --no-fund --loglevel=error
