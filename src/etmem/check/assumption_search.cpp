@@ -187,8 +187,9 @@ std::vector<runner::RunnerSelection> AllRunners() {
       const std::string& method_pool = p->LoadStep().pool;
       for (const runner::StepSpec& step : p->steps)
         if (!step.when.empty() && step.pool == method_pool &&
-            std::find(options.begin(), options.end(), step.when) == options.end())
-          options.push_back(step.when);
+            std::find(options.begin(), options.end(), runner::WhenOption(step.when)) ==
+                options.end())
+          options.emplace_back(runner::WhenOption(step.when));
     }
     const size_t n = std::min<size_t>(options.size(), 4);
     for (uint32_t mask = 0; mask < (1u << n); ++mask) {
