@@ -199,6 +199,8 @@ const Firmware kPrinting[] = {
     {"arm-baremetal+etdump", "1.4.1", false}, {"zephyr-hello", "1.1.0", true},
     {"zephyr-hello", "1.3.0", true},         {"zephyr-hello", "1.4.1", false},
     {"pico2", "1.3.0", false},               {"pico2", "1.4.1", false},
+    {"arm-baremetal", "main-20260822-cff6f4dd", false},
+    {"arm-baremetal+etdump", "main-20260822-cff6f4dd", false},
 };
 
 class PrintingRunner : public ::testing::TestWithParam<Firmware> {};
@@ -210,8 +212,11 @@ TEST_P(PrintingRunner, ItsReportIsReproducedByTheAssumptionsThatMadeIt) {
     const Planned p = Plan(program, f);
     const std::string text = SuccessLog(p, f);
     const device::DeviceLog log = Parse(text);
-    const auto found =
-        check::Search(program.view, program.view.methods[0], log, Space(check::AllRunners()));
+    check::SearchSpace space = Space(check::AllRunners());
+    // A snapshot of main is never in "all": search it too when the firmware runs one.
+    if (f.release.starts_with("main-"))
+      for (const runtime::RuntimeTraits* s : runtime::AllSnapshots()) space.releases.push_back(s);
+    const auto found = check::Search(program.view, program.view.methods[0], log, space);
     ASSERT_TRUE(found) << found.error().message;
     const uint32_t align = p.plan.pools[p.plan.method_pool].base_align;
     EXPECT_TRUE(Found(*found, f, align)) << f.runner << " " << f.release << "\n"
@@ -484,6 +489,81 @@ TEST(RunnerFastRegion, TheDocsFileMovesMemoryIdThreeIntoItsOwnPool) {
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("FAST_POOL_SIZE (fast_pool): 4000 bytes minimum"), std::string::npos)
       << run.out;
+}
+
+// The built-in Arm profile at main (cff6f4dd's examples/arm/executor_runner: memory id 3, the
+// planned buffer at index 2, comes from planned_fast_memory_pool when the firmware is built with
+// ET_ARM_BAREMETAL_PLANNED_FAST_MEMORY_SIZE; empty planned buffers are not allocated).
+TEST(RunnerFastRegion, ArmMainPutsMemoryIdThreeInThePlannedFastPool) {
+  const std::string main = "main-20260822-cff6f4dd";
+  testing::ProgramBuilder builder = testing::MotivatingCnn();
+  builder.Method("forward").PlannedBufferSizes({33168, 0, 4000});
+  const Program program = Load(builder);
+  const runtime::RuntimeModel model(**runtime::FindRelease(main), CortexM());
+  for (const bool fast : {false, true}) {
+    auto selection = runner::SelectRunner(fast ? "arm-baremetal+fast_memory" : "arm-baremetal");
+    ASSERT_TRUE(selection) << selection.error().message;
+    auto profile = runner::ProfileFor(*selection, main);
+    ASSERT_TRUE(profile) << profile.error().message;
+    auto plan =
+        runner::PlanRunner(**profile, *selection, program.view, program.view.methods[0], model);
+    ASSERT_TRUE(plan) << plan.error().message;
+    std::vector<std::pair<std::string, uint64_t>> own;  // (pool variable, size)
+    uint64_t input_list = 0;
+    for (const runner::RunnerRequest& r : plan->requests) {
+      if (r.load_method) continue;
+      if ((*profile)->steps[r.step].kind == runner::StepKind::kInputList) {
+        EXPECT_EQ(plan->pools[r.pool].spec->variable, "method_allocation_pool");
+        input_list = r.size;
+        continue;
+      }
+      own.push_back({plan->pools[r.pool].spec->variable, r.size});
+    }
+    const std::vector<std::pair<std::string, uint64_t>> want =
+        fast ? std::vector<std::pair<std::string, uint64_t>>{{"method_allocation_pool", 33168},
+                                                             {"planned_fast_memory_pool", 4000}}
+             : std::vector<std::pair<std::string, uint64_t>>{{"method_allocation_pool", 33168},
+                                                             {"method_allocation_pool", 4000}};
+    EXPECT_EQ(own, want) << "fast_memory " << fast;
+    EXPECT_GT(input_list, 0u);
+    runtime::LoadOptions lo;
+    const runtime::LoadPlan load =
+        runtime::PlanMethodLoad(program.view, program.view.methods[0], model, lo);
+    const sim::RunnerResult r = sim::SimulateRunner(*plan, load.requests, std::nullopt);
+    uint64_t fast_minimum = 0;
+    for (const sim::RunnerPoolResult& pool : r.pools)
+      if (plan->pools[pool.pool].spec->variable == "planned_fast_memory_pool")
+        fast_minimum = pool.minimum;
+    EXPECT_EQ(fast_minimum, fast ? 4000u : 0u);
+    // The method pool: 33168 (16-aligned at the base), then without the region 4000 more (16 B
+    // multiples stay aligned), load_method's bytes (its padding included), the input list.
+    uint64_t load_bytes = 0, input_padding = 0;
+    for (const sim::RunnerEntry& e : r.method().entries) {
+      if (e.load_method) load_bytes = e.bytes;
+      else if ((*profile)->steps[plan->requests[e.request].step].kind ==
+               runner::StepKind::kInputList)
+        input_padding = e.padding;
+    }
+    EXPECT_GT(load_bytes, 0u);
+    EXPECT_EQ(r.method().minimum,
+              33168 + (fast ? 0 : 4000) + load_bytes + input_padding + input_list);
+  }
+  const fs::path pte = WriteScenario(builder, "fast_cnn_main");
+  const CliRun with = Etmem("analyze " + pte.string() + " --runtime " + main +
+                            " --runner arm-baremetal+fast_memory");
+  EXPECT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_NE(with.out.find("ET_ARM_BAREMETAL_PLANNED_FAST_MEMORY_SIZE (planned_fast_memory_pool): "
+                          "4000 bytes minimum"),
+            std::string::npos)
+      << with.out;
+  // Without the option the real runner aborts on memory id 3; the output says so (the option's
+  // text, listed with the profile's options) while placing the buffer in the method pool.
+  const CliRun without =
+      Etmem("analyze " + pte.string() + " --runtime " + main + " --runner arm-baremetal");
+  EXPECT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_NE(without.out.find("the real runner aborts on this program's non-empty memory id 3"),
+            std::string::npos)
+      << without.out;
 }
 
 // +semihosting (examples/arm/executor_runner at each tag: read_binary_file allocates each file

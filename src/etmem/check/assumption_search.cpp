@@ -186,7 +186,8 @@ std::vector<runner::RunnerSelection> AllRunners() {
     for (const auto& p : s.candidates) {
       const std::string& method_pool = p->LoadStep().pool;
       for (const runner::StepSpec& step : p->steps)
-        if (!step.when.empty() && step.pool == method_pool &&
+        // (A step that runs without an option, "!OPTION", adds nothing the option would.)
+        if (!step.when.empty() && !step.when.starts_with('!') && step.pool == method_pool &&
             std::find(options.begin(), options.end(), step.when) == options.end())
           options.push_back(step.when);
     }

@@ -49,7 +49,7 @@ bool RunnerHoldsPlannedBuffers(const RunnerReport& r) {
   const std::vector<std::string>& on = r.plan.options;
   for (const runner::StepSpec& s : r.plan.profile->steps)
     if (s.kind == runner::StepKind::kPlannedBuffers &&
-        (s.when.empty() || std::find(on.begin(), on.end(), s.when) != on.end()))
+        runner::WhenHolds(s.when, on))
       return true;
   return false;
 }

@@ -213,7 +213,7 @@ Result<StepSpec> ReadStep(const json& j, const std::string& where, const Profile
   ETMEM_TRY(s.size_macro, f.String("size_macro", false));
   ETMEM_TRY(s.label, f.String("label", false));
   ETMEM_TRY(s.when, f.String("when", false));
-  if (!s.when.empty() && !p.HasOption(s.when))
+  if (!s.when.empty() && !p.HasOption(WhenOption(s.when)))
     return Fields::Bad(where + ": \"when\" names an option the profile does not declare: \"" +
                        s.when + "\"");
   ETMEM_TRY(s.bug, f.String("bug", false));
@@ -461,6 +461,17 @@ const StepSpec& Profile::LoadStep() const {
     if (s.kind == StepKind::kLoadMethod) return s;
   ETMEM_CHECK(false && "a parsed profile has a load_method step");
   return steps.front();
+}
+
+std::string_view WhenOption(std::string_view when) {
+  return when.starts_with('!') ? when.substr(1) : when;
+}
+
+bool WhenHolds(std::string_view when, const std::vector<std::string>& options) {
+  if (when.empty()) return true;
+  const bool chosen =
+      std::find(options.begin(), options.end(), WhenOption(when)) != options.end();
+  return when.starts_with('!') ? !chosen : chosen;
 }
 
 Result<Profile> ParseProfile(std::string_view text, const std::string& origin) {

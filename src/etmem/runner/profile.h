@@ -135,6 +135,11 @@ struct Profile {
   const StepSpec& LoadStep() const;
 };
 
+// A step's or pool's "when": empty (always), "OPTION" (when OPTION is chosen) or "!OPTION" (when
+// it is not). The option it names, and whether it holds for the chosen options.
+std::string_view WhenOption(std::string_view when);
+bool WhenHolds(std::string_view when, const std::vector<std::string>& options);
+
 // Reads one profile from JSON text; `origin` names it in errors ("etmem: FILE: problem").
 Result<Profile> ParseProfile(std::string_view json, const std::string& origin);
 // The same from a file.

@@ -11,6 +11,13 @@
 namespace etmem::runner {
 namespace {
 
+// Every modelled release, then every modelled snapshot of ExecuTorch's main.
+std::vector<std::string> AllVersions() {
+  std::vector<std::string> out = runtime::ReleaseVersions();
+  for (const runtime::RuntimeTraits* s : runtime::AllSnapshots()) out.push_back(s->version);
+  return out;
+}
+
 // A minimal valid profile; tests replace parts of it.
 std::string Valid(
     const std::string& steps = R"([{"kind": "load_method", "pool": "m",
@@ -120,7 +127,7 @@ TEST(RunnerProfile, BuiltinProfilesParseAndCoverEveryReleaseOnce) {
     Result<RunnerSelection> s = SelectRunner(name);
     ASSERT_TRUE(s) << s.error().message;
     size_t covered = 0;
-    for (const std::string& v : runtime::ReleaseVersions()) {
+    for (const std::string& v : AllVersions()) {
       size_t matching = 0;
       for (const auto& p : s->candidates) {
         Result<const Profile*> one = ProfileFor(RunnerSelection{{p}, {}, {}}, v);
@@ -135,8 +142,21 @@ TEST(RunnerProfile, BuiltinProfilesParseAndCoverEveryReleaseOnce) {
   // was only a patch to Arm's core_platform, examples/arm/ethos-u-setup/core_platform/patches/,
   // not modelled: asking for it there is an error naming the releases the profiles cover).
   RunnerSelection arm = *SelectRunner("arm-baremetal");
-  for (const std::string& v : runtime::ReleaseVersions())
+  for (const std::string& v : AllVersions())
     EXPECT_EQ(ProfileFor(arm, v).has_value(), v != "0.1.0") << v;
+  // ExecuTorch main as of cff6f4dd: its own Arm profile (the fast-memory region of memory id 3
+  // is new there), and the runners whose source did not change since 1.4.1 extend to it.
+  const std::string main = "main-20260822-cff6f4dd";
+  ASSERT_TRUE(ProfileFor(arm, main)) << "arm-baremetal does not cover " << main;
+  EXPECT_EQ((*ProfileFor(arm, main))->first_release, main);
+  EXPECT_TRUE((*ProfileFor(arm, main))->HasOption("fast_memory"));
+  EXPECT_NE((*ProfileFor(arm, main))->FindPool("fast"), nullptr);
+  EXPECT_EQ((*ProfileFor(arm, "1.4.1"))->FindPool("fast"), nullptr);
+  for (const char* name : {"zephyr-hello", "pico2", "cadence", "espressif"}) {
+    RunnerSelection s = *SelectRunner(name);
+    ASSERT_TRUE(ProfileFor(s, main)) << name;
+    EXPECT_EQ(*ProfileFor(s, main), *ProfileFor(s, "1.4.1")) << name;
+  }
 }
 
 TEST(RunnerProfile, PrintoutIsReadAndCheckedAgainstItsPools) {

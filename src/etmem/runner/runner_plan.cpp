@@ -15,7 +15,7 @@ Error Bad(const Profile& p, const std::string& what) {
 }
 
 bool Enabled(const std::string& when, const std::vector<std::string>& options) {
-  return when.empty() || std::find(options.begin(), options.end(), when) != options.end();
+  return WhenHolds(when, options);
 }
 
 // Size and alignment of a step's element type on the target: "void*" or a type-table name.
@@ -140,7 +140,8 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
       r.aborts = step.on_failure.aborts;
       r.harmless = step.on_failure.harmless;
       r.then = step.on_failure.then;
-      if (written > size) r.bug = step.bug;
+      // A planned buffer the step places is the bug itself (e.g. one the real runner refuses).
+      if (written > size || step.kind == StepKind::kPlannedBuffers) r.bug = step.bug;
       plan.requests.push_back(std::move(r));
     };
     switch (step.kind) {
