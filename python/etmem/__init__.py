@@ -17,7 +17,10 @@ Every function takes the program as a path (``str`` or ``os.PathLike``) or as it
 - ``external_data``: the runner passes a NamedDataMap (.ptd) to load_method;
 - ``backends``: ["ID=BYTES" or "ID=BYTES:ALIGN", ...] for backends etmem does not model;
 - ``runner``: a runner profile (name or .json file); None: the portable executor_runner;
-- ``method``: only this method; None: every method.
+- ``method``: only this method; None: every method;
+- ``temp_pool`` (keyword only): the temp allocator's size in bytes (``--temp-pool``), which matters
+  at a release whose operator metadata falls back to the method allocator when the temp pool is
+  too small (main); None: the runner's temp pool, else the portable executor_runner's.
 
 Errors: ``InvalidProgramError`` (a ValueError) when the bytes are not a well-formed program,
 ``UnsupportedProgramError`` (a ValueError) when the modelled runtime refuses it, ``ValueError``
@@ -63,17 +66,18 @@ def _program(program: Any) -> Any:
 
 def _model(runtime: str, target: str, pool_align: Optional[int], temp: str, pool: Optional[int],
            external_data: bool, backends: Optional[Sequence[str]], runner: Optional[str],
-           method: Optional[str]) -> Dict[str, Any]:
+           method: Optional[str], temp_pool: Optional[int] = None) -> Dict[str, Any]:
     if isinstance(backends, str):
         backends = [backends]
     return dict(runtime=runtime, target=os.fspath(target), pool_align=pool_align, temp=temp,
                 pool=pool, external_data=bool(external_data),
                 backends=list(backends) if backends is not None else None,
-                runner=os.fspath(runner) if runner is not None else None, method=method)
+                runner=os.fspath(runner) if runner is not None else None, method=method,
+                temp_pool=temp_pool)
 
 
 def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner", pool=None,
-            external_data=False, backends=None, runner=None, *, method=None):
+            external_data=False, backends=None, runner=None, *, method=None, temp_pool=None):
     """``etmem analyze PROGRAM --format json``: the report as a dict (exactly the JSON's
     content); with runtime or target "all", the list of them (releases outer, targets inner).
 
@@ -82,7 +86,7 @@ def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="ru
     """
     result = _etmem.analyze(
         _program(program), **_model(runtime, target, pool_align, temp, pool, external_data,
-                                    backends, runner, method))
+                                    backends, runner, method, temp_pool))
     # The extension builds the dict from the JSON itself (half the cost of json.loads); JSON
     # it does not read (a number with a fraction, say) comes back as text.
     return json.loads(result) if isinstance(result, str) else result
@@ -90,11 +94,12 @@ def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="ru
 
 def report(program, format="text", runtime="1.4", target="cortex-m", pool_align=None,
            temp="runner", pool=None, external_data=False, backends=None, runner=None, *,
-           method=None, allocations=False):
+           method=None, allocations=False, temp_pool=None):
     """``etmem analyze PROGRAM --format text|csv|md [--allocations]``: what it prints, as str."""
     return _etmem.analyze_text(
         _program(program), format=format, allocations=allocations,
-        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method))
+        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
+                 temp_pool))
 
 
 def _budget_spec(budget: Union[str, Mapping[str, Union[int, str]]]) -> str:
@@ -107,7 +112,7 @@ def _budget_spec(budget: Union[str, Mapping[str, Union[int, str]]]) -> str:
 
 def check_budget(program, budget=None, *, budget_file=None, runtime="1.4", target="cortex-m",
                  pool_align=None, temp="runner", pool=None, external_data=False, backends=None,
-                 runner=None, method=None):
+                 runner=None, method=None, temp_pool=None):
     """``etmem analyze PROGRAM --budget SPEC`` (or ``--budget-file FILE``): whether the program
     fits a board's RAM and flash.
 
@@ -122,23 +127,25 @@ def check_budget(program, budget=None, *, budget_file=None, runtime="1.4", targe
     file = None if budget_file is None else os.fsdecode(os.fspath(budget_file))
     items = _etmem.check_budget(
         _program(program), spec=spec, file=file,
-        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method))
+        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
+                 temp_pool))
     return {"fits": not any(item["over"] for item in items), "items": items}
 
 
 def header(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner",
            external_data=False, backends=None, runner=None, *, margin=None, define_pools=False,
-           section=None, method=None):
+           section=None, method=None, temp_pool=None):
     """``etmem header PROGRAM``: the C header with the pool sizes, as str."""
     return _etmem.header(
         _program(program), margin=None if margin is None else str(margin),
         define_pools=define_pools, section=section,
-        **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method))
+        **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method,
+                 temp_pool))
 
 
 def plan(program, method=None, alignment=16, format="json", columns=64, *, runtime="1.4",
          target="cortex-m", pool_align=None, temp="runner", external_data=False, backends=None,
-         runner=None):
+         runner=None, temp_pool=None):
     """``etmem plan PROGRAM``: the planned memory's live ranges, soundness, bounds and advisories.
 
     format "json" (default) gives the JSON's content as a dict; "text" and "html" give what the
@@ -147,7 +154,8 @@ def plan(program, method=None, alignment=16, format="json", columns=64, *, runti
     output, _sound = _etmem.plan(
         _program(program), format=format, plan_method=method, alignment=alignment,
         columns=columns,
-        **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, None))
+        **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, None,
+                 temp_pool))
     return json.loads(output) if format == "json" else output
 
 

@@ -38,6 +38,7 @@ def analyze(
     runner: Optional[PathLike] = None,
     *,
     method: Optional[str] = None,
+    temp_pool: Optional[int] = None,
 ) -> Any: ...
 def report(
     program: Program,
@@ -53,6 +54,7 @@ def report(
     *,
     method: Optional[str] = None,
     allocations: bool = False,
+    temp_pool: Optional[int] = None,
 ) -> str: ...
 def check_budget(
     program: Program,
@@ -68,6 +70,7 @@ def check_budget(
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
     method: Optional[str] = None,
+    temp_pool: Optional[int] = None,
 ) -> BudgetResult: ...
 def header(
     program: Program,
@@ -83,6 +86,7 @@ def header(
     define_pools: bool = False,
     section: Optional[str] = None,
     method: Optional[str] = None,
+    temp_pool: Optional[int] = None,
 ) -> str: ...
 @overload
 def plan(
@@ -99,6 +103,7 @@ def plan(
     external_data: bool = False,
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
+    temp_pool: Optional[int] = None,
 ) -> Dict[str, Any]: ...
 @overload
 def plan(
@@ -115,6 +120,7 @@ def plan(
     external_data: bool = False,
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
+    temp_pool: Optional[int] = None,
 ) -> str: ...
 def replan(program: Program, alignment: int = 16) -> bytes: ...
 def releases() -> List[str]: ...

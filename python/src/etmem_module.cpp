@@ -61,7 +61,8 @@ api::Options MakeOptions(const std::string& runtime, const std::string& target,
                          std::optional<uint32_t> pool_align, const std::string& temp,
                          std::optional<uint64_t> pool, bool external_data,
                          std::optional<std::vector<std::string>> backends,
-                         std::optional<std::string> runner, std::optional<std::string> method) {
+                         std::optional<std::string> runner, std::optional<std::string> method,
+                         std::optional<uint64_t> temp_pool) {
   api::Options o;
   o.runtime = runtime;
   o.target = target;
@@ -72,6 +73,7 @@ api::Options MakeOptions(const std::string& runtime, const std::string& target,
   if (backends) o.backends = std::move(*backends);
   if (runner) o.runner = std::move(*runner);
   if (method) o.method = std::move(*method);
+  o.temp_pool = temp_pool;
   return o;
 }
 
@@ -323,9 +325,10 @@ py::object FromJson(const std::string& text) {
   const std::string &runtime, const std::string &target, std::optional<uint32_t> pool_align, \
       const std::string &temp, std::optional<uint64_t> pool, bool external_data,            \
       std::optional<std::vector<std::string>> backends, std::optional<std::string> runner,    \
-      std::optional<std::string> method
-#define ETMEM_MODEL_VALUES \
-  runtime, target, pool_align, temp, pool, external_data, std::move(backends), std::move(runner), method
+      std::optional<std::string> method, std::optional<uint64_t> temp_pool
+#define ETMEM_MODEL_VALUES                                                                   \
+  runtime, target, pool_align, temp, pool, external_data, std::move(backends), std::move(runner), \
+      method, temp_pool
 
 // `etmem analyze --format json` for the pairs: one object, or an array with "all".
 std::string AnalyzeJson(const py::object& program, ETMEM_MODEL_ARGS) {
@@ -470,20 +473,21 @@ PYBIND11_MODULE(_etmem, m) {
   const auto model = [] {
     return std::make_tuple(py::arg("runtime"), py::arg("target"), py::arg("pool_align"),
                            py::arg("temp"), py::arg("pool"), py::arg("external_data"),
-                           py::arg("backends"), py::arg("runner"), py::arg("method"));
+                           py::arg("backends"), py::arg("runner"), py::arg("method"),
+                           py::arg("temp_pool") = py::none());
   };
-  auto [a0, a1, a2, a3, a4, a5, a6, a7, a8] = model();
-  m.def("analyze_json", &AnalyzeJson, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8);
-  m.def("analyze", &Analyze, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8);
+  auto [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9] = model();
+  m.def("analyze_json", &AnalyzeJson, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+  m.def("analyze", &Analyze, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
   m.def("json_to_python", &FromJson, py::arg("text"));  // for the tests
   m.def("analyze_text", &AnalyzeText, py::arg("program"), py::arg("format"),
-        py::arg("allocations"), a0, a1, a2, a3, a4, a5, a6, a7, a8);
+        py::arg("allocations"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
   m.def("check_budget", &CheckBudget, py::arg("program"), py::arg("spec"), py::arg("file"), a0,
-        a1, a2, a3, a4, a5, a6, a7, a8);
+        a1, a2, a3, a4, a5, a6, a7, a8, a9);
   m.def("header", &Header, py::arg("program"), py::arg("margin"), py::arg("define_pools"),
-        py::arg("section"), a0, a1, a2, a3, a4, a5, a6, a7, a8);
+        py::arg("section"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
   m.def("plan", &Plan, py::arg("program"), py::arg("format"), py::arg("plan_method"),
-        py::arg("alignment"), py::arg("columns"), a0, a1, a2, a3, a4, a5, a6, a7, a8);
+        py::arg("alignment"), py::arg("columns"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
   m.def("replan", &Replan, py::arg("program"), py::arg("alignment"));
   m.def("releases", [] {
     std::vector<std::pair<std::string, std::string>> out;

@@ -194,6 +194,24 @@ def test_runner_profile_matches_the_cli(cnn, etmem_binary):
                            "--runner", "arm-baremetal")
 
 
+def test_temp_pool_matches_the_cli(cnn, etmem_binary):
+    # ExecuTorch main: operator metadata falls back to the method allocator when the temp pool
+    # is too small, so the method pool depends on temp_pool (the CLI's --temp-pool).
+    got = {}
+    for size in (0, 64, 1 << 20):
+        got[size] = etmem.analyze(cnn, runtime="main", temp_pool=size)
+        assert got[size] == cli_json(etmem_binary, cnn, "--runtime", "main", "--temp-pool", size)
+        text = etmem.report(cnn, runtime="main", temp_pool=size)
+        assert text == cli(etmem_binary, "analyze", cnn, "--runtime", "main", "--temp-pool",
+                           size, check_exit=0).stdout
+    bytes_of = {size: r["methods"][0]["method_allocator"]["bytes"] for size, r in got.items()}
+    assert bytes_of[0] > bytes_of[1 << 20]
+    # None: the CLI's default (no --temp-pool).
+    assert etmem.analyze(cnn, runtime="main") == cli_json(etmem_binary, cnn, "--runtime", "main")
+    with pytest.raises((TypeError, ValueError)):
+        etmem.analyze(cnn, runtime="main", temp_pool=-1)
+
+
 def test_bad_options_and_inputs_raise(cnn, tmp_path):
     missing = tmp_path / "missing.pte"
     with pytest.raises(OSError) as e:

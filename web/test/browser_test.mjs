@@ -220,13 +220,19 @@ try {
       for (const target of ['cortex-m', 'x86_64']) {
         const expected = JSON.parse(cli(['analyze', name, '--runtime', 'all', '--target', target, '--pool', '4096',
                                          '--format', 'json'], real).toString());
-        check(expected.length === releases.length, `${name} ${target}: the CLI reports every release`);
-        for (let i = 0; i < releases.length; i++) {
+        // `--runtime all` is every published release; a snapshot of main is asked for by name.
+        const published = releases.filter((r) => !r.startsWith('main-'));
+        check(expected.length === published.length, `${name} ${target}: the CLI reports every release`);
+        for (const release of releases) {
+          const i = published.indexOf(release);
+          const want = i >= 0 ? expected[i]
+            : JSON.parse(cli(['analyze', name, '--runtime', release, '--target', target, '--pool', '4096',
+                              '--format', 'json'], real).toString());
           const got = await page.evaluate((o) => window.etmemPage.analyzeJson(o),
-                                          { runtime: releases[i], target, pool: 4096 });
+                                          { runtime: release, target, pool: 4096 });
           pairs++;
-          check(isDeepStrictEqual(JSON.parse(got), expected[i]),
-                `${name} at ${releases[i]} on ${target}: the page's JSON is the CLI's`);
+          check(isDeepStrictEqual(JSON.parse(got), want),
+                `${name} at ${release} on ${target}: the page's JSON is the CLI's`);
         }
       }
     }
