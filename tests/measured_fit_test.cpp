@@ -92,17 +92,6 @@ const Fitted& Programs(const json& e) {
   return cache[key] = std::move(f);
 }
 
-report::Report Analyze(const pte::ProgramView& p, const json& e) {
-  runtime::RuntimeModel model(**runtime::FindRelease(e["tag"]), *abi::FindBuiltinTarget("x86_64"));
-  report::ReportOptions o;
-  o.pool_align = 16;
-  o.load.temp_allocator = e["temp"] == "nonnull";
-  for (const char* stub : {"FakeBackend", "StubBackend", "XnnpackBackend"})
-    o.load.declared_backends[stub] = {0, 8};  // the harness's stubs take nothing
-  o.method = e["method"];
-  return *report::BuildReport(p, model, o);
-}
-
 std::vector<int64_t> MetaSizes(const pte::MethodView& m) {
   return {m.planned_buffer_sizes.begin() + 1, m.planned_buffer_sizes.end()};
 }
@@ -131,7 +120,7 @@ TEST(FittedOnRealRuntime, EtmemMatchesWhatTheRuntimeMeasured) {
     const pte::MethodView* method = f.fitted.FindMethod(e["method"].get<std::string>());
     ASSERT_NE(method, nullptr) << what;
     EXPECT_EQ(json(MetaSizes(*method)), e["planned_buffer_sizes"]) << what;
-    const report::Report r = Analyze(f.fitted, e);
+    const report::Report r = test::AnalyzeAsStubHarness(f.fitted, e);
     const report::MethodReport& m = r.methods.front();
     if (e["load_error_code"] != 0) {
       EXPECT_TRUE(m.plan.refusal.has_value()) << what;

@@ -39,29 +39,6 @@ const json& Measured() {
   return kMeasured;
 }
 
-// The method allocator's (or the temp allocator's) calls of a method: [size, alignment, offset].
-std::vector<std::array<uint64_t, 3>> Calls(const report::MethodReport& m, runtime::PoolKind pool) {
-  std::vector<std::array<uint64_t, 3>> got;
-  for (size_t i = 0; i < m.sim.placements.size(); ++i)
-    if (m.plan.requests[i].pool == pool)
-      got.push_back({m.plan.requests[i].size, m.plan.requests[i].align, m.sim.placements[i].offset});
-  return got;
-}
-
-const std::vector<uint8_t>& Bytes(const json& e) {
-  static std::map<std::string, std::vector<uint8_t>> bytes;
-  const std::string name = e["program"];
-  auto [it, inserted] = bytes.try_emplace(name);
-  if (!inserted) return it->second;
-  if (e["program_set"] == "builder") {
-    it->second = testing::NamedScenarioProgram(name).Build();
-  } else {
-    auto mapped = pte::MappedFile::Open(test::RealModel(name).string());
-    if (mapped) it->second.assign((*mapped)->bytes().begin(), (*mapped)->bytes().end());
-  }
-  return it->second;
-}
-
 report::Report Analyze(const pte::ProgramView& p, const json& e,
                        std::optional<uint64_t> pool = std::nullopt) {
   runtime::RuntimeModel model(**runtime::FindRelease(kMain), *abi::FindBuiltinTarget("x86_64"));
@@ -103,7 +80,7 @@ TEST(MeasuredMain, EveryRunLoadsExactlyAsMainsRuntimeDid) {
   for (const json& e : measured["results"]) {
     if (!Comparable(e) || (e["program_set"] != "builder" && !have_real)) continue;
     const std::string what = What(e);
-    const std::vector<uint8_t>& bytes = Bytes(e);
+    const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(e);
     ASSERT_EQ(Sha256Hex(bytes), e["sha256"]) << what;
     auto program = pte::ReadProgramBytes(bytes, e["program"].get<std::string>());
     if (!e["program_load_ok"].get<bool>()) {
@@ -131,8 +108,8 @@ TEST(MeasuredMain, EveryRunLoadsExactlyAsMainsRuntimeDid) {
         EXPECT_EQ(m.method_bytes, mm["total_bytes"].get<uint64_t>()) << where;
       }
       EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << where;
-      const auto method_calls = Calls(m, runtime::PoolKind::kMethod);
-      const auto temp_calls = Calls(m, runtime::PoolKind::kTemp);
+      const auto method_calls = test::PoolCalls(m, runtime::PoolKind::kMethod);
+      const auto temp_calls = test::PoolCalls(m, runtime::PoolKind::kTemp);
       ASSERT_EQ(method_calls.size(), mm["n_calls"].get<size_t>()) << where;
       ASSERT_EQ(temp_calls.size(), mm["n_temp_calls"].get<size_t>()) << where;
       if (mm.contains("trace")) {
@@ -171,7 +148,7 @@ TEST(MeasuredMain, WithTheRunnersTempPoolMainIsAs141) {
         (e["program_set"] != "builder" && !have_real))
       continue;
     EXPECT_TRUE(e["identical_to_v1.4.1"].get<bool>()) << What(e);
-    auto program = pte::ReadProgramBytes(Bytes(e), e["program"].get<std::string>());
+    auto program = pte::ReadProgramBytes(test::MeasuredProgramBytes(e), e["program"].get<std::string>());
     if (!e["program_load_ok"].get<bool>()) continue;
     ASSERT_TRUE(program) << What(e);
     const report::Report main = Analyze(*program, e);

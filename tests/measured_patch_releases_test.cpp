@@ -59,30 +59,6 @@ std::string ErrorName(int code) {
   }
 }
 
-// The method allocator's calls of a method: [size, alignment, offset] each.
-std::vector<std::array<uint64_t, 3>> MethodCalls(const report::MethodReport& m) {
-  std::vector<std::array<uint64_t, 3>> got;
-  for (size_t i = 0; i < m.sim.placements.size(); ++i)
-    if (m.plan.requests[i].pool == runtime::PoolKind::kMethod)
-      got.push_back({m.plan.requests[i].size, m.plan.requests[i].align, m.sim.placements[i].offset});
-  return got;
-}
-
-// The measured program's bytes: the builder's scenario, or the real program in ../shared.
-const std::vector<uint8_t>& Bytes(const json& e) {
-  static std::map<std::string, std::vector<uint8_t>> bytes;
-  const std::string name = e["program"];
-  auto [it, inserted] = bytes.try_emplace(name);
-  if (!inserted) return it->second;
-  if (e["program_set"] == "builder") {
-    it->second = testing::NamedScenarioProgram(name).Build();
-  } else {
-    auto mapped = pte::MappedFile::Open(test::RealModel(name).string());
-    if (mapped) it->second.assign((*mapped)->bytes().begin(), (*mapped)->bytes().end());
-  }
-  return it->second;
-}
-
 report::Report Analyze(const pte::ProgramView& p, const std::string& tag, const json& e,
                        std::optional<uint64_t> pool = std::nullopt) {
   runtime::RuntimeModel model(**runtime::FindRelease(tag), *abi::FindBuiltinTarget("x86_64"));
@@ -118,7 +94,7 @@ TEST(MeasuredPatchReleases, EachPatchReleaseLoadsExactlyAsTheRuntimeDid) {
     const std::string tag = e["tag"].get<std::string>().substr(1);
     const std::string what = tag + " " + e["program"].get<std::string>() + " temp " +
                              e["temp"].get<std::string>() + " " + e["harness_config"].get<std::string>();
-    const std::vector<uint8_t>& bytes = Bytes(e);
+    const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(e);
     // The program measured is the program analysed here.
     ASSERT_EQ(Sha256Hex(bytes), e["sha256"]) << what;
     auto program = pte::ReadProgramBytes(bytes, e["program"].get<std::string>());
@@ -148,7 +124,7 @@ TEST(MeasuredPatchReleases, EachPatchReleaseLoadsExactlyAsTheRuntimeDid) {
       EXPECT_EQ(m.method_bytes, mm["total_bytes"].get<uint64_t>()) << where;
       EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << where;
       EXPECT_EQ(r_other.methods[k].method_bytes, m.method_bytes) << where << " vs " << other;
-      const std::vector<std::array<uint64_t, 3>> got = MethodCalls(m);
+      const std::vector<std::array<uint64_t, 3>> got = test::PoolCalls(m, runtime::PoolKind::kMethod);
       ASSERT_EQ(got.size(), mm["n_calls"].get<size_t>()) << where;
       if (mm.contains("trace") && !mm["trace"].is_null()) {
         for (size_t i = 0; i < got.size(); ++i) {
@@ -181,7 +157,7 @@ TEST(MeasuredPatchReleases, TheFirstReleasesLoadOrRefuseExactlyAsTheRuntimeDid) 
     const std::string tag = e["tag"].get<std::string>().substr(1);
     const std::string what = tag + " " + e["program"].get<std::string>() + " temp " +
                              e["temp"].get<std::string>() + " " + e["harness_config"].get<std::string>();
-    const std::vector<uint8_t>& bytes = Bytes(e);
+    const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(e);
     ASSERT_EQ(Sha256Hex(bytes), e["sha256"]) << what;
     auto program = pte::ReadProgramBytes(bytes, e["program"].get<std::string>());
     if (!e["program_load_ok"].get<bool>()) {
@@ -208,11 +184,12 @@ TEST(MeasuredPatchReleases, TheFirstReleasesLoadOrRefuseExactlyAsTheRuntimeDid) 
         EXPECT_EQ(m.method_bytes, mm["total_bytes"].get<uint64_t>()) << where;
         EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << where;
       }
-      const std::vector<std::array<uint64_t, 3>> got = MethodCalls(m);
+      const std::vector<std::array<uint64_t, 3>> got = test::PoolCalls(m, runtime::PoolKind::kMethod);
       ASSERT_EQ(got.size(), mm["n_calls"].get<size_t>()) << where;
-      if (mm.contains("trace") && !mm["trace"].is_null())
+      if (mm.contains("trace") && !mm["trace"].is_null()) {
         for (size_t i = 0; i < got.size(); ++i)
           ASSERT_EQ(json(got[i]), mm["trace"][i]) << where << " call " << i;
+      }
     }
     ++compared;
   }

@@ -76,10 +76,10 @@ report::Report Analyze(const pte::ProgramView& p, const json& e,
   return std::move(r).value();
 }
 
-// The measurement's step names for etmem's runner steps.
-std::string StepName(const report::RunnerReport& r, const sim::RunnerEntry& e) {
-  if (e.load_method) return "load_method";
-  switch (r.plan.profile->steps[r.plan.requests[e.request].step].kind) {
+// The measurement's step name for the runner request at index `request` (or load_method).
+std::string StepName(const report::RunnerReport& r, bool load_method, size_t request) {
+  if (load_method) return "load_method";
+  switch (r.plan.profile->steps[r.plan.requests[request].step].kind) {
     case runner::StepKind::kPlannedBuffers:
       return "runner-planned-buffer";
     case runner::StepKind::kInputList:
@@ -110,8 +110,8 @@ void CompareRun(const json& e) {
   // Each step's calls and range, as the real allocator placed them.
   std::map<std::string, std::array<uint64_t, 3>> steps;  // calls, first offset, end
   for (const sim::RunnerEntry& entry : got.method().entries) {
-    auto [it, fresh] =
-        steps.try_emplace(StepName(*m.runner, entry), std::array<uint64_t, 3>{0, entry.first, 0});
+    auto [it, fresh] = steps.try_emplace(StepName(*m.runner, entry.load_method, entry.request),
+                                         std::array<uint64_t, 3>{0, entry.first, 0});
     it->second[0] += entry.allocations;
     it->second[2] = entry.end;
   }
@@ -168,18 +168,7 @@ bool CompareOneBelow(const json& e) {
   EXPECT_TRUE(rr.result.check && rr.result.check->failure) << what;
   if (!rr.result.check || !rr.result.check->failure) return false;
   const sim::RunnerFailure& f = *rr.result.check->failure;
-  const std::string step = f.load_request ? "load_method" : [&] {
-    switch (rr.plan.profile->steps[rr.plan.requests[f.request].step].kind) {
-      case runner::StepKind::kPlannedBuffers:
-        return "runner-planned-buffer";
-      case runner::StepKind::kInputList:
-        return "runner-input-list";
-      case runner::StepKind::kInputBuffers:
-        return "runner-input-data";
-      default:
-        return "other";
-    }
-  }();
+  const std::string step = StepName(rr, f.load_request.has_value(), f.request);
   EXPECT_EQ(step, check["failing_step_at_total_minus_1"].get<std::string>()) << what;
   // The measured line carries the PAL's prefix ("E executorch:memory_allocator.h:105] ").
   std::string line = check["fail_line_at_total_minus_1"];

@@ -57,10 +57,7 @@ report::Report Analyze(const pte::ProgramView& p, const json& e) {
 }
 
 void CheckTrace(const report::MethodReport& m, const json& e, const std::string& what) {
-  std::vector<std::array<uint64_t, 3>> got;
-  for (size_t i = 0; i < m.sim.placements.size(); ++i)
-    if (m.plan.requests[i].pool == runtime::PoolKind::kMethod)
-      got.push_back({m.plan.requests[i].size, m.plan.requests[i].align, m.sim.placements[i].offset});
+  const std::vector<std::array<uint64_t, 3>> got = test::PoolCalls(m, runtime::PoolKind::kMethod);
   ASSERT_EQ(got.size(), e["n_calls"].get<size_t>()) << what;
   if (!e.contains("trace") || e["trace"].is_null()) return;  // real programs: totals only
   for (size_t i = 0; i < got.size(); ++i)

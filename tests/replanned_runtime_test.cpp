@@ -70,17 +70,6 @@ const Pair& Programs(const json& e) {
   return cache[key] = Pair{std::move(original).value(), std::move(replanned).value()};
 }
 
-report::Report Analyze(const pte::ProgramView& p, const json& e) {
-  runtime::RuntimeModel model(**runtime::FindRelease(e["tag"]), *abi::FindBuiltinTarget("x86_64"));
-  report::ReportOptions o;
-  o.pool_align = 16;
-  o.load.temp_allocator = e["temp"] == "nonnull";
-  for (const char* stub : {"FakeBackend", "StubBackend", "XnnpackBackend"})
-    o.load.declared_backends[stub] = {0, 8};  // the harness's stubs take nothing
-  o.method = e["method"];
-  return *report::BuildReport(p, model, o);
-}
-
 std::vector<std::array<uint64_t, 2>> MethodCalls(const report::MethodReport& m) {
   std::vector<std::array<uint64_t, 2>> calls;
   for (const runtime::AllocationRequest& r : m.plan.requests)
@@ -102,8 +91,8 @@ void Check(const json& e, const std::string& what) {
       << what;
   EXPECT_TRUE(e["trace_identical_to_original"].get<bool>()) << what;
   EXPECT_EQ(e["load_error"], e["original_load_error"]) << what;
-  const report::Report after = Analyze(p.replanned, e);
-  const report::Report before = Analyze(p.original, e);
+  const report::Report after = test::AnalyzeAsStubHarness(p.replanned, e);
+  const report::Report before = test::AnalyzeAsStubHarness(p.original, e);
   const report::MethodReport& m = after.methods.front();
   EXPECT_EQ(MethodCalls(m), MethodCalls(before.methods.front())) << what;
   if (e["load_error"] != "Ok") {
