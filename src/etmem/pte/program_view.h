@@ -136,6 +136,7 @@ struct MethodView {
   std::shared_ptr<const std::vector<int32_t>> own_words;
   std::vector<OperatorView> operators;
   std::vector<DelegateView> delegates;
+  bool has_delegates_vector = true;  // false: Method.delegates is absent (not even empty)
   std::vector<int64_t> planned_buffer_sizes;  // as stored: index 0 is the reserved placeholder
   std::vector<std::string_view> fqns;         // external keys (TensorView::fqn_index)
 

@@ -477,6 +477,7 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
 Status ReadDelegates(const fb::Program& p, const uint8_t* file_base, const fb::Method& m,
                      const ProgramView& program, const Where& where, Walker& w,
                      MethodView& out) {
+  out.has_delegates_vector = m.delegates() != nullptr;
   if (!m.delegates()) return Ok{};
   if (!w.Afford(m.delegates()->size())) return w.OverBudget(where);
   for (const fb::Delegate* d : *m.delegates()) {

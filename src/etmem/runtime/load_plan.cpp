@@ -6,6 +6,7 @@
 #include <array>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/pte/scalar_type.h"
 
 namespace etmem::runtime {
 
@@ -153,6 +154,8 @@ class Planner {
   }
   bool HasNoneValue() const { return FirstNoneValue() >= 0; }
   bool ParseTensor(const pte::TensorView& t, int64_t value);
+  bool ResolveData(const pte::TensorView& t, int64_t value);
+  bool ResolveConstant(const pte::TensorView& t, int64_t value);
   void ParseList(const pte::ValueView& v, int64_t value);
   bool InitDelegates();
   bool InitChains();
@@ -185,11 +188,14 @@ bool Planner::ParseValues() {
   uint32_t n_external = t_.external_constants ? m_.external_constants() : 0;
   if (n_external > 0) {
     List(Site::kExternalConstants, n_external);
-    if (!options_.external_data_map)
-      return Refuse(t_.external_map_null_checked ? "InvalidState" : "crash (null dereference)",
-                    std::to_string(n_external) +
-                        " tensors take their data from a .ptd file, and no data map was passed "
-                        "to load_method (use --external-data)");
+    if (!options_.external_data_map) {
+      Refuse(t_.external_map_null_checked ? "InvalidState" : "crash (null dereference)",
+             std::to_string(n_external) +
+                 " tensors take their data from a .ptd file, and no data map was passed "
+                 "to load_method (use --external-data)");
+      plan_.refusal->log = t_.external_map_null_log;
+      return false;
+    }
   }
   tensor_rank_.resize(m_.values.size());
   for (size_t i = 0; i < m_.values.size(); ++i) {
@@ -245,10 +251,38 @@ bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
                          std::to_string(t.dtype);
     return false;
   }
-  // Then the data pointer. Mutable state (planned, with an initial value in the program) is
-  // copied from the program's first mutable data segment (Program::load_mutable_subsegment_into).
-  if (t_.copies_mutable_state_at_load && t.planned && t.data_index > 0 && !t.external &&
-      !Refused()) {
+  if (Refused()) return false;
+  return ResolveData(t, value);
+}
+
+// The data pointer (deserialization::getTensorDataPtr), after the TensorImpl was allocated.
+bool Planner::ResolveData(const pte::TensorView& t, int64_t value) {
+  auto where = [value] { return "value " + std::to_string(value); };  // only on refusal
+  // 0.6+ read the data location first: an EXTERNAL tensor takes its data from the data map.
+  // (Earlier releases ignore it: the tensor is an ordinary planned or data-less tensor.)
+  if (t.external && t_.external_constants) {
+    if (!t.planned) return true;  // an external constant: resolved before the values (R3)
+    if (t.fqn_index == 0) {
+      Refuse("InvalidExternalData", where() + " is an external tensor without a key");
+      plan_.refusal->log = "Fully qualified name of external tensor is null";
+      return false;
+    }
+    if (options_.external_data_map) return true;  // the map's contents are not modelled here
+    const std::string key(m_.FqnOf(t));
+    const std::string reason =
+        where() + " is a planned tensor whose initial value is loaded from a .ptd file (key '" +
+        key + "'), and no data map was passed to load_method (use --external-data)";
+    if (!t_.external_planned_map_null_checked) return Refuse("crash (null dereference)", reason);
+    Refuse("InvalidExternalData", reason);
+    plan_.refusal->log = "Cannot retrieve external tensor with fqn: " + key +
+                         ". The named_data_map is null; most likely no external .ptd file was "
+                         "provided.";
+    return false;
+  }
+  if (t.data_index == 0) return true;  // planned, or no data (an input, an unplanned output)
+  // Mutable state (planned, with an initial value in the program) is copied from the
+  // program's first mutable data segment (Program::load_mutable_subsegment_into).
+  if (t_.copies_mutable_state_at_load && t.planned) {
     const bool no_segments = !program_.header || program_.header->segment_base_offset == 0;
     if (no_segments || program_.mutable_segments == 0) {
       Refuse("NotFound", where() + " is mutable state with an initial value (data index " +
@@ -259,27 +293,80 @@ bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
                                        : "No mutable data segments in program";
       return false;
     }
+    return true;
   }
-  // A release without constant segments looks every data index up in
-  // Program.constant_buffer (Program::get_constant_buffer_data).
-  if (!t_.constant_segment && t.data_index > 0 &&
-      t.data_index >= program_.inline_constant_buffers && !Refused()) {
+  return ResolveConstant(t, value);
+}
+
+// Program::get_constant_buffer_data: a data index names an entry of the constant segment when
+// Program::load loaded one, else an entry of the inline Program.constant_buffer.
+bool Planner::ResolveConstant(const pte::TensorView& t, int64_t value) {
+  auto where = [value] { return "value " + std::to_string(value); };  // only on refusal
+  auto index = [&t] { return std::to_string(t.data_index); };
+  if (!t_.constant_segment) {
+    // 0.1 looks every data index up in Program.constant_buffer, checking only the index.
+    if (t.data_index < program_.inline_constant_buffers) return true;
     Refuse(program_.has_inline_constant_vector ? "InvalidArgument" : "crash (null dereference)",
-           where() + ": data index " + std::to_string(t.data_index) +
-               " is looked up in Program.constant_buffer (" +
+           where() + ": data index " + index() + " is looked up in Program.constant_buffer (" +
                std::to_string(program_.inline_constant_buffers) + " entries)" +
                (program_.constant_segment
                     ? "; this release does not know Program.constant_segment, where "
                       "the program keeps its constants"
                     : ""));
-    // Program::get_constant_buffer_data (0.1).
     if (program_.has_inline_constant_vector)
-      plan_.refusal->log = "Constant buffer " + std::to_string(t.data_index) +
-                           " out of program buffer range " +
+      plan_.refusal->log = "Constant buffer " + index() + " out of program buffer range " +
                            std::to_string(program_.inline_constant_buffers);
     return false;
   }
-  return true;
+  const uint64_t nbytes = pte::TensorDataBytes(m_, t).value_or(0);
+  if (program_.constant_segment && program_.constant_offsets >= t_.constant_segment_min_offsets) {
+    const uint32_t n = program_.constant_offsets;
+    if (t.data_index >= n) {
+      Refuse("InvalidArgument", where() + ": data index " + index() + " is beyond the constant "
+                                        "segment's " + std::to_string(n) + " entries");
+      plan_.refusal->log = "Constant segment buffer index " + index() +
+                           " invalid for program constant segment range " + std::to_string(n);
+      return false;
+    }
+    if (t.data_index >= program_.constants.size()) return true;  // a view made without them
+    const uint64_t available = program_.constants[t.data_index].available;
+    if (nbytes <= available) return true;
+    // The offset is exact when it lies inside the segment (available > 0).
+    const uint64_t size = program_.constant_segment_bytes;
+    Refuse("InvalidArgument", where() + ": its " + std::to_string(nbytes) + " bytes at data index " +
+                                  index() + " run past the end of the constant segment");
+    plan_.refusal->log = "Constant segment offset " + std::to_string(size - available) +
+                         " + size_bytes " + std::to_string(nbytes) +
+                         " invalid for program constant segment size " + std::to_string(size);
+    return false;
+  }
+  // The inline path.
+  if (!program_.has_inline_constant_vector && !t_.inline_constant_vector_null_checked)
+    return Refuse("crash (null dereference)",
+                  where() + ": data index " + index() + " is looked up in Program.constant_buffer, "
+                          "which the program does not have and this release reads unchecked");
+  const uint32_t n = program_.inline_constant_buffers;
+  if (t.data_index >= n) {
+    Refuse("InvalidArgument", where() + ": data index " + index() + " is beyond Program.constant_"
+                                      "buffer's " + std::to_string(n) + " entries");
+    plan_.refusal->log = "Constant buffer index " + index() +
+                         " invalid for program constant buffer range " + std::to_string(n);
+    return false;
+  }
+  // ProgramView::constants holds the inline entries only when there is no constant segment
+  // (a program with both kinds of storage: the size check is not modelled).
+  if (program_.constant_segment || t.data_index >= program_.constants.size()) return true;
+  const uint64_t storage = program_.constants[t.data_index].available;
+  if (t_.inline_constant_covers_tensor ? nbytes <= storage : storage <= nbytes) return true;
+  Refuse("InvalidArgument", where() + ": its inline constant (data index " + index() + ") has " +
+                                std::to_string(storage) + " bytes, the tensor " +
+                                std::to_string(nbytes));
+  plan_.refusal->log = t_.inline_constant_covers_tensor
+                           ? "Requested nbytes " + std::to_string(nbytes) +
+                                 " exceeds constant buffer storage size " + std::to_string(storage)
+                           : "Constant buffer size " + std::to_string(storage) +
+                                 " larger than allocated nbytes " + std::to_string(nbytes);
+  return false;
 }
 
 void Planner::ParseList(const pte::ValueView& v, int64_t value) {
@@ -316,6 +403,12 @@ void Planner::ParseList(const pte::ValueView& v, int64_t value) {
 }
 
 bool Planner::InitDelegates() {
+  if (!m_.has_delegates_vector) {
+    Refuse(t_.delegates_vector_checked ? "InvalidProgram" : "abort (ET_CHECK)",
+           "the method has no delegates vector (not even an empty one)");
+    if (t_.delegates_vector_checked) plan_.refusal->log = "Missing delegates field";
+    return false;
+  }
   List(Site::kDelegates, m_.delegates.size());
   if (Refused()) return false;
   const bool both_maps = options_.external_data_map && program_.named_data > 0;

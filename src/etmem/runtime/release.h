@@ -98,6 +98,25 @@ struct RuntimeTraits {
   // Program.named_data segments are served to backends through the program's named data map.
   bool named_data_for_backends = false;
 
+  // Refusals (issue 13 item 4): how the tensor parser and Program::get_constant_buffer_data
+  // refuse data they cannot resolve (tests/measured/x86_64_refusals.json).
+  // 0.6+: a missing Program.constant_buffer vector reads as empty; before, it is dereferenced
+  // (a crash) when a data index takes the inline path.
+  bool inline_constant_vector_null_checked = false;
+  // 1.2+: an inline constant must hold at least the tensor's nbytes ("Requested nbytes N
+  // exceeds constant buffer storage size S"); 0.2-1.1: at most ("Constant buffer size S larger
+  // than allocated nbytes N"). 0.1 checks neither.
+  bool inline_constant_covers_tensor = false;
+  // The line Method::parse_external_constants logs when external constants meet no data map
+  // (with external_map_null_checked; the variable's name changed in 1.0).
+  std::string external_map_null_log;
+  // 1.0+: a planned EXTERNAL tensor (initial value loaded from the data map into planned
+  // memory) without a data map is InvalidExternalData; 0.6/0.7 call through the null map.
+  bool external_planned_map_null_checked = false;
+  // 0.2+: a method without a delegates vector is InvalidProgram ("Missing delegates field")
+  // after its values were parsed; 0.1 ET_CHECKs it (abort).
+  bool delegates_vector_checked = false;
+
   OnFailure& failure(Site s) { return on_failure[static_cast<size_t>(s)]; }
   OnFailure failure(Site s) const { return on_failure[static_cast<size_t>(s)]; }
   void SetFailure(std::initializer_list<Site> sites, OnFailure f) {

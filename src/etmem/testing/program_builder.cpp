@@ -35,6 +35,7 @@ int MethodBuilder::Tensor(TensorSpec spec) {
   t.requires_grad = spec.requires_grad;
   t.placement = spec.placement;
   t.external_fqn = std::move(spec.external_fqn);
+  t.data_index = spec.data_index;
   if (spec.constant) {
     t.constant = static_cast<int32_t>(record_.constants.size());
     record_.constants.push_back(std::move(*spec.constant));
@@ -107,6 +108,11 @@ MethodBuilder& ProgramBuilder::Method(const std::string& name) {
     if (m->record().name == name) return *m;
   methods_.push_back(std::make_unique<MethodBuilder>(name));
   return *methods_.back();
+}
+
+ProgramBuilder& ProgramBuilder::OmitInlineConstantVector() {
+  options_.inline_constant_vector = false;
+  return *this;
 }
 
 ProgramBuilder& ProgramBuilder::ConstantsInSegment(bool in_segment) {

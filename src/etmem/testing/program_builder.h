@@ -61,6 +61,8 @@ class MethodBuilder {
   int Operator(const std::string& name, const std::string& overload);
   // Returns the delegate's index.
   int Delegate(DelegateSpec spec);
+  // Writes no delegates vector at all, not even an empty one (refusal programs).
+  void OmitDelegatesVector() { record_.omit_delegates_vector = true; }
 
   // Starts a new chain and returns its index; instructions go to the newest chain. An
   // instruction added before any Chain() call starts chain 0.
@@ -108,6 +110,8 @@ class ProgramBuilder {
   ProgramBuilder& HeaderLength(uint32_t length);  // 24 or 32 (less makes a header runtimes reject)
   ProgramBuilder& SegmentAlignment(uint64_t alignment);
   ProgramBuilder& ConstantAlignment(uint64_t alignment);
+  // Writes no Program.constant_buffer vector (ProgramOptions::inline_constant_vector).
+  ProgramBuilder& OmitInlineConstantVector();
   // Adds Program.named_data entry `key`, whose bytes get a segment of their own.
   ProgramBuilder& NamedData(std::string key, std::vector<uint8_t> bytes);
 

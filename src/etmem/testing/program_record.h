@@ -45,6 +45,9 @@ struct TensorSpec {
   std::optional<ConstantData> constant;  // constant data, stored in the constant segment/buffers
   std::optional<Placement> placement;    // memory-planned tensor
   std::string external_fqn;              // non-empty: data comes from a .ptd under this key
+  // Written as the tensor's data index instead of the one its constant gets (refusal programs:
+  // an index no constant has).
+  std::optional<uint32_t> data_index;
 };
 
 using CompileSpecEntry = std::pair<std::string, std::vector<uint8_t>>;
@@ -67,6 +70,7 @@ struct TensorRecord {
   int32_t constant = -1;  // index into MethodRecord::constants, -1 = not a constant
   std::optional<Placement> placement;
   std::string external_fqn;
+  std::optional<uint32_t> data_index;  // TensorSpec::data_index
 };
 
 struct NullValue {};
@@ -112,6 +116,7 @@ struct MethodRecord {
   std::vector<OperatorRecord> operators;
   std::vector<DelegateSpec> delegates;
   std::vector<int64_t> planned_sizes;  // without the reserved leading 0
+  bool omit_delegates_vector = false;  // write no delegates vector (refusal programs)
 };
 
 // Settings that decide the file layout rather than any method's content.
@@ -120,6 +125,9 @@ struct ProgramOptions {
   uint32_t header_length = 32;       // extended-header length: 24 (writers <= 0.7) or 32
   uint64_t segment_alignment = 128;  // alignment of each segment relative to the segment base
   uint64_t constant_alignment = 16;  // alignment of each constant inside the constant segment
+  // false: no Program.constant_buffer vector at all, not even an empty one (refusal programs;
+  // only with no inline constants)
+  bool inline_constant_vector = true;
 };
 
 struct NamedDataRecord {

@@ -36,6 +36,7 @@ struct DataPlan {
   std::vector<ProgramImage::Piece> pieces;
   std::vector<uint64_t> constant_offsets;             // segment mode, with the reserved 0
   bool constants_inline = false;                      // legacy Program.inline_constants
+  bool inline_constant_vector = true;                 // ProgramOptions::inline_constant_vector
   std::vector<const ConstantData*> inline_constants;  // inline mode, without the reserved one
   std::vector<const std::vector<uint8_t>*> inline_blobs;
   std::vector<std::vector<BlobRef>> delegate_blobs;  // [method][delegate]
@@ -122,6 +123,7 @@ DataPlan PlanData(const ProgramOptions& options, std::span<const MethodRecord* c
   plan.segment_alignment = options.segment_alignment;
   PlanConstantIndices(methods, plan);
   plan.constants_inline = !options.constants_in_segment;
+  plan.inline_constant_vector = options.inline_constant_vector;
   if (plan.constants_inline)
     PlanInlineConstants(methods, plan);
   else
@@ -179,6 +181,7 @@ Offset<fb::Value> FlatbufferWriter::Tensor(const TensorRecord& t, uint32_t first
     extras = fb::CreateTensorExtras(fbb_, 0, fbb_.CreateString(t.external_fqn),
                                     fb::DataLocation::EXTERNAL);
   uint32_t data_index = t.constant < 0 ? 0 : first_data_index + static_cast<uint32_t>(t.constant);
+  if (t.data_index) data_index = *t.data_index;
   auto tensor = fb::CreateTensor(fbb_, static_cast<fb::ScalarType>(t.dtype), 0, sizes, dim_order,
                                  t.requires_grad, data_index, placement, 0,
                                  static_cast<fb::ShapeDynamism>(t.dynamism), extras);
@@ -301,7 +304,12 @@ Offset<fb::Method> FlatbufferWriter::Method(const MethodRecord& m, size_t method
   return fb::CreateMethod(fbb_, fbb_.CreateString(m.name), pytree, fbb_.CreateVector(values),
                           fbb_.CreateVector(m.inputs), fbb_.CreateVector(m.outputs),
                           fbb_.CreateVector(chains), fbb_.CreateVector(operators),
-                          fbb_.CreateVector(delegates), fbb_.CreateVector(planned));
+                          // (in the argument list, as the other vectors: their order is the
+                          // layout every measured program's hash depends on)
+                          m.omit_delegates_vector
+                              ? Offset<flatbuffers::Vector<Offset<fb::Delegate>>>(0)
+                              : fbb_.CreateVector(delegates),
+                          fbb_.CreateVector(planned));
 }
 
 // A byte vector with the schema's force_align of 16.
@@ -365,7 +373,8 @@ std::vector<uint8_t> FlatbufferWriter::Finish(std::span<const MethodRecord* cons
   std::vector<Offset<fb::Method>> method_tables;
   for (size_t i = 0; i < methods.size(); ++i) method_tables.push_back(Method(*methods[i], i));
   auto methods_vector = fbb_.CreateVector(method_tables);
-  auto inline_constants = InlineConstants();
+  Offset<flatbuffers::Vector<Offset<fb::InlineBuffer>>> inline_constants = 0;
+  if (plan_.inline_constant_vector) inline_constants = InlineConstants();
   auto inline_blobs = InlineBlobs();
   auto segments = Segments();
   auto constant_segment = ConstantSegment();

@@ -18,6 +18,8 @@ ReleaseDelta Release_v0_2_0() {
             t.constant_segment = true;
             t.none_value_is_invalid_program = true;
             t.empty_chains_refused_first = true;
+            // Method::init checks the delegates vector (0.1: ET_CHECK).
+            t.delegates_vector_checked = true;
             // tensor_parser_portable.cpp checks the dtype: isValid() (codes 0-22, Bits16 the
             // last) and not ComplexHalf/ComplexFloat/ComplexDouble (8-10) nor BFloat16 (15).
             t.parser_scalar_types = ((uint64_t{1} << 23) - 1) & ~(uint64_t{0b111} << 8) &

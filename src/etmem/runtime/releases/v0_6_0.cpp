@@ -30,6 +30,8 @@ ReleaseDelta Release_v0_6_0() {
             t.parser_scalar_types |= uint64_t{0b111} << 8;
             // The examples/portable executor_runner passes a temp allocator from 0.6 on.
             t.runner_passes_temp = true;
+            // get_constant_buffer_data reads a missing constant_buffer vector as empty.
+            t.inline_constant_vector_null_checked = true;
           }};
 }
 

@@ -10,6 +10,7 @@ ReleaseDelta Release_v0_7_0() {
             // parse_external_constants checks the map (0.6 dereferences null; measured on the
             // real 0.6 runtime: a segfault after R3).
             t.external_map_null_checked = true;
+            t.external_map_null_log = "named_data_map is null";
           }};
 }
 

@@ -16,6 +16,9 @@ ReleaseDelta Release_v1_0_0() {
             // non-empty, and resets it after every operator (spec §4.6, trap 5).
             t.operator_metadata_on_user_temp = true;
             t.max_tensor_rank = 16;  // kTensorDimensionLimit
+            t.external_map_null_log = "external_data_map is null";
+            // getTensorDataPtr checks the map before loading a planned external tensor.
+            t.external_planned_map_null_checked = true;
             const char* kSdkSized = "allocates one backend object whose size depends on how the "
                                     "backend SDK was built, not on the program";
             for (const char* id : {"VgfBackend", "NeutronBackend", "EnnBackend", "NeuropilotBackend",

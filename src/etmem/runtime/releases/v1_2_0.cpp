@@ -9,6 +9,8 @@ ReleaseDelta Release_v1_2_0() {
             // EthosUBackend::init now uses `new (std::nothrow)`, not the runtime allocator.
             for (auto& [id, model] : t.backends)
               if (model.type == "EthosU::ExecutionHandle") model.type.clear();
+            // get_constant_buffer_data reverses its inline size check (program.cpp).
+            t.inline_constant_covers_tensor = true;
           }};
 }
 
