@@ -119,9 +119,9 @@ void AddCnnCalls(MethodBuilder& m, const CnnValues& v) {
 
 }  // namespace
 
-ProgramBuilder MotivatingCnn() { return MotivatingCnn(CounterBytes); }
+ProgramBuilder MotivatingCnn() { return MotivatingCnnWithWeights(CounterBytes); }
 
-ProgramBuilder MotivatingCnn(WeightBytes weights) {
+ProgramBuilder MotivatingCnnWithWeights(WeightBytes weights) {
   ProgramBuilder program;
   program.HeaderLength(24);  // written by a 0.x exporter
   MethodBuilder& m = program.Method("forward");

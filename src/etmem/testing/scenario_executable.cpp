@@ -23,7 +23,7 @@ std::vector<uint8_t> SmallFloats(uint64_t size) {
 }
 
 constexpr NamedScenario kExecutable[] = {
-    {"cnn_finite_weights", [] { return MotivatingCnn(SmallFloats); }},
+    {"cnn_finite_weights", [] { return MotivatingCnnWithWeights(SmallFloats); }},
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ namespace etmem::testing {
 ProgramBuilder MotivatingCnn();
 // The same program with its four weights' bytes from `weights` (called with each weight's size).
 using WeightBytes = std::vector<uint8_t> (*)(uint64_t size);
-ProgramBuilder MotivatingCnn(WeightBytes weights);
+ProgramBuilder MotivatingCnnWithWeights(WeightBytes weights);
 
 // Every value kind (Null, Int, Bool, Double, String, Tensor of ranks 0-2, every list kind) in
 // kernel and delegate calls, with 2 inputs: the shape of the spec's worked example.
