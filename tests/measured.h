@@ -1,9 +1,12 @@
 // Owns: reading the records in tests/measured/ (what the real ExecuTorch runtime did on etmem's
 // own programs and the real programs in ../shared; each file says how it was measured) and the
-// few helpers every test that holds etmem to those records needs: the measured program's bytes,
-// a method's calls to one allocator, the analysis as the stub harness ran it.
+// few helpers every test that holds etmem to those records needs: the program a record names
+// (its bytes, or opened), a method's calls to one allocator, the analysis as the stub harness
+// ran it, and what `etmem replan` writes.
 // Not: any test's expectations (each measured_*_test.cpp owns its comparison).
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <array>
 #include <cstdint>
@@ -16,9 +19,13 @@
 #include <nlohmann/json.hpp>
 
 #include "etmem/abi/abi.h"
+#include "etmem/api/internal.h"
+#include "etmem/plan/lifetimes.h"
+#include "etmem/plan/replan.h"
+#include "etmem/plan/rewrite.h"
 #include "etmem/pte/mapped_file.h"
-#include "etmem/runtime/release.h"
 #include "etmem/report/report.h"
+#include "etmem/runtime/release.h"
 #include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"
 
@@ -70,6 +77,34 @@ inline report::Report AnalyzeAsStubHarness(const pte::ProgramView& p, const nloh
     o.load.declared_backends[stub] = {0, 8};  // the harness's stubs take nothing
   o.method = record["method"];
   return *report::BuildReport(p, model, o);
+}
+
+// The program a record names: "program_set" "builder" (a named scenario, built in process) or
+// "real" (../shared/models/real/NAME.pte).
+inline api::Program MeasuredProgram(const nlohmann::json& record) {
+  const std::string name = record["program"];
+  if (record["program_set"] == "builder") {
+    const std::vector<uint8_t> b = testing::NamedScenarioProgram(name).Build();
+    return api::Program::FromBytes(b.data(), b.size(), name);
+  }
+  return api::Program::Open(RealModel(name).string());
+}
+
+// What `etmem replan` writes with its default options (alignment 16, every method).
+inline std::vector<uint8_t> Replanned(const pte::ProgramView& p) {
+  std::vector<plan::PlanEdit> edits;
+  for (size_t i = 0; i < p.methods.size(); ++i) {
+    auto l = plan::ComputeLifetimes(p.methods[i]);
+    EXPECT_TRUE(l) << l.error().message;
+    if (!l) return {};
+    plan::MethodReplan r = plan::ReplanMethod(*l, 16);
+    plan::PlanEdit e{i, {}, r.offsets, r.planned_buffer_sizes};
+    for (const plan::PlannedTensor& t : l->tensors) e.values.push_back(t.value);
+    edits.push_back(std::move(e));
+  }
+  auto bytes = plan::RewritePlan(p, edits);
+  EXPECT_TRUE(bytes) << bytes.error().message;
+  return bytes ? *bytes : std::vector<uint8_t>();
 }
 
 }  // namespace etmem::test

@@ -64,13 +64,7 @@ const Fitted& Programs(const json& e) {
   const std::string name = e["program"];
   const std::string key = e["program_set"].get<std::string>() + "." + name;
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  const api::Program program =
-      e["program_set"] == "builder"
-          ? [&] {
-              const std::vector<uint8_t> b = testing::NamedScenarioProgram(name).Build();
-              return api::Program::FromBytes(b.data(), b.size(), name);
-            }()
-          : api::Program::Open(test::RealModel(name).string());
+  const api::Program program = test::MeasuredProgram(e);
   api::Options o;
   o.runtime = "1.4";
   o.temp = "null";

@@ -35,22 +35,6 @@ std::vector<uint8_t> BuilderProgram(const std::string& name) {
   return testing::NamedScenarioProgram(name).Build();
 }
 
-// What `etmem replan` writes (default alignment 16).
-std::vector<uint8_t> Replanned(const pte::ProgramView& p) {
-  std::vector<plan::PlanEdit> edits;
-  for (size_t i = 0; i < p.methods.size(); ++i) {
-    auto l = plan::ComputeLifetimes(p.methods[i]);
-    EXPECT_TRUE(l) << l.error().message;
-    plan::MethodReplan r = plan::ReplanMethod(*l, 16);
-    plan::PlanEdit e{i, {}, r.offsets, r.planned_buffer_sizes};
-    for (const plan::PlannedTensor& t : l->tensors) e.values.push_back(t.value);
-    edits.push_back(std::move(e));
-  }
-  auto bytes = plan::RewritePlan(p, edits);
-  EXPECT_TRUE(bytes) << bytes.error().message;
-  return bytes ? *bytes : std::vector<uint8_t>();
-}
-
 struct Pair {
   pte::ProgramView original;
   pte::ProgramView replanned;
@@ -65,7 +49,7 @@ const Pair& Programs(const json& e) {
                       ? pte::ReadProgramBytes(BuilderProgram(name), name)
                       : pte::ReadProgram(test::RealModel(name).string());
   EXPECT_TRUE(original) << key;
-  auto replanned = pte::ReadProgramBytes(Replanned(*original), name + " (re-planned)");
+  auto replanned = pte::ReadProgramBytes(test::Replanned(*original), name + " (re-planned)");
   EXPECT_TRUE(replanned) << key << ": " << replanned.error().message;
   return cache[key] = Pair{std::move(original).value(), std::move(replanned).value()};
 }

@@ -1,7 +1,8 @@
 // Owns: `etmem-examples OUTDIR`, which writes the program builder's named scenarios as .pte
 // files (cnn.pte is the motivating report's CNN), so the quick start has programs to analyse;
 // `etmem-examples OUTDIR --refusals` writes the programs some release refuses instead (the
-// programs tests/measured/ measured the refusals on).
+// programs tests/measured/ measured the refusals on); `--executable` writes the programs the real
+// portable kernels can execute (their computed outputs are compared in tests/measured/).
 // The scenario names (scenarios.h) and the OUTPUT list in CMakeLists.txt must name the same files.
 #include <cstdio>
 #include <filesystem>
@@ -11,7 +12,8 @@
 
 int main(int argc, char** argv) {
   const bool refusals = argc == 3 && std::string(argv[2]) == "--refusals";
-  if (argc != 2 && !refusals) {
+  const bool executable = argc == 3 && std::string(argv[2]) == "--executable";
+  if (argc != 2 && !refusals && !executable) {
     std::fprintf(stderr,
                  "usage: etmem-examples OUTDIR\n"
                  "Writes etmem's example programs (.pte) into OUTDIR.\n");
@@ -25,8 +27,9 @@ int main(int argc, char** argv) {
                  ec.message().c_str());
     return 1;
   }
-  const auto scenarios =
-      refusals ? etmem::testing::RefusalScenarios() : etmem::testing::NamedScenarios();
+  const auto scenarios = refusals     ? etmem::testing::RefusalScenarios()
+                         : executable ? etmem::testing::ExecutableScenarios()
+                                      : etmem::testing::NamedScenarios();
   for (const auto& e : scenarios) {
     const std::string file = std::string(e.name) + ".pte";
     etmem::Status written = e.make().WriteFile((dir / file).string());

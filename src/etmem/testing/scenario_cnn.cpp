@@ -19,8 +19,8 @@ struct CnnValues {
       fc2_out, probabilities, softmax_dim, half_to_float;
 };
 
-int Weight(MethodBuilder& m, std::vector<int32_t> sizes) {
-  ConstantData data{.bytes = CounterBytes(TensorBytes(kFloat32, sizes))};
+int Weight(MethodBuilder& m, std::vector<int32_t> sizes, WeightBytes weights) {
+  ConstantData data{.bytes = weights(TensorBytes(kFloat32, sizes))};
   return m.Tensor({.sizes = std::move(sizes), .requires_grad = true, .constant = std::move(data)});
 }
 
@@ -30,11 +30,11 @@ int Activation(MethodBuilder& m, std::vector<int32_t> sizes, uint64_t offset,
                    .placement = Placement{.offset = offset}});
 }
 
-void AddConvValues(MethodBuilder& m, CnnValues& v) {
-  v.conv_w = Weight(m, {32, 1, 5});                             // 0
-  v.conv_b = Weight(m, {32});                                   // 1
-  v.fc1_w = Weight(m, {48, 64});                                // 2
-  v.fc2_w = Weight(m, {2, 48});                                 // 3
+void AddConvValues(MethodBuilder& m, CnnValues& v, WeightBytes weights) {
+  v.conv_w = Weight(m, {32, 1, 5}, weights);                    // 0
+  v.conv_b = Weight(m, {32}, weights);                          // 1
+  v.fc1_w = Weight(m, {48, 64}, weights);                       // 2
+  v.fc2_w = Weight(m, {2, 48}, weights);                        // 3
   v.x = Activation(m, {1, 1, 100}, 0, kFloat32, false);         // 4
   v.conv_out = Activation(m, {1, 32, 96}, 12288);               // 5
   v.stride = m.IntListOf({1});                                  // 6-7
@@ -119,12 +119,14 @@ void AddCnnCalls(MethodBuilder& m, const CnnValues& v) {
 
 }  // namespace
 
-ProgramBuilder MotivatingCnn() {
+ProgramBuilder MotivatingCnn() { return MotivatingCnnWithWeights(CounterBytes); }
+
+ProgramBuilder MotivatingCnnWithWeights(WeightBytes weights) {
   ProgramBuilder program;
   program.HeaderLength(24);  // written by a 0.x exporter
   MethodBuilder& m = program.Method("forward");
   CnnValues v{};
-  AddConvValues(m, v);
+  AddConvValues(m, v, weights);
   AddPoolValues(m, v);
   AddHeadValues(m, v);
   m.Inputs({v.x});

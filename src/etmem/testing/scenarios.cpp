@@ -235,6 +235,8 @@ ProgramBuilder NamedScenarioProgram(std::string_view name) {
     if (s.name == name) return s.make();
   for (const NamedScenario& s : RefusalScenarios())
     if (s.name == name) return s.make();
+  for (const NamedScenario& s : ExecutableScenarios())
+    if (s.name == name) return s.make();
   ETMEM_CHECK(false && "unknown scenario name");
   return {};
 }

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "etmem/base/result.h"
 #include "etmem/testing/program_builder.h"
@@ -17,6 +18,9 @@ namespace etmem::testing {
 // calls, placements and constant layout (24-byte header, 13440-byte constant segment); fake
 // weights.
 ProgramBuilder MotivatingCnn();
+// The same program with its four weights' bytes from `weights` (called with each weight's size).
+using WeightBytes = std::vector<uint8_t> (*)(uint64_t size);
+ProgramBuilder MotivatingCnnWithWeights(WeightBytes weights);
 
 // Every value kind (Null, Int, Bool, Double, String, Tensor of ranks 0-2, every list kind) in
 // kernel and delegate calls, with 2 inputs: the shape of the spec's worked example.
@@ -62,6 +66,10 @@ std::span<const NamedScenario> NamedScenarios();
 // Programs some release refuses to load, one per refusal class (scenario_refusals.cpp), kept
 // apart from NamedScenarios so the bundled examples stay those every release loads.
 std::span<const NamedScenario> RefusalScenarios();
+// Programs the real portable kernels can execute with finite, varied outputs (coherent shapes,
+// real-valued weights; scenario_executable.cpp), kept apart for the same reason: the programs
+// whose computed outputs tests/measured/ compares across `replan` and `fit`.
+std::span<const NamedScenario> ExecutableScenarios();
 // The scenario called `name`; aborts on an unknown name (callers name their own table entries).
 ProgramBuilder NamedScenarioProgram(std::string_view name);
 
