@@ -76,7 +76,7 @@
     for (const r of lists.runners)
       addOption($('runner'), r.name, `${r.name} (ExecuTorch ${r.first_release} to ${r.last_release})`);
     for (let a = 1; a <= 4096; a *= 2) addOption($('pool_align'), String(a), `${a} B (and not ${2 * a})`);
-    for (const b of lists.boards) addOption($('board'), b.name, `${b.name}: ${b.description}`);
+    for (const b of lists.boards) addOption($('board'), b.name, b.name);
   }
 
   // --- drawing --------------------------------------------------------------------------------

@@ -385,7 +385,8 @@ struct CheckResult {
   bool reproduced = false;   // the given assumptions reproduce the log (exit 0; else 1)
   std::string error;         // non-empty: the check stopped after `output` with this line (exit 2)
 };
-// Errors before anything is printed (a program, log or option that cannot be used) throw.
+// Errors before anything is printed (a program, log or option that cannot be used) throw. (Not
+// in the web page's WebAssembly build, which checks no device log.)
 CheckResult Check(const Program& program, const std::string& log_path,
                   const CheckOptions& options = {});
 

@@ -3,11 +3,12 @@
 // the file picker, chooses 0.3 / cortex-m / pool 4096 and checks the page shows 4266 B and the
 // exact failure line; checks the downloads (JSON, C header, re-planned program) against the
 // command line's output; compares the page's fit (board selector) with `etmem fit` for the CNN on
-// every board and a few real programs on two, and --temp-pool at main with the CLI; compares the page's JSON with the command line's for every real
-// program in ../shared/models/real at every release on cortex-m and x86_64 (skipped, saying
-// so, when ../shared is absent); checks no network request was made, from file:// and from a
-// static host (node's http on 127.0.0.1: its own files only); saves screenshots in the
-// output folder (and into docs/images/ with --update-docs). Not: the page (web/), etmem.
+// every board and a few real programs on two, and --temp-pool at main with the CLI; compares the
+// page's JSON with the command line's for every real program in ../shared/models/real at every
+// release on cortex-m and x86_64 (skipped, saying so, when ../shared is absent); checks no
+// network request was made, from file:// and from a static host (node's http on 127.0.0.1: its
+// own files only); saves screenshots (the board's fit too) in the output folder (and into
+// docs/images/ with --update-docs). Not: the page (web/), etmem.
 //
 //   node web/test/browser_test.mjs --site BUILD/web-wasm/site --etmem BUILD/tools/etmem/etmem
 //        --cnn BUILD/examples/cnn.pte --shared ../shared --out BUILD/web-test [--update-docs DIR]
@@ -204,12 +205,21 @@ try {
     const short = text.match(/^does not fit: (\d+) bytes short/m);
     return { regions, verdict: /^fits$/m.test(text) ? 'fits' : short ? `does not fit: ${short[1]} bytes short` : '?' };
   }
-  async function compareFit(dir, name, model, board, label) {
+  // The page analyses with `opts` (what the CLI's `model` flags say), then fits on `board`.
+  let fits = 0;
+  async function compareFit(dir, name, model, opts, board, label) {
+    fits++;
     const want = spawnSync(args.etmem, ['fit', name, '--board', board, ...model], { cwd: dir, encoding: 'utf8' });
-    const got = await page.evaluate((b) => { try { return JSON.parse(window.etmemPage.fitJson({ board: b })); } catch (e) { return { error: e.message }; } }, board);
-    if (want.status === 2) {
-      check(got.error && `etmem: ${got.error}` === want.stderr.trim(), `${label} on ${board}: the page refuses the fit with the CLI's line`,
-            `page: ${got.error}\ncli:  ${want.stderr.trim()}`);
+    const got = await page.evaluate((o, b) => {
+      try {
+        window.etmemPage.analyzeJson(o);
+        return JSON.parse(window.etmemPage.fitJson({ board: b }));
+      } catch (e) { return { error: e.message }; }
+    }, opts, board);
+    if (want.status === 2) {  // (the CLI names every refused method, the page the first)
+      const first = want.stderr.split('\n')[0];
+      check(got.error && `etmem: ${got.error}` === first, `${label} on ${board}: the page refuses the fit with the CLI's line`,
+            `page: ${got.error}\ncli:  ${first}`);
       return;
     }
     check(got.text === want.stdout, `${label} on ${board}: the page's fit is \`etmem fit\`'s, byte for byte`,
@@ -222,17 +232,18 @@ try {
     check((got.fits ? 'fits' : `does not fit: ${got.short_bytes} bytes short`) === figures.verdict,
           `${label} on ${board}: the verdict is the CLI's`, figures.verdict);
   }
-  // The CNN on every board at the newest release; with the Arm runner on the Corstone boards.
+  // The CNN on every board at the newest published release (no pool check, no runner); with the
+  // Arm runner on the Corstone boards.
+  const newest = releases.filter((r) => !r.startsWith('main-')).pop();
   await open(args.cnn);
-  for (const board of boards) await compareFit(cnnDir, cnnName, [], board, 'the CNN');
+  await choose('pool', '');
+  for (const board of boards)
+    await compareFit(cnnDir, cnnName, ['--runtime', newest], { runtime: newest }, board, 'the CNN');
   const armRelease = runnerInfo.find((r) => r.name === 'arm-baremetal')?.last_release;
-  if (armRelease) {
-    await choose('runtime', armRelease);
-    await choose('runner', 'arm-baremetal');
+  if (check(armRelease, 'the page offers the arm-baremetal runner')) {
     for (const board of boards.filter((b) => b.startsWith('corstone')))
-      await compareFit(cnnDir, cnnName, ['--runtime', armRelease, '--runner', 'arm-baremetal'], board,
-                       `the CNN with arm-baremetal at ${armRelease}`);
-    await choose('runner', '');
+      await compareFit(cnnDir, cnnName, ['--runtime', armRelease, '--runner', 'arm-baremetal'],
+                       { runtime: armRelease, runner: 'arm-baremetal' }, board, `the CNN with arm-baremetal at ${armRelease}`);
   }
   // Through the selector: the drawn verdict and free bytes are the CLI's.
   await choose('runtime', '0.3.0');
@@ -249,6 +260,12 @@ try {
   check(drawnFit.verdict === cliFigures.verdict && isDeepStrictEqual(drawnFit.regions, cliFigures.regions),
         `board ${boards[0]}: the drawn verdict and free bytes per region are the CLI's`,
         `${JSON.stringify(drawnFit)} / ${JSON.stringify(cliFigures)}`);
+  const boardShot = path.join(args.out, 'web-board.png');
+  await page.$eval('#fit-section', (e) => e.scrollIntoView());
+  await painted();
+  await (await page.$('#fit-section')).screenshot({ path: boardShot });
+  if (args['update-docs']) fs.copyFileSync(boardShot, path.join(args['update-docs'], path.basename(boardShot)));
+  await page.evaluate(() => window.scrollTo(0, 0));
   await choose('board', '');
   // A few real programs x a few boards (when ../shared is present): the largest boards and the smallest.
   const realDir = args.shared ? path.join(args.shared, 'models', 'real') : null;
@@ -258,10 +275,13 @@ try {
     for (const name of some) {
       await open(path.join(realDir, name));
       if (await page.$eval('#report', (e) => e.hidden)) continue;  // refused as a whole (compared below)
-      for (const board of [boards[0], boards[boards.length - 1]]) await compareFit(realDir, name, [], board, name);
+      for (const board of [boards[0], boards[boards.length - 1]])
+        await compareFit(realDir, name, ['--runtime', newest], { runtime: newest }, board, name);
     }
     await open(args.cnn);
   }
+
+  console.log(`compared ${fits} (program, options, board) fits with \`etmem fit\``);
 
   // main's temp fallback: --temp-pool at the snapshot of main, the page's JSON and text the CLI's.
   const mainRelease = releases.find((r) => r.startsWith('main-'));
