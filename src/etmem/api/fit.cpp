@@ -242,7 +242,9 @@ Board Board::Open(const std::string& name_or_path) {
 }
 
 Board Board::FromJson(std::string_view json, const std::string& name) {
-  return WrapBoard(Take(board::ParseBoard(json, name)));
+  board::Board b = Take(board::ParseBoard(json, name));
+  b.file = name;  // as a board file read from a path is named by it
+  return WrapBoard(std::move(b));
 }
 
 Board Board::Reserve(const std::string& spec) const {
