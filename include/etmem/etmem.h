@@ -119,7 +119,7 @@ class Program {
 // each, from etmem's built-in descriptions (Boards(), `etmem list boards`) or a board file.
 // Cheap to copy (shared; Reserve makes a new one).
 struct BoardReservation {
-  std::string name;  // "stack", "heap", "application data", ... ("application": Reserve)
+  std::string name;  // "stack", "heap", "application data", ... ("application (--reserve)")
   uint64_t bytes = 0;
 };
 struct BoardRegion {
@@ -134,13 +134,13 @@ struct BoardRegion {
 };
 class Board {
  public:
-  // A built-in board's name ("nucleo-h743zi", see Boards()) or the path of a board file
+  // A built-in board's name ("stm32h743", see Boards()) or the path of a board file
   // (.json). An unknown name is an Error (kInvalidArgument) listing the known ones.
   static Board Open(const std::string& name_or_path);
   // A board file's text held in memory; `name` stands for the file in messages.
   static Board FromJson(std::string_view json, const std::string& name = "<memory>");
   // `--reserve REGION=BYTES` ("SRAM1=24K", "SRAM1=0x6000"): a copy in which the rest of the
-  // firmware also takes BYTES of REGION (a reservation named "application").
+  // firmware also takes BYTES of REGION (a reservation "application (--reserve)").
   Board Reserve(const std::string& spec) const;
 
   const std::string& name() const;  // what --board takes
