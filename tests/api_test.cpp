@@ -292,3 +292,118 @@ TEST(Api, BudgetsAreTheCommandLines) {
 
 }  // namespace
 }  // namespace etmem::test
+
+namespace etmem::test {
+namespace {
+
+// Boards and fit through the public API: `etmem list boards`, `fit`, `fit -o`, `header --board
+// --linker-script` and `plan --board`, byte for byte; bad boards are the command line's lines.
+TEST(ApiBoards, FitHeaderPlanAndListAreTheCommandLines) {
+  const fs::path path = MotivatingCnnFile();
+  const api::Program program = api::Program::Open(path.string());
+  std::string names;
+  for (const api::Board& b : api::Boards()) names += b.name() + "\n";
+  EXPECT_EQ(names, Shell(std::string(ETMEM_BINARY) + " list boards | grep -v '^ ' | cut -d' ' -f1").out);
+  api::Options o;
+  o.runtime = "0.3";
+  const api::Report report = api::Analyze(program, o);
+  for (const api::Board& b : api::Boards()) {
+    const api::BoardFit fit = api::Fit(report, b);
+    const CliRun cli = Etmem("fit " + path.string() + " --board " + b.name() + " --runtime 0.3");
+    EXPECT_EQ(fit.Render(), cli.out) << b.name();
+    EXPECT_EQ(cli.exit_code, fit.fits() ? 0 : 1) << b.name();
+    EXPECT_EQ(fit.fits(), fit.short_bytes() == 0);
+    uint64_t used = 0;
+    for (const api::FitRegion& r : fit.regions()) used += r.used_bytes;
+    uint64_t placed = 0;
+    for (const api::FitPlacement& p : fit.placement()) placed += p.bytes + p.padding;
+    EXPECT_EQ(used, placed) << b.name();
+  }
+  // A reservation, the header and its linker fragment.
+  const api::Board wb55 = api::Board::Open("stm32wb55").Reserve("SRAM1=24K");
+  const fs::path ld = TempPath("api_pools.ld");
+  const CliRun header = Etmem("header " + path.string() + " --runtime 0.3 --board stm32wb55 " +
+                              "--reserve SRAM1=24K --define-pools --linker-script " + ld.string());
+  ASSERT_EQ(header.exit_code, 0) << header.err;
+  api::HeaderOptions h;
+  h.define_pools = true;
+  h.board = wb55;
+  EXPECT_EQ(api::Header(report, h), header.out);
+  EXPECT_EQ(api::Fit(report, wb55).LinkerScript(), ReadFile(ld));
+  // A board of one's own, as JSON text: the buffer is split, the fitted program is `fit -o`'s.
+  const std::string three = R"({"name": "three", "regions": [
+    {"name": "A", "size": "20K"}, {"name": "B", "size": "20K"}, {"name": "C", "size": "20K"}]})";
+  const fs::path board_file = WriteTemp("api_three.json", three);
+  const fs::path out = TempPath("api_fitted.pte");
+  const CliRun fitted = Etmem("fit " + path.string() + " --board " + board_file.string() +
+                              " --runtime 0.3 -o " + out.string());
+  ASSERT_EQ(fitted.exit_code, 0) << fitted.err;
+  const api::BoardFit split = api::Fit(report, api::Board::FromJson(three, board_file.string()));
+  EXPECT_TRUE(split.splits());
+  EXPECT_EQ(fitted.out.substr(0, split.Render().size()), split.Render());
+  EXPECT_EQ(split.FittedProgram(), Bytes(out));
+  EXPECT_EQ(ErrorOf([&] { api::Header(report, {.board = api::Board::FromJson(three)}); },
+                    api::ErrorKind::kInvalidArgument),
+            path.string() + ": its planned buffers fit board three only split: run etmem fit -o "
+                            "FITTED.pte and make the header of that");
+  api::PlanOptions p;
+  p.model = o;
+  p.board = api::Board::Open(board_file.string());
+  for (auto [format, name] :
+       {std::pair{api::PlanFormat::kText, "text"}, {api::PlanFormat::kHtml, "html"}}) {
+    p.format = format;
+    EXPECT_EQ(api::Plan(api::Program::Open(out.string()), p).output,
+              Etmem("plan " + out.string() + " --runtime 0.3 --board " + board_file.string() +
+                    " --format " + name)
+                  .out)
+        << name;
+  }
+  // Bad boards: the command line's one line.
+  const CliRun unknown = Etmem("fit " + path.string() + " --board nosuchboard");
+  EXPECT_EQ("etmem: " + ErrorOf([] { api::Board::Open("nosuchboard"); },
+                                api::ErrorKind::kInvalidArgument) + "\n",
+            unknown.err);
+  EXPECT_EQ(ErrorOf([] { api::Board::FromJson("{", "mine.json"); }, api::ErrorKind::kInvalidArgument),
+            "mine.json: not valid JSON");
+  const CliRun region = Etmem("fit " + path.string() + " --board stm32wb55 --reserve SRAM9=1K");
+  EXPECT_EQ("etmem: " + ErrorOf([] { api::Board::Open("stm32wb55").Reserve("SRAM9=1K"); },
+                                api::ErrorKind::kInvalidArgument) + "\n",
+            region.err);
+  EXPECT_EQ(ErrorOf([&] { api::Fit(report, wb55, "nope"); }, api::ErrorKind::kInvalidArgument),
+            path.string() + ": no method 'nope'");
+}
+
+// `etmem check` through the public API: the motivating failure line at 0.3, matched and searched.
+TEST(ApiCheck, CheckIsTheCommandLines) {
+  const fs::path path = MotivatingCnnFile();
+  const fs::path log = WriteTemp(
+      "api_device.log",
+      "E 00:00:00.000 executorch:memory_allocator.h:88] Memory allocation failed: 48B requested "
+      "(adjusted for alignment), 44B available\n");
+  const api::Program program = api::Program::Open(path.string());
+  for (const std::string& flags : {std::string(" --runtime 0.3 --pool 4096"),
+                                   std::string(" --runtime 0.3"), std::string(""),
+                                   std::string(" --runtime 1.4 --temp nonnull --pool 4096")}) {
+    const CliRun cli = Etmem("check " + path.string() + " " + log.string() + flags);
+    api::CheckOptions c;
+    if (flags.find("0.3") != std::string::npos) c.model.runtime = "0.3";
+    if (flags.find("1.4") != std::string::npos) c.model.runtime = "1.4";
+    if (flags.find("--pool") != std::string::npos) c.pool = 4096;
+    if (flags.find("nonnull") != std::string::npos) {
+      c.model.temp = "nonnull";
+      c.temp_given = true;
+    }
+    const api::CheckResult r = api::Check(program, log.string(), c);
+    EXPECT_EQ(r.output, cli.out) << flags;
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    EXPECT_EQ(cli.exit_code, r.reproduced ? 0 : 1) << flags << cli.err;
+  }
+  const fs::path missing = TempPath("api_missing.log");
+  const CliRun cli = Etmem("check " + path.string() + " " + missing.string());
+  EXPECT_EQ("etmem: " + ErrorOf([&] { api::Check(program, missing.string()); }, api::ErrorKind::kIo) +
+                "\n",
+            cli.err);
+}
+
+}  // namespace
+}  // namespace etmem::test

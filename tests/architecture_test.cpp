@@ -79,3 +79,20 @@ TEST(Architecture, TheRunnerStageIncludesNoLaterStage) {
 }
 
 }  // namespace
+
+namespace {
+
+// The command line is a client of the public API (include/etmem/etmem.h) for boards, fit and
+// check: no verb reaches into the board stage, and `etmem check` not into the search or the log.
+TEST(Architecture, TheCommandLineReachesBoardsAndCheckOnlyThroughTheApi) {
+  for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / "tools/etmem")) {
+    const std::string code = Read(p);
+    EXPECT_EQ(code.find("etmem/board/"), std::string::npos) << p << " includes the board stage";
+    EXPECT_EQ(code.find("board::"), std::string::npos) << p << " uses the board stage";
+  }
+  const std::string check = Read(fs::path(ETMEM_SOURCE_DIR) / "tools/etmem/check_command.cpp");
+  for (const char* stage : {"etmem/check/", "etmem/device/", "etmem/sim/", "etmem/report/"})
+    EXPECT_EQ(check.find(stage), std::string::npos) << "check_command.cpp includes " << stage;
+}
+
+}  // namespace

@@ -57,6 +57,7 @@
                 runner: $('runner').value, method: $('method').value };
     if ($('pool_align').value) o.pool_align = Number($('pool_align').value);
     if ($('pool').value !== '') o.pool = Number($('pool').value);
+    if ($('temp_pool').value !== '') o.temp_pool = Number($('temp_pool').value);
     return o;
   }
   function addOption(select, value, text) {
@@ -75,6 +76,7 @@
     for (const r of lists.runners)
       addOption($('runner'), r.name, `${r.name} (ExecuTorch ${r.first_release} to ${r.last_release})`);
     for (let a = 1; a <= 4096; a *= 2) addOption($('pool_align'), String(a), `${a} B (and not ${2 * a})`);
+    for (const b of lists.boards) addOption($('board'), b.name, b.name);
   }
 
   // --- drawing --------------------------------------------------------------------------------
@@ -165,6 +167,40 @@
       d.append(box);
     }
     return d;
+  }
+
+  // The fit on the chosen board (`etmem fit`): the verdict, the free bytes per region, the
+  // placement, and the command line's text. Nothing when no board is chosen.
+  function fitJson(request) { return call('fit', [JSON.stringify(request)]); }
+  function drawFit() {
+    const box = $('fit'), board = $('board').value;
+    box.replaceChildren();
+    $('fit-section').hidden = !board;
+    if (!board || !state.report) return;
+    let f;
+    try {
+      f = JSON.parse(fitJson({ board, method: $('method').value }));
+    } catch (e) {
+      box.append(el('p', { class: 'fail', id: 'fit-verdict' }, `etmem: ${e.message}`));
+      return;
+    }
+    box.append(el('p', { class: 'big ' + (f.fits ? 'ok' : 'fail'), id: 'fit-verdict' },
+                  `method '${f.method}' on ${f.board}: `,
+                  el('strong', {}, f.fits ? 'fits' : `does not fit: ${f.short_bytes} bytes short`)));
+    if (!f.fits)
+      box.append(el('p', { class: 'note' }, f.lower_bound.short_bytes > 0
+        ? `No placement can exist: at least ${f.lower_bound.short_bytes} bytes short (${f.lower_bound.reason}).`
+        : 'The lower bound does not rule a placement out (the search splits greedily and may have missed one).'));
+    const regions = table(['region', 'free before', 'used', 'free after'], f.regions.map((r) =>
+      [r.name, `${r.free_bytes} B`, `${r.used_bytes} B`,
+       r.used_bytes <= r.free_bytes ? `${r.free_bytes - r.used_bytes} B` : `${r.used_bytes - r.free_bytes} B OVER`]));
+    regions.id = 'fit-regions';
+    const placement = table(['piece', 'bytes', 'align', 'region', 'offset', 'padding'], f.placement.map((p) =>
+      [p.piece, `${p.bytes} B`, p.align, p.region, `+${p.offset}`, p.padding ? `${p.padding} B` : '']));
+    placement.id = 'fit-placement';
+    box.append(regions, placement);
+    if (f.notes.length) box.append(el('ul', { class: 'note' }, ...f.notes.map((n) => el('li', {}, n))));
+    box.append(el('pre', { id: 'fit-text' }, f.text));
   }
 
   function drawCategories(r) {
@@ -288,6 +324,7 @@
     drawAllocations();
     drawFlash(state.report);
     $('text').textContent = state.text;
+    drawFit();
     state.plan = null;
     state.planHtml = null;
     $('advisories').replaceChildren(el('p', { class: 'note' }, 'computing the planned memory...'));
@@ -409,8 +446,9 @@
       drop.classList.remove('over');
       if (e.dataTransfer.files[0]) openFile(e.dataTransfer.files[0]);
     });
-    for (const id of ['runtime', 'target', 'runner', 'pool_align', 'temp', 'pool', 'method'])
+    for (const id of ['runtime', 'target', 'runner', 'pool_align', 'temp', 'temp_pool', 'pool', 'method'])
       $(id).addEventListener('change', analyzeAndPlan);
+    $('board').addEventListener('change', drawFit);
     $('options').addEventListener('submit', (e) => e.preventDefault());
     $('filter').addEventListener('input', drawAllocations);
     for (const kind of ['json', 'header', 'replan', 'plan'])
@@ -419,5 +457,5 @@
   });
 
   // For the browser test and the benchmark (web/test/): the same functions the page uses.
-  window.etmemPage = { ready, timing, settings, analyzeJson, get runners() { return state.runners; }, openFile, header: () => call('header', ['{}']) };
+  window.etmemPage = { ready, timing, settings, analyzeJson, fitJson, get runners() { return state.runners; }, openFile, header: () => call('header', ['{}']) };
 })();

@@ -40,6 +40,9 @@ api::Options OptionsFrom(const json& j) {
   o.runner = j.value("runner", o.runner);
   o.external_data = j.value("external_data", o.external_data);
   o.keep_allocations = j.value("keep_allocations", o.keep_allocations);
+  if (j.contains("temp_pool") && !j["temp_pool"].is_null())
+    o.temp_pool = j["temp_pool"].get<uint64_t>();
+  o.backends = j.value("backends", o.backends);
   return o;
 }
 
@@ -97,7 +100,8 @@ EMSCRIPTEN_KEEPALIVE int etmem_web_open(const uint8_t* data, size_t size, const 
   });
 }
 
-// What the page offers to choose from: `etmem list runtimes|targets|runners` and the version.
+// What the page offers to choose from: `etmem list runtimes|targets|runners|boards` and the
+// version.
 EMSCRIPTEN_KEEPALIVE int etmem_web_lists() {
   return Guarded([&] {
     json releases = json::array(), targets = json::array(), runners = json::array();
@@ -117,10 +121,19 @@ EMSCRIPTEN_KEEPALIVE int etmem_web_lists() {
                          {"source", r.source},
                          {"options", options}});
     }
+    json boards = json::array();
+    for (const api::Board& b : api::Boards()) {
+      json regions = json::array();
+      for (const api::BoardRegion& r : b.regions())
+        regions.push_back({{"name", r.name}, {"size_bytes", r.size_bytes},
+                           {"free_bytes", r.free_bytes}, {"base_align", r.base_align}});
+      boards.push_back({{"name", b.name()}, {"description", b.description()}, {"regions", regions}});
+    }
     g_result = json{{"version", api::Version()},
                     {"releases", releases},
                     {"targets", targets},
-                    {"runners", runners}}
+                    {"runners", runners},
+                    {"boards", boards}}
                    .dump();
   });
 }
@@ -165,6 +178,48 @@ EMSCRIPTEN_KEEPALIVE int etmem_web_plan(const char* options_json, const char* fo
     plan.model = OptionsFrom(json::parse(options_json));
     plan.method = plan.model.method;
     g_result = api::Plan(Opened(), plan).output;
+  });
+}
+
+// `etmem fit --board B [--reserve R=N]... [--method M]` for the kept report: fit_json
+// {"board": a built-in name | "board_json": a board file's text, "board_name": its name,
+// "reserve": ["REGION=BYTES", ...], "method": the method (default: the report's first)}.
+// Result: {"method", "board", "board_file", "fits", "short_bytes", "lower_bound": {"short_bytes",
+// "reason"}, "placement": [{"piece", "region", "offset", "padding", "bytes", "align",
+// "memory_id"}], "regions": [{"name", "free_bytes", "used_bytes"}], "notes", "splits", "text"}
+// ("text": what `etmem fit` prints).
+EMSCRIPTEN_KEEPALIVE int etmem_web_fit(const char* fit_json) {
+  return Guarded([&] {
+    const json f = json::parse(fit_json);
+    api::Board board = f.contains("board_json")
+                           ? api::Board::FromJson(f["board_json"].get<std::string>(),
+                                                  f.value("board_name", std::string("<board>")))
+                           : api::Board::Open(f.at("board").get<std::string>());
+    for (const std::string& r : f.value("reserve", std::vector<std::string>{}))
+      board = board.Reserve(r);
+    const api::BoardFit fit = api::Fit(Analyzed(), board, f.value("method", std::string()));
+    json placement = json::array(), regions = json::array();
+    for (const api::FitPlacement& p : fit.placement())
+      placement.push_back({{"piece", p.piece}, {"region", p.region}, {"offset", p.offset},
+                           {"padding", p.padding}, {"bytes", p.bytes}, {"align", p.align},
+                           {"memory_id", p.memory_id}});
+    for (const api::FitRegion& r : fit.regions())
+      regions.push_back(
+          {{"name", r.name}, {"free_bytes", r.free_bytes}, {"used_bytes", r.used_bytes}});
+    g_result = json{{"method", fit.method()},
+                    {"board", board.name()},
+                    {"board_file", board.file()},
+                    {"fits", fit.fits()},
+                    {"short_bytes", fit.short_bytes()},
+                    {"lower_bound",
+                     {{"short_bytes", fit.lower_bound_short_bytes()},
+                      {"reason", fit.lower_bound_reason()}}},
+                    {"placement", placement},
+                    {"regions", regions},
+                    {"notes", fit.notes()},
+                    {"splits", fit.splits()},
+                    {"text", fit.Render()}}
+                   .dump();
   });
 }
 

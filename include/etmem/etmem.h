@@ -1,8 +1,9 @@
 // Owns: etmem's public C++ API, the one header a program includes to embed etmem (link
 // etmem::etmem from find_package(etmem)). It answers what `etmem analyze` answers: how many bytes
 // an ExecuTorch program (.pte) needs from each pool for a release, target and runner, and where
-// they go, computed offline. Not: any type of the libraries etmem is built on (flatbuffers,
-// CLI11, fmt, nlohmann-json); JSON comes out as text.
+// they go, computed offline; and what header, plan, replan, diff, check, fit (a board's regions)
+// and list answer. Not: any type of the libraries etmem is built on (flatbuffers, CLI11, fmt,
+// nlohmann-json); JSON comes out as text.
 //
 // Conventions
 // - Errors are exceptions: every function below throws etmem::api::Error (a std::runtime_error)
@@ -32,6 +33,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace etmem::api {
@@ -112,6 +114,50 @@ class Program {
  private:
   std::shared_ptr<const Impl> impl_;
 };
+
+// A board (`--board`): its named memory regions and what the rest of the firmware reserves in
+// each, from etmem's built-in descriptions (Boards(), `etmem list boards`) or a board file.
+// Cheap to copy (shared; Reserve makes a new one).
+struct BoardReservation {
+  std::string name;  // "stack", "heap", "application data", ... ("application (--reserve)")
+  uint64_t bytes = 0;
+};
+struct BoardRegion {
+  std::string name;                // e.g. "SRAM1"
+  std::optional<uint64_t> origin;  // its first address, when the board file gives it
+  uint64_t size_bytes = 0;
+  uint32_t base_align = 8;         // what the region's base is aligned to
+  std::string section;             // linker section for what etmem places there ("" = none)
+  std::vector<BoardReservation> reserved;
+  uint64_t free_bytes = 0;         // size minus every reservation (0 when they exceed it)
+  std::string comment;             // where the figures come from
+};
+class Board {
+ public:
+  // A built-in board's name ("stm32h743", see Boards()) or the path of a board file
+  // (.json). An unknown name is an Error (kInvalidArgument) listing the known ones.
+  static Board Open(const std::string& name_or_path);
+  // A board file's text held in memory; `name` stands for the file in messages.
+  static Board FromJson(std::string_view json, const std::string& name = "<memory>");
+  // `--reserve REGION=BYTES` ("SRAM1=24K", "SRAM1=0x6000"): a copy in which the rest of the
+  // firmware also takes BYTES of REGION (a reservation "application (--reserve)").
+  Board Reserve(const std::string& spec) const;
+
+  const std::string& name() const;  // what --board takes
+  const std::string& description() const;
+  const std::string& file() const;  // where it was read from ("built-in (...)" for etmem's own)
+  std::vector<std::string> sources() const;  // the datasheets / manuals the figures come from
+  std::vector<BoardRegion> regions() const;
+
+  struct Impl;  // etmem's own; opaque here
+  const Impl& impl() const { return *impl_; }
+  explicit Board(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+// `etmem list boards`: every built-in board, in name order.
+std::vector<Board> Boards();
 
 enum class Format { kText, kJson, kCsv, kMarkdown };
 
@@ -200,6 +246,10 @@ struct HeaderOptions {
   std::string margin;         // --margin: bytes ("512", "4K") or a percentage ("10%"); empty: none
   bool define_pools = false;  // --define-pools: also define the aligned pool arrays
   std::string section;        // --section: linker section of those arrays (needs define_pools)
+  // --board: also where each pool goes on this board (region, section, alignment), as Fit
+  // places the report's first method (Options::method). A placement that has to split a planned
+  // buffer is an Error: fit, write FittedProgram() and make the header of that program.
+  std::optional<Board> board;
 };
 std::string Header(const Program& program, const Options& options = {},
                    const HeaderOptions& header = {});
@@ -231,6 +281,9 @@ struct PlanOptions {
   uint32_t columns = 64;   // width of the text map
   PlanFormat format = PlanFormat::kText;
   Options model;           // kHtml: the method allocator's breakdown uses these
+  // --board: after the plan, the placement on this board region by region (kText or kHtml; with
+  // kJson an Error), of `method` (empty: the first) under `model`.
+  std::optional<Board> board;
 };
 struct PlanResult {
   std::string output;  // what `etmem plan --format F` prints
@@ -264,7 +317,80 @@ struct BudgetItem {
 // the report's release refuses throws Error (kUnsupported) with the command line's line.
 std::vector<BudgetItem> CheckBudget(std::span<const Report> reports, const Budget& budget);
 
-// `etmem list runtimes|targets`.
+// `etmem fit`: one method's pools (method allocator, temp allocator, each planned buffer; with a
+// runner, the runner's pools as it declares them) placed in a board's regions, splitting a
+// planned buffer over several regions when it fits none whole.
+struct FitPlacement {
+  std::string piece;   // as the text names it: "method allocator pool", "planned buffer 1", ...
+                       // or "..., part 2 (memory id 3)" for a part of a split buffer
+  std::string region;  // the board region it goes to
+  uint64_t offset = 0;   // from the region's base
+  uint64_t padding = 0;  // worst-case bytes skipped before it
+  uint64_t bytes = 0;
+  uint32_t align = 8;
+  uint32_t memory_id = 0;  // a planned buffer's id in the fitted program (0: a pool)
+  std::string symbol;      // the array `etmem header --board` names for it
+};
+struct FitRegion {
+  std::string name;
+  uint64_t free_bytes = 0;  // before placement (size minus reservations)
+  uint64_t used_bytes = 0;  // taken by the placement, padding included (may exceed free_bytes)
+};
+class BoardFit {
+ public:
+  const std::string& method() const;
+  const Board& board() const;
+  bool fits() const;
+  uint64_t short_bytes() const;  // 0 when it fits: bytes over, summed over the regions
+  // A proof that no placement exists: at least this many bytes short (0: not ruled out), why.
+  uint64_t lower_bound_short_bytes() const;
+  std::string lower_bound_reason() const;
+  std::vector<FitPlacement> placement() const;  // in the text's order
+  std::vector<FitRegion> regions() const;       // one per board region, in the board's order
+  std::vector<std::string> notes() const;       // assumptions and what is not modelled
+  bool splits() const;  // a planned buffer is split: the fitted program differs
+  // What `etmem fit` prints (before its "wrote" line).
+  std::string Render() const;
+  // `etmem header --board --linker-script`: a GNU ld fragment for the regions used.
+  std::string LinkerScript() const;
+  // `etmem fit -o`: the program with its planned buffers split as placed (the program itself when
+  // nothing is split), read back and checked sound, its method pool unchanged.
+  std::vector<std::byte> FittedProgram() const;
+
+  struct Impl;  // etmem's own; opaque here
+  const Impl& impl() const { return *impl_; }
+  explicit BoardFit(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+// Fits `method` (empty: the report's first) of `report` on `board`. A method the release
+// refuses is an Error (kUnsupported) with the command line's line.
+BoardFit Fit(const Report& report, const Board& board, const std::string& method = "");
+
+// `etmem check PROGRAM LOG`: a device log (include/etmem/recording_allocator.h's records,
+// ExecuTorch's "Memory allocation failed" line, or a runner's memory report) compared with the
+// prediction for the options; when they differ or the pool is not known, every combination of
+// the assumptions not pinned that reproduces the log.
+struct CheckOptions {
+  // runtime and target may be "all", runner "all" (every runner profile); an empty runtime is
+  // not pinned (the newest modelled release is predicted, the search tries every one); method:
+  // the method the device loaded (empty: the program's only one).
+  Options model;
+  bool temp_given = false;       // model.temp pins the temp allocator (--temp given)
+  std::optional<uint64_t> pool;  // --pool: the device's method pool (else the log's, if any)
+};
+struct CheckResult {
+  std::string output;        // what `etmem check` prints
+  bool reproduced = false;   // the given assumptions reproduce the log (exit 0; else 1)
+  std::string error;         // non-empty: the check stopped after `output` with this line (exit 2)
+};
+// Errors before anything is printed (a program, log or option that cannot be used) throw. (Not
+// in the web page's WebAssembly build, which checks no device log.)
+CheckResult Check(const Program& program, const std::string& log_path,
+                  const CheckOptions& options = {});
+
+// `etmem list runtimes|targets` (boards: Boards()).
 struct ReleaseInfo {
   std::string version;  // "1.4.1", or a snapshot of main: "main-20260822-cff6f4dd"
   std::string summary;

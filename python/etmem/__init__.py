@@ -1,5 +1,6 @@
 # Owns: the Python package etmem: the functions an export script or a model repository's pytest
-# calls (analyze, check_budget, header, plan, replan, releases, targets), their defaults (the
+# calls (analyze, check_budget, header, plan, replan, fit, releases, targets, boards), their
+# defaults (the
 # command line's), turning paths and JSON into Python values, and the exceptions.
 # Not: any figure (the extension etmem._etmem runs etmem's C++ API, include/etmem/etmem.h).
 """How much memory an ExecuTorch program (.pte) needs in firmware, computed offline.
@@ -40,7 +41,9 @@ __all__ = [
     "InvalidProgramError",
     "UnsupportedProgramError",
     "analyze",
+    "boards",
     "check_budget",
+    "fit",
     "header",
     "plan",
     "replan",
@@ -62,6 +65,24 @@ def _program(program: Any) -> Any:
         path = os.fspath(program)
         return os.fsdecode(path) if isinstance(path, bytes) else path
     return program
+
+
+def _board(board: Any) -> Any:
+    """A board name or path as str, None, or the bytes-like object (a board file's JSON)."""
+    if isinstance(board, (str, os.PathLike)):
+        path = os.fspath(board)
+        return os.fsdecode(path) if isinstance(path, bytes) else path
+    return board
+
+
+def _reserve(reserve: Any) -> Optional[List[str]]:
+    if reserve is None:
+        return None
+    if isinstance(reserve, str):
+        return [reserve]
+    if isinstance(reserve, Mapping):
+        return [f"{region}={size}" for region, size in reserve.items()]
+    return [str(r) for r in reserve]
 
 
 def _model(runtime: str, target: str, pool_align: Optional[int], temp: str, pool: Optional[int],
@@ -134,29 +155,65 @@ def check_budget(program, budget=None, *, budget_file=None, runtime="1.4", targe
 
 def header(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner",
            external_data=False, backends=None, runner=None, *, margin=None, define_pools=False,
-           section=None, method=None, temp_pool=None):
-    """``etmem header PROGRAM``: the C header with the pool sizes, as str."""
+           section=None, method=None, temp_pool=None, board=None, reserve=None):
+    """``etmem header PROGRAM [--board B --reserve R=N]``: the C header with the pool sizes, as
+    str; with a board (see ``fit``), also where each pool goes (region, section, alignment)."""
     return _etmem.header(
         _program(program), margin=None if margin is None else str(margin),
-        define_pools=define_pools, section=section,
+        define_pools=define_pools, section=section, board=_board(board),
+        reserve=_reserve(reserve),
         **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method,
                  temp_pool))
 
 
 def plan(program, method=None, alignment=16, format="json", columns=64, *, runtime="1.4",
          target="cortex-m", pool_align=None, temp="runner", external_data=False, backends=None,
-         runner=None, temp_pool=None):
+         runner=None, temp_pool=None, board=None, reserve=None):
     """``etmem plan PROGRAM``: the planned memory's live ranges, soundness, bounds and advisories.
 
     format "json" (default) gives the JSON's content as a dict; "text" and "html" give what the
-    command prints, as str. (The model options matter to "html" only.)
+    command prints, as str. (The model options matter to "html" and to a board only.) With a
+    board (``--board``; text or html only), the placement region by region follows the plan.
     """
     output, _sound = _etmem.plan(
         _program(program), format=format, plan_method=method, alignment=alignment,
-        columns=columns,
+        columns=columns, board=_board(board), reserve=_reserve(reserve),
         **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, None,
                  temp_pool))
     return json.loads(output) if format == "json" else output
+
+
+def fit(program, board, *, reserve=None, runtime="1.4", target="cortex-m", pool_align=None,
+        temp="runner", external_data=False, backends=None, runner=None, method=None,
+        temp_pool=None, fitted_program=False):
+    """``etmem fit PROGRAM --board BOARD [--reserve REGION=BYTES]... [-o FITTED.pte]``: one
+    method's pools (method allocator, temp allocator, each planned buffer; with a runner, the
+    runner's pools) placed in the board's memory regions.
+
+    ``board`` is a built-in board's name (see ``boards()``), a board file's path, or a board
+    file's JSON as bytes; ``reserve`` is "REGION=BYTES", a list of them, or a mapping
+    {"SRAM1": "24K"}. ``method``: the method to fit (None: the first). Returns a dict:
+    ``method``, ``board``, ``fits``, ``short_bytes`` (0 when it fits), ``lower_bound``
+    ({"short_bytes", "reason"}: a proof that no placement exists when short_bytes > 0),
+    ``placement`` ([{"piece", "region", "offset", "padding", "bytes", "align", "memory_id",
+    "symbol"}, ...]), ``regions`` ([{"name", "free_bytes", "used_bytes", "free_after",
+    "over_bytes"}, ...]), ``notes``, ``splits`` (a planned buffer is split over regions),
+    ``text`` (what the command prints), ``linker_script`` (``header --linker-script``; None when
+    a buffer is split) and, with ``fitted_program=True``, ``fitted_program``: the program's
+    bytes with its planned buffers split as placed (``-o``).
+    """
+    if board is None:
+        raise ValueError("fit: needs a board")
+    return _etmem.fit(
+        _program(program), board=_board(board), reserve=_reserve(reserve),
+        fitted_program=bool(fitted_program),
+        **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method,
+                 temp_pool))
+
+
+def boards():
+    """The built-in board names ("corstone-300", ...): ``etmem list boards``."""
+    return [b["name"] for b in _etmem.boards()]
 
 
 def replan(program, alignment=16):

@@ -5,6 +5,10 @@ from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, TypedD
 
 Program = Union[str, os.PathLike[str], bytes, bytearray, memoryview]
 PathLike = Union[str, os.PathLike[str]]
+# A built-in board's name, a board file's path, or a board file's JSON as bytes.
+BoardSpec = Union[str, os.PathLike[str], bytes, bytearray, memoryview, None]
+# "REGION=BYTES", a list of them, or {"REGION": BYTES}.
+Reserve = Union[str, Sequence[str], Mapping[str, Union[int, str]], None]
 
 __version__: str
 
@@ -87,6 +91,8 @@ def header(
     section: Optional[str] = None,
     method: Optional[str] = None,
     temp_pool: Optional[int] = None,
+    board: BoardSpec = None,
+    reserve: Reserve = None,
 ) -> str: ...
 @overload
 def plan(
@@ -104,6 +110,8 @@ def plan(
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
     temp_pool: Optional[int] = None,
+    board: BoardSpec = None,
+    reserve: Reserve = None,
 ) -> Dict[str, Any]: ...
 @overload
 def plan(
@@ -121,7 +129,26 @@ def plan(
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
     temp_pool: Optional[int] = None,
+    board: BoardSpec = None,
+    reserve: Reserve = None,
 ) -> str: ...
+def fit(
+    program: Program,
+    board: Union[str, os.PathLike[str], bytes, bytearray, memoryview],
+    *,
+    reserve: Reserve = None,
+    runtime: str = "1.4",
+    target: PathLike = "cortex-m",
+    pool_align: Optional[int] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    external_data: bool = False,
+    backends: Optional[Sequence[str]] = None,
+    runner: Optional[PathLike] = None,
+    method: Optional[str] = None,
+    temp_pool: Optional[int] = None,
+    fitted_program: bool = False,
+) -> Dict[str, Any]: ...
+def boards() -> List[str]: ...
 def replan(program: Program, alignment: int = 16) -> bytes: ...
 def releases() -> List[str]: ...
 def targets() -> List[str]: ...

@@ -57,6 +57,35 @@ api::Program LoadProgram(const py::object& program) {
   return api::Program::FromBytes(view.data(), view.size());  // copies the bytes
 }
 
+// `board` is None (no board), a str (a built-in board's name or a board file's path;
+// etmem/__init__.py turns os.PathLike into one) or a bytes-like object holding a board file's
+// JSON; `reserve` adds "REGION=BYTES" reservations (--reserve).
+std::optional<api::Board> LoadBoard(const py::object& board,
+                                    const std::optional<std::vector<std::string>>& reserve) {
+  if (board.is_none()) {
+    if (reserve && !reserve->empty())
+      throw py::value_error("reserve: needs a board");
+    return std::nullopt;
+  }
+  std::optional<api::Board> b;
+  if (py::isinstance<py::str>(board)) {
+    const std::string spec = board.cast<std::string>();
+    py::gil_scoped_release nogil;
+    b = api::Board::Open(spec);
+  } else if (PyObject_CheckBuffer(board.ptr())) {
+    BufferView view(board);
+    const std::string_view json(static_cast<const char*>(view.data()), view.size());
+    py::gil_scoped_release nogil;
+    b = api::Board::FromJson(json, "<board bytes>");
+  } else {
+    throw py::type_error("board: want a board name, a board file's path or its JSON bytes, not " +
+                         std::string(Py_TYPE(board.ptr())->tp_name));
+  }
+  if (reserve)
+    for (const std::string& r : *reserve) b = b->Reserve(r);
+  return b;
+}
+
 api::Options MakeOptions(const std::string& runtime, const std::string& target,
                          std::optional<uint32_t> pool_align, const std::string& temp,
                          std::optional<uint64_t> pool, bool external_data,
@@ -401,6 +430,7 @@ py::list CheckBudget(const py::object& program, const std::optional<std::string>
 
 std::string Header(const py::object& program, const std::optional<std::string>& margin,
                    bool define_pools, const std::optional<std::string>& section,
+                   const py::object& board, std::optional<std::vector<std::string>> reserve,
                    ETMEM_MODEL_ARGS) {
   api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
   o.keep_allocations = false;
@@ -409,13 +439,16 @@ std::string Header(const py::object& program, const std::optional<std::string>& 
   h.define_pools = define_pools;
   if (section) h.section = *section;
   const api::Program p = LoadProgram(program);
+  h.board = LoadBoard(board, reserve);
   py::gil_scoped_release nogil;
   return api::Header(p, o, h);
 }
 
 std::pair<std::string, bool> Plan(const py::object& program, const std::string& format,
                                   const std::optional<std::string>& plan_method,
-                                  uint64_t alignment, uint32_t columns, ETMEM_MODEL_ARGS) {
+                                  uint64_t alignment, uint32_t columns, const py::object& board,
+                                  std::optional<std::vector<std::string>> reserve,
+                                  ETMEM_MODEL_ARGS) {
   api::PlanOptions po;
   if (format == "text") po.format = api::PlanFormat::kText;
   else if (format == "json") po.format = api::PlanFormat::kJson;
@@ -426,9 +459,72 @@ std::pair<std::string, bool> Plan(const py::object& program, const std::string& 
   po.columns = columns;
   po.model = MakeOptions(ETMEM_MODEL_VALUES);
   const api::Program p = LoadProgram(program);
+  po.board = LoadBoard(board, reserve);
   py::gil_scoped_release nogil;
   api::PlanResult r = api::Plan(p, po);
   return {std::move(r.output), r.sound};
+}
+
+// `etmem fit`: the placement of one method's pools on a board as a dict; the fitted program's
+// bytes only when asked (it is re-analysed to be checked).
+py::dict Fit(const py::object& program, const py::object& board,
+             std::optional<std::vector<std::string>> reserve, bool fitted_program,
+             ETMEM_MODEL_ARGS) {
+  api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+  const api::Program p = LoadProgram(program);
+  if (board.is_none()) throw py::value_error("fit: needs a board");
+  const api::Board b = *LoadBoard(board, reserve);
+  std::optional<api::BoardFit> fit;
+  std::vector<std::byte> bytes;
+  std::string text, linker;
+  {
+    py::gil_scoped_release nogil;
+    fit = api::Fit(api::Analyze(p, o), b, o.method);
+    text = fit->Render();
+    if (!fit->splits()) linker = fit->LinkerScript();
+    if (fitted_program) bytes = fit->FittedProgram();
+  }
+  py::dict d;
+  d["method"] = fit->method();
+  d["board"] = b.name();
+  d["fits"] = fit->fits();
+  d["short_bytes"] = fit->short_bytes();
+  py::dict bound;
+  bound["short_bytes"] = fit->lower_bound_short_bytes();
+  bound["reason"] = fit->lower_bound_reason();
+  d["lower_bound"] = bound;
+  py::list placement;
+  for (const api::FitPlacement& pl : fit->placement()) {
+    py::dict e;
+    e["piece"] = pl.piece;
+    e["region"] = pl.region;
+    e["offset"] = pl.offset;
+    e["padding"] = pl.padding;
+    e["bytes"] = pl.bytes;
+    e["align"] = pl.align;
+    e["memory_id"] = pl.memory_id;
+    e["symbol"] = pl.symbol;
+    placement.append(std::move(e));
+  }
+  d["placement"] = placement;
+  py::list regions;
+  for (const api::FitRegion& r : fit->regions()) {
+    py::dict e;
+    e["name"] = r.name;
+    e["free_bytes"] = r.free_bytes;
+    e["used_bytes"] = r.used_bytes;
+    e["free_after"] = r.used_bytes <= r.free_bytes ? r.free_bytes - r.used_bytes : 0;
+    e["over_bytes"] = r.used_bytes > r.free_bytes ? r.used_bytes - r.free_bytes : 0;
+    regions.append(std::move(e));
+  }
+  d["regions"] = regions;
+  d["notes"] = fit->notes();
+  d["splits"] = fit->splits();
+  d["text"] = text;
+  d["linker_script"] = fit->splits() ? py::object(py::none()) : py::object(py::str(linker));
+  if (fitted_program)
+    d["fitted_program"] = py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  return d;
 }
 
 py::bytes Replan(const py::object& program, uint64_t alignment) {
@@ -485,9 +581,34 @@ PYBIND11_MODULE(_etmem, m) {
   m.def("check_budget", &CheckBudget, py::arg("program"), py::arg("spec"), py::arg("file"), a0,
         a1, a2, a3, a4, a5, a6, a7, a8, a9);
   m.def("header", &Header, py::arg("program"), py::arg("margin"), py::arg("define_pools"),
-        py::arg("section"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+        py::arg("section"), py::arg("board"), py::arg("reserve"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
   m.def("plan", &Plan, py::arg("program"), py::arg("format"), py::arg("plan_method"),
-        py::arg("alignment"), py::arg("columns"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+        py::arg("alignment"), py::arg("columns"), py::arg("board"),
+        py::arg("reserve"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+  m.def("fit", &Fit, py::arg("program"), py::arg("board"), py::arg("reserve"),
+        py::arg("fitted_program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+  m.def("boards", [] {
+    py::list out;
+    for (const api::Board& b : api::Boards()) {
+      py::dict d;
+      d["name"] = b.name();
+      d["description"] = b.description();
+      py::list regions;
+      for (const api::BoardRegion& r : b.regions()) {
+        py::dict e;
+        e["name"] = r.name;
+        e["origin"] = r.origin ? py::object(py::int_(*r.origin)) : py::object(py::none());
+        e["size_bytes"] = r.size_bytes;
+        e["free_bytes"] = r.free_bytes;
+        e["base_align"] = r.base_align;
+        e["section"] = r.section;
+        regions.append(std::move(e));
+      }
+      d["regions"] = regions;
+      out.append(std::move(d));
+    }
+    return out;
+  });
   m.def("replan", &Replan, py::arg("program"), py::arg("alignment"));
   m.def("releases", [] {
     std::vector<std::pair<std::string, std::string>> out;

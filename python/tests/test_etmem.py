@@ -310,3 +310,129 @@ def test_the_extensions_json_reader_is_json_loads():
     for text in ['1.5', '{"x": 1e3}', '"\\udc00"', '"\\ud800x"', '{"a": 1,}', '[1 2]', '{"a" 1}',
                  '01', '-', 'tru', '"open', '[', '{"a": "\x01"}', '"\\x"', '1 2', '']:
         assert _etmem.json_to_python(text) == text, text  # left to json.loads
+
+
+THREE_REGIONS = b'''{"name": "three", "regions": [
+  {"name": "A", "size": "20K"}, {"name": "B", "size": "20K"}, {"name": "C", "size": "20K"}]}'''
+
+
+def test_boards_are_the_command_lines(etmem_binary):
+    listed = cli(etmem_binary, "list", "boards", check_exit=0).stdout
+    names = [line.split()[0] for line in listed.splitlines() if line and not line[0].isspace()]
+    assert etmem.boards() == names and names
+
+
+def test_fit_matches_the_cli(cnn, etmem_binary, tmp_path):
+    # Every built-in board at two releases (and with the Arm runner on the Corstone boards): the
+    # text byte for byte, the verdict as the exit code, free bytes per region as the text says.
+    cases = [(board, ["--runtime", runtime], dict(runtime=runtime))
+             for board in etmem.boards() for runtime in ("0.3", "1.4")]
+    cases += [(board, ["--runtime", "1.4", "--runner", "arm-baremetal"],
+               dict(runtime="1.4", runner="arm-baremetal"))
+              for board in etmem.boards() if board.startswith("corstone")]
+    cases.append(("stm32wb55", ["--runtime", "0.3", "--reserve", "SRAM1=24K"],
+                  dict(runtime="0.3", reserve="SRAM1=24K")))
+    cases.append(("stm32wb55", ["--runtime", "main", "--temp-pool", "64", "--reserve",
+                                "SRAM1=180K", "--reserve", "SRAM2a=1K"],
+                  dict(runtime="main", temp_pool=64, reserve={"SRAM1": "180K", "SRAM2a": 1024})))
+    for board, flags, kwargs in cases:
+        want = cli(etmem_binary, "fit", cnn, "--board", board, *flags)
+        assert want.returncode in (0, 1), want.stderr
+        got = etmem.fit(cnn, board, **kwargs)
+        assert got["text"] == want.stdout, (board, flags)
+        assert got["fits"] == (want.returncode == 0)
+        assert got["board"] == board and got["method"] == "forward"
+        after = want.stdout.split("Free after placement:\n")[1].splitlines()
+        for region, line in zip(got["regions"], after):
+            words = line.split()
+            assert words[0] == region["name"]
+            if "OVER" in line:
+                assert int(words[1]) == region["over_bytes"] == region["used_bytes"] - region["free_bytes"]
+            else:
+                assert int(words[1]) == region["free_after"] == region["free_bytes"] - region["used_bytes"]
+        if got["fits"]:
+            assert got["short_bytes"] == 0 and "\nfits\n" in want.stdout
+        else:
+            assert f"does not fit: {got['short_bytes']} bytes short" in want.stdout
+        for placed in got["placement"]:
+            assert f"{placed['piece']} " in want.stdout and placed["region"] in board_regions(got)
+
+
+def board_regions(fit):
+    return [r["name"] for r in fit["regions"]]
+
+
+def test_a_split_fit_writes_the_command_lines_program(cnn, etmem_binary, tmp_path):
+    # A board file given as bytes: the planned buffer fits no 20 KiB region whole, so it is split;
+    # the fitted program is `etmem fit -o`'s byte for byte.
+    board = tmp_path / "three.json"
+    board.write_bytes(THREE_REGIONS)
+    out = tmp_path / "fitted.pte"
+    want = cli(etmem_binary, "fit", cnn, "--board", board, "--runtime", "0.3", "-o", out,
+               check_exit=0)
+    got = etmem.fit(cnn, THREE_REGIONS, runtime="0.3", fitted_program=True)
+    assert got["splits"] and got["fits"]
+    assert want.stdout.startswith(got["text"].replace("(<board bytes>)", f"({board})"))
+    assert got["fitted_program"] == out.read_bytes()
+    assert got["linker_script"] is None
+    from_path = etmem.fit(cnn, board, runtime="0.3")
+    assert want.stdout.startswith(from_path["text"])
+    # The fitted program plans more buffers than the original (one per part).
+    assert sum(1 for p in got["placement"] if p["memory_id"]) > 1
+    # Header and plan with a board: the command line's output.
+    plan = etmem.plan(out, format="text", runtime="0.3", board=board)
+    assert plan == cli(etmem_binary, "plan", out, "--board", board, "--runtime", "0.3").stdout
+    html = etmem.plan(out, format="html", runtime="0.3", board=board)
+    assert html == cli(etmem_binary, "plan", out, "--board", board, "--runtime", "0.3",
+                       "--format", "html").stdout
+    with pytest.raises(ValueError, match="only split: run etmem fit -o FITTED.pte"):
+        etmem.header(cnn, runtime="0.3", board=board)
+
+
+def test_header_and_plan_with_a_board_are_the_command_lines(cnn, etmem_binary, tmp_path):
+    ld = tmp_path / "pools.ld"
+    header = cli(etmem_binary, "header", cnn, "--runtime", "0.3", "--board", "stm32wb55",
+                 "--reserve", "SRAM1=24K", "--define-pools", "--linker-script", ld, check_exit=0)
+    got = etmem.header(cnn, runtime="0.3", board="stm32wb55", reserve=["SRAM1=24K"],
+                       define_pools=True)
+    assert got == header.stdout and "ETMEM_DEFINE_BOARD_POOLS" in got
+    fit = etmem.fit(cnn, "stm32wb55", runtime="0.3", reserve="SRAM1=24K")
+    assert fit["linker_script"] == ld.read_text()
+    for board in ("stm32h743", "rp2040"):
+        assert etmem.plan(cnn, format="text", runtime="1.4", board=board) == cli(
+            etmem_binary, "plan", cnn, "--board", board).stdout
+    # Without a board: unchanged.
+    assert etmem.header(cnn, runtime="0.3") == cli(etmem_binary, "header", cnn, "--runtime",
+                                                    "0.3", check_exit=0).stdout
+
+
+def test_bad_boards_raise_the_command_lines_line(cnn, etmem_binary, tmp_path):
+    want = cli(etmem_binary, "fit", cnn, "--board", "nosuchboard", check_exit=2).stderr.strip()
+    with pytest.raises(ValueError) as e:
+        etmem.fit(cnn, "nosuchboard")
+    assert f"etmem: {e.value}" == want and "\n" not in str(e.value)
+    with pytest.raises(ValueError) as e:
+        etmem.header(cnn, board="nosuchboard")
+    assert f"etmem: {e.value}" == want
+    for bad in (b"{not json", b'{"name": "x", "regions": [{"name": "A", "size": "twelve"}]}',
+                b"", b"[]"):
+        with pytest.raises(ValueError) as e:
+            etmem.fit(cnn, bad)
+        assert "<board bytes>" in str(e.value) and "\n" not in str(e.value)
+    missing = tmp_path / "missing.json"
+    with pytest.raises((OSError, ValueError)) as e:
+        etmem.fit(cnn, missing)
+    assert str(missing) in str(e.value)
+    want = cli(etmem_binary, "fit", cnn, "--board", "stm32wb55", "--reserve", "SRAM9=1K",
+               check_exit=2).stderr.strip()
+    with pytest.raises(ValueError) as e:
+        etmem.fit(cnn, "stm32wb55", reserve="SRAM9=1K")
+    assert f"etmem: {e.value}" == want
+    with pytest.raises(ValueError, match="only with --format text or html"):
+        etmem.plan(cnn, board="stm32wb55")  # json
+    with pytest.raises(ValueError):
+        etmem.fit(cnn, None)
+    with pytest.raises(TypeError):
+        etmem.fit(cnn, 12)
+    with pytest.raises(ValueError, match="reserve: needs a board"):
+        etmem.header(cnn, reserve="SRAM1=1K")

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "commands.h"
-#include "fit_output.h"
+#include "board_options.h"
 #include "model_options.h"
 
 namespace etmem::cli {
@@ -51,28 +51,21 @@ int RunHeader(const HeaderArgs& args) {
   if (!args.section.empty() && !args.define_pools)
     return FailInvalid("--section places the pools --define-pools defines; add --define-pools");
   const api::Program program = api::Program::Open(args.program);
-  const api::HeaderOptions options{args.margin, args.define_pools, args.section};
+  api::HeaderOptions options{args.margin, args.define_pools, args.section, {}};
   api::CheckHeaderOptions(options);
   const api::Report report = BuildSingleReport(program, args.model, args.method);
   if (ReportRefusals(api::Internal(report))) return kExitInvalid;
-  std::string text = api::Header(report, options);
   if (!args.board.board.empty()) {
-    auto board = LoadBoard(args.board);
-    if (!board) return FailInvalid(board.error().message);
-    auto fit = board::FitProgram(api::Internal(report), *board, args.method);
-    if (!fit) return FailInvalid(fit.error().message);
-    if (fit->edit)
-      return FailInvalid(args.program + ": its planned buffers fit board " + board->name +
-                         " only split: run etmem fit -o FITTED.pte and make the header of that");
-    const size_t guard = text.rfind("#endif");
-    const std::string section = HeaderBoardSection(*fit);
-    text = guard == std::string::npos ? text + section
-                                      : text.substr(0, guard) + section.substr(1) + "\n" + text.substr(guard);
-    if (!args.linker_script.empty())
-      if (int rc = Write(LinkerFragment(*fit), args.linker_script); rc != kExitOk) return rc;
+    options.board = LoadBoard(args.board);
   } else if (!args.linker_script.empty()) {
     return FailInvalid("--linker-script needs --board");
   }
+  const std::string text = api::Header(report, options);
+  if (!args.linker_script.empty())
+    if (int rc = Write(api::Fit(report, *options.board, args.method).LinkerScript(),
+                       args.linker_script);
+        rc != kExitOk)
+      return rc;
   return Write(text, args.output);
 }
 

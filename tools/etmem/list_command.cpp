@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "commands.h"
-#include "etmem/board/board.h"
 #include "etmem/etmem.h"
 
 namespace etmem::cli {
@@ -36,12 +35,13 @@ static Run DefineList(CLI::App* cmd) {
       }
     } else if (*what == "boards") {
       // One line per board, then its regions (what the rest of the firmware reserves included).
-      for (const auto& b : board::BuiltinBoards()) {
-        std::cout << fmt::format("{:<14} {}\n", b->name, b->description);
-        for (const board::Region& r : b->regions)
+      for (const api::Board& b : api::Boards()) {
+        std::cout << fmt::format("{:<14} {}\n", b.name(), b.description());
+        for (const api::BoardRegion& r : b.regions())
           std::cout << fmt::format("    {:<10} {:>10} B{}, {} B free, base aligned {}{}\n", r.name,
-                                   r.size, r.origin ? fmt::format(" at 0x{:08x}", *r.origin) : "",
-                                   r.free_bytes(), r.base_align,
+                                   r.size_bytes,
+                                   r.origin ? fmt::format(" at 0x{:08x}", *r.origin) : "",
+                                   r.free_bytes, r.base_align,
                                    r.section.empty() ? "" : ", section " + r.section);
       }
     } else {

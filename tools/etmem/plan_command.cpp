@@ -7,7 +7,7 @@
 #include <string>
 
 #include "commands.h"
-#include "fit_output.h"
+#include "board_options.h"
 #include "model_options.h"
 #include "etmem/base/checked_math.h"
 
@@ -63,30 +63,14 @@ int RunPlan(const PlanArgs& args) {
                    : args.format == "json" ? api::PlanFormat::kJson
                                            : api::PlanFormat::kText;
   options.model = ToApiOptions(args.model);
-  const api::Program program = api::Program::Open(args.program);
-  const api::PlanResult plan = api::Plan(program, options);
-  std::string regions;
   if (!args.board.board.empty()) {
     if (args.format == "json") return FailInvalid("--board: only with --format text or html");
-    auto board = LoadBoard(args.board);
-    if (!board) return FailInvalid(board.error().message);
-    const api::Report report = BuildSingleReport(program, args.model, args.method);
-    auto fit = board::FitProgram(api::Internal(report), *board, args.method);
-    if (!fit) return FailInvalid(fit.error().message);
-    regions = args.format == "html" ? RegionsHtml(*fit) : RegionsText(*fit);
+    options.board = LoadBoard(args.board);
   }
+  const api::PlanResult plan = api::Plan(api::Program::Open(args.program), options);
   OutputTo out(args.output);
   if (!out.ok()) return FailInvalid(args.output + ": cannot write");
-  if (regions.empty()) {
-    std::cout << plan.output;
-  } else if (args.format == "html") {
-    const size_t body = plan.output.rfind("</body>");
-    std::cout << (body == std::string::npos ? plan.output + regions
-                                            : plan.output.substr(0, body) + regions +
-                                                  plan.output.substr(body));
-  } else {
-    std::cout << plan.output << regions;
-  }
+  std::cout << plan.output;
   return plan.sound ? kExitOk : kExitDoesNotFit;
 }
 

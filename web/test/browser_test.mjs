@@ -2,11 +2,13 @@
 // driven by puppeteer-core, loads the built page from file://, opens the motivating CNN through
 // the file picker, chooses 0.3 / cortex-m / pool 4096 and checks the page shows 4266 B and the
 // exact failure line; checks the downloads (JSON, C header, re-planned program) against the
-// command line's output; compares the page's JSON with the command line's for every real
-// program in ../shared/models/real at every release on cortex-m and x86_64 (skipped, saying
-// so, when ../shared is absent); checks no network request was made, from file:// and from a
-// static host (node's http on 127.0.0.1: its own files only); saves screenshots in the
-// output folder (and into docs/images/ with --update-docs). Not: the page (web/), etmem.
+// command line's output; compares the page's fit (board selector) with `etmem fit` for the CNN on
+// every board and a few real programs on two, and --temp-pool at main with the CLI; compares the
+// page's JSON with the command line's for every real program in ../shared/models/real at every
+// release on cortex-m and x86_64 (skipped, saying so, when ../shared is absent); checks no
+// network request was made, from file:// and from a static host (node's http on 127.0.0.1: its
+// own files only); saves screenshots (the board's fit too) in the output folder (and into
+// docs/images/ with --update-docs). Not: the page (web/), etmem.
 //
 //   node web/test/browser_test.mjs --site BUILD/web-wasm/site --etmem BUILD/tools/etmem/etmem
 //        --cnn BUILD/examples/cnn.pte --shared ../shared --out BUILD/web-test [--update-docs DIR]
@@ -185,6 +187,118 @@ try {
   const runnerRows = await page.$$eval('.runner table tr', (trs) => trs.length - 1);
   check(runners.length > 0 && runnerRows > 0, `with runner ${runners[0]} the page lists its pools`, `${runnerRows} rows`);
   await choose('runner', '');
+
+  // Boards: the page's fit is `etmem fit`'s (its text byte for byte, its verdict and free bytes
+  // per region as the text gives them) for a few programs x boards, through the selector once.
+  const boards = await page.$$eval('#board option', (os) => os.map((o) => o.value).filter((v) => v));
+  check(boards.length > 0, 'the page lists the built-in boards', boards.join(', '));
+  const cliBoards = cli(['list', 'boards']).toString().split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(' ')[0]);
+  check(isDeepStrictEqual(boards, cliBoards), "the page's boards are `etmem list boards`'", `${boards} / ${cliBoards}`);
+  // What the text says of each region after placement and the verdict, to hold the drawn table to.
+  function fitFigures(text) {
+    const after = text.split('Free after placement:\n')[1] || '';
+    const regions = [];
+    for (const line of after.split('\n')) {
+      const m = line.match(/^  (\S+)\s+(\d+) B (free of|OVER its) (\d+) B$/);
+      if (m) regions.push([m[1], m[3] === 'free of' ? `${m[2]} B` : `${m[2]} B OVER`]);
+    }
+    const short = text.match(/^does not fit: (\d+) bytes short/m);
+    return { regions, verdict: /^fits$/m.test(text) ? 'fits' : short ? `does not fit: ${short[1]} bytes short` : '?' };
+  }
+  // The page analyses with `opts` (what the CLI's `model` flags say), then fits on `board`.
+  let fits = 0;
+  async function compareFit(dir, name, model, opts, board, label) {
+    fits++;
+    const want = spawnSync(args.etmem, ['fit', name, '--board', board, ...model], { cwd: dir, encoding: 'utf8' });
+    const got = await page.evaluate((o, b) => {
+      try {
+        window.etmemPage.analyzeJson(o);
+        return JSON.parse(window.etmemPage.fitJson({ board: b }));
+      } catch (e) { return { error: e.message }; }
+    }, opts, board);
+    if (want.status === 2) {  // (the CLI names every refused method, the page the first)
+      const first = want.stderr.split('\n')[0];
+      check(got.error && `etmem: ${got.error}` === first, `${label} on ${board}: the page refuses the fit with the CLI's line`,
+            `page: ${got.error}\ncli:  ${first}`);
+      return;
+    }
+    check(got.text === want.stdout, `${label} on ${board}: the page's fit is \`etmem fit\`'s, byte for byte`,
+          `page:\n${got.text}\ncli:\n${want.stdout}`);
+    check(got.fits === (want.status === 0), `${label} on ${board}: fits as the CLI's exit code says`);
+    const figures = fitFigures(want.stdout);
+    const shown = got.regions.map((r) => [r.name, r.used_bytes <= r.free_bytes ? `${r.free_bytes - r.used_bytes} B` : `${r.used_bytes - r.free_bytes} B OVER`]);
+    check(isDeepStrictEqual(shown, figures.regions), `${label} on ${board}: free bytes per region as the CLI prints them`,
+          `${JSON.stringify(shown)} / ${JSON.stringify(figures.regions)}`);
+    check((got.fits ? 'fits' : `does not fit: ${got.short_bytes} bytes short`) === figures.verdict,
+          `${label} on ${board}: the verdict is the CLI's`, figures.verdict);
+  }
+  // The CNN on every board at the newest published release (no pool check, no runner); with the
+  // Arm runner on the Corstone boards.
+  const newest = releases.filter((r) => !r.startsWith('main-')).pop();
+  await open(args.cnn);
+  await choose('pool', '');
+  for (const board of boards)
+    await compareFit(cnnDir, cnnName, ['--runtime', newest], { runtime: newest }, board, 'the CNN');
+  const armRelease = runnerInfo.find((r) => r.name === 'arm-baremetal')?.last_release;
+  if (check(armRelease, 'the page offers the arm-baremetal runner')) {
+    for (const board of boards.filter((b) => b.startsWith('corstone')))
+      await compareFit(cnnDir, cnnName, ['--runtime', armRelease, '--runner', 'arm-baremetal'],
+                       { runtime: armRelease, runner: 'arm-baremetal' }, board, `the CNN with arm-baremetal at ${armRelease}`);
+  }
+  // Through the selector: the drawn verdict and free bytes are the CLI's.
+  await choose('runtime', '0.3.0');
+  await choose('board', boards[0]);
+  const drawnFit = await page.evaluate(() => ({
+    verdict: document.querySelector('#fit-verdict strong')?.textContent,
+    regions: [...document.querySelectorAll('#fit-regions tr')].slice(1).map((tr) => [tr.children[0].textContent, tr.children[3].textContent]),
+    text: document.querySelector('#fit-text')?.textContent,
+    hidden: document.querySelector('#fit-section').hidden,
+  }));
+  const cliFit = spawnSync(args.etmem, ['fit', cnnName, '--board', boards[0], '--runtime', '0.3'], { cwd: cnnDir, encoding: 'utf8' }).stdout;
+  const cliFigures = fitFigures(cliFit);
+  check(!drawnFit.hidden && drawnFit.text === cliFit, `choosing board ${boards[0]} draws \`etmem fit\`'s text`);
+  check(drawnFit.verdict === cliFigures.verdict && isDeepStrictEqual(drawnFit.regions, cliFigures.regions),
+        `board ${boards[0]}: the drawn verdict and free bytes per region are the CLI's`,
+        `${JSON.stringify(drawnFit)} / ${JSON.stringify(cliFigures)}`);
+  const boardShot = path.join(args.out, 'web-board.png');
+  await page.$eval('#fit-section', (e) => e.scrollIntoView());
+  await painted();
+  await (await page.$('#fit-section')).screenshot({ path: boardShot });
+  if (args['update-docs']) fs.copyFileSync(boardShot, path.join(args['update-docs'], path.basename(boardShot)));
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await choose('board', '');
+  // A few real programs x a few boards (when ../shared is present): the largest boards and the smallest.
+  const realDir = args.shared ? path.join(args.shared, 'models', 'real') : null;
+  if (realDir && fs.existsSync(realDir)) {
+    const some = fs.readdirSync(realDir).filter((f) => f.endsWith('.pte')).sort()
+      .map((f) => [f, fs.statSync(path.join(realDir, f)).size]).sort((a, b) => a[1] - b[1]).slice(0, 3).map(([f]) => f);
+    for (const name of some) {
+      await open(path.join(realDir, name));
+      if (await page.$eval('#report', (e) => e.hidden)) continue;  // refused as a whole (compared below)
+      for (const board of [boards[0], boards[boards.length - 1]])
+        await compareFit(realDir, name, ['--runtime', newest], { runtime: newest }, board, name);
+    }
+    await open(args.cnn);
+  }
+
+  console.log(`compared ${fits} (program, options, board) fits with \`etmem fit\``);
+
+  // main's temp fallback: --temp-pool at the snapshot of main, the page's JSON and text the CLI's.
+  const mainRelease = releases.find((r) => r.startsWith('main-'));
+  if (check(mainRelease, 'the page offers a snapshot of main')) {
+    for (const tempPool of ['64', '512']) {
+      await choose('runtime', mainRelease);
+      await choose('temp_pool', tempPool);
+      const pageText = await page.$eval('#text', (e) => e.textContent);
+      const flags = ['--runtime', 'main', '--temp-pool', tempPool];
+      check(pageText === cli(['analyze', cnnName, ...flags], cnnDir).toString(),
+            `temp pool ${tempPool} at main: the page's text report is the CLI's`);
+      const got = await page.evaluate((o) => window.etmemPage.analyzeJson(o), { runtime: mainRelease, temp_pool: Number(tempPool) });
+      check(got === cli(['analyze', cnnName, ...flags, '--format', 'json'], cnnDir).toString(),
+            `temp pool ${tempPool} at main: the page's JSON is the CLI's`);
+    }
+    await choose('temp_pool', '');
+  }
 
   // 3. A bad file gets the command line's one-line error.
   const bad = path.join(args.out, 'not_a_program.pte');

@@ -110,9 +110,9 @@ std::vector<abi::Abi> SelectTargets(const std::string& v) {
   return {Take(abi::ResolveTarget(v))};
 }
 
-Report Wrap(const Program& program, report::Report r, bool kept_allocations) {
+Report Wrap(const Program& program, report::Report r, const Options& options) {
   return Report(std::make_shared<const Report::Impl>(
-      Report::Impl{program, std::move(r), kept_allocations}));
+      Report::Impl{program, std::move(r), options.keep_allocations, options}));
 }
 
 Program FromView(Result<pte::ProgramView> view) {
@@ -245,7 +245,7 @@ std::vector<Report> AnalyzeAll(const Program& program, const Options& options) {
   std::vector<report::Report> built = Take(report::BuildReports(program.impl().view, pairs));
   std::vector<Report> out;
   out.reserve(built.size());
-  for (report::Report& r : built) out.push_back(Wrap(program, std::move(r), options.keep_allocations));
+  for (report::Report& r : built) out.push_back(Wrap(program, std::move(r), options));
   return out;
 }
 
@@ -255,8 +255,7 @@ Report Analyze(const Program& program, const Options& options) {
   CheckOptionValues(options);
   runtime::RuntimeModel model(release, target);
   report::ReportOptions o = Take(MakeReportOptions(options, release, target));
-  return Wrap(program, Take(report::BuildReport(program.impl().view, model, o)),
-              options.keep_allocations);
+  return Wrap(program, Take(report::BuildReport(program.impl().view, model, o)), options);
 }
 
 Report Analyze(const std::string& path, const Options& options) {
@@ -319,7 +318,18 @@ std::string Header(const Report& report, const HeaderOptions& header) {
   if (!header.margin.empty()) o.margin = Take(report::ParseMargin(header.margin));
   for (const report::MethodReport& m : r.methods)
     if (m.plan.refusal) throw api::Error(ErrorKind::kUnsupported, RefusalLine(r, m));
-  return Take(report::ToCHeader(r, o));
+  std::string text = Take(report::ToCHeader(r, o));
+  if (!header.board) return text;
+  // The board section goes before the include guard's #endif.
+  const BoardFit fit = Fit(report, *header.board, report.impl().options.method);
+  if (fit.splits())
+    ThrowArgument(r.program->path + ": its planned buffers fit board " + header.board->name() +
+                  " only split: run etmem fit -o FITTED.pte and make the header of that");
+  const size_t guard = text.rfind("#endif");
+  const std::string section = FitHeaderSection(fit.impl().fit);
+  return guard == std::string::npos
+             ? text + section
+             : text.substr(0, guard) + section.substr(1) + "\n" + text.substr(guard);
 }
 
 std::string Header(const Program& program, const Options& options, const HeaderOptions& header) {

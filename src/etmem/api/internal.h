@@ -1,5 +1,5 @@
 // Owns: what stands behind the public handles of include/etmem/etmem.h (Program::Impl,
-// Report::Impl), the mapping from api::Options to report::ReportOptions, and the conversion of
+// Report::Impl, Board::Impl, BoardFit::Impl), the mapping from api::Options to report::ReportOptions, and the conversion of
 // an internal Error into the thrown api::Error: for the command line, which prints the internal
 // report model with the writers, and for tests. Not installed; not part of the public API.
 #pragma once
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "etmem/base/result.h"
+#include "etmem/board/fit_program.h"
 #include "etmem/pte/program_view.h"
 #include "etmem/report/report.h"
 #include "etmem/etmem.h"
@@ -23,7 +24,24 @@ struct Report::Impl {
   Program program;  // keeps report.program alive
   report::Report report;
   bool kept_allocations = true;
+  Options options;  // what it was built with (a fitted program is analysed again with them)
 };
+
+struct Board::Impl {
+  board::Board board;
+};
+
+struct BoardFit::Impl {
+  Report report;  // keeps the program and the report alive
+  Board board;
+  board::ProgramFit fit;
+};
+
+// Region by region (`etmem plan --board`): text or HTML.
+std::string FitRegionsText(const board::ProgramFit& fit);
+std::string FitRegionsHtml(const board::ProgramFit& fit);
+// `etmem header --board`: each placed piece as a section-attributed, aligned array.
+std::string FitHeaderSection(const board::ProgramFit& fit);
 
 // The internal report of a public one (for the command line's own printing).
 inline const report::Report& Internal(const Report& r) { return r.impl().report; }

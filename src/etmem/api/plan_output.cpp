@@ -348,7 +348,25 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
     for (const MethodPlan& p : plans) PrintText(out, p, args);
     PrintDuplicates(out, view, duplicates);
   }
-  PlanResult result{out.str(), true};
+  std::string output = out.str();
+  if (args.board) {
+    // After the plan (the HTML page: before </body>), the placement region by region.
+    if (args.format == PlanFormat::kJson)
+      throw api::Error(ErrorKind::kInvalidArgument, "--board: only with --format text or html");
+    Options model = args.model;
+    model.method = args.method;
+    const BoardFit fit = Fit(Analyze(program, model), *args.board, args.method);
+    if (args.format == PlanFormat::kHtml) {
+      const size_t body = output.rfind("</body>");
+      const std::string regions = FitRegionsHtml(fit.impl().fit);
+      output = body == std::string::npos
+                   ? output + regions
+                   : output.substr(0, body) + regions + output.substr(body);
+    } else {
+      output += FitRegionsText(fit.impl().fit);
+    }
+  }
+  PlanResult result{std::move(output), true};
   for (const MethodPlan& p : plans) result.sound = result.sound && p.validation.sound();
   return result;
 }

@@ -1,12 +1,24 @@
-// Owns: the printing side of fit_output.h.
-#include "fit_output.h"
-
+// Owns: the boards and fits of include/etmem/etmem.h (Board, Boards, Fit, BoardFit) over
+// src/etmem/board/, and their text: what `etmem fit` prints, the placement region by region
+// (`plan --board`), the header's board section and the GNU ld fragment (`header --board
+// --linker-script`), and the fitted program read back and checked. Not: the search or the board
+// files (src/etmem/board/), the options and files of the command line (tools/etmem).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
-namespace etmem::cli {
+#include "etmem/api/internal.h"
+#include "etmem/board/board.h"
+#include "etmem/board/fit_program.h"
+#include "etmem/plan/check.h"
+#include "etmem/plan/lifetimes.h"
+#include "etmem/plan/rewrite.h"
+#include "etmem/pte/mapped_file.h"
+#include "etmem/pte/read_program.h"
+
+namespace etmem::api {
 namespace {
 
 std::string PieceLabel(const board::ProgramFit& fit, const board::Placed& p) {
@@ -18,7 +30,7 @@ std::string PieceLabel(const board::ProgramFit& fit, const board::Placed& p) {
                      fit.MemoryIdOf(p.piece, p.part));
 }
 
-std::string Assumptions(const report::Report& r) {
+std::string FitAssumptionLine(const report::Report& r) {
   const report::Assumptions& a = r.assumptions;
   std::string s = fmt::format(
       "ExecuTorch {}, target {}, pool base aligned to {} B, {}", a.runtime, a.target, a.pool_align,
@@ -27,7 +39,7 @@ std::string Assumptions(const report::Report& r) {
   return s;
 }
 
-std::string HtmlEscape(const std::string& s) {
+std::string FitHtmlEscape(const std::string& s) {
   std::string o;
   for (char c : s) {
     if (c == '<')
@@ -52,7 +64,7 @@ std::string SymbolOf(const board::ProgramFit& fit, const board::Placed& p) {
   return "etmem_" + base;
 }
 
-std::string Upper(std::string s) {
+std::string FitUpper(std::string s) {
   for (char& c : s)
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
   return s;
@@ -60,28 +72,11 @@ std::string Upper(std::string s) {
 
 }  // namespace
 
-void AddBoardOptions(CLI::App* cmd, BoardArgs& args, bool required) {
-  auto* o = cmd->add_option("--board", args.board,
-                            "a built-in board (etmem list boards) or a board file (.json)");
-  if (required) o->required();
-  cmd->add_option(
-         "--reserve", args.reserve,
-         "REGION=BYTES: the rest of the firmware takes this much of a region (24K, 0x6000)")
-      ->take_all();
-}
-
-Result<board::Board> LoadBoard(const BoardArgs& args) {
-  ETMEM_TRY(board::Board b, board::SelectBoard(args.board));
-  for (const std::string& r : args.reserve)
-    if (auto s = board::AddReservation(b, r); !s) return s.error();
-  return b;
-}
-
-std::string FitText(const report::Report& report, const board::ProgramFit& fit) {
+static std::string FitText(const report::Report& report, const board::ProgramFit& fit) {
   std::string o;
   o += fmt::format("{}: method '{}' on board {} ({})\n", report.program->path, fit.method,
                    fit.board.name, fit.board.file);
-  o += "  assuming " + Assumptions(report) + "\n";
+  o += "  assuming " + FitAssumptionLine(report) + "\n";
   o += "  layout: from each region's base, larger alignment first; a piece aligned more than its "
        "region's base pays the worst-case padding\n";
   for (const std::string& n : fit.notes) o += "  note: " + n + "\n";
@@ -144,7 +139,7 @@ static std::vector<board::Placed> InRegion(const board::ProgramFit& fit, size_t 
   return out;
 }
 
-std::string RegionsText(const board::ProgramFit& fit) {
+std::string FitRegionsText(const board::ProgramFit& fit) {
   std::string o = fmt::format("Board {}: method '{}', region by region ({})\n", fit.board.name,
                               fit.method, fit.result.best.fits() ? "fits" : "does not fit");
   for (size_t r = 0; r < fit.regions.size(); ++r) {
@@ -156,50 +151,50 @@ std::string RegionsText(const board::ProgramFit& fit) {
   return o;
 }
 
-std::string RegionsHtml(const board::ProgramFit& fit) {
+std::string FitRegionsHtml(const board::ProgramFit& fit) {
   std::string o = fmt::format("<section class=\"board\"><h2>Board {}: method '{}' ({})</h2>\n",
-                              HtmlEscape(fit.board.name), HtmlEscape(fit.method),
+                              FitHtmlEscape(fit.board.name), FitHtmlEscape(fit.method),
                               fit.result.best.fits() ? "fits" : "does not fit");
   for (size_t r = 0; r < fit.regions.size(); ++r) {
     o += fmt::format(
         "<h3>{} ({} B free before, {} B used)</h3>\n<table><tr><th>offset</th>"
         "<th>bytes</th><th>piece</th></tr>\n",
-        HtmlEscape(fit.regions[r].name), fit.regions[r].free, fit.result.best.used[r]);
+        FitHtmlEscape(fit.regions[r].name), fit.regions[r].free, fit.result.best.used[r]);
     for (const board::Placed& p : InRegion(fit, r))
       o += fmt::format("<tr><td>+{}</td><td>{}</td><td>{}</td></tr>\n", p.offset, p.bytes,
-                       HtmlEscape(PieceLabel(fit, p)));
+                       FitHtmlEscape(PieceLabel(fit, p)));
     o += "</table>\n";
   }
   return o + "</section>\n";
 }
 
-std::string HeaderBoardSection(const board::ProgramFit& fit) {
+std::string FitHeaderSection(const board::ProgramFit& fit) {
   std::string o =
       fmt::format("\n/* Board {} ({}): where each pool goes (etmem fit: {}). */\n", fit.board.name,
                   fit.board.file, fit.result.best.fits() ? "fits" : "DOES NOT FIT");
   for (const board::Placed& p : fit.result.best.placed) {
     const board::Region& region = fit.board.regions[p.region];
     const std::string sym = SymbolOf(fit, p);
-    o += fmt::format("#define {}_REGION \"{}\"\n", Upper(sym), region.name);
-    o += fmt::format("#define {}_BYTES {}u\n", Upper(sym), p.bytes);
-    o += fmt::format("#define {}_ALIGN {}u\n", Upper(sym), p.align);
+    o += fmt::format("#define {}_REGION \"{}\"\n", FitUpper(sym), region.name);
+    o += fmt::format("#define {}_BYTES {}u\n", FitUpper(sym), p.bytes);
+    o += fmt::format("#define {}_ALIGN {}u\n", FitUpper(sym), p.align);
     if (!region.section.empty())
       o += fmt::format("#define {}_ATTRIBUTES __attribute__((section(\"{}\"), aligned({})))\n",
-                       Upper(sym), region.section, p.align);
+                       FitUpper(sym), region.section, p.align);
     else
-      o += fmt::format("#define {}_ATTRIBUTES __attribute__((aligned({})))\n", Upper(sym), p.align);
+      o += fmt::format("#define {}_ATTRIBUTES __attribute__((aligned({})))\n", FitUpper(sym), p.align);
   }
   o += "#ifdef ETMEM_DEFINE_BOARD_POOLS\n";
   for (const board::Placed& p : fit.result.best.placed) {
     const std::string sym = SymbolOf(fit, p);
-    o += fmt::format("static unsigned char {}[{}_BYTES] {}_ATTRIBUTES;\n", sym, Upper(sym),
-                     Upper(sym));
+    o += fmt::format("static unsigned char {}[{}_BYTES] {}_ATTRIBUTES;\n", sym, FitUpper(sym),
+                     FitUpper(sym));
   }
   o += "#endif\n";
   return o;
 }
 
-std::string LinkerFragment(const board::ProgramFit& fit) {
+static std::string LinkerFragment(const board::ProgramFit& fit) {
   std::string o = fmt::format(
       "/* etmem fit: board {} ({}), method '{}'. Output sections for the "
       "regions etmem placed pools in; MEMORY names are the board's. */\n",
@@ -231,4 +226,132 @@ std::string LinkerFragment(const board::ProgramFit& fit) {
   return o + "}\n";
 }
 
-}  // namespace etmem::cli
+
+// --- Board ---
+
+namespace {
+
+Board WrapBoard(board::Board b) {
+  return Board(std::make_shared<const Board::Impl>(Board::Impl{std::move(b)}));
+}
+
+}  // namespace
+
+Board Board::Open(const std::string& name_or_path) {
+  return WrapBoard(Take(board::SelectBoard(name_or_path)));
+}
+
+Board Board::FromJson(std::string_view json, const std::string& name) {
+  board::Board b = Take(board::ParseBoard(json, name));
+  b.file = name;  // as a board file read from a path is named by it
+  return WrapBoard(std::move(b));
+}
+
+Board Board::Reserve(const std::string& spec) const {
+  board::Board b = impl_->board;
+  if (auto s = board::AddReservation(b, spec); !s) Throw(s.error());
+  return WrapBoard(std::move(b));
+}
+
+const std::string& Board::name() const { return impl_->board.name; }
+const std::string& Board::description() const { return impl_->board.description; }
+const std::string& Board::file() const { return impl_->board.file; }
+std::vector<std::string> Board::sources() const { return impl_->board.sources; }
+
+std::vector<BoardRegion> Board::regions() const {
+  std::vector<BoardRegion> out;
+  for (const board::Region& r : impl_->board.regions) {
+    BoardRegion o{r.name, r.origin, r.size, r.base_align, r.section, {}, r.free_bytes(), r.comment};
+    for (const board::Reservation& res : r.reserved) o.reserved.push_back({res.name, res.bytes});
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+std::vector<Board> Boards() {
+  std::vector<Board> out;
+  for (const auto& b : board::BuiltinBoards()) out.push_back(WrapBoard(*b));
+  return out;
+}
+
+// --- Fit ---
+
+BoardFit Fit(const Report& report, const Board& board, const std::string& method) {
+  const report::Report& r = Internal(report);
+  for (const report::MethodReport& m : r.methods)
+    if (m.plan.refusal && (method.empty() || m.method->name == method))
+      throw api::Error(ErrorKind::kUnsupported, RefusalLine(r, m));
+  board::ProgramFit fit = Take(board::FitProgram(r, board.impl().board, method));
+  return BoardFit(std::make_shared<const BoardFit::Impl>(
+      BoardFit::Impl{report, board, std::move(fit)}));
+}
+
+const std::string& BoardFit::method() const { return impl_->fit.method; }
+const Board& BoardFit::board() const { return impl_->board; }
+bool BoardFit::fits() const { return impl_->fit.result.best.fits(); }
+uint64_t BoardFit::short_bytes() const { return impl_->fit.result.best.short_bytes; }
+uint64_t BoardFit::lower_bound_short_bytes() const { return impl_->fit.result.bound.short_bytes; }
+std::string BoardFit::lower_bound_reason() const { return impl_->fit.result.bound.reason; }
+std::vector<std::string> BoardFit::notes() const { return impl_->fit.notes; }
+bool BoardFit::splits() const { return impl_->fit.edit.has_value(); }
+
+std::vector<FitPlacement> BoardFit::placement() const {
+  const board::ProgramFit& fit = impl_->fit;
+  std::vector<FitPlacement> out;
+  for (const board::Placed& p : fit.result.best.placed)
+    out.push_back({PieceLabel(fit, p), fit.regions[p.region].name, p.offset, p.padding, p.bytes,
+                   p.align, fit.MemoryIdOf(p.piece, p.part), SymbolOf(fit, p)});
+  return out;
+}
+
+std::vector<FitRegion> BoardFit::regions() const {
+  const board::ProgramFit& fit = impl_->fit;
+  std::vector<FitRegion> out;
+  for (size_t r = 0; r < fit.regions.size(); ++r)
+    out.push_back({fit.regions[r].name, fit.regions[r].free, fit.result.best.used[r]});
+  return out;
+}
+
+std::string BoardFit::Render() const { return FitText(Internal(impl_->report), impl_->fit); }
+
+std::string BoardFit::LinkerScript() const { return LinkerFragment(impl_->fit); }
+
+std::vector<std::byte> BoardFit::FittedProgram() const {
+  const board::ProgramFit& fit = impl_->fit;
+  const Program& program = impl_->report.impl().program;
+  const pte::ProgramView& view = Internal(program);
+  std::vector<uint8_t> bytes;
+  if (fit.edit) {
+    bytes = Take(plan::RewritePlan(view, {*fit.edit}));
+  } else {
+    std::span<const uint8_t> in = view.file->bytes();
+    bytes.assign(in.begin(), in.end());
+  }
+  // Read back: every plan sound, and the fitted method's pool what the original's was (only
+  // planned offsets, memory ids and buffer sizes changed).
+  const std::string name = view.path + " (fitted)";
+  const Program back = Program::FromBytes(bytes.data(), bytes.size(), name);
+  for (const pte::MethodView& m : Internal(back).methods) {
+    const plan::Lifetimes l = Take(plan::ComputeLifetimes(m));
+    if (!plan::Validate(l).sound())
+      throw api::Error(ErrorKind::kInvalidProgram, name + ": the fitted method '" +
+                                                       std::string(m.name) +
+                                                       "' is not sound (a bug in etmem)");
+  }
+  Options options = impl_->report.impl().options;
+  options.method = fit.method;
+  uint64_t before = 0, after = 0;
+  for (const report::MethodReport& m : Internal(impl_->report).methods)
+    if (m.method->name == fit.method) before = m.method_bytes;
+  const Report again = Analyze(back, options);
+  for (const report::MethodReport& m : Internal(again).methods)
+    if (m.method->name == fit.method) after = m.method_bytes;
+  if (before != after)
+    throw api::Error(ErrorKind::kInvalidProgram,
+                     name + ": the fitted program needs a different method pool (a bug in etmem)");
+  std::vector<std::byte> out(bytes.size());
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+}  // namespace etmem::api
