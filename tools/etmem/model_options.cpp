@@ -31,6 +31,7 @@ api::Options ToApiOptions(const ModelArgs& args) {
   o.temp = args.temp;
   o.temp_pool = args.temp_pool;
   o.external_data = args.external_data;
+  o.external_data_file = args.external_data_file;
   o.backends = args.backends;
   o.runner = args.runner;
   return o;
@@ -57,8 +58,16 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
                   "the temp allocator's size in bytes, where operator metadata falls back to the "
                   "method allocator when the temp pool is too small (main); default: the "
                   "runner's temp pool, else the portable executor_runner's");
-  cmd->add_flag("--external-data", args.external_data,
-                "the runner passes a NamedDataMap (.ptd) to load_method");
+  // A flag that may take the .ptd: "--external-data" alone, or "--external-data FILE.ptd".
+  cmd->add_option_function<std::vector<std::string>>(
+         "--external-data",
+         [&args](const std::vector<std::string>& v) {
+           args.external_data = true;
+           if (!v.empty() && !v.back().empty()) args.external_data_file = v.back();
+         },
+         "the runner passes a NamedDataMap (.ptd) to load_method; with FILE.ptd, that file, "
+         "checked as the release would")
+      ->expected(0, 1);
   cmd->add_option("--backend", args.backends,
                   "ID=BYTES[:ALIGN]: what a backend etmem does not model allocates from the "
                   "method allocator in init() (repeatable; BYTES 0 = nothing)");

@@ -25,6 +25,7 @@ struct ModelArgs {
   std::string temp = "runner";
   std::optional<uint64_t> temp_pool;  // --temp-pool BYTES
   bool external_data = false;
+  std::string external_data_file;     // --external-data FILE.ptd
   std::vector<std::string> backends;  // --backend ID=BYTES[:ALIGN]
   std::string runner;                 // --runner NAME[+OPTION...] | FILE.json[+OPTION...]
 };

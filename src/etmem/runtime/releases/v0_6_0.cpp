@@ -30,6 +30,8 @@ ReleaseDelta Release_v0_6_0() {
             t.parser_scalar_types |= uint64_t{0b111} << 8;
             // The examples/portable executor_runner passes a temp allocator from 0.6 on.
             t.runner_passes_temp = true;
+            // .ptd (issue 13 item 4): extension/flat_tensor at v0.6.0 reads tensor entries.
+            t.ptd_layout = 6;
           }};
 }
 

@@ -10,6 +10,10 @@ ReleaseDelta Release_v0_7_0() {
             // parse_external_constants checks the map (0.6 dereferences null; measured on the
             // real 0.6 runtime: a segfault after R3).
             t.external_map_null_checked = true;
+            // .ptd (issue 13 item 4): named blobs with an optional tensor layout (v0.7.0
+            // extension/flat_tensor/serialize/flat_tensor.fbs); keys compared over the file
+            // key's length only; a segment checked by its start.
+            t.ptd_layout = 7;
           }};
 }
 
