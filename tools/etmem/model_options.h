@@ -30,6 +30,12 @@ struct ModelArgs {
   std::string runner;                 // --runner NAME[+OPTION...] | FILE.json[+OPTION...]
 };
 
+// argv for CLI::App::parse (reversed, without the program name), with "--external-data
+// FILE.ptd" and "--external-data=FILE.ptd" turned into the flag plus a hidden
+// --external-data-file=FILE.ptd: the flag must not take the next argument, which is the
+// program in "--external-data PROGRAM.pte".
+std::vector<std::string> ParseArgs(int argc, char** argv);
+
 // Registers --runtime, --target, --pool-align, --temp, --external-data, --backend and --runner
 // on `cmd`.
 // `all_allowed`: whether --runtime/--target accept "all" (analyze does).

@@ -221,7 +221,7 @@ class Emulation {
   // The entry for `key`, as the release's linear search finds it.
   Fail Find(std::string_view key, uint64_t& entry) {
     const bool v06 = t_.ptd_layout == 6;
-    const uint64_t list = r_.Ref(root_, v06 ? 2 : 2);  // tensors (0.6) or named_data
+    const uint64_t list = r_.Ref(root_, 2);  // tensors (0.6 layout) or named blobs: both slot 2
     if (list == 0) {
       if (v06) return Make(kCrash, f_.name + " has no tensor list, which 0.6 reads unchecked");
       return Make("NotFound", InFile(key) + ": no named data list");
