@@ -8,9 +8,10 @@
 // (pte/ptd_file.h).
 //
 // Assumptions: the runner reads the .ptd through a BufferDataLoader (the whole file in memory;
-// a FileDataLoader words its out-of-range line differently and names the path); the program has
-// no named data of its own (with both, 1.0+ merge the two maps, and the order of lookups is not
-// modelled here).
+// a FileDataLoader words its out-of-range line differently and names the path). When the program
+// has named data of its own, 1.0+ look keys up in a merge of both maps, which is not modelled:
+// then only the .ptd's own load is checked, not the program's keys. A planned external tensor
+// that is the method's last value is refused before its TensorImpl (the runtime after it).
 #pragma once
 
 #include <cstdint>
