@@ -80,6 +80,13 @@ struct Options {
   std::string method;
   // --external-data: the runner passes a NamedDataMap (.ptd) to load_method.
   bool external_data = false;
+  // --external-data FILE.ptd: that .ptd is the map (implies external_data). It is checked as
+  // the release's data map and load_method would check it: a .ptd that does not match the
+  // program, or is in a format the release does not read, makes the method a refusal with the
+  // release's error code and log line. Either a path, or the file's bytes (then the path only
+  // names it in messages). A file that is no .ptd at all is an Error naming it.
+  std::string external_data_file;
+  std::vector<std::byte> external_data_bytes;
   // --backend, one entry each: "ID=BYTES" or "ID=BYTES:ALIGN", what a backend etmem does not
   // model allocates from the method allocator in init().
   std::vector<std::string> backends;

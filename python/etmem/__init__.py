@@ -15,7 +15,9 @@ Every function takes the program as a path (``str`` or ``os.PathLike``) or as it
 - ``pool_align``: the pool base's alignment (a power of two); None: the target's malloc alignment;
 - ``temp``: "runner" (what the release's executor_runner does), "null" or "nonnull";
 - ``pool``: check whether a method-allocator pool of this many bytes loads;
-- ``external_data``: the runner passes a NamedDataMap (.ptd) to load_method;
+- ``external_data``: True: the runner passes a NamedDataMap (.ptd) to load_method; or the .ptd
+  itself, as a path or bytes (``--external-data FILE.ptd``): checked as the release would, so a
+  .ptd that does not match the program or the release's format is a refusal;
 - ``backends``: ["ID=BYTES" or "ID=BYTES:ALIGN", ...] for backends etmem does not model;
 - ``runner``: a runner profile (name or .json file); None: the portable executor_runner;
 - ``method``: only this method; None: every method;
@@ -85,13 +87,23 @@ def _reserve(reserve: Any) -> Optional[List[str]]:
     return [str(r) for r in reserve]
 
 
+def _external_data(external_data: Any) -> Any:
+    """True/False, a .ptd's path as str, or its bytes."""
+    if isinstance(external_data, (str, os.PathLike)):
+        path = os.fspath(external_data)
+        return os.fsdecode(path) if isinstance(path, bytes) else path
+    if isinstance(external_data, (bytes, bytearray, memoryview)):
+        return bytes(external_data)
+    return bool(external_data)
+
+
 def _model(runtime: str, target: str, pool_align: Optional[int], temp: str, pool: Optional[int],
-           external_data: bool, backends: Optional[Sequence[str]], runner: Optional[str],
+           external_data: Any, backends: Optional[Sequence[str]], runner: Optional[str],
            method: Optional[str], temp_pool: Optional[int] = None) -> Dict[str, Any]:
     if isinstance(backends, str):
         backends = [backends]
     return dict(runtime=runtime, target=os.fspath(target), pool_align=pool_align, temp=temp,
-                pool=pool, external_data=bool(external_data),
+                pool=pool, external_data=_external_data(external_data),
                 backends=list(backends) if backends is not None else None,
                 runner=os.fspath(runner) if runner is not None else None, method=method,
                 temp_pool=temp_pool)

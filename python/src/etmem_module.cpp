@@ -88,7 +88,7 @@ std::optional<api::Board> LoadBoard(const py::object& board,
 
 api::Options MakeOptions(const std::string& runtime, const std::string& target,
                          std::optional<uint32_t> pool_align, const std::string& temp,
-                         std::optional<uint64_t> pool, bool external_data,
+                         std::optional<uint64_t> pool, const py::object& external_data,
                          std::optional<std::vector<std::string>> backends,
                          std::optional<std::string> runner, std::optional<std::string> method,
                          std::optional<uint64_t> temp_pool) {
@@ -98,7 +98,19 @@ api::Options MakeOptions(const std::string& runtime, const std::string& target,
   o.pool_align = pool_align;
   o.temp = temp;
   o.pool = pool;
-  o.external_data = external_data;
+  // external_data: a bool (--external-data), a path (str) of the .ptd, or its bytes
+  // (--external-data FILE.ptd).
+  if (py::isinstance<py::bytes>(external_data)) {
+    const std::string bytes = external_data.cast<std::string>();
+    const auto* b = reinterpret_cast<const std::byte*>(bytes.data());
+    o.external_data = true;
+    o.external_data_bytes.assign(b, b + bytes.size());
+  } else if (py::isinstance<py::str>(external_data)) {
+    o.external_data = true;
+    o.external_data_file = external_data.cast<std::string>();
+  } else {
+    o.external_data = external_data.cast<bool>();
+  }
   if (backends) o.backends = std::move(*backends);
   if (runner) o.runner = std::move(*runner);
   if (method) o.method = std::move(*method);
@@ -352,7 +364,7 @@ py::object FromJson(const std::string& text) {
 
 #define ETMEM_MODEL_ARGS                                                                      \
   const std::string &runtime, const std::string &target, std::optional<uint32_t> pool_align, \
-      const std::string &temp, std::optional<uint64_t> pool, bool external_data,            \
+      const std::string &temp, std::optional<uint64_t> pool, const py::object &external_data, \
       std::optional<std::vector<std::string>> backends, std::optional<std::string> runner,    \
       std::optional<std::string> method, std::optional<uint64_t> temp_pool
 #define ETMEM_MODEL_VALUES                                                                   \

@@ -436,3 +436,39 @@ def test_bad_boards_raise_the_command_lines_line(cnn, etmem_binary, tmp_path):
         etmem.fit(cnn, 12)
     with pytest.raises(ValueError, match="reserve: needs a board"):
         etmem.header(cnn, reserve="SRAM1=1K")
+
+
+def test_external_data_takes_the_ptd_as_a_path_or_its_bytes(etmem_binary, tmp_path):
+    # etmem-examples OUTDIR --ptd writes external_data.pte and .ptd files that match it or not.
+    from conftest import BUILD_DIR
+
+    examples = BUILD_DIR / "tools" / "etmem-examples" / "etmem-examples"
+    subprocess.run([str(examples), str(tmp_path), "--ptd"], check=True, capture_output=True)
+    pte = tmp_path / "external_data.pte"
+    bare = etmem.analyze(pte, runtime="1.4.1", external_data=True)
+    for name, error, log in [
+        ("match", None, None),
+        ("missing_key", "NotFound", "Failed to get metadata for key linear.bias"),
+        ("sizes", "InvalidExternalData",
+         "Sizes mismatch. Expected 8, got 4 for size at index 1."),
+        ("bad_magic", "InvalidExternalData",
+         "Failed to parse FlatTensor header with error code 32. File may be corrupt."),
+    ]:
+        ptd = tmp_path / f"external_data.{name}.ptd"
+        expected = cli_json(etmem_binary, pte, "--runtime", "1.4.1", "--external-data", ptd)
+        assert etmem.analyze(pte, runtime="1.4.1", external_data=ptd) == expected, name
+        assert etmem.analyze(pte, runtime="1.4.1", external_data=str(ptd)) == expected, name
+        from_bytes = etmem.analyze(pte, runtime="1.4.1", external_data=ptd.read_bytes())
+        (m,) = from_bytes["methods"]
+        if error is None:
+            assert "load_refused" not in m, name
+            assert from_bytes == bare, name  # a matching .ptd costs what the bare flag predicts
+        else:
+            assert m["load_refused"]["error"] == error, name
+            assert m["load_refused"]["log"] == log, name
+            assert expected["methods"][0]["load_refused"]["log"] == log, name
+    # Not a .ptd at all: an error naming the file.
+    junk = tmp_path / "junk.ptd"
+    junk.write_bytes(b"\0" * 100)
+    with pytest.raises(ValueError, match="junk.ptd: not a readable .ptd file"):
+        etmem.analyze(pte, runtime="1.4.1", external_data=junk)

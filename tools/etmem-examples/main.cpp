@@ -2,18 +2,22 @@
 // files (cnn.pte is the motivating report's CNN), so the quick start has programs to analyse;
 // `etmem-examples OUTDIR --refusals` writes the programs some release refuses instead (the
 // programs tests/measured/ measured the refusals on); `--executable` writes the programs the real
-// portable kernels can execute (their computed outputs are compared in tests/measured/).
+// portable kernels can execute (their computed outputs are compared in tests/measured/);
+// `--ptd` writes external_data.pte and the .ptd files that match it or not (ptd_scenarios.h).
 // The scenario names (scenarios.h) and the OUTPUT list in CMakeLists.txt must name the same files.
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "etmem/testing/ptd_scenarios.h"
 #include "etmem/testing/scenarios.h"
 
 int main(int argc, char** argv) {
   const bool refusals = argc == 3 && std::string(argv[2]) == "--refusals";
   const bool executable = argc == 3 && std::string(argv[2]) == "--executable";
-  if (argc != 2 && !refusals && !executable) {
+  const bool ptd = argc == 3 && std::string(argv[2]) == "--ptd";
+  if (argc != 2 && !refusals && !executable && !ptd) {
     std::fprintf(stderr,
                  "usage: etmem-examples OUTDIR\n"
                  "Writes etmem's example programs (.pte) into OUTDIR.\n");
@@ -26,6 +30,29 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "etmem-examples: cannot create %s: %s\n", dir.c_str(),
                  ec.message().c_str());
     return 1;
+  }
+  if (ptd) {
+    etmem::Status written =
+        etmem::testing::NamedScenarioProgram("external_data").WriteFile((dir / "external_data.pte").string());
+    for (const auto& p : etmem::testing::PtdScenarios()) {
+      if (!written) break;
+      const std::vector<uint8_t> bytes = p.make();
+      const std::filesystem::path path = dir / (std::string(p.name) + ".ptd");
+      std::FILE* f = std::fopen(path.c_str(), "wb");
+      if (f == nullptr || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
+        if (f) std::fclose(f);
+        std::fprintf(stderr, "etmem-examples: cannot write %s\n", path.c_str());
+        return 1;
+      }
+      std::fclose(f);
+    }
+    if (!written) {
+      std::fprintf(stderr, "etmem-examples: %s\n", written.error().message.c_str());
+      return 1;
+    }
+    std::printf("etmem-examples: wrote external_data.pte and %zu .ptd files to %s\n",
+                etmem::testing::PtdScenarios().size(), dir.c_str());
+    return 0;
   }
   const auto scenarios = refusals     ? etmem::testing::RefusalScenarios()
                          : executable ? etmem::testing::ExecutableScenarios()

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands.h"
+#include "model_options.h"
 #include "etmem/base/printable.h"
 
 int main(int argc, char** argv) {
@@ -28,7 +29,8 @@ int main(int argc, char** argv) {
     if (verb == named) run = verb->define(cmd);
   }
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args = ParseArgs(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);  // prints help / version / the usage error
     return code == 0 ? kExitOk : kExitInvalid;

@@ -23,6 +23,23 @@ std::string CheckPoolAlign(std::string& s) {
 
 }  // namespace
 
+std::vector<std::string> ParseArgs(int argc, char** argv) {
+  std::vector<std::string> out;
+  for (int i = argc - 1; i > 0; --i) {
+    const std::string a = argv[i];
+    if (i + 1 < argc && a == "--external-data" && std::string_view(argv[i + 1]).ends_with(".ptd")) {
+      out.back() = "--external-data-file=" + out.back();
+      out.push_back(a);
+    } else if (a.starts_with("--external-data=")) {
+      out.push_back("--external-data-file=" + a.substr(16));
+      out.push_back("--external-data");
+    } else {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
 api::Options ToApiOptions(const ModelArgs& args) {
   api::Options o;
   o.runtime = args.runtime;
@@ -31,6 +48,7 @@ api::Options ToApiOptions(const ModelArgs& args) {
   o.temp = args.temp;
   o.temp_pool = args.temp_pool;
   o.external_data = args.external_data;
+  o.external_data_file = args.external_data_file;
   o.backends = args.backends;
   o.runner = args.runner;
   return o;
@@ -57,8 +75,14 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
                   "the temp allocator's size in bytes, where operator metadata falls back to the "
                   "method allocator when the temp pool is too small (main); default: the "
                   "runner's temp pool, else the portable executor_runner's");
-  cmd->add_flag("--external-data", args.external_data,
-                "the runner passes a NamedDataMap (.ptd) to load_method");
+  // A flag that may take the .ptd: "--external-data" alone, or "--external-data=FILE.ptd"
+  // ("--external-data FILE.ptd" becomes that form in ParseArgs). A flag never takes the next
+  // argument, so "--external-data PROGRAM.pte" keeps its meaning.
+  cmd->add_flag_callback(
+      "--external-data", [&args] { args.external_data = true; },
+      "the runner passes a NamedDataMap (.ptd) to load_method; --external-data FILE.ptd: that "
+      "file, checked as the release would");
+  cmd->add_option("--external-data-file", args.external_data_file)->group("");
   cmd->add_option("--backend", args.backends,
                   "ID=BYTES[:ALIGN]: what a backend etmem does not model allocates from the "
                   "method allocator in init() (repeatable; BYTES 0 = nothing)");

@@ -25,9 +25,16 @@ struct ModelArgs {
   std::string temp = "runner";
   std::optional<uint64_t> temp_pool;  // --temp-pool BYTES
   bool external_data = false;
+  std::string external_data_file;     // --external-data FILE.ptd
   std::vector<std::string> backends;  // --backend ID=BYTES[:ALIGN]
   std::string runner;                 // --runner NAME[+OPTION...] | FILE.json[+OPTION...]
 };
+
+// argv for CLI::App::parse (reversed, without the program name), with "--external-data
+// FILE.ptd" and "--external-data=FILE.ptd" turned into the flag plus a hidden
+// --external-data-file=FILE.ptd: the flag must not take the next argument, which is the
+// program in "--external-data PROGRAM.pte".
+std::vector<std::string> ParseArgs(int argc, char** argv);
 
 // Registers --runtime, --target, --pool-align, --temp, --external-data, --backend and --runner
 // on `cmd`.

@@ -16,6 +16,7 @@
 #include "etmem/plan/replan.h"
 #include "etmem/plan/rewrite.h"
 #include "etmem/pte/mapped_file.h"
+#include "etmem/pte/ptd_file.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/budget.h"
 #include "etmem/report/c_header.h"
@@ -142,6 +143,17 @@ Result<report::ReportOptions> MakeReportOptions(const Options& options,
   o.load.temp_allocator =
       o.temp_is_runner_default ? release.runner_passes_temp : options.temp == "nonnull";
   o.load.external_data_map = options.external_data;
+  if (!options.external_data_bytes.empty()) {
+    const std::string name =
+        options.external_data_file.empty() ? "external data (bytes)" : options.external_data_file;
+    ETMEM_TRY(o.load.ptd, pte::ReadPtdBytes({reinterpret_cast<const uint8_t*>(
+                                                  options.external_data_bytes.data()),
+                                              options.external_data_bytes.size()},
+                                             name));
+  } else if (!options.external_data_file.empty()) {
+    ETMEM_TRY(o.load.ptd, pte::ReadPtd(options.external_data_file));
+  }
+  if (o.load.ptd) o.load.external_data_map = true;
   o.load.temp_pool_bytes = options.temp_pool;
   o.pool_align = options.pool_align.value_or(target.malloc_align);
   for (const std::string& b : options.backends) {

@@ -1,6 +1,7 @@
 // Owns: PlanMethodLoad, the allocation sequence of Method::load / Method::init (spec §3).
 // The order here is the runtime's order; every condition is a trait of the release.
 #include "etmem/runtime/load_plan.h"
+#include "etmem/runtime/ptd_check.h"
 
 #include <algorithm>
 #include <array>
@@ -37,6 +38,7 @@ class Planner {
     plan_.unknowns.clear();
     plan_.refusal.reset();
     plan_.metadata = {};
+    if (options_.ptd && !PtdAllows(-1)) return Flush();  // the runner's data map load
     if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
       Instance(Site::kPlatformAllocator);
     if (ParseValues() && InitDelegates() && InitChains()) {}
@@ -147,6 +149,12 @@ class Planner {
   bool Refused() const { return plan_.refusal.has_value(); }
 
   bool ParseValues();
+  // .ptd checks (issue 13 item 4): false once the release has refused the given .ptd, at the
+  // point of the load where it does: before anything (the runner's data map load; next_value
+  // -1), before value 0 (parse_external_constants), or after a planned external tensor's
+  // TensorImpl (the tensor parser), i.e. before the next value.
+  bool PtdAllows(int64_t next_value);
+  std::optional<PtdOutcome> ptd_outcome_;
   int64_t FirstNoneValue() const {
     for (size_t i = 0; i < m_.values.size(); ++i)
       if (m_.values[i].kind == ValueKind::kNone) return static_cast<int64_t>(i);
@@ -179,6 +187,21 @@ class Planner {
   size_t batch_size_ = 0;
 };
 
+bool Planner::PtdAllows(int64_t next_value) {
+  using Where = PtdOutcome::Where;
+  if (next_value < 0) {
+    ptd_outcome_ = CheckExternalData(program_, m_, *options_.ptd, t_);
+    if (!ptd_outcome_ || ptd_outcome_->where != Where::kMapLoad) return true;
+  } else if (!ptd_outcome_ || (ptd_outcome_->where == Where::kExternalConstants && next_value != 0) ||
+             (ptd_outcome_->where == Where::kPlannedValue &&
+              next_value != std::min<int64_t>(ptd_outcome_->value + 1,
+                                              static_cast<int64_t>(m_.values.size()) - 1))) {
+    return true;
+  }
+  if (!plan_.refusal) plan_.refusal = ptd_outcome_->refusal;
+  return false;
+}
+
 bool Planner::ParseValues() {
   List(Site::kValues, m_.values.size());
   if (Refused()) return false;
@@ -199,6 +222,7 @@ bool Planner::ParseValues() {
   }
   tensor_rank_.resize(m_.values.size());
   for (size_t i = 0; i < m_.values.size(); ++i) {
+    if (options_.ptd && !PtdAllows(static_cast<int64_t>(i))) return false;
     const pte::ValueView& v = m_.values[i];
     tensor_rank_[i] = v.kind == ValueKind::kTensor ? m_.tensors[v.index].rank : kNotATensor;
     if (v.kind == ValueKind::kNone)

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,6 +19,7 @@
 
 #include "etmem/abi/abi.h"
 #include "etmem/pte/program_view.h"
+#include "etmem/pte/ptd_file.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::runtime {
@@ -48,6 +50,9 @@ struct DeclaredBackendInit {
 struct LoadOptions {
   bool temp_allocator = false;     // MemoryManager gets a non-null temp allocator with size > 0
   bool external_data_map = false;  // a NamedDataMap (.ptd) is passed to load_method
+  // The .ptd itself, when given (implies external_data_map): checked as the release's data map
+  // and load_method would (ptd_check.h).
+  std::shared_ptr<const pte::PtdFile> ptd;
   // The temp allocator's size in bytes (its size(), the capacity), when the release's choice of
   // allocator depends on it (RuntimeTraits::operator_metadata_temp_fallback_dims). Unset there:
   // no fallback is modelled; callers say which size they assume (report/ does).

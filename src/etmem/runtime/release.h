@@ -122,6 +122,17 @@ struct RuntimeTraits {
   void SetFailure(std::initializer_list<Site> sites, OnFailure f) {
     for (Site s : sites) failure(s) = f;
   }
+
+  // .ptd checks (issue 13 item 4): how the release's FlatTensorDataMap reads a .ptd and checks
+  // the program's external tensors against it (runtime/ptd_check.h).
+  uint8_t ptd_layout = 0;                 // 0: no data map; 6: tensor entries; 7: named blobs
+  bool ptd_header_error_wrapped = false;  // any header failure: InvalidExternalData (1.0+)
+  bool ptd_file_size_checked = false;     // segment base + data size <= file size (1.0+)
+  bool ptd_key_exact = false;             // keys compared whole (1.0+; 0.7: file key's length)
+  bool ptd_segment_end_checks_size = false;      // offset + size <= end (1.0+; 0.7: offset < end)
+  bool ptd_segment_end_overflow_checked = false;  // offset + size may not wrap (1.3+)
+  bool ptd_dim_order_size_checked = false;        // validateTensorLayout checks its length (1.3+)
+  bool ptd_layout_overflow_checked = false;       // TensorLayout::create checks nbytes (1.3+)
 };
 
 // One file in releases/ defines one of these: the version, the release it edits, and the edit.

@@ -11,6 +11,10 @@ ReleaseDelta Release_v0_7_0() {
             // real 0.6 runtime: a segfault after R3).
             t.external_map_null_checked = true;
             t.external_map_null_log = "named_data_map is null";
+            // .ptd (issue 13 item 4): named blobs with an optional tensor layout (v0.7.0
+            // extension/flat_tensor/serialize/flat_tensor.fbs); keys compared over the file
+            // key's length only; a segment checked by its start.
+            t.ptd_layout = 7;
           }};
 }
 

@@ -24,6 +24,13 @@ ReleaseDelta Release_v1_0_0() {
             for (const char* id : {"VgfBackend", "NeutronBackend", "EnnBackend", "NeuropilotBackend",
                                    "OpenvinoBackend"})
               t.backends[id] = {id, "", kSdkSized};
+            // .ptd (issue 13 item 4): flat_tensor_data_map.cpp at v1.0.0 wraps any header
+            // failure as InvalidExternalData, checks the file's size against the header,
+            // compares keys whole and checks a segment's end.
+            t.ptd_header_error_wrapped = true;
+            t.ptd_file_size_checked = true;
+            t.ptd_key_exact = true;
+            t.ptd_segment_end_checks_size = true;
           }};
 }
 

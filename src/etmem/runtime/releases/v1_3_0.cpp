@@ -15,6 +15,11 @@ ReleaseDelta Release_v1_3_0() {
             // Device {type, index} fits in TensorImpl's tail padding: the size does not change.
             t.types.Add(abi::Struct("Device", {{"type", Prim::kI8}, {"index", Prim::kI8}}));
             t.types.AppendField("TensorImpl", {"device", "Device"});
+            // .ptd (issue 13 item 4): a segment's end may not wrap (c10::add_overflows);
+            // validateTensorLayout checks the program's dim order length.
+            t.ptd_segment_end_overflow_checked = true;
+            t.ptd_dim_order_size_checked = true;
+            t.ptd_layout_overflow_checked = true;  // runtime/core/tensor_layout.cpp
           }};
 }
 

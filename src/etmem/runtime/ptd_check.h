@@ -1,0 +1,43 @@
+// Owns: what a release does with a given .ptd (issue 13 item 4): its FlatTensorDataMap::load
+// (run by the runner before load_method) and the lookups load_method makes for the program's
+// external tensors (Method::parse_external_constants, then the tensor parser for planned ones),
+// emulated on the file's bytes as the release's own unverified reader reads them, so a file in
+// another release's layout is misread exactly as the release misreads it. The first failure,
+// with the release's error code, its first error-level log line and where in the load it happens.
+// Not: the allocations (load_plan.cpp places the refusal in its sequence), nor reading the file
+// (pte/ptd_file.h).
+//
+// Assumptions: the runner reads the .ptd through a BufferDataLoader (the whole file in memory;
+// a FileDataLoader words its out-of-range line differently and names the path). When the program
+// has named data of its own, 1.0+ look keys up in a merge of both maps, which is not modelled:
+// then only the .ptd's own load is checked, not the program's keys. A planned external tensor
+// that is the method's last value is refused before its TensorImpl (the runtime after it).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "etmem/pte/program_view.h"
+#include "etmem/pte/ptd_file.h"
+#include "etmem/runtime/load_plan.h"
+#include "etmem/runtime/release.h"
+
+namespace etmem::runtime {
+
+struct PtdOutcome {
+  enum class Where : uint8_t {
+    kMapLoad,            // FlatTensorDataMap::load, before load_method: nothing allocated
+    kExternalConstants,  // parse_external_constants: after the values and external arrays
+    kPlannedValue,       // the tensor parser, after value `value`'s TensorImpl
+  };
+  Where where = Where::kMapLoad;
+  int64_t value = -1;
+  Refusal refusal;
+};
+
+// The first failure, or nothing when the release loads the method with this .ptd.
+std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
+                                            const pte::MethodView& method,
+                                            const pte::PtdFile& ptd, const RuntimeTraits& t);
+
+}  // namespace etmem::runtime

@@ -1,0 +1,23 @@
+// Owns: the named external data files (.ptd) written beside ProgramWithExternalData
+// (external_data.pte): one that matches it in each layout, and one per way a release refuses a
+// .ptd (a key missing, an index or size out of bounds, another tensor layout, a damaged header,
+// a truncated file). etmem-examples --ptd writes them; tests/measured/ measured them.
+// Not: the writer (ptd_writer.h), nor the program (scenarios.h).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace etmem::testing {
+
+struct NamedPtd {
+  const char* name;     // file stem, e.g. "external_data.match"
+  const char* program;  // the scenario it goes with ("external_data")
+  const char* what;     // one line: how it differs from the program
+  std::vector<uint8_t> (*make)();
+};
+
+std::span<const NamedPtd> PtdScenarios();
+
+}  // namespace etmem::testing

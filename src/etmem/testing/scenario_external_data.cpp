@@ -1,0 +1,102 @@
+// Owns: the .ptd files of ptd_scenarios.h. The program they go with is ProgramWithExternalData:
+// external constants "linear.weight" (Float [8, 8], named twice) and "linear.bias" (Float [8]),
+// and "cache.state" (Float [1, 8]), planned memory whose initial value comes from the .ptd.
+// Not: the program (scenarios.cpp).
+#include "etmem/testing/ptd_scenarios.h"
+
+#include "etmem/testing/ptd_writer.h"
+
+namespace etmem::testing {
+namespace {
+
+PtdBlob Weight() { return {.key = "linear.weight", .shape = PtdShape{.sizes = {8, 8}}}; }
+PtdBlob Bias() { return {.key = "linear.bias", .shape = PtdShape{.sizes = {8}}}; }
+PtdBlob State() { return {.key = "cache.state", .shape = PtdShape{.sizes = {1, 8}}}; }
+
+PtdFileSpec Matching() { return {.blobs = {Weight(), Bias(), State()}}; }
+
+std::vector<uint8_t> Match() { return WritePtd(Matching()); }
+std::vector<uint8_t> Match06() {
+  PtdFileSpec s = Matching();
+  s.layout06 = true;
+  return WritePtd(s);
+}
+std::vector<uint8_t> MissingKey() { return WritePtd({.blobs = {Weight(), State()}}); }
+std::vector<uint8_t> MissingState() { return WritePtd({.blobs = {Weight(), Bias()}}); }
+std::vector<uint8_t> SegmentIndexOutOfBounds() {
+  PtdFileSpec s = Matching();
+  s.blobs[1].segment = 7;
+  return WritePtd(s);
+}
+std::vector<uint8_t> SegmentPastEnd() {
+  PtdFileSpec s = Matching();
+  s.blobs[2].extra_segment_size = 4;  // the last segment claims 4 bytes past the data
+  return WritePtd(s);
+}
+std::vector<uint8_t> SizesMismatch() {
+  PtdFileSpec s = Matching();
+  s.blobs[0].shape->sizes = {8, 4};
+  return WritePtd(s);
+}
+std::vector<uint8_t> DtypeMismatch() {
+  PtdFileSpec s = Matching();
+  s.blobs[0].shape->dtype = 3;  // Int
+  return WritePtd(s);
+}
+std::vector<uint8_t> DimOrderMismatch() {
+  PtdFileSpec s = Matching();
+  s.blobs[0].shape->dim_order = {1, 0};
+  return WritePtd(s);
+}
+std::vector<uint8_t> KeyPrefix() {
+  PtdFileSpec s = Matching();
+  s.blobs[1].key = "linear.b";  // a prefix of the program's "linear.bias"
+  return WritePtd(s);
+}
+std::vector<uint8_t> BadMagic() {
+  PtdFileSpec s = Matching();
+  s.header_magic = "FH02";
+  return WritePtd(s);
+}
+std::vector<uint8_t> ShortHeader() {
+  PtdFileSpec s = Matching();
+  s.header_length = 32;
+  return WritePtd(s);
+}
+std::vector<uint8_t> BadIdentifier() {
+  PtdFileSpec s = Matching();
+  s.identifier = "FT02";
+  return WritePtd(s);
+}
+std::vector<uint8_t> Truncated() {
+  PtdFileSpec s = Matching();
+  s.truncate_by = 16;
+  return WritePtd(s);
+}
+
+const NamedPtd kPtds[] = {
+    {"external_data.match", "external_data", "every key, in the 0.7+ layout", Match},
+    {"external_data.match06", "external_data", "every key, in the 0.6 layout", Match06},
+    {"external_data.missing_key", "external_data", "no linear.bias", MissingKey},
+    {"external_data.missing_state", "external_data", "no cache.state", MissingState},
+    {"external_data.segment_index", "external_data", "linear.bias names segment 7 of 3",
+     SegmentIndexOutOfBounds},
+    {"external_data.segment_past_end", "external_data",
+     "cache.state's segment ends 4 bytes past the segment data", SegmentPastEnd},
+    {"external_data.sizes", "external_data", "linear.weight is [8, 4]", SizesMismatch},
+    {"external_data.dtype", "external_data", "linear.weight is Int", DtypeMismatch},
+    {"external_data.dim_order", "external_data", "linear.weight's dim order is (1, 0)",
+     DimOrderMismatch},
+    {"external_data.key_prefix", "external_data", "linear.bias is keyed linear.b", KeyPrefix},
+    {"external_data.bad_magic", "external_data", "header magic FH02", BadMagic},
+    {"external_data.short_header", "external_data", "header length 32", ShortHeader},
+    {"external_data.bad_identifier", "external_data", "flatbuffer identifier FT02",
+     BadIdentifier},
+    {"external_data.truncated", "external_data", "the last 16 bytes cut off", Truncated},
+};
+
+}  // namespace
+
+std::span<const NamedPtd> PtdScenarios() { return kPtds; }
+
+}  // namespace etmem::testing

@@ -1,0 +1,137 @@
+// Owns: holding etmem's .ptd checks (--external-data FILE.ptd, issue 13 item 4) to the real
+// runtime: external_data.pte with each .ptd of testing::PtdScenarios, measured at every release
+// with a data map (0.6.0 ... 1.4.1 and main), without and with a temp allocator: the verdict,
+// the error code, the log line, and the method allocator's calls up to the refusal or the end of
+// the load; and for every .ptd the release loads, the same calls as the bare --external-data.
+// Not: the programs without a .ptd (measured_refusals_test.cpp and the others).
+//
+// tests/measured/x86_64_external_data.json says how it was measured (how_measured).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "etmem/abi/abi.h"
+#include "etmem/base/sha256.h"
+#include "etmem/pte/ptd_file.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/report/report.h"
+#include "etmem/testing/ptd_scenarios.h"
+#include "etmem/testing/scenarios.h"
+#include "measured.h"
+
+namespace etmem {
+namespace {
+
+using nlohmann::json;
+
+std::string ErrorName(int code) {
+  switch (code) {
+    case 0x12: return "InvalidArgument";
+    case 0x20: return "NotFound";
+    case 0x24: return "InvalidExternalData";
+    default: return "code " + std::to_string(code);
+  }
+}
+
+std::string Release(const json& e) {
+  const std::string tag = e["tag"];
+  return tag == "main" ? "main" : tag.substr(1);
+}
+
+report::Report Analyze(const pte::ProgramView& program, const std::string& release,
+                       const std::string& temp, std::shared_ptr<const pte::PtdFile> ptd) {
+  runtime::RuntimeModel model(**runtime::FindRelease(release), *abi::FindBuiltinTarget("x86_64"));
+  report::ReportOptions o;
+  o.pool_align = 16;
+  o.temp_is_runner_default = false;
+  o.load.temp_allocator = temp == "nonnull";
+  o.load.temp_pool_bytes = 1u << 20;  // the harness's temp pool
+  o.load.external_data_map = true;
+  o.load.ptd = std::move(ptd);
+  return *report::BuildReport(program, model, o);
+}
+
+std::vector<std::array<uint64_t, 3>> MethodCalls(const report::MethodReport& m) {
+  std::vector<std::array<uint64_t, 3>> got;
+  for (size_t i = 0; i < m.sim.placements.size(); ++i)
+    if (m.plan.requests[i].pool == runtime::PoolKind::kMethod)
+      got.push_back({m.plan.requests[i].size, m.plan.requests[i].align, m.sim.placements[i].offset});
+  return got;
+}
+
+TEST(MeasuredExternalData, EveryReleaseChecksThePtdAsItsRuntimeDid) {
+  const json measured = test::ReadMeasured("x86_64_external_data.json");
+  const std::vector<uint8_t> program_bytes = testing::NamedScenarioProgram("external_data").Build();
+  auto program = pte::ReadProgramBytes(program_bytes, "external_data.pte");
+  ASSERT_TRUE(program) << program.error().message;
+  std::map<std::string, std::vector<uint8_t>> ptds;
+  for (const testing::NamedPtd& p : testing::PtdScenarios()) ptds[p.name] = p.make();
+
+  size_t loads = 0, refused = 0, at_map_load = 0, crashed = 0;
+  std::map<std::string, std::set<std::string>> runs;
+  for (const json& e : measured["results"]) {
+    const std::string name = e["ptd"];
+    const std::string what = e["tag"].get<std::string>() + " " + name + " temp " +
+                             e["temp"].get<std::string>();
+    ASSERT_EQ(Sha256Hex(program_bytes), e["program_sha256"]) << what;
+    ASSERT_TRUE(ptds.count(name)) << what << ": no such .ptd scenario";
+    ASSERT_EQ(Sha256Hex(ptds[name]), e["ptd_sha256"]) << what;
+    runs[name].insert(e["tag"].get<std::string>() + e["temp"].get<std::string>());
+    auto ptd = pte::ReadPtdBytes(ptds[name], name + ".ptd");
+    ASSERT_TRUE(ptd) << what << ": " << ptd.error().message;
+    const report::Report r = Analyze(*program, Release(e), e["temp"], *ptd);
+    ASSERT_EQ(r.methods.size(), 1u) << what;
+    const report::MethodReport& m = r.methods[0];
+    const std::optional<runtime::Refusal>& refusal = m.plan.refusal;
+    if (e["verdict"] == "crash") {
+      ASSERT_TRUE(refusal.has_value()) << what << ": the runtime crashed";
+      EXPECT_TRUE(refusal->error.starts_with("crash") || refusal->error.starts_with("undefined"))
+          << what << ": " << refusal->error;
+      ++crashed;
+      continue;
+    }
+    if (e["verdict"] == "loads") {
+      EXPECT_FALSE(refusal.has_value()) << what << ": " << refusal->error << ": " << refusal->reason;
+      ++loads;
+    } else {
+      ASSERT_TRUE(refusal.has_value()) << what << ": the runtime refuses with "
+                                       << ErrorName(e["error_code"]) << ", " << e["log"];
+      EXPECT_EQ(refusal->error, ErrorName(e["error_code"])) << what << ": " << refusal->reason;
+      EXPECT_EQ(refusal->log, e["log"].get<std::string>()) << what;
+      ++refused;
+    }
+    const std::vector<std::array<uint64_t, 3>> got = MethodCalls(m);
+    if (e["where"] == "FlatTensorDataMap::load") {
+      // The runner's data map load fails: load_method is never called.
+      EXPECT_TRUE(got.empty()) << what;
+      ++at_map_load;
+      continue;
+    }
+    const json& mm = e["method"];
+    ASSERT_EQ(got.size(), mm["n_calls"].get<size_t>()) << what;
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_EQ(json(got[i]), mm["trace"][i]) << what << " call " << i;
+    if (e["verdict"] == "loads") {
+      EXPECT_EQ(m.method_bytes, mm["total_bytes"].get<uint64_t>()) << what;
+      EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << what;
+      // A .ptd the release loads costs what the bare --external-data predicts, call for call.
+      const report::Report bare = Analyze(*program, Release(e), e["temp"], nullptr);
+      EXPECT_EQ(MethodCalls(bare.methods[0]), got) << what;
+    }
+  }
+  // Every .ptd at the 11 releases with a data map, with and without a temp allocator.
+  for (const testing::NamedPtd& p : testing::PtdScenarios())
+    EXPECT_EQ(runs[p.name].size(), 22u) << p.name;
+  EXPECT_GT(loads, 0u);
+  EXPECT_GT(refused, 0u);
+  EXPECT_GT(at_map_load, 0u);
+  (void)crashed;
+}
+
+}  // namespace
+}  // namespace etmem
