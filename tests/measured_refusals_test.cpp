@@ -116,10 +116,7 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
         EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << what;
       }
       // Every allocation the runtime made (up to the refusal), call for call.
-      std::vector<std::array<uint64_t, 3>> got;
-      for (size_t i = 0; i < m.sim.placements.size(); ++i)
-        if (m.plan.requests[i].pool == runtime::PoolKind::kMethod)
-          got.push_back({m.plan.requests[i].size, m.plan.requests[i].align, m.sim.placements[i].offset});
+      const std::vector<std::array<uint64_t, 3>> got = test::PoolCalls(m, runtime::PoolKind::kMethod);
       ASSERT_EQ(got.size(), mm["n_calls"].get<size_t>()) << what;
       for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(json(got[i]), mm["trace"][i]) << what << " call " << i;
     }

@@ -130,7 +130,7 @@
       const c = m.pool_check;
       if (c && !m.runner) d.append(poolCheck(c));
       if (m.unknown && m.unknown.length)
-        d.append(el('p', { class: 'note' }, 'Not modelled: ' + m.unknown.map((u) => `${u.backend} (${u.why})`).join('; ')));
+        d.append(el('p', { class: 'note' }, 'Not modelled: ' + m.unknown.map((u) => (u.backend ? `${u.backend} (${u.why})` : u.why)).join('; ')));
       box.append(d);
     }
     if (r.notes && r.notes.length) box.append(el('ul', { class: 'note' }, ...r.notes.map((n) => el('li', {}, n))));

@@ -29,8 +29,7 @@ int main(int argc, char** argv) {
     if (verb == named) run = verb->define(cmd);
   }
   try {
-    std::vector<std::string> args = ParseArgs(argc, argv);
-    app.parse(args);
+    app.parse(ParseArgs(argc, argv));  // "--external-data FILE.ptd" rewritten first
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);  // prints help / version / the usage error
     return code == 0 ? kExitOk : kExitInvalid;

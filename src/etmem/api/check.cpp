@@ -149,9 +149,11 @@ void PrintDifference(std::ostream& out, const CheckArgs& args, const device::Dev
     out << "  note: the device's pool base is aligned to " << log.pool->base_align
               << " B, etmem modelled " << r.assumptions.pool_align << " B: try --pool-align "
               << std::min<uint64_t>(log.pool->base_align, 4096) << "\n";
-  for (const auto& u : m.plan.unknowns)
-    out << "  note: etmem's figures are a lower bound: delegate " << u.delegate << " ("
-              << u.backend << "): " << u.why << "\n";
+  for (const auto& u : m.plan.unknowns) {
+    out << "  note: etmem's figures are a lower bound: ";
+    if (u.delegate >= 0) out << "delegate " << u.delegate << " (" << u.backend << "): ";
+    out << u.why << "\n";
+  }
 }
 
 // What the search may vary: every assumption the user did not pin (the device's P record pins

@@ -43,6 +43,11 @@ std::string AssumptionLine(const Assumptions& a) {
 }
 
 // With --runner: every pool the runner declares, under its own names, with the breakdown.
+std::string UnknownLine(const runtime::UnknownPart& u) {
+  if (u.delegate < 0) return fmt::format("  UNKNOWN: {}\n", u.why);
+  return fmt::format("  UNKNOWN: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+}
+
 void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
   const RunnerReport& rr = *m.runner;
   const runner::Profile& p = *rr.plan.profile;
@@ -86,7 +91,7 @@ void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
                      a.runner, RunnerPoolAlignText(rr), temp,
                      a.external_data_map ? ", a .ptd data map is passed" : "");
   for (const auto& u : m.plan.unknowns)
-    out += fmt::format("  UNKNOWN: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+    out += UnknownLine(u);
   if (const std::string line = MetadataPlacementText(a, m); !line.empty()) out += "  " + line;
   out += "\n";
 }
@@ -106,14 +111,14 @@ void Headline(std::string& out, const Report& r, const MethodReport& m) {
     out += fmt::format("  assuming that pool's base aligned to {} B (not {})\n",
                        r.assumptions.pool_align, 2 * r.assumptions.pool_align);
     for (const auto& u : m.plan.unknowns)
-      out += fmt::format("  UNKNOWN: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+      out += UnknownLine(u);
     return;
   }
   out += fmt::format("Method allocator pool: {}{} bytes minimum\n", m.plan.exact() ? "" : "at least ",
                      m.method_bytes);
   out += "  assuming " + AssumptionLine(r.assumptions) + "\n";
   for (const auto& u : m.plan.unknowns)
-    out += fmt::format("  UNKNOWN: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+    out += UnknownLine(u);
   if (m.exceeds_runtime_pool_limit)
     out += "  This exceeds 4 GiB: MemoryAllocator sizes are 32-bit, so no pool can hold it.\n";
 }

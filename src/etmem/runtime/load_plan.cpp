@@ -191,6 +191,12 @@ bool Planner::PtdAllows(int64_t next_value) {
   using Where = PtdOutcome::Where;
   if (next_value < 0) {
     ptd_outcome_ = CheckExternalData(program_, m_, *options_.ptd, t_);
+    // With named data in the program too, the release looks keys up in a merged map, which
+    // CheckExternalData does not model: the verdict is unknown, and the report says so.
+    if (!ptd_outcome_ && t_.ptd_layout != 0 && t_.merged_data_map && program_.named_data > 0)
+      plan_.unknowns.push_back({-1, "", "the .ptd's keys were not checked: the program has named "
+                                        "data of its own, which this release merges with the "
+                                        ".ptd (not modelled); the runtime may refuse the load"});
     if (!ptd_outcome_ || ptd_outcome_->where != Where::kMapLoad) return true;
   } else if (!ptd_outcome_ || (ptd_outcome_->where == Where::kExternalConstants && next_value != 0) ||
              (ptd_outcome_->where == Where::kPlannedValue &&

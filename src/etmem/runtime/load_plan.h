@@ -80,7 +80,8 @@ struct AllocationRequest {
 };
 static_assert(sizeof(AllocationRequest) <= 24);
 
-// Backend inits etmem cannot size: the total is then a lower bound, and reports say so.
+// Backend inits etmem cannot size: the total is then a lower bound, and reports say so. With
+// delegate -1, a part of the load that is not about a backend (e.g. a .ptd that is not checked).
 struct UnknownPart {
   int64_t delegate = -1;
   std::string backend;
