@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::vector<uint8_t> program_bytes =
       testing::NamedScenarioProgram("external_data").Build();
   static const pte::ProgramView program = *pte::ReadProgramBytes(program_bytes, "external_data.pte");
-  const abi::Abi& x86 = *abi::FindBuiltinTarget("x86_64");
+  const abi::Abi x86 = *abi::FindBuiltinTarget("x86_64");  // a copy: the Result is a temporary
   for (const runtime::RuntimeTraits& t : runtime::AllReleases()) {
     const auto outcome = runtime::CheckExternalData(program, program.methods[0], **ptd, t);
     if (outcome) {
