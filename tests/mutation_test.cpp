@@ -2,7 +2,8 @@
 // of the builder's scenarios go through the reader and, when they read, through BuildReport for
 // every release on cortex-m and x86_64 (a patch release that loads as its predecessor only
 // once): every truncation, bit flips in the first 64 bytes and in the flatbuffer root's table
-// and vtable, and seeded corruption of table fields, vtable entries and vector lengths. Passing means no crash, no hang, and every error one line naming the file.
+// and vtable, and seeded corruption of table fields, vtable entries and vector lengths. Passing
+// means no crash, no hang, and every error one line naming the file.
 // Also: the replay of tests/corrupt/ and the resource limits (huge vector lengths, shared tables,
 // lists that overflow a 32-bit size_t).
 #include <dlfcn.h>
