@@ -10,8 +10,8 @@
 # itself at -O0 in this build. NDEBUG as in the plain build, so both runs test the same code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-cmake -S . -B build-asan -DETMEM_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+scripts/install-deps.sh --tests
+cmake -S . -B build-asan -DETMEM_SANITIZE=ON -DETMEM_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
 cmake --build build-asan -j"$(nproc)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1}

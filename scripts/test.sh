@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Builds everything and runs the whole test suite (unit, CLI, compiler layout checks, mutation,
-# fuzz regression replays, and the golden traces of the real runtime when ../shared is present)
-# twice: a plain build in build/, then the same suite built with AddressSanitizer and
-# UndefinedBehaviorSanitizer in build-asan/ (scripts/sanitize.sh). CI runs exactly this.
+# fuzz regression replays, the Python module's pytest suite, the web page in headless Chromium,
+# and the golden traces of the real runtime when ../shared is present) twice: a plain build in
+# build/, then the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer in
+# build-asan/ (scripts/sanitize.sh). CI runs exactly this. Installs what only the tests need
+# (scripts/install-deps.sh --tests: cross compilers, Chromium, Emscripten, Node, GoogleTest, ...);
+# scripts/setup.sh installs and builds only the main job.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --tests
 web/install-npm.sh  # the web page's browser test: puppeteer-core from web/package-lock.json
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# The parts scripts/setup.sh leaves out are asked for by name: a build/ that setup configured
+# keeps its cached OFF otherwise.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DETMEM_BUILD_TESTS=ON -DETMEM_BUILD_PYTHON=ON -DETMEM_BUILD_WEB=ON
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 scripts/sanitize.sh

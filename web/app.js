@@ -70,7 +70,9 @@
     state.runners = lists.runners;
     $('version').textContent = lists.version;
     for (const r of lists.releases) addOption($('runtime'), r.version, r.version);
-    $('runtime').value = lists.releases[lists.releases.length - 1].version;
+    // The command line's defaults: the newest published release (never the snapshot of main),
+    // cortex-m; the other fields start on their "the runner's / the target's" entries.
+    $('runtime').value = lists.default_runtime;
     for (const t of lists.targets) addOption($('target'), t.name, `${t.name}: ${t.description}`);
     $('target').value = 'cortex-m';
     for (const r of lists.runners)
@@ -363,17 +365,23 @@
   }
 
   // Opens and analyses `file`; body[data-rendered] counts the files done (drawn or refused),
-  // body[data-report] the reports painted (before the map).
-  async function openFile(file) {
+  // body[data-report] the reports painted (before the map). Performance marks (the benchmark
+  // reads them, bench/web_bench.mjs): `start` (etmem:drop or etmem:choose) at the event's time
+  // stamp, etmem:report when the report is painted, and the measure etmem:drop-to-report (or
+  // etmem:choose-to-report) between them.
+  async function openFile(file, start, startTime) {
+    performance.clearMarks();
+    performance.clearMeasures();
+    performance.mark(start || 'etmem:open', startTime === undefined ? {} : { startTime });
     try {
-      await openAndDraw(file);
+      await openAndDraw(file, start || 'etmem:open');
     } finally {
       document.body.dataset.rendered = String(++rendered);
     }
   }
   let rendered = 0, reports = 0;
   const settings = { plan: true };  // the benchmark turns the map off to time the report alone
-  async function openAndDraw(file) {
+  async function openAndDraw(file, start) {
     const t0 = performance.now();
     for (const k of Object.keys(timing)) delete timing[k];
     state.program = null;
@@ -398,6 +406,8 @@
     // Rendered: after the browser has laid out and painted the report.
     await paint();
     timing.report_ms = performance.now() - t0;
+    performance.mark('etmem:report');
+    timing.mark_ms = performance.measure(`${start}-to-report`, start, 'etmem:report').duration;
     document.body.dataset.report = String(++reports);
     if (!settings.plan) return;
     drawPlan();
@@ -433,10 +443,10 @@
     call('lists', []);
     fillOptions(JSON.parse(resultText()));
     status('Open a .pte: drop it above or click to choose one.');
-    $('file').addEventListener('change', () => {
+    $('file').addEventListener('change', (e) => {
       const file = $('file').files[0];
       $('file').value = '';  // choosing the same file again opens it again
-      if (file) openFile(file);
+      if (file) openFile(file, 'etmem:choose', e.timeStamp);
     });
     const drop = $('drop');
     drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
@@ -444,7 +454,7 @@
     drop.addEventListener('drop', (e) => {
       e.preventDefault();
       drop.classList.remove('over');
-      if (e.dataTransfer.files[0]) openFile(e.dataTransfer.files[0]);
+      if (e.dataTransfer.files[0]) openFile(e.dataTransfer.files[0], 'etmem:drop', e.timeStamp);
     });
     for (const id of ['runtime', 'target', 'runner', 'pool_align', 'temp', 'temp_pool', 'pool', 'method'])
       $(id).addEventListener('change', analyzeAndPlan);

@@ -129,7 +129,13 @@ EMSCRIPTEN_KEEPALIVE int etmem_web_lists() {
                            {"free_bytes", r.free_bytes}, {"base_align", r.base_align}});
       boards.push_back({{"name", b.name()}, {"description", b.description()}, {"regions", regions}});
     }
+    // The release the command line analyzes without --runtime (Options::runtime empty): the
+    // newest published release, the last of Releases() before the snapshots of main.
+    std::string default_runtime;
+    for (const auto& r : api::Releases())
+      if (r.commit.empty()) default_runtime = r.version;
     g_result = json{{"version", api::Version()},
+                    {"default_runtime", default_runtime},
                     {"releases", releases},
                     {"targets", targets},
                     {"runners", runners},

@@ -66,6 +66,22 @@ try {
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   const releases = await page.$$eval('#runtime option', (os) => os.map((o) => o.value));
 
+  // 0. The page starts on the command line's defaults: `etmem analyze` without --runtime,
+  // --target, --pool-align or --temp (its JSON says which release and target that is).
+  {
+    const defaults = JSON.parse(cli(['analyze', path.resolve(args.cnn), '--format', 'json']).toString());
+    const shownDefaults = await page.evaluate(() => Object.fromEntries(
+      ['runtime', 'target', 'pool_align', 'temp', 'runner', 'pool', 'temp_pool'].map((id) => [id, document.getElementById(id).value])));
+    check(shownDefaults.runtime === defaults.runtime && !defaults.runtime.startsWith('main'),
+          "the page starts on the command line's default release (not main)", `page: ${shownDefaults.runtime}, cli: ${defaults.runtime}`);
+    check(shownDefaults.target === defaults.target, "the page starts on the command line's default target",
+          `page: ${shownDefaults.target}, cli: ${defaults.target}`);
+    check(shownDefaults.pool_align === '' && shownDefaults.temp === 'runner' && shownDefaults.runner === '' &&
+          shownDefaults.pool === '' && shownDefaults.temp_pool === '',
+          "the page's other options start on the command line's defaults (the target's alignment, the runner's temp allocator)",
+          JSON.stringify(shownDefaults));
+  }
+
   // Opens a program through the file picker, as a user does; waits until it is drawn.
   let opened = 0;
   async function open(file) {
