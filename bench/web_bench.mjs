@@ -80,22 +80,27 @@ try {
   });
   // 2a. The first drop on a freshly loaded page (what a user sees), the page reloaded each run.
   console.log('\nthe first drop after the page is ready (the page reloaded before each run; report only, the map follows):');
-  console.log('program                         bytes  runs  drop-to-report ms median (min-max)   of which (ms): read open analyze draw');
+  console.log('program                         bytes  runs  drop-to-report ms median (min-max)  main-thread CPU ms   of which (ms): read open analyze draw paint');
   for (const program of programs) {
     const bytes = fs.readFileSync(program);
-    const marks = [], parts = { read_ms: [], open_ms: [], analyze_ms: [], draw_ms: [] };
+    const marks = [], cpu = [], parts = { read_ms: [], open_ms: [], analyze_ms: [], draw_ms: [], paint_ms: [] };
     for (let i = 0; i < runs; i++) {
       if (i > 0) loadMs.push(await load());
       await makeFile(bytes, path.basename(program));
       await page.evaluate(() => { window.etmemPage.settings.plan = false; });
+      const before = await threadTime();
       const t = await drop();
+      cpu.push((await threadTime()) - before);
       if (!t.report_ms || t.mark_ms === null) throw new Error(`${program}: the page did not render a report: ${await page.$eval('#status', (e) => e.textContent)}`);
       marks.push(t.mark_ms);
+      // paint: from the report drawn in the DOM to the frame after it (layout, paint, and any
+      // wait for the frame).
+      t.paint_ms = t.report_ms - t.read_ms - t.open_ms - t.analyze_ms - t.draw_ms;
       for (const k of Object.keys(parts)) parts[k].push(t[k] || 0);
     }
     const m = median(marks);
     console.log(`${path.basename(program).padEnd(28)} ${String(bytes.length).padStart(8)} ${String(runs).padStart(5)}   ${m.toFixed(0).padStart(6)} (${Math.min(...marks).toFixed(0)}-${Math.max(...marks).toFixed(0)})` +
-                '                   ' + Object.values(parts).map((xs) => median(xs).toFixed(0).padStart(7)).join(''));
+                `              ${median(cpu).toFixed(0).padStart(6)}   ` + Object.values(parts).map((xs) => median(xs).toFixed(0).padStart(7)).join(''));
     if (bytes.length <= 65536 && m >= 100) fast = false;
     if (bytes.length <= 2 * 1024 * 1024 + 65536 && m >= 1000) slow = true;
   }

@@ -330,7 +330,8 @@
     state.plan = null;
     state.planHtml = null;
     $('advisories').replaceChildren(el('p', { class: 'note' }, 'computing the planned memory...'));
-    $('map').srcdoc = '';
+    // Clearing the old map loads a new (empty) document into its frame: only when there is one.
+    if ($('map').srcdoc !== '') $('map').srcdoc = '';
     $('report').hidden = false;
     status(`${state.program.name} (${state.program.size_bytes} B): ${state.report.methods.length} method(s), ExecuTorch ${state.report.runtime}, ${state.report.target}`);
     timing.analyze_ms = t1 - t0;
