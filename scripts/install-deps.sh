@@ -3,9 +3,9 @@
 #   scripts/install-deps.sh           # the main job (scripts/setup.sh): build etmem and run it
 #   scripts/install-deps.sh --tests   # and what only the test suite needs (scripts/test.sh, CI)
 set -euo pipefail
-# The main job: CMake, g++ and the four libraries etmem is built on.
+# The main job: CMake (with Ninja), g++ and the four libraries etmem is built on.
 packages=(
-  build-essential cmake
+  build-essential cmake ninja-build
   flatbuffers-compiler libflatbuffers-dev libcli11-dev nlohmann-json3-dev libfmt-dev
 )
 tests=0

@@ -11,7 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --tests
-cmake -S . -B build-asan -DETMEM_SANITIZE=ON -DETMEM_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# Ninja for a new build directory, as in scripts/test.sh.
+generator=(); [[ -f build-asan/CMakeCache.txt ]] || generator=(-G Ninja)
+cmake "${generator[@]}" -S . -B build-asan -DETMEM_SANITIZE=ON -DETMEM_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
 cmake --build build-asan -j"$(nproc)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1}

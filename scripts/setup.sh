@@ -6,7 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DETMEM_BUILD_TESTS=OFF
+# Ninja for a new build directory (an existing one keeps its generator): it compiles a library's
+# files while the libraries it links are still being built, where make waits for them, so both
+# cores stay busy through the chain of stage libraries.
+generator=(); [[ -f build/CMakeCache.txt ]] || generator=(-G Ninja)
+cmake "${generator[@]}" -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DETMEM_BUILD_TESTS=OFF
 cmake --build build -j"$(nproc)" --target etmem etmem_examples
 echo
 build/tools/etmem/etmem analyze build/examples/cnn.pte --runtime 0.3 --target cortex-m --pool 4096 || true

@@ -12,7 +12,11 @@ scripts/install-deps.sh --tests
 web/install-npm.sh  # the web page's browser test: puppeteer-core from web/package-lock.json
 # The parts scripts/setup.sh leaves out are asked for by name: a build/ that setup configured
 # keeps its cached OFF otherwise.
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# Ninja for a new build directory (an existing one keeps its generator): it compiles a library's
+# files while the libraries it links are still being built, where make waits for them, so both
+# cores stay busy through the chain of stage libraries.
+generator=(); [[ -f build/CMakeCache.txt ]] || generator=(-G Ninja)
+cmake "${generator[@]}" -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DETMEM_BUILD_TESTS=ON -DETMEM_BUILD_PYTHON=ON -DETMEM_BUILD_WEB=ON
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)"

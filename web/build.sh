@@ -10,7 +10,9 @@ web="$(cd "$(dirname "$0")" && pwd)"
 # Emscripten's optimizer needs acorn, which Debian's node finds only in /usr/share/nodejs.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 if [[ ! -f "$out/CMakeCache.txt" ]]; then
-  emcmake cmake -S "$web" -B "$out" -DCMAKE_BUILD_TYPE=Release > "$out.configure.log" 2>&1 ||
+  # Ninja when installed: a library's files compile while the libraries it links are built.
+  generator=(); command -v ninja >/dev/null && generator=(-G Ninja)
+  emcmake cmake "${generator[@]}" -S "$web" -B "$out" -DCMAKE_BUILD_TYPE=Release > "$out.configure.log" 2>&1 ||
     { cat "$out.configure.log" >&2; exit 1; }
 fi
 cmake --build "$out" -j "${ETMEM_WEB_JOBS:-$(nproc)}"
