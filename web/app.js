@@ -408,7 +408,11 @@
     await paint();
     timing.report_ms = performance.now() - t0;
     performance.mark('etmem:report');
-    timing.mark_ms = performance.measure(`${start}-to-report`, start, 'etmem:report').duration;
+    try {
+      timing.mark_ms = performance.measure(`${start}-to-report`, start, 'etmem:report').duration;
+    } catch (e) {
+      // A file given meanwhile cleared this one's start mark: its own marks are measured.
+    }
     document.body.dataset.report = String(++reports);
     if (!settings.plan) return;
     drawPlan();
