@@ -16,7 +16,10 @@ web/install-npm.sh  # the web page's browser test: puppeteer-core from web/packa
 # files while the libraries it links are still being built, where make waits for them, so both
 # cores stay busy through the chain of stage libraries.
 generator=(); [[ -f build/CMakeCache.txt ]] || generator=(-G Ninja)
-cmake "${generator[@]}" -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# -O2 as RelWithDebInfo, without its -g: the suite reads no debug information, and -g costs
+# about a fifth of the compile time (measured on report/text_report.cpp: 14.9 s with, 11.9 s
+# without). For a debugger: cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo.
+cmake "${generator[@]}" -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
       -DETMEM_BUILD_TESTS=ON -DETMEM_BUILD_PYTHON=ON -DETMEM_BUILD_WEB=ON
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)"
