@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fresh Debian machine -> etmem built and run on the bundled example (a rebuild of the CNN from
-# the report that started this project). Installs only what that needs (CMake, g++ and four
+# the report that started this project). Installs only what that needs (CMake, Ninja, g++, four
 # libraries: scripts/install-deps.sh) and builds only etmem and the example programs, not the
 # test suite, the Python module or the web page (scripts/test.sh installs and builds those).
 set -euo pipefail
