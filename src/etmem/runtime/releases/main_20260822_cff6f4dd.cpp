@@ -31,6 +31,7 @@ ReleaseDelta Release_main_20260822_cff6f4dd() {
                         "method allocator when the temp pool is smaller than its worst case";
             t.commit = "cff6f4dd32e630945b7188512c1f2b4f102b05ad";
             t.commit_date = "2026-08-22";
+            t.source_version = "1.5.0";  // version.txt at cff6f4dd
             t.operator_metadata_temp_fallback_dims = 16;  // kTensorDimensionLimit
             // examples/portable/executor_runner/executor_runner.cpp: temp_allocator_pool[1 MiB].
             t.portable_runner_temp_pool_bytes = 1024 * 1024;
