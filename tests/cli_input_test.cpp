@@ -30,16 +30,22 @@ void ExpectNewerThanModelled(const std::string& message, const std::string& vers
             std::string::npos);
   const runtime::RuntimeTraits& main = NewestSnapshot();
   EXPECT_NE(message.find(main.version + " (--runtime main)"), std::string::npos);
-  EXPECT_NE(message.find("version.txt already says " + main.source_version), std::string::npos);
+  EXPECT_NE(message.find("version.txt already says 1.5.0"), std::string::npos);
   EXPECT_NE(message.find(main.summary), std::string::npos);  // what the snapshot holds
   EXPECT_NE(message.find("etmem measure PROGRAM --executorch"), std::string::npos);
   EXPECT_EQ(message.find("unknown ExecuTorch release"), std::string::npos);
 }
 
 TEST(NewerRelease, TheModelledSnapshotOfMainSaysItsVersionTxt) {
-  // /work/et/main/version.txt (commit cff6f4dd) reads 1.5.0.
-  EXPECT_EQ(NewestSnapshot().source_version, "1.5.0");
+  // version.txt at commit cff6f4dd (git show cff6f4dd:version.txt in ExecuTorch's repository)
+  // reads 1.5.0; `etmem list runtimes` says so.
   EXPECT_EQ(NewestSnapshot().version, "main-20260822-cff6f4dd");
+  EXPECT_NE(NewestSnapshot().summary.find("its version.txt already says 1.5.0"), std::string::npos);
+  const CliRun list = Etmem("list runtimes");
+  EXPECT_NE(list.out.find("main-20260822-cff6f4dd main, not a release (its version.txt already "
+                          "says 1.5.0): as 1.4.1;"),
+            std::string::npos)
+      << list.out;
 }
 
 TEST(NewerRelease, FindReleaseNamesWhatIsModelledInstead) {

@@ -1,7 +1,8 @@
 // Owns: the options that pick one (release, target) model and how the runner calls
 // load_method, for the verbs that need exactly one pair (header, diff), as the public API's
-// options (include/etmem/etmem.h), and the guard that turns an api::Error into the one-line
-// message and exit code. Not: any verb's own options or output; building reports (the API).
+// options (include/etmem/etmem.h), the strict reading of sizes and counts (Bytes, Count) with
+// its one-line usage error, and the guard that turns an api::Error into the one-line message and
+// exit code. Not: any verb's own options or output; building reports (the API).
 #pragma once
 
 #include <cstdint>

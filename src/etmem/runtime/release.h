@@ -40,8 +40,6 @@ struct RuntimeTraits {
   // in "all" (--runtime all means every published release).
   std::string commit;
   std::string commit_date;
-  // A snapshot: the version its tree's version.txt names (the release it leads to), e.g. "1.5.0".
-  std::string source_version;
   bool is_snapshot() const { return !commit.empty(); }
 
   // ---- Method::load / Method::init sequence (spec §3) ----
@@ -153,9 +151,7 @@ std::vector<const RuntimeTraits*> AllSnapshots();
 
 // "1.4", "1.4.1", "v1.4.1": the newest patch release of that minor, or that exact release;
 // "main": the newest modelled snapshot of main; "main-20260822-cff6f4dd": that snapshot.
-// Unknown versions are an error that lists the known ones; never the nearest. A version newer
-// than the newest modelled release ("1.5", "2.0") is an error that names that release, the
-// newest modelled snapshot of main and what it holds, and `etmem measure` for the user's tree.
+// Unknown versions are an error that lists the known ones; never the nearest.
 Result<const RuntimeTraits*> FindRelease(const std::string& version);
 
 }  // namespace etmem::runtime

@@ -203,10 +203,7 @@ Result<const RuntimeTraits*> FindRelease(const std::string& version) {
       std::lock_guard<std::mutex> lock(r.mutex);
       const RuntimeTraits& s = Build(r, newest_snapshot);
       message += "; modelled beyond it: " + s.version + " (--runtime main), ExecuTorch main of " +
-                 s.commit_date;
-      if (!s.source_version.empty())
-        message += ", whose version.txt already says " + s.source_version;
-      message += " (" + s.summary + ")";
+                 s.commit_date + ": " + s.summary;
     }
     return MakeError(ErrorCode::kInvalidArgument,
                      message + "; a release made later may differ from both: compare yours with "
