@@ -128,7 +128,8 @@ std::vector<api::Report> AnalyzePairs(const api::Program& program, const api::Op
 // Render(kJson)'s value (api::JsonValue, walked by the library) as Python objects: dicts in the
 // text's member order, lists, int, str, bool and None: what json.loads makes of the text,
 // without text. Keys and short strings repeat (members, sites, categories): each distinct one
-// is made once. Needs the GIL.
+// is made once; longer ones (an allocation's "what") rarely do and are made each time. Needs
+// the GIL.
 class PythonBuilder final : public api::JsonVisitor {
  public:
   ~PythonBuilder() override {
@@ -146,7 +147,7 @@ class PythonBuilder final : public api::JsonVisitor {
   void Int(int64_t v) override { Add(PyLong_FromLongLong(v)); }
   void Uint(uint64_t v) override { Add(PyLong_FromUnsignedLongLong(v)); }
   void Double(double v) override { Add(PyFloat_FromDouble(v)); }
-  void String(std::string_view v) override { Add(v.size() <= 64 ? Cached(v) : Text(v)); }
+  void String(std::string_view v) override { Add(v.size() <= 24 ? Cached(v) : Text(v)); }
   void BeginArray(size_t size) override { Open(PyList_New(static_cast<Py_ssize_t>(size))); }
   void BeginObject(size_t) override { Open(PyDict_New()); }
   void Key(std::string_view key) override { stack_.back().key = Cached(key); }
