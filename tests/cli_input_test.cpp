@@ -96,7 +96,8 @@ TEST(NewerRelease, EveryVerbExitsTwoWithTheLine) {
     const CliRun r = Etmem(command);
     SCOPED_TRACE(command);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(r.out, "");
+    // check prints what it read of the log before the model it compares with (its own order).
+    if (!command.starts_with("check ")) EXPECT_EQ(r.out, "");
     ASSERT_TRUE(r.err.starts_with("etmem: ")) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("is newer than the newest modelled release, " + NewestRelease()),
