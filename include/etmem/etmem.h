@@ -3,7 +3,7 @@
 // an ExecuTorch program (.pte) needs from each pool for a release, target and runner, and where
 // they go, computed offline; and what header, plan, replan, diff, check, fit (a board's regions)
 // and list answer. Not: any type of the libraries etmem is built on (flatbuffers, CLI11, fmt,
-// nlohmann-json); JSON comes out as text.
+// nlohmann-json); JSON comes out as text, or as a walk over its value (JsonValue).
 //
 // Conventions
 // - Errors are exceptions: every function below throws etmem::api::Error (a std::runtime_error)
@@ -246,6 +246,40 @@ std::vector<Report> AnalyzeAll(const Program& program, const Options& options = 
 // table (kText), a JSON array, or one CSV / Markdown table.
 std::string Render(std::span<const Report> reports, Format format,
                    const RenderOptions& options = {});
+
+// Render(kJson)'s content as a value instead of text, for callers that build their own objects
+// from it (the Python module builds its dicts and lists so) without formatting and parsing
+// JSON: the same members in the same order, strings as the text holds them (valid UTF-8: any
+// invalid byte replaced by U+FFFD). Walked depth first by Visit, any number of times.
+class JsonVisitor {
+ public:
+  virtual ~JsonVisitor() = default;
+  virtual void Null() = 0;
+  virtual void Bool(bool value) = 0;
+  virtual void Int(int64_t value) = 0;
+  virtual void Uint(uint64_t value) = 0;
+  virtual void Double(double value) = 0;
+  virtual void String(std::string_view value) = 0;
+  virtual void BeginArray(size_t size) = 0;  // then `size` values, then EndArray
+  virtual void EndArray() = 0;
+  virtual void BeginObject(size_t size) = 0;  // then `size` times Key and its value, then EndObject
+  virtual void Key(std::string_view key) = 0;
+  virtual void EndObject() = 0;
+};
+class JsonValue {
+ public:
+  void Visit(JsonVisitor& visitor) const;
+
+  struct Impl;  // etmem's own; opaque here
+  const Impl& impl() const { return *impl_; }
+  explicit JsonValue(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+// One report: its object; several: the array of them (what Render(reports, kJson) prints).
+// As there, a report made without keep_allocations is an Error.
+JsonValue ToJsonValue(std::span<const Report> reports);
 
 // `etmem header`: the C99/C++ header with the pool sizes, alignments, planned buffers and the
 // assumptions, for a firmware build.

@@ -1,7 +1,7 @@
 # Owns: the Python package etmem: the functions an export script or a model repository's pytest
-# calls (analyze, check_budget, header, plan, replan, fit, releases, targets, boards), their
-# defaults (the
-# command line's), turning paths and JSON into Python values, and the exceptions.
+# calls (analyze, check_budget, header, plan, replan, fit, releases, runners, targets, boards),
+# their defaults (the command line's), turning paths into str and checking sizes, and the
+# exceptions. Its namespace holds those names only (helpers and modules start with "_").
 # Not: any figure (the extension etmem._etmem runs etmem's C++ API, include/etmem/etmem.h).
 """How much memory an ExecuTorch program (.pte) needs in firmware, computed offline.
 
@@ -25,16 +25,19 @@ Every function takes the program as a path (``str`` or ``os.PathLike``) or as it
   at a release whose operator metadata falls back to the method allocator when the temp pool is
   too small (main); None: the runner's temp pool, else the portable executor_runner's.
 
+Sizes (``pool``, ``pool_align``, ``temp_pool``, ``alignment``, ``columns``) are ints: a negative
+or too large one is a ``ValueError``, anything else a ``TypeError``, each naming the keyword and
+the value. A release newer than the newest modelled one (``runtime="1.5"``) is a ``ValueError``
+that names the newest modelled release and snapshot of main, never a stand-in.
+
 Errors: ``InvalidProgramError`` (a ValueError) when the bytes are not a well-formed program,
 ``UnsupportedProgramError`` (a ValueError) when the modelled runtime refuses it, ``ValueError``
 for a bad option, ``OSError`` when a file cannot be read; the message is the one line
 ``etmem`` prints after "etmem: ". etmem releases the GIL while it works.
 """
-from __future__ import annotations
-
-import json
-import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+import json as _json
+import os as _os
+from collections.abc import Mapping as _Mapping
 
 from . import _etmem
 from ._etmem import InvalidProgramError, UnsupportedProgramError
@@ -51,6 +54,7 @@ __all__ = [
     "replan",
     "report",
     "releases",
+    "runners",
     "targets",
     "__version__",
 ]
@@ -61,52 +65,68 @@ InvalidProgramError.__module__ = __name__
 UnsupportedProgramError.__module__ = __name__
 
 
-def _program(program: Any) -> Any:
+def _program(program):
     """A path as str, or the bytes-like object itself (the extension reads its buffer)."""
-    if isinstance(program, (str, os.PathLike)):
-        path = os.fspath(program)
-        return os.fsdecode(path) if isinstance(path, bytes) else path
+    if isinstance(program, (str, _os.PathLike)):
+        path = _os.fspath(program)
+        return _os.fsdecode(path) if isinstance(path, bytes) else path
     return program
 
 
-def _board(board: Any) -> Any:
+def _board(board):
     """A board name or path as str, None, or the bytes-like object (a board file's JSON)."""
-    if isinstance(board, (str, os.PathLike)):
-        path = os.fspath(board)
-        return os.fsdecode(path) if isinstance(path, bytes) else path
+    if isinstance(board, (str, _os.PathLike)):
+        path = _os.fspath(board)
+        return _os.fsdecode(path) if isinstance(path, bytes) else path
     return board
 
 
-def _reserve(reserve: Any) -> Optional[List[str]]:
+def _reserve(reserve):
     if reserve is None:
         return None
     if isinstance(reserve, str):
         return [reserve]
-    if isinstance(reserve, Mapping):
+    if isinstance(reserve, _Mapping):
         return [f"{region}={size}" for region, size in reserve.items()]
     return [str(r) for r in reserve]
 
 
-def _external_data(external_data: Any) -> Any:
+def _external_data(external_data):
     """True/False, a .ptd's path as str, or its bytes."""
-    if isinstance(external_data, (str, os.PathLike)):
-        path = os.fspath(external_data)
-        return os.fsdecode(path) if isinstance(path, bytes) else path
+    if isinstance(external_data, (str, _os.PathLike)):
+        path = _os.fspath(external_data)
+        return _os.fsdecode(path) if isinstance(path, bytes) else path
     if isinstance(external_data, (bytes, bytearray, memoryview)):
         return bytes(external_data)
     return bool(external_data)
 
 
-def _model(runtime: str, target: str, pool_align: Optional[int], temp: str, pool: Optional[int],
-           external_data: Any, backends: Optional[Sequence[str]], runner: Optional[str],
-           method: Optional[str], temp_pool: Optional[int] = None) -> Dict[str, Any]:
+def _size(name, value, limit=2**64 - 1):
+    """``value`` (an int from 0 to ``limit``, or None) for the keyword ``name``: a negative or
+    too large int is a ValueError, anything else (a str, a float, a bool) a TypeError; both in
+    one line naming the keyword and the value, as the command line refuses ``--pool -5``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name}={value!r}: want a whole number of bytes (int), not "
+                        f"{type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name}={value}: a size cannot be negative")
+    if value > limit:
+        raise ValueError(f"{name}={value}: too large (at most {limit})")
+    return value
+
+
+def _model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
+           temp_pool=None):
     if isinstance(backends, str):
         backends = [backends]
-    return dict(runtime=runtime, target=os.fspath(target), pool_align=pool_align, temp=temp,
-                pool=pool, external_data=_external_data(external_data),
+    return dict(runtime=runtime, target=_os.fspath(target),
+                pool_align=_size("pool_align", pool_align, 2**32 - 1), temp=temp,
+                pool=_size("pool", pool), external_data=_external_data(external_data),
                 backends=list(backends) if backends is not None else None,
-                runner=os.fspath(runner) if runner is not None else None, method=method,
-                temp_pool=temp_pool)
+                runner=_os.fspath(runner) if runner is not None else None, method=method,
+                temp_pool=_size("temp_pool", temp_pool))
 
 
 def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner", pool=None,
@@ -117,12 +137,10 @@ def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="ru
     >>> r = etmem.analyze(open("cnn.pte", "rb").read(), runtime="0.3", pool=4096)
     >>> r["methods"][0]["method_allocator"]["bytes"], r["methods"][0]["pool_check"]["log"]
     """
-    result = _etmem.analyze(
+    # The extension builds the dict from the report's value itself: no JSON text is made or read.
+    return _etmem.analyze(
         _program(program), **_model(runtime, target, pool_align, temp, pool, external_data,
                                     backends, runner, method, temp_pool))
-    # The extension builds the dict from the JSON itself (half the cost of json.loads); JSON
-    # it does not read (a number with a fraction, say) comes back as text.
-    return json.loads(result) if isinstance(result, str) else result
 
 
 def report(program, format="text", runtime="1.4", target="cortex-m", pool_align=None,
@@ -135,10 +153,10 @@ def report(program, format="text", runtime="1.4", target="cortex-m", pool_align=
                  temp_pool))
 
 
-def _budget_spec(budget: Union[str, Mapping[str, Union[int, str]]]) -> str:
+def _budget_spec(budget):
     if isinstance(budget, str):
         return budget
-    if isinstance(budget, Mapping):
+    if isinstance(budget, _Mapping):
         return ",".join(f"{key}={value}" for key, value in budget.items())
     raise TypeError(f"budget: want 'ram=64K,flash=256K' or {{'ram': 65536}}, not {type(budget).__name__}")
 
@@ -157,7 +175,7 @@ def check_budget(program, budget=None, *, budget_file=None, runtime="1.4", targe
     budget (None for one within). A pool check (``pool``) is not part of "fits": see analyze.
     """
     spec = None if budget is None else _budget_spec(budget)
-    file = None if budget_file is None else os.fsdecode(os.fspath(budget_file))
+    file = None if budget_file is None else _os.fsdecode(_os.fspath(budget_file))
     items = _etmem.check_budget(
         _program(program), spec=spec, file=file,
         **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
@@ -188,11 +206,11 @@ def plan(program, method=None, alignment=16, format="json", columns=64, *, runti
     board (``--board``; text or html only), the placement region by region follows the plan.
     """
     output, _sound = _etmem.plan(
-        _program(program), format=format, plan_method=method, alignment=alignment,
-        columns=columns, board=_board(board), reserve=_reserve(reserve),
+        _program(program), format=format, plan_method=method,
+        alignment=_size("alignment", alignment), columns=_size("columns", columns, 2**32 - 1), board=_board(board), reserve=_reserve(reserve),
         **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, None,
                  temp_pool))
-    return json.loads(output) if format == "json" else output
+    return _json.loads(output) if format == "json" else output
 
 
 def fit(program, board, *, reserve=None, runtime="1.4", target="cortex-m", pool_align=None,
@@ -231,12 +249,23 @@ def boards():
 def replan(program, alignment=16):
     """``etmem replan PROGRAM -o NEW``: the re-planned program's bytes (only planned offsets
     and planned_buffer_sizes change; read back and checked sound)."""
-    return _etmem.replan(_program(program), alignment=alignment)
+    return _etmem.replan(_program(program), alignment=_size("alignment", alignment))
 
 
 def releases():
     """The modelled ExecuTorch releases, oldest first ("0.3.0", ...): ``etmem list runtimes``."""
     return [version for version, _summary in _etmem.releases()]
+
+
+def runners():
+    """The built-in runner profiles' names ("arm-baremetal", ...), what ``runner`` takes (each
+    with its options joined by '+'), in ``etmem list runners``'s order: one name for every
+    release range it covers."""
+    names = []
+    for r in _etmem.runners():
+        if r["name"] not in names:
+            names.append(r["name"])
+    return names
 
 
 def targets():

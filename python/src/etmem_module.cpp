@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <functional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -124,243 +125,86 @@ std::vector<api::Report> AnalyzePairs(const api::Program& program, const api::Op
   return {api::Analyze(program, o)};
 }
 
-// JSON text (as the report writers make it) to Python objects, without json.loads: the dict is
-// half of etmem.analyze's cost (bench/RESULTS.md). Integers, strings (with every JSON escape),
-// true/false/null, arrays and objects; anything else (a number with a fraction or exponent,
-// malformed text) gives up with nullptr and the caller falls back to json.loads, so the result
-// is always json.loads's. Needs the GIL.
-class JsonToPython {
+// Render(kJson)'s value (api::JsonValue, walked by the library) as Python objects: dicts in the
+// text's member order, lists, int, str, bool and None: what json.loads makes of the text,
+// without text. Keys and short strings repeat (members, sites, categories): each distinct one
+// is made once; longer ones (an allocation's "what") rarely do and are made each time. Needs
+// the GIL.
+class PythonBuilder final : public api::JsonVisitor {
  public:
-  explicit JsonToPython(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
-  ~JsonToPython() {
-    for (auto& [key, object] : keys_) Py_DECREF(object);
-  }
-  // A new reference, or nullptr (no Python error set) when the text is not for this reader.
-  PyObject* Parse() {
-    PyObject* v = Value();
-    if (v == nullptr) return nullptr;
-    Space();
-    if (p_ != end_) {
-      Py_DECREF(v);
-      return nullptr;
+  ~PythonBuilder() override {
+    for (auto& [text, object] : cache_) Py_DECREF(object);
+    for (Frame& f : stack_) {
+      Py_XDECREF(f.container);
+      Py_XDECREF(f.key);
     }
-    return v;
+    Py_XDECREF(result_);
   }
+  py::object Take() { return py::reinterpret_steal<py::object>(std::exchange(result_, nullptr)); }
+
+  void Null() override { Add(Py_NewRef(Py_None)); }
+  void Bool(bool v) override { Add(Py_NewRef(v ? Py_True : Py_False)); }
+  void Int(int64_t v) override { Add(PyLong_FromLongLong(v)); }
+  void Uint(uint64_t v) override { Add(PyLong_FromUnsignedLongLong(v)); }
+  void Double(double v) override { Add(PyFloat_FromDouble(v)); }
+  void String(std::string_view v) override { Add(v.size() <= 24 ? Cached(v) : Text(v)); }
+  void BeginArray(size_t size) override { Open(PyList_New(static_cast<Py_ssize_t>(size))); }
+  void BeginObject(size_t) override { Open(PyDict_New()); }
+  void Key(std::string_view key) override { stack_.back().key = Cached(key); }
+  void EndArray() override { Close(); }
+  void EndObject() override { Close(); }
 
  private:
-  void Space() {
-    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  struct Frame {
+    PyObject* container;
+    PyObject* key = nullptr;  // a dict's member whose value comes next
+    Py_ssize_t index = 0;     // a list's next item
+  };
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
+  static PyObject* Checked(PyObject* o) {
+    if (o == nullptr) throw py::error_already_set();
+    return o;
   }
-  bool Literal(std::string_view word) {
-    if (static_cast<size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word)
-      return false;
-    p_ += word.size();
-    return true;
+  static PyObject* Text(std::string_view v) {
+    return Checked(PyUnicode_DecodeUTF8(v.data(), static_cast<Py_ssize_t>(v.size()), "strict"));
   }
-  PyObject* Value() {
-    Space();
-    if (p_ == end_) return nullptr;
-    switch (*p_) {
-      case '{': return Object();
-      case '[': return Array();
-      case '"': return String(false);
-      case 't': return Literal("true") ? Py_NewRef(Py_True) : nullptr;
-      case 'f': return Literal("false") ? Py_NewRef(Py_False) : nullptr;
-      case 'n': return Literal("null") ? Py_NewRef(Py_None) : nullptr;
-      default: return Number();
-    }
+  PyObject* Cached(std::string_view v) {
+    auto it = cache_.find(v);
+    if (it == cache_.end()) it = cache_.emplace(std::string(v), Text(v)).first;
+    return Py_NewRef(it->second);
   }
-  PyObject* Number() {
-    const char* start = p_;
-    if (p_ != end_ && *p_ == '-') ++p_;
-    const char* digits = p_;
-    while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-    const size_t n = static_cast<size_t>(p_ - digits);
-    if (n == 0 || (n > 1 && *digits == '0')) return nullptr;
-    if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return nullptr;  // json.loads
-    if (n <= 18) {  // fits an int64
-      long long v = 0;
-      for (const char* d = digits; d != p_; ++d) v = v * 10 + (*d - '0');
-      return PyLong_FromLongLong(*start == '-' ? -v : v);
-    }
-    const std::string number(start, p_);
-    return PyLong_FromString(number.c_str(), nullptr, 10);
+  void Open(PyObject* container) { stack_.push_back({Checked(container)}); }
+  void Close() {
+    PyObject* done = stack_.back().container;
+    stack_.pop_back();
+    Add(done);
   }
-  static void AppendUtf8(std::string& out, uint32_t c) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
+  // Takes the reference `v`: into the open list or dict, or as the result.
+  void Add(PyObject* v) {
+    Checked(v);
+    if (stack_.empty()) {
+      result_ = v;
+      return;
     }
-  }
-  bool Hex4(uint32_t& c) {
-    if (end_ - p_ < 4) return false;
-    c = 0;
-    for (int i = 0; i < 4; ++i, ++p_) {
-      const char h = *p_;
-      c <<= 4;
-      if (h >= '0' && h <= '9') c |= static_cast<uint32_t>(h - '0');
-      else if (h >= 'a' && h <= 'f') c |= static_cast<uint32_t>(h - 'a' + 10);
-      else if (h >= 'A' && h <= 'F') c |= static_cast<uint32_t>(h - 'A' + 10);
-      else return false;
+    Frame& f = stack_.back();
+    if (PyList_Check(f.container)) {
+      PyList_SET_ITEM(f.container, f.index++, v);  // steals v
+      return;
     }
-    return true;
-  }
-  // A string at '"'; keys and short strings are made once per distinct text.
-  PyObject* String(bool key) {
-    ++p_;
-    const char* start = p_;
-    while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
-    if (p_ == end_) return nullptr;
-    if (*p_ == '"') {
-      const std::string_view text(start, static_cast<size_t>(p_ - start));
-      ++p_;
-      if (!key && text.size() > 64) return Decode(text);  // short texts repeat (sites, categories)
-      auto it = keys_.find(text);
-      if (it != keys_.end()) return Py_NewRef(it->second);
-      PyObject* k = Decode(text);
-      if (k != nullptr) keys_.emplace(text, Py_NewRef(k));
-      return k;
-    }
-    std::string out(start, p_);
-    while (p_ != end_ && *p_ != '"') {
-      const unsigned char ch = static_cast<unsigned char>(*p_);
-      if (ch < 0x20) return nullptr;  // json.loads refuses raw control characters too
-      if (ch != '\\') {
-        out += *p_++;
-        continue;
-      }
-      if (++p_ == end_) return nullptr;
-      const char e = *p_++;
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
-          uint32_t c = 0;
-          if (!Hex4(c)) return nullptr;
-          // A lone surrogate is kept by json.loads (as a lone code point): leave those to it.
-          if (c >= 0xDC00 && c <= 0xDFFF) return nullptr;
-          if (c >= 0xD800 && c <= 0xDBFF) {
-            uint32_t low = 0;
-            if (end_ - p_ < 6 || p_[0] != '\\' || p_[1] != 'u') return nullptr;
-            p_ += 2;
-            if (!Hex4(low) || low < 0xDC00 || low > 0xDFFF) return nullptr;
-            c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
-          }
-          AppendUtf8(out, c);
-          break;
-        }
-        default: return nullptr;
-      }
-    }
-    if (p_ == end_) return nullptr;
-    ++p_;
-    return Decode(out);
-  }
-  static PyObject* Decode(std::string_view text) {
-    PyObject* s = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "strict");
-    if (s == nullptr) PyErr_Clear();  // not UTF-8: json.loads decides
-    return s;
-  }
-  PyObject* Array() {
-    ++p_;
-    PyObject* list = PyList_New(0);
-    if (list == nullptr) throw py::error_already_set();
-    Space();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
-      return list;
-    }
-    for (;;) {
-      PyObject* v = Value();
-      if (v == nullptr || PyList_Append(list, v) != 0) {
-        Py_XDECREF(v);
-        Py_DECREF(list);
-        if (PyErr_Occurred()) throw py::error_already_set();
-        return nullptr;
-      }
-      Py_DECREF(v);
-      Space();
-      if (p_ != end_ && *p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (p_ != end_ && *p_ == ']') {
-        ++p_;
-        return list;
-      }
-      Py_DECREF(list);
-      return nullptr;
-    }
-  }
-  PyObject* Object() {
-    ++p_;
-    PyObject* dict = PyDict_New();
-    if (dict == nullptr) throw py::error_already_set();
-    Space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return dict;
-    }
-    for (;;) {
-      Space();
-      PyObject* k = (p_ != end_ && *p_ == '"') ? String(true) : nullptr;
-      Space();
-      PyObject* v = nullptr;
-      if (k != nullptr && p_ != end_ && *p_ == ':') {
-        ++p_;
-        v = Value();
-      }
-      if (v == nullptr || PyDict_SetItem(dict, k, v) != 0) {
-        Py_XDECREF(k);
-        Py_XDECREF(v);
-        Py_DECREF(dict);
-        if (PyErr_Occurred()) throw py::error_already_set();
-        return nullptr;
-      }
-      Py_DECREF(k);
-      Py_DECREF(v);
-      Space();
-      if (p_ != end_ && *p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (p_ != end_ && *p_ == '}') {
-        ++p_;
-        return dict;
-      }
-      Py_DECREF(dict);
-      return nullptr;
-    }
+    const int failed = PyDict_SetItem(f.container, f.key, v);
+    Py_DECREF(v);
+    Py_CLEAR(f.key);
+    if (failed) throw py::error_already_set();
   }
 
-  const char* p_;
-  const char* end_;
-  std::unordered_map<std::string_view, PyObject*> keys_;
+  std::vector<Frame> stack_;
+  PyObject* result_ = nullptr;
+  std::unordered_map<std::string, PyObject*, Hash, std::equal_to<>> cache_;
 };
-
-// The JSON's Python value, or the text itself (a str) when JsonToPython gives up.
-py::object FromJson(const std::string& text) {
-  JsonToPython reader(text);
-  if (PyObject* v = reader.Parse()) return py::reinterpret_steal<py::object>(v);
-  return py::str(text);
-}
 
 #define ETMEM_MODEL_ARGS                                                                      \
   const std::string &runtime, const std::string &target, std::optional<uint32_t> pool_align, \
@@ -379,9 +223,18 @@ std::string AnalyzeJson(const py::object& program, ETMEM_MODEL_ARGS) {
   return api::Render(AnalyzePairs(p, o), api::Format::kJson);
 }
 
-// The same as Python values (dict or list); a str when only json.loads can read it.
+// The same as Python values: a dict, or a list of them with "all".
 py::object Analyze(const py::object& program, ETMEM_MODEL_ARGS) {
-  return FromJson(AnalyzeJson(program, ETMEM_MODEL_VALUES));
+  const api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+  const api::Program p = LoadProgram(program);
+  std::optional<api::JsonValue> value;
+  {
+    py::gil_scoped_release nogil;
+    value = api::ToJsonValue(AnalyzePairs(p, o));
+  }
+  PythonBuilder builder;
+  value->Visit(builder);
+  return builder.Take();
 }
 
 // `etmem analyze` in another format ("text", "csv", "md"), optionally with every allocation.
@@ -587,7 +440,6 @@ PYBIND11_MODULE(_etmem, m) {
   auto [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9] = model();
   m.def("analyze_json", &AnalyzeJson, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
   m.def("analyze", &Analyze, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-  m.def("json_to_python", &FromJson, py::arg("text"));  // for the tests
   m.def("analyze_text", &AnalyzeText, py::arg("program"), py::arg("format"),
         py::arg("allocations"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
   m.def("check_budget", &CheckBudget, py::arg("program"), py::arg("spec"), py::arg("file"), a0,
@@ -628,6 +480,18 @@ PYBIND11_MODULE(_etmem, m) {
     // are named by runtime="main".
     for (const api::ReleaseInfo& r : api::Releases())
       if (r.commit.empty()) out.emplace_back(r.version, r.summary);
+    return out;
+  });
+  m.def("runners", [] {
+    py::list out;
+    for (const api::RunnerInfo& r : api::Runners()) {
+      py::dict d;
+      d["name"] = r.name;
+      d["first_release"] = r.first_release;
+      d["last_release"] = r.last_release;
+      d["source"] = r.source;
+      out.append(std::move(d));
+    }
     return out;
   });
   m.def("targets", [] {

@@ -208,7 +208,7 @@ def test_temp_pool_matches_the_cli(cnn, etmem_binary):
     assert bytes_of[0] > bytes_of[1 << 20]
     # None: the CLI's default (no --temp-pool).
     assert etmem.analyze(cnn, runtime="main") == cli_json(etmem_binary, cnn, "--runtime", "main")
-    with pytest.raises((TypeError, ValueError)):
+    with pytest.raises(ValueError, match="^temp_pool=-1: a size cannot be negative$"):
         etmem.analyze(cnn, runtime="main", temp_pool=-1)
 
 
@@ -226,7 +226,7 @@ def test_bad_options_and_inputs_raise(cnn, tmp_path):
         etmem.analyze(cnn, runner="stm32-cube")
     with pytest.raises(TypeError):
         etmem.analyze(12345)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="^pool_align=-1: "):
         etmem.analyze(cnn, pool_align=-1)
     with pytest.raises(ValueError):
         etmem.header(cnn, section=".x")  # needs define_pools
@@ -296,20 +296,97 @@ def test_the_gil_is_released_while_etmem_works(cnn):
     assert in_etmem > 0.25 * asleep, (in_etmem, asleep)
 
 
-def test_the_extensions_json_reader_is_json_loads():
-    # etmem.analyze builds its dict in the extension; it must be json.loads's, or hand back the
-    # text for json.loads (then a str).
+def test_the_dicts_are_the_json_texts_member_for_member(cnn):
+    # etmem.analyze builds its objects from the report's value (no JSON text, no parser of
+    # ours); they must be json.loads's of the text the library renders, keys in the same order.
     from etmem import _etmem
 
-    same = ['{}', '[]', '{"a": [1, -2, 0, 18446744073709551615, 123456789012345678901234567890]}',
-            '{"s": "plain", "e": "q\\" b\\\\ s\\/ \\b\\f\\n\\r\\t", "u": "\\u00e9\\u4e2d\\ud83d\\ude00"}',
-            '{"utf8": "h\u00e9 \u4e2d \U0001F600", "t": true, "f": false, "n": null}',
-            ' [ {"k": 1 , "k": 2} , "x" ] ', '{"a": {"a": {"a": []}}}', '""', '0', '-7']
-    for text in same:
-        assert _etmem.json_to_python(text) == json.loads(text), text
-    for text in ['1.5', '{"x": 1e3}', '"\\udc00"', '"\\ud800x"', '{"a": 1,}', '[1 2]', '{"a" 1}',
-                 '01', '-', 'tru', '"open', '[', '{"a": "\x01"}', '"\\x"', '1 2', '']:
-        assert _etmem.json_to_python(text) == text, text  # left to json.loads
+    data = cnn.read_bytes()
+    cases = [dict(), dict(runtime="0.3", pool=4096), dict(runtime="main", temp_pool=64),
+             dict(runtime="1.4", runner="arm-baremetal"), dict(runtime="all", target="all"),
+             dict(runtime="1.4", external_data=True, backends=["NpuBackend=100:16"])]
+    for kwargs in cases:
+        model = dict(runtime="1.4", target="cortex-m", pool_align=None, temp="runner", pool=None,
+                     external_data=False, backends=None, runner=None, method=None)
+        model.update(kwargs)
+        text = _etmem.analyze_json(data, **model)
+        got = etmem.analyze(data, **kwargs)
+        assert got == json.loads(text), kwargs
+        if isinstance(got, dict):  # the same keys in the same order: the same text
+            assert json.dumps(got, separators=(",", ":"), ensure_ascii=False) + "\n" == text
+
+
+def test_the_namespace_holds_the_api_only():
+    public = sorted(name for name in dir(etmem) if not name.startswith("_"))
+    assert public == sorted(name for name in etmem.__all__ if not name.startswith("_"))
+    for name in ("Any", "Dict", "List", "Optional", "json", "os", "annotations"):
+        assert name not in dir(etmem)
+
+
+def test_runners_are_the_command_lines(etmem_binary):
+    listed = cli(etmem_binary, "list", "runners", check_exit=0).stdout
+    names = []
+    for line in listed.splitlines():
+        if line and not line[0].isspace() and line.split()[0] not in names:
+            names.append(line.split()[0])
+    assert etmem.runners() == names and "arm-baremetal" in names
+
+
+def test_sizes_are_refused_in_one_line_naming_the_keyword(cnn):
+    for kwargs, kind, shown in [
+        (dict(pool=-5), ValueError, "pool=-5"), (dict(pool=2**64), ValueError, f"pool={2**64}"),
+        (dict(pool="4096"), TypeError, "pool='4096'"), (dict(pool=4096.0), TypeError, "pool=4096.0"),
+        (dict(pool=True), TypeError, "pool=True"), (dict(pool_align=-1), ValueError, "pool_align=-1"),
+        (dict(pool_align=2**32), ValueError, f"pool_align={2**32}"),
+        (dict(runtime="main", temp_pool=-1), ValueError, "temp_pool=-1"),
+    ]:
+        with pytest.raises(kind) as e:
+            etmem.analyze(cnn, **kwargs)
+        assert str(e.value).startswith(shown) and "\n" not in str(e.value), kwargs
+    with pytest.raises(ValueError, match="^alignment=-16: "):
+        etmem.plan(cnn, alignment=-16)
+    with pytest.raises(ValueError, match="^columns=-1: "):
+        etmem.plan(cnn, format="text", columns=-1)
+    with pytest.raises(ValueError, match="^alignment=-1: "):
+        etmem.replan(cnn, alignment=-1)
+    with pytest.raises(ValueError, match="^pool=-5: "):
+        etmem.check_budget(cnn, "ram=1K", pool=-5)
+    # Size text the library reads: the command line's line.
+    with pytest.raises(ValueError, match="^--backend Npu=-5: BYTES '-5' is not a byte size"):
+        etmem.analyze(cnn, backends=["Npu=-5"])
+    with pytest.raises(ValueError, match="'-5' is not a size"):
+        etmem.fit(cnn, "stm32wb55", reserve="SRAM1=-5")
+
+
+def test_a_newer_release_is_refused_with_the_command_lines_line(cnn, etmem_binary):
+    for version in ("1.5", "1.5.0", "1.5.1", "1.6", "2.0"):
+        with pytest.raises(ValueError) as e:
+            etmem.analyze(cnn, runtime=version)
+        message = str(e.value)
+        assert f"ExecuTorch {version} is newer than the newest modelled release, " in message
+        assert "main-20260822-cff6f4dd (--runtime main)" in message
+        assert "version.txt already says 1.5.0" in message
+        assert "etmem measure PROGRAM --executorch" in message and "\n" not in message
+        assert f"etmem: {message}\n" == cli(etmem_binary, "analyze", cnn, "--runtime", version,
+                                            check_exit=2).stderr
+    with pytest.raises(ValueError, match="^unknown ExecuTorch release '1.5-rc1'"):
+        etmem.analyze(cnn, runtime="1.5-rc1")
+
+
+def test_a_ptd_given_as_the_program_is_named_as_external_data(etmem_binary, tmp_path):
+    from conftest import BUILD_DIR
+
+    examples = BUILD_DIR / "tools" / "etmem-examples" / "etmem-examples"
+    subprocess.run([str(examples), str(tmp_path), "--ptd"], check=True, capture_output=True)
+    ptd = tmp_path / "external_data.match.ptd"
+    want = f"{ptd}: external data (a .ptd file), not an ExecuTorch program: give the program " \
+           f"(.pte) and this file with --external-data {ptd}"
+    with pytest.raises(etmem.InvalidProgramError) as e:
+        etmem.analyze(ptd)
+    assert str(e.value) == want
+    assert cli(etmem_binary, "analyze", ptd, check_exit=2).stderr == f"etmem: {want}\n"
+    with pytest.raises(etmem.InvalidProgramError, match="--external-data FILE.ptd$"):
+        etmem.analyze(ptd.read_bytes())
 
 
 THREE_REGIONS = b'''{"name": "three", "regions": [

@@ -93,9 +93,9 @@ static Run DefineAnalyze(CLI::App* cmd) {
   auto args = std::make_shared<AnalyzeArgs>();
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   AddModelOptions(cmd, args->model, /*all_allowed=*/true);
-  cmd->add_option("--pool", args->pool,
-                  "check whether a method-allocator pool of this many bytes loads (with "
-                  "--runner: the runner's method pool)");
+  Bytes(cmd->add_option("--pool", args->pool,
+                        "check whether a method-allocator pool of this many bytes loads (with "
+                        "--runner: the runner's method pool)"));
   cmd->add_option("--method", args->method, "analyze only this method");
   cmd->add_option("--format", args->format,
                   "text, json, csv or md (csv, md: one row per runtime, target and method)")

@@ -47,9 +47,9 @@ static Run DefineCheck(CLI::App* cmd) {
   AddModelOptions(cmd, args->model, /*all_allowed=*/true);
   cmd->add_option("--method", args->method,
                   "the method the device loaded (default: the program's only method)");
-  cmd->add_option("--pool", args->pool,
-                  "the device's method pool in bytes (default: the log's ETMEM P record, else "
-                  "derived from the failure line by the search)");
+  Bytes(cmd->add_option("--pool", args->pool,
+                        "the device's method pool in bytes (default: the log's ETMEM P record, "
+                        "else derived from the failure line by the search)"));
   return [args]() { return Guarded([&] { return RunCheck(*args); }); };
 }
 

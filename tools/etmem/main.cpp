@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   CLI::App app{"etmem: exact memory requirements of ExecuTorch programs (.pte), computed offline"};
   app.set_version_flag("--version", std::string("etmem ") + ETMEM_VERSION);
   app.require_subcommand(1);
+  app.failure_message(UsageFailure);  // a bad size: one line
   const Verb* verbs[] = {&kAnalyzeVerb, &kListVerb,  &kPlanVerb,  &kReplanVerb,  &kSummaryVerb,
                          &kHeaderVerb,  &kDiffVerb,  &kProbeVerb, &kCheckVerb,   &kMeasureVerb,
                          &kFitVerb};

@@ -451,10 +451,11 @@ static Run DefineMeasure(CLI::App* cmd) {
   cmd->add_option("--work", args->work,
                   "build here and keep the build and the measured logs (default: a temporary "
                   "directory, removed); a rerun reuses the objects");
-  cmd->add_option("--jobs", args->jobs, "compiles at once")->capture_default_str();
+  Count(cmd->add_option("--jobs", args->jobs, "compiles at once"), INT32_MAX)->capture_default_str();
   cmd->add_option("--method", args->method, "measure only this method (default: every method)");
-  cmd->add_option("--pool", args->pool,
-                  "the method pool in bytes (default 64 MiB, and etmem's prediction unbounded)");
+  Bytes(cmd->add_option("--pool", args->pool,
+                        "the method pool in bytes (default 64 MiB, and etmem's prediction "
+                        "unbounded)"));
   cmd->add_flag("--brief", args->brief, "omit the call-by-call table");
   AddModelOptions(cmd, args->model);
   return [args]() { return Guarded([&] { return RunMeasure(*args); }); };

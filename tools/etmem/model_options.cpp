@@ -1,11 +1,15 @@
 // Owns: AddModelOptions, ToApiOptions and BuildSingleReport (see model_options.h).
 #include "model_options.h"
 
+#include <charconv>
 #include <iostream>
+#include <optional>
+#include <string_view>
 
 #include "commands.h"
 #include "etmem/base/printable.h"
 #include "etmem/abi/abi.h"
+#include "etmem/report/budget.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::cli {
@@ -21,7 +25,55 @@ std::string CheckPoolAlign(std::string& s) {
   return (v >= 1 && v <= 4096 && (v & (v - 1)) == 0) ? "" : "must be a power of two up to 4096";
 }
 
+// `text` as a whole number (digits only, or 0x hex when `hex`), nullopt on anything else or an
+// overflow.
+std::optional<uint64_t> WholeNumber(std::string_view text, bool hex) {
+  int base = 10;
+  if (hex && text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t v = 0;
+  const char* end = text.data() + text.size();
+  if (text.empty() || text[0] == '+' || text[0] == '-') return std::nullopt;
+  const auto [stop, ec] = std::from_chars(text.data(), end, v, base);
+  if (ec != std::errc() || stop != end) return std::nullopt;
+  return v;
+}
+
+CLI::Option* Strict(CLI::Option* option, uint64_t max, bool bytes) {
+  const std::string name = option->get_name();
+  return option->transform(CLI::Validator(
+      [name, max, bytes](std::string& s) {
+        const std::string what = bytes ? "not a size in bytes (a whole number, optionally "
+                                         "followed by K, M or G, 1024-based; or 0x hex)"
+                                       : "not a whole number";
+        std::optional<uint64_t> v = WholeNumber(s, bytes);
+        if (!v && bytes) {
+          // Digits with a unit, as --budget reads them; a sign or junk stays refused.
+          auto sized = report::ParseByteSize(s);
+          if (sized && !s.empty() && s[0] >= '0' && s[0] <= '9') v = *sized;
+        }
+        if (!v) throw OneLineUsageError(name + " '" + Printable(s) + "': " + what);
+        if (*v > max)
+          throw OneLineUsageError(name + " '" + Printable(s) + "': too large (at most " +
+                                  std::to_string(max) + ")");
+        s = std::to_string(*v);
+        return std::string();
+      },
+      ""));
+}
+
 }  // namespace
+
+CLI::Option* Bytes(CLI::Option* option, uint64_t max) { return Strict(option, max, true); }
+CLI::Option* Count(CLI::Option* option, uint64_t max) { return Strict(option, max, false); }
+
+std::string UsageFailure(const CLI::App* app, const CLI::Error& error) {
+  if (dynamic_cast<const OneLineUsageError*>(&error) != nullptr)
+    return std::string("etmem: ") + error.what() + "\n";
+  return CLI::FailureMessage::simple(app, error);
+}
 
 std::vector<std::string> ParseArgs(int argc, char** argv) {
   std::vector<std::string> out;
@@ -62,19 +114,20 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
   cmd->add_option("--target", args.target,
                   "cortex-m, riscv32, xtensa, aarch64, x86_64, a target file (.json)" + all)
       ->capture_default_str();
-  cmd->add_option("--pool-align", args.pool_align,
-                  "the pool base is aligned to this many bytes, not to twice as many "
-                  "(default: the target's malloc alignment)")
+  Bytes(cmd->add_option("--pool-align", args.pool_align,
+                        "the pool base is aligned to this many bytes, not to twice as many "
+                        "(default: the target's malloc alignment)"),
+        UINT32_MAX)
       ->check(CLI::Validator(CheckPoolAlign, "POWER_OF_TWO"));
   cmd->add_option("--temp", args.temp,
                   "temp allocator passed to load_method: null, nonnull, or runner (what the "
                   "release's executor_runner does)")
       ->check(CLI::IsMember({"null", "nonnull", "runner"}))
       ->capture_default_str();
-  cmd->add_option("--temp-pool", args.temp_pool,
-                  "the temp allocator's size in bytes, where operator metadata falls back to the "
-                  "method allocator when the temp pool is too small (main); default: the "
-                  "runner's temp pool, else the portable executor_runner's");
+  Bytes(cmd->add_option("--temp-pool", args.temp_pool,
+                        "the temp allocator's size in bytes, where operator metadata falls back "
+                        "to the method allocator when the temp pool is too small (main); "
+                        "default: the runner's temp pool, else the portable executor_runner's"));
   // A flag that may take the .ptd: "--external-data" alone, or "--external-data=FILE.ptd"
   // ("--external-data FILE.ptd" becomes that form in ParseArgs). A flag never takes the next
   // argument, so "--external-data PROGRAM.pte" keeps its meaning.

@@ -1,9 +1,11 @@
 // Owns: the options that pick one (release, target) model and how the runner calls
 // load_method, for the verbs that need exactly one pair (header, diff), as the public API's
-// options (include/etmem/etmem.h), and the guard that turns an api::Error into the one-line
-// message and exit code. Not: any verb's own options or output; building reports (the API).
+// options (include/etmem/etmem.h), the strict reading of sizes and counts (Bytes, Count) with
+// its one-line usage error, and the guard that turns an api::Error into the one-line message and
+// exit code. Not: any verb's own options or output; building reports (the API).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -49,6 +51,25 @@ api::Options ToApiOptions(const ModelArgs& args);
 // Throws api::Error.
 api::Report BuildSingleReport(const api::Program& program, const ModelArgs& args,
                               const std::string& method = "");
+
+// A usage error that etmem prints as one line, "etmem: <message>" (UsageFailure), where CLI11
+// would print its own two. A ParseError, not a ValidationError: CLI11's validators catch those.
+class OneLineUsageError : public CLI::ParseError {
+ public:
+  explicit OneLineUsageError(const std::string& message)
+      : CLI::ParseError("OneLineUsageError", message, CLI::ExitCodes::ValidationError) {}
+};
+
+// Reads `option`'s value strictly as a size in bytes: a whole number, optionally followed by K,
+// M or G (1024-based, as --budget reads sizes), or 0x hex; at most `max`. A sign, anything else
+// after the number, or an overflow is a OneLineUsageError naming the option and the value, e.g.
+// "--pool '-5': not a size in bytes (...)", where CLI11 alone reads -5 as 18446744073709551611.
+CLI::Option* Bytes(CLI::Option* option, uint64_t max = UINT64_MAX);
+// The same for a count (--columns, --jobs): digits only, at most `max`.
+CLI::Option* Count(CLI::Option* option, uint64_t max);
+// For app.failure_message: a OneLineUsageError as "etmem: <message>", any other usage error as
+// CLI11 prints it.
+std::string UsageFailure(const CLI::App* app, const CLI::Error& error);
 
 // Runs `run`; an api::Error becomes "etmem: <message>" on stderr and kExitInvalid.
 int Guarded(const std::function<int()>& run);

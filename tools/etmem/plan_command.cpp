@@ -88,11 +88,11 @@ static Run DefinePlan(CLI::App* cmd) {
   cmd->add_option("-o,--output", args->output, "write to this file instead of stdout");
   AddModelOptions(cmd, args->model);
   AddBoardOptions(cmd, args->board, /*required=*/false);
-  cmd->add_option("--alignment", args->alignment,
-                  "bytes each tensor is rounded up to in the lower bound")
+  Bytes(cmd->add_option("--alignment", args->alignment,
+                        "bytes each tensor is rounded up to in the lower bound"))
       ->check(PowerOfTwo())
       ->capture_default_str();
-  cmd->add_option("--columns", args->columns, "width of the map")
+  Count(cmd->add_option("--columns", args->columns, "width of the map"), UINT32_MAX)
       ->check(CLI::Range(8, 512))
       ->capture_default_str();
   return [args]() { return Guarded([&] { return RunPlan(*args); }); };

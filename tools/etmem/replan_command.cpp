@@ -71,7 +71,8 @@ static Run DefineReplan(CLI::App* cmd) {
   cmd->add_option("program", args->input, "the ExecuTorch program (.pte)")->required();
   cmd->add_option("-o,--output", args->output, "where to write the re-planned program")
       ->required();
-  cmd->add_option("--alignment", args->alignment, "offsets are multiples of this (power of two)")
+  Bytes(cmd->add_option("--alignment", args->alignment,
+                        "offsets are multiples of this (power of two)"))
       ->check(CLI::Validator(
           [](std::string& s) {
             unsigned long v = 0;

@@ -2,6 +2,8 @@
 // reports for (release, target) pairs with the command line's options, rendering them with the
 // report writers, the C header, diff, replan and the lists. Not: the plan view (plan_output.cpp),
 // any printing to a stream or exit code (tools/etmem).
+#include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <sstream>
 
@@ -59,24 +61,29 @@ void CheckOptionValues(const Options& o) {
                   " is larger than any MemoryAllocator can be (its size is a uint32_t)");
 }
 
-// "ID=BYTES[:ALIGN]": what backend ID's init() takes from the method allocator.
+// "ID=BYTES[:ALIGN]": what backend ID's init() takes from the method allocator. BYTES as
+// --budget reads sizes (4096, 4K); ALIGN digits only. A sign, trailing text or an overflow is
+// refused, naming the value.
 Result<std::pair<std::string, runtime::DeclaredBackendInit>> ParseBackend(const std::string& s) {
   auto bad = [&](const std::string& why) {
-    return MakeError(ErrorCode::kInvalidArgument, "--backend " + s + ": " + why +
+    return MakeError(ErrorCode::kInvalidArgument, "--backend " + Printable(s) + ": " + why +
                                                       " (want ID=BYTES or ID=BYTES:ALIGN)");
   };
   const size_t eq = s.find('=');
   if (eq == std::string::npos || eq == 0) return bad("no backend id");
   runtime::DeclaredBackendInit d;
-  const std::string value = s.substr(eq + 1);
+  const std::string_view value = std::string_view(s).substr(eq + 1);
   const size_t colon = value.find(':');
-  try {
-    size_t used = 0;
-    d.bytes = std::stoull(value.substr(0, colon), &used);
-    if (used != value.substr(0, colon).size()) return bad("BYTES is not a number");
-    if (colon != std::string::npos) d.align = static_cast<uint32_t>(std::stoul(value.substr(colon + 1)));
-  } catch (...) {
-    return bad("not a number");
+  auto bytes = report::ParseByteSize(value.substr(0, colon));
+  if (!bytes) return bad("BYTES " + bytes.error().message);
+  d.bytes = *bytes;
+  if (colon != std::string::npos) {
+    const std::string_view align = value.substr(colon + 1);
+    uint64_t a = 0;
+    const auto [end, ec] = std::from_chars(align.data(), align.data() + align.size(), a);
+    if (align.empty() || ec != std::errc() || end != align.data() + align.size())
+      return bad("ALIGN '" + Printable(align) + "' is not a whole number");
+    d.align = a > 4096 ? 0 : static_cast<uint32_t>(a);  // 0: refused below
   }
   if (d.bytes > UINT32_MAX) return bad("BYTES above 4 GiB");
   if (d.align == 0 || d.align > 4096 || (d.align & (d.align - 1)) != 0)
@@ -304,6 +311,71 @@ std::string Render(std::span<const Report> reports, Format format, const RenderO
       return report::ToTextMatrix(Copies(reports));
   }
   ThrowArgument("unknown format");
+}
+
+// --- The JSON as a value ---
+
+struct JsonValue::Impl {
+  nlohmann::ordered_json value;
+};
+
+namespace {
+
+// `s` as the text holds it: unchanged when valid UTF-8; else with the dump's replacements.
+void VisitString(const std::string& s, bool key, JsonVisitor& visitor) {
+  const bool ascii = std::all_of(s.begin(), s.end(), [](char c) { return (c & 0x80) == 0; });
+  std::string replaced;
+  if (!ascii)
+    replaced = nlohmann::json::parse(
+                   nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+                   .get<std::string>();
+  const std::string_view text = ascii ? std::string_view(s) : std::string_view(replaced);
+  key ? visitor.Key(text) : visitor.String(text);
+}
+
+void VisitValue(const nlohmann::ordered_json& j, JsonVisitor& visitor) {
+  using Type = nlohmann::ordered_json::value_t;
+  switch (j.type()) {
+    case Type::null:
+    case Type::discarded: visitor.Null(); return;
+    case Type::boolean: visitor.Bool(j.get<bool>()); return;
+    case Type::number_integer: visitor.Int(j.get<int64_t>()); return;
+    case Type::number_unsigned: visitor.Uint(j.get<uint64_t>()); return;
+    case Type::number_float: visitor.Double(j.get<double>()); return;
+    case Type::string: VisitString(j.get_ref<const std::string&>(), false, visitor); return;
+    case Type::binary: visitor.Null(); return;  // never in a report
+    case Type::array:
+      visitor.BeginArray(j.size());
+      for (const nlohmann::ordered_json& v : j) VisitValue(v, visitor);
+      visitor.EndArray();
+      return;
+    case Type::object:
+      visitor.BeginObject(j.size());
+      for (const auto& [key, v] : j.get_ref<const nlohmann::ordered_json::object_t&>()) {
+        VisitString(key, true, visitor);
+        VisitValue(v, visitor);
+      }
+      visitor.EndObject();
+      return;
+  }
+}
+
+}  // namespace
+
+void JsonValue::Visit(JsonVisitor& visitor) const { VisitValue(impl_->value, visitor); }
+
+JsonValue ToJsonValue(std::span<const Report> reports) {
+  auto impl = std::make_shared<JsonValue::Impl>();
+  for (const Report& r : reports)
+    if (!r.impl().kept_allocations)
+      ThrowArgument("JSON lists every allocation: analyze with keep_allocations");
+  if (reports.size() == 1) {
+    impl->value = report::ToOrderedJson(Internal(reports.front()));
+  } else {
+    impl->value = nlohmann::ordered_json::array();
+    for (const Report& r : reports) impl->value.push_back(report::ToOrderedJson(Internal(r)));
+  }
+  return JsonValue(std::move(impl));
 }
 
 // --- Header, diff, replan ---

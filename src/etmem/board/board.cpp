@@ -9,6 +9,7 @@
 #include <set>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/base/printable.h"
 
 namespace etmem::board {
 namespace {
@@ -294,7 +295,9 @@ Status AddReservation(Board& board, const std::string& spec) {
                "' (regions: " + known + ")");
   }
   auto bytes = ParseBytes(std::string_view(spec).substr(eq + 1));
-  if (!bytes) return Bad("--reserve " + spec + ": '" + spec.substr(eq + 1) + "' is not a size");
+  if (!bytes)
+    return Bad("--reserve " + Printable(spec) + ": '" + Printable(spec.substr(eq + 1)) +
+               "' is not a size (bytes, 0x hex, or with K or M)");
   region->reserved.push_back({"application (--reserve)", *bytes});
   if (region->reserved_bytes() > region->size)
     return Bad("--reserve " + spec + ": the reservations in " + name + " (" +

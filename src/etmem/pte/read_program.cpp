@@ -596,6 +596,15 @@ Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::
 // The four bytes after the root offset: "ET12", or an error saying what they are instead.
 Status CheckFileIdentifier(std::span<const uint8_t> bytes, const std::string& name) {
   const std::string_view id(reinterpret_cast<const char*>(bytes.data() + 4), 4);
+  // A .ptd (FlatTensor: identifier "FT.." at byte 4, header "FH.." at byte 8) is the external
+  // data a program's runner passes to load_method, given where the program goes.
+  const bool flat_tensor_header =
+      bytes.size() >= 12 && std::string_view(reinterpret_cast<const char*>(bytes.data() + 8), 2) == "FH";
+  if (!id.starts_with("ET") && (id.starts_with("FT") || flat_tensor_header))
+    return MakeError(ErrorCode::kInvalidProgram,
+                     name + ": external data (a .ptd file), not an ExecuTorch program: give the "
+                            "program (.pte) and this file with --external-data " +
+                         (name.ends_with(".ptd") ? name : std::string("FILE.ptd")));
   if (!id.starts_with("ET"))
     return MakeError(ErrorCode::kInvalidProgram,
                      name + ": not an ExecuTorch program (file identifier is not \"ET..\")");

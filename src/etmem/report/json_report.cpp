@@ -264,6 +264,55 @@ void WriteJson(std::ostream& out, const Report& r) {
   out << "]}";
 }
 
+namespace {
+
+// A DOM's value as an ordered one: members in the sorted DOM's order, which is its text's.
+nlohmann::ordered_json InTextOrder(const json& j) { return nlohmann::ordered_json(j); }
+
+// AppendAllocation's row as a value, members in its order.
+nlohmann::ordered_json AllocationRow(const MethodReport& m, size_t i) {
+  const runtime::AllocationRequest& r = m.plan.requests[i];
+  const sim::Placement& p = m.sim.placements[i];
+  return {{"size", r.size},
+          {"align", r.align},
+          {"offset", p.offset},
+          {"consumed", p.consumed(r.size)},
+          {"site", runtime::SiteName(r.site)},
+          {"category", runtime::CategoryName(runtime::SiteCategory(r.site))},
+          {"what", Describe(m, i)}};
+}
+
+// WriteMethod's object: `pool_object`'s members, then "allocations" (WriteAllocations' rows).
+nlohmann::ordered_json WithAllocations(const json& pool_object, const MethodReport& m,
+                                       runtime::PoolKind pool) {
+  nlohmann::ordered_json out = InTextOrder(pool_object);
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < m.sim.placements.size(); ++i)
+    if (m.plan.requests[i].pool == pool) rows.push_back(AllocationRow(m, i));
+  out["allocations"] = std::move(rows);
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json ToOrderedJson(const Report& r) {
+  nlohmann::ordered_json out = InTextOrder(HeaderWithRunner(r));
+  nlohmann::ordered_json methods = nlohmann::ordered_json::array();
+  for (const MethodReport& m : r.methods) {
+    json summary = MethodSummary(m);
+    const json method_allocator = std::move(summary["method_allocator"]);
+    const json temp_allocator = std::move(summary["temp_allocator"]);
+    summary.erase("method_allocator");
+    summary.erase("temp_allocator");
+    nlohmann::ordered_json method = InTextOrder(summary);
+    method["method_allocator"] = WithAllocations(method_allocator, m, runtime::PoolKind::kMethod);
+    method["temp_allocator"] = WithAllocations(temp_allocator, m, runtime::PoolKind::kTemp);
+    methods.push_back(std::move(method));
+  }
+  out["methods"] = std::move(methods);
+  return out;
+}
+
 json ToJson(const Report& r) {
   std::ostringstream text;
   WriteJson(text, r);

@@ -16,4 +16,9 @@ void WriteJson(std::ostream& out, const Report& report);
 // The same as a DOM, for callers that inspect it (tests, fuzzers); small reports only.
 nlohmann::json ToJson(const Report& report);
 
+// The same value with its members in the text's order, built without text: WriteJson writes
+// its dump (with invalid UTF-8 replaced). Holds every allocation row; for callers that build
+// their own objects from it (the public API's JsonValue, the Python module's dicts).
+nlohmann::ordered_json ToOrderedJson(const Report& report);
+
 }  // namespace etmem::report

@@ -218,9 +218,14 @@ TEST(Releases, ShortNamesPickTheNewestPatchAndUnknownOnesAreErrors) {
   EXPECT_EQ((*FindRelease("0.2"))->version, "0.2.1");
   EXPECT_EQ((*FindRelease("0.1"))->version, "0.1.0");
   EXPECT_EQ((*FindRelease("0.7"))->version, "0.7.0");
-  auto bad = FindRelease("1.5");
+  auto bad = FindRelease("1.3.2");  // not a release
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("modelled: 0.1.0, 0.2.0, 0.2.1, 0.3.0"), std::string::npos);
+  // Newer than every modelled release: named as such (tests/cli_input_test.cpp says how).
+  auto newer = FindRelease("1.5");
+  ASSERT_FALSE(newer);
+  EXPECT_NE(newer.error().message.find("is newer than the newest modelled release"),
+            std::string::npos);
   EXPECT_FALSE(FindRelease("0.0"));
   EXPECT_FALSE(FindRelease("1"));
 }

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <optional>
 
+#include "etmem/base/printable.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::runtime {
@@ -29,6 +30,26 @@ std::vector<uint32_t> VersionKey(const std::string& v) {
     }
   }
   parts.push_back(cur);
+  return parts;
+}
+
+// "1.5", "v2", "1.5.0": one to three numbers of at most four digits joined by dots (after
+// Normalize), as a key VersionKey would give; nullopt for anything else ("1.x", "1.5-rc1").
+std::optional<std::vector<uint32_t>> ReleaseNumber(const std::string& v) {
+  std::vector<uint32_t> parts{0};
+  size_t digits = 0;
+  for (char c : v) {
+    if (c == '.' && digits > 0 && parts.size() < 3) {
+      parts.push_back(0);
+      digits = 0;
+    } else if (c >= '0' && c <= '9' && digits < 4) {
+      parts.back() = parts.back() * 10 + static_cast<uint32_t>(c - '0');
+      ++digits;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (digits == 0) return std::nullopt;
   return parts;
 }
 
@@ -169,12 +190,31 @@ Result<const RuntimeTraits*> FindRelease(const std::string& version) {
     std::lock_guard<std::mutex> lock(r.mutex);
     return &Build(r, *found);
   }
+  // Newer than every modelled release (1.5 while 1.4.1 is the newest): say what is modelled
+  // instead of listing names, and never stand in with an older one.
+  const auto number = ReleaseNumber(want);
+  if (number && !versions.empty() && *number > VersionKey(versions.back())) {
+    std::string message = "ExecuTorch " + Printable(version) +
+                          " is newer than the newest modelled release, " + versions.back();
+    size_t newest_snapshot = std::string::npos;
+    for (size_t i = 0; i < r.deltas.size(); ++i)
+      if (IsSnapshotName(r.deltas[i].version)) newest_snapshot = i;
+    if (newest_snapshot != std::string::npos) {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      const RuntimeTraits& s = Build(r, newest_snapshot);
+      message += "; modelled beyond it: " + s.version + " (--runtime main), ExecuTorch main of " +
+                 s.commit_date + ": " + s.summary;
+    }
+    return MakeError(ErrorCode::kInvalidArgument,
+                     message + "; a release made later may differ from both: compare yours with "
+                               "etmem measure PROGRAM --executorch YOUR_EXECUTORCH_TREE");
+  }
   std::string known;
   for (const std::string& v : versions) known += (known.empty() ? "" : ", ") + v;
   for (const ReleaseDelta& d : r.deltas)
     if (IsSnapshotName(d.version)) known += ", " + d.version;
   return MakeError(ErrorCode::kInvalidArgument,
-                   "unknown ExecuTorch release '" + version + "' (modelled: " + known + ")");
+                   "unknown ExecuTorch release '" + Printable(version) + "' (modelled: " + known + ")");
 }
 
 }  // namespace etmem::runtime

@@ -27,7 +27,8 @@ namespace etmem::runtime {
 
 ReleaseDelta Release_main_20260822_cff6f4dd() {
   return {"main-20260822-cff6f4dd", "1.4.1", [](RuntimeTraits& t) {
-            t.summary = "main, not a release: as 1.4.1; operator metadata falls back to the "
+            t.summary = "main, not a release (its version.txt already says 1.5.0): as 1.4.1; "
+                        "operator metadata falls back to the "
                         "method allocator when the temp pool is smaller than its worst case";
             t.commit = "cff6f4dd32e630945b7188512c1f2b4f102b05ad";
             t.commit_date = "2026-08-22";
