@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                         outcome->refusal.log.find('\n') == std::string::npos,
                     "refusal text spans lines at " + t.version);
     }
-    if (t.ptd_layout == 0) continue;
+    if (!t.ptd_data_map) continue;
     runtime::RuntimeModel model(t, x86);
     report::ReportOptions o;
     o.load.external_data_map = true;

@@ -1,12 +1,10 @@
 // Owns: the built-in target rows and reading a target-description file.
 // One row per --target value. Only primitive facts live here; struct sizes are computed.
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
 #include "etmem/abi/abi.h"
 #include "etmem/base/checked_math.h"
+#include "etmem/base/json_file.h"
 
 namespace etmem::abi {
 
@@ -38,57 +36,56 @@ Result<Abi> FindBuiltinTarget(const std::string& name) {
 
 namespace {
 
-Result<SizeAlign> ReadPair(const nlohmann::json& j, const char* key, const std::string& path) {
+Result<SizeAlign> ReadPair(const json_file::Object& f, const char* key) {
   auto bad = [&](const std::string& why) {
-    return MakeError(ErrorCode::kInvalidArgument, path + ": \"" + key + "\" " + why);
+    return json_file::Bad(f.where() + ": \"" + key + "\" " + why);
   };
-  if (!j.contains(key)) return bad("is missing (want [size, align])");
-  const auto& v = j.at(key);
-  if (!v.is_array() || v.size() != 2 || !v[0].is_number_unsigned() || !v[1].is_number_unsigned())
-    return bad("must be [size, align] with two non-negative integers");
-  uint64_t size = v[0].get<uint64_t>(), align = v[1].get<uint64_t>();
-  if (size < 1 || size > 16) return bad("size must be 1..16");
+  const nlohmann::json* v = f.Optional(key);
+  if (!v) return json_file::Bad(f.Missing(key).message + " (want [size, align])");
+  if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number_unsigned() ||
+      !(*v)[1].is_number_unsigned())
+    return f.WrongType(key, "[size, align] with two non-negative integers");
+  uint64_t size = (*v)[0].get<uint64_t>(), align = (*v)[1].get<uint64_t>();
+  if (size < 1 || size > 16)
+    return bad("size is " + std::to_string(size) + ", out of range (1 to 16)");
   if (!IsPowerOfTwo(align) || align > size) return bad("align must be a power of two <= size");
   return SizeAlign{static_cast<uint32_t>(size), static_cast<uint32_t>(align)};
 }
 
-Result<uint32_t> ReadAlign(const nlohmann::json& j, const char* key, uint32_t fallback,
-                           const std::string& path) {
-  if (!j.contains(key)) return fallback;
-  const auto& v = j.at(key);
-  if (!v.is_number_unsigned() || !IsPowerOfTwo(v.get<uint64_t>()) || v.get<uint64_t>() > 4096)
-    return MakeError(ErrorCode::kInvalidArgument,
-                     path + ": \"" + key + "\" must be a power of two up to 4096");
-  return static_cast<uint32_t>(v.get<uint64_t>());
+Result<uint32_t> ReadAlign(const json_file::Object& f, const char* key, uint32_t fallback) {
+  ETMEM_TRY(const uint64_t v, f.Unsigned(key, false, 1, 4096, fallback));
+  if (!IsPowerOfTwo(v))
+    return json_file::Bad(f.where() + ": \"" + key + "\" must be a power of two up to 4096");
+  return static_cast<uint32_t>(v);
 }
 
 }  // namespace
 
 Result<Abi> ReadTargetFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return MakeError(ErrorCode::kInvalidArgument, path + ": cannot open target file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return ReadTargetText(text.str(), path);
+  ETMEM_TRY(const std::string text, json_file::ReadText(path, "target"));
+  return ReadTargetText(text, path);
 }
 
 Result<Abi> ReadTargetText(const std::string& text, const std::string& path) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object())
-    return MakeError(ErrorCode::kInvalidArgument, path + ": not a JSON object");
+  ETMEM_TRY(const nlohmann::json j, json_file::Parse(text, path));
+  const json_file::Object f(j, path);
+  // "measured": the types `etmem probe` measured, kept in the file for the reader (not read).
+  if (auto ok = f.Known({"name", "description", "compiler", "pointer", "size_t", "int64", "double",
+                         "max_align", "malloc_align", "measured"});
+      !ok)
+    return ok.error();
   Abi abi;
-  for (const char* key : {"name", "description", "compiler"})
-    if (j.contains(key) && !j.at(key).is_string())
-      return MakeError(ErrorCode::kInvalidArgument, path + ": \"" + key + "\" must be a string");
-  abi.name = j.value("name", path);
-  abi.description = j.value("description", "target described by " + path);
-  abi.compiler = j.value("compiler", "");
-  ETMEM_TRY(abi.pointer, ReadPair(j, "pointer", path));
-  ETMEM_TRY(abi.size_type, ReadPair(j, "size_t", path));
-  ETMEM_TRY(abi.int64, ReadPair(j, "int64", path));
-  ETMEM_TRY(abi.float64, ReadPair(j, "double", path));
-  ETMEM_TRY(abi.max_align, ReadAlign(j, "max_align", 8, path));
-  ETMEM_TRY(abi.malloc_align, ReadAlign(j, "malloc_align", abi.max_align, path));
+  ETMEM_TRY(abi.name, f.String("name", false));
+  ETMEM_TRY(abi.description, f.String("description", false));
+  ETMEM_TRY(abi.compiler, f.String("compiler", false));
+  if (!f.Optional("name")) abi.name = path;
+  if (!f.Optional("description")) abi.description = "target described by " + path;
+  ETMEM_TRY(abi.pointer, ReadPair(f, "pointer"));
+  ETMEM_TRY(abi.size_type, ReadPair(f, "size_t"));
+  ETMEM_TRY(abi.int64, ReadPair(f, "int64"));
+  ETMEM_TRY(abi.float64, ReadPair(f, "double"));
+  ETMEM_TRY(abi.max_align, ReadAlign(f, "max_align", 8));
+  ETMEM_TRY(abi.malloc_align, ReadAlign(f, "malloc_align", abi.max_align));
   return abi;
 }
 

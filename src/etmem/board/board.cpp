@@ -9,6 +9,7 @@
 #include <set>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/base/json_file.h"
 #include "etmem/base/printable.h"
 
 namespace etmem::board {
@@ -32,29 +33,21 @@ constexpr size_t kMaxReservations = 64;
 
 Error Bad(const std::string& message) { return MakeError(ErrorCode::kInvalidArgument, message); }
 
-// Bytes given as a number or a string ("192K", "0x30000").
-Result<uint64_t> Bytes(const json& v, const std::string& where) {
-  if (v.is_number_unsigned()) {
-    const uint64_t b = v.get<uint64_t>();
-    if (b > kMaxRegionBytes) return Bad(where + " is above 1 TiB");
-    return b;
-  }
+// Bytes given as a number or a string ("192K", "0x30000"): `o[key]`, which is present.
+Result<uint64_t> Bytes(const json& o, const char* key, const std::string& where) {
+  const json_file::Object f(o, where);
+  const json& v = o.at(key);
   if (v.is_string()) {
     auto b = ParseBytes(v.get<std::string>());
-    if (!b) return Bad(where + " is not a size (bytes, or a number with K or M, or 0x...)");
-    if (*b > kMaxRegionBytes) return Bad(where + " is above 1 TiB");
+    if (!b) return f.WrongType(key, "a size (bytes, or a number with K or M, or 0x...)");
+    if (*b > kMaxRegionBytes) return f.OutOfRange(key, v, 0, kMaxRegionBytes);
     return *b;
   }
-  return Bad(where + " must be a non-negative number of bytes");
+  return f.Unsigned(key, true, 0, kMaxRegionBytes);
 }
 
 Result<std::string> Text(const json& o, const char* key, const std::string& where, bool required) {
-  if (!o.contains(key)) {
-    if (required) return Bad(where + ": no \"" + key + "\"");
-    return std::string();
-  }
-  if (!o[key].is_string()) return Bad(where + ": \"" + key + "\" must be a string");
-  return o[key].get<std::string>();
+  return json_file::Object(o, where).String(key, required);
 }
 
 // A comment or source: a string or a list of strings.
@@ -63,12 +56,7 @@ Result<std::vector<std::string>> Texts(const json& o, const char* key, const std
   if (!o.contains(key)) return out;
   const json& v = o[key];
   if (v.is_string()) return std::vector<std::string>{v.get<std::string>()};
-  if (!v.is_array()) return Bad(where + ": \"" + key + "\" must be a string or a list of strings");
-  for (const json& s : v) {
-    if (!s.is_string()) return Bad(where + ": \"" + key + "\" must be a list of strings");
-    out.push_back(s.get<std::string>());
-  }
-  return out;
+  return json_file::Object(o, where).Strings(key, false);
 }
 
 std::string Join(const std::vector<std::string>& parts) {
@@ -79,11 +67,7 @@ std::string Join(const std::vector<std::string>& parts) {
 
 Status CheckKeys(const json& o, std::initializer_list<const char*> known,
                  const std::string& where) {
-  for (auto it = o.begin(); it != o.end(); ++it) {
-    if (std::none_of(known.begin(), known.end(), [&](const char* k) { return it.key() == k; }))
-      return Bad(where + ": unknown key \"" + it.key() + "\"");
-  }
-  return Ok{};
+  return json_file::Object(o, where).Known(known);
 }
 
 bool IsSectionName(const std::string& s) {
@@ -102,7 +86,6 @@ bool IsRegionName(const std::string& s) {
 }
 
 Result<Region> ParseRegion(const json& r, const std::string& where) {
-  if (!r.is_object()) return Bad(where + " must be an object");
   if (auto s = CheckKeys(
           r, {"name", "origin", "size", "base_align", "section", "reserved", "comment"}, where);
       !s)
@@ -112,18 +95,18 @@ Result<Region> ParseRegion(const json& r, const std::string& where) {
   if (!IsRegionName(region.name))
     return Bad(where + ": the name must be 1-32 letters, digits or '_'");
   const std::string at = where + " (" + region.name + ")";
-  if (!r.contains("size")) return Bad(at + ": no \"size\"");
-  ETMEM_TRY(region.size, Bytes(r["size"], at + ": \"size\""));
+  if (!r.contains("size")) return json_file::Object(r, at).Missing("size");
+  ETMEM_TRY(region.size, Bytes(r, "size", at));
   if (region.size == 0) return Bad(at + ": \"size\" is 0");
   if (r.contains("origin")) {
-    ETMEM_TRY(uint64_t origin, Bytes(r["origin"], at + ": \"origin\""));
+    ETMEM_TRY(uint64_t origin, Bytes(r, "origin", at));
     region.origin = origin;
   }
   if (r.contains("base_align")) {
-    if (!r["base_align"].is_number_unsigned() || !IsPowerOfTwo(r["base_align"].get<uint64_t>()) ||
-        r["base_align"].get<uint64_t>() > 4096)
-      return Bad(at + ": \"base_align\" must be a power of two up to 4096");
-    region.base_align = r["base_align"].get<uint32_t>();
+    ETMEM_TRY(const uint64_t align,
+              json_file::Object(r, at).Unsigned("base_align", true, 1, 4096));
+    if (!IsPowerOfTwo(align)) return Bad(at + ": \"base_align\" must be a power of two up to 4096");
+    region.base_align = static_cast<uint32_t>(align);
   }
   ETMEM_TRY(region.section, Text(r, "section", at, false));
   if (!region.section.empty() && !IsSectionName(region.section))
@@ -132,18 +115,17 @@ Result<Region> ParseRegion(const json& r, const std::string& where) {
   region.comment = Join(comment);
   if (r.contains("reserved")) {
     const json& list = r["reserved"];
-    if (!list.is_array()) return Bad(at + ": \"reserved\" must be a list");
+    if (!list.is_array()) return json_file::Object(r, at).WrongType("reserved", "a list");
     if (list.size() > kMaxReservations) return Bad(at + ": more than 64 reservations");
     for (size_t i = 0; i < list.size(); ++i) {
       const std::string rw = at + ": reservation " + std::to_string(i + 1);
-      if (!list[i].is_object()) return Bad(rw + " must be an object");
       if (auto s = CheckKeys(list[i], {"name", "bytes", "comment"}, rw); !s) return s.error();
       Reservation res;
       ETMEM_TRY(res.name, Text(list[i], "name", rw, true));
       if (res.name.empty() || res.name.size() > 64)
         return Bad(rw + ": the name must be 1-64 characters");
-      if (!list[i].contains("bytes")) return Bad(rw + ": no \"bytes\"");
-      ETMEM_TRY(res.bytes, Bytes(list[i]["bytes"], rw + ": \"bytes\""));
+      if (!list[i].contains("bytes")) return json_file::Object(list[i], rw).Missing("bytes");
+      ETMEM_TRY(res.bytes, Bytes(list[i], "bytes", rw));
       region.reserved.push_back(std::move(res));
     }
     if (region.reserved_bytes() > region.size)
@@ -154,7 +136,6 @@ Result<Region> ParseRegion(const json& r, const std::string& where) {
 }
 
 Result<Board> ParseJson(const json& j, const std::string& origin) {
-  if (!j.is_object()) return Bad(origin + ": a board file is a JSON object");
   if (auto s = CheckKeys(j, {"name", "description", "sources", "comment", "regions"}, origin); !s)
     return s.error();
   Board b;
@@ -234,20 +215,12 @@ std::optional<uint64_t> ParseBytes(std::string_view t) {
 }
 
 Result<Board> ParseBoard(std::string_view text, const std::string& origin) {
-  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Bad(origin + ": not valid JSON");
+  ETMEM_TRY(const json j, json_file::Parse(text, origin));
   return ParseJson(j, origin);
 }
 
 Result<Board> ReadBoardFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return MakeError(ErrorCode::kIo, path + ": cannot open the board file");
-  std::string text;
-  char buf[4096];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(in.gcount()));
-    if (text.size() > (1u << 20)) return Bad(path + ": a board file above 1 MiB");
-  }
+  ETMEM_TRY(const std::string text, json_file::ReadText(path, "board"));
   ETMEM_TRY(Board b, ParseBoard(text, path));
   b.file = path;
   return b;

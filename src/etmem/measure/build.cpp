@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "etmem/base/version.h"
 #include "etmem/measure/process.h"
 
 namespace etmem::measure {
@@ -57,37 +58,15 @@ bool UpToDate(const fs::path& object, const fs::path& source) {
 const char* HarnessSource() { return kHarness; }
 
 std::optional<std::string> ReleaseInVersionText(std::string_view text) {
-  text = text.substr(0, text.find('\n'));
-  size_t i = 0;
-  if (i < text.size() && text[i] == 'v') ++i;
-  std::string parts[3];
-  int n = 0;
-  for (; n < 3; ++n) {
-    const size_t begin = i;
-    while (i < text.size() && i - begin < 3 && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-    if (i == begin || (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))))
-      break;  // no number, or one of more than three digits
-    parts[n] = std::string(text.substr(begin, i - begin));
-    if (n == 2 || i >= text.size() || text[i] != '.') {
-      ++n;
-      break;
-    }
-    ++i;  // the dot
-  }
-  if (n < 2 || parts[1].empty()) return std::nullopt;
-  if (parts[2].empty()) parts[2] = "0";
-  return std::to_string(std::stoi(parts[0])) + "." + std::to_string(std::stoi(parts[1])) + "." +
-         std::to_string(std::stoi(parts[2]));
+  const std::optional<Version> v = Version::FromVersionText(text);
+  if (!v) return std::nullopt;
+  return v->ToString();
 }
 
 std::optional<int> VersionNumber(const std::string& version) {
-  const auto v = ReleaseInVersionText(version);
+  const std::optional<Version> v = Version::FromVersionText(version);
   if (!v) return std::nullopt;
-  int parts[3] = {0, 0, 0};
-  std::istringstream in(*v);
-  std::string part;
-  for (int i = 0; i < 3 && std::getline(in, part, '.'); ++i) parts[i] = std::stoi(part);
-  return parts[0] * 10000 + parts[1] * 100 + parts[2];
+  return v->Number();
 }
 
 Result<Tree> InspectTree(const std::string& src) {

@@ -3,10 +3,12 @@
 #include "etmem/plan/ethosu_scratch.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "etmem/base/checked_math.h"
 #include "etmem/pte/mapped_file.h"
+#include "etmem/runtime/release.h"
 
 namespace etmem::plan {
 namespace {
@@ -45,7 +47,17 @@ Result<VelaScratch> ReadVelaScratch(std::span<const uint8_t> b) {
   return NotVela("no scratch block");
 }
 
-bool IsEthosUBackend(std::string_view id) { return id == "EthosUBackend" || id == "ArmBackend"; }
+bool IsEthosUBackend(std::string_view id) {
+  // Every id a modelled release registers the backend under (the releases record the rename).
+  static const std::set<std::string, std::less<>> ids = [] {
+    std::set<std::string, std::less<>> out;
+    for (const runtime::RuntimeTraits& t : runtime::AllReleases()) out.insert(t.ethosu_backend);
+    for (const runtime::RuntimeTraits* t : runtime::AllSnapshots()) out.insert(t->ethosu_backend);
+    out.erase("");
+    return out;
+  }();
+  return ids.contains(id);
+}
 
 RunTimeTemp ComputeRunTimeTemp(const pte::ProgramView& program, const pte::MethodView& m) {
   RunTimeTemp out;

@@ -27,7 +27,8 @@ struct VelaScratch {
 // running past the end) or has no scratch block.
 Result<VelaScratch> ReadVelaScratch(std::span<const uint8_t> payload);
 
-// "EthosUBackend", or "ArmBackend" (its id in the earliest releases).
+// An id some modelled release registers the Arm Ethos-U backend under (RuntimeTraits::
+// ethosu_backend: "ArmBackend" until 0.5, "EthosUBackend" from 0.6).
 bool IsEthosUBackend(std::string_view backend_id);
 
 struct RunTimeTemp {

@@ -125,16 +125,19 @@ json RunnerJson(const MethodReport& m) {
              {"overwritten_bytes", c.overwritten_bytes},
              {"failure", c.failure ? RunnerFailureJson(r, *c.failure) : json(nullptr)}};
   }
-  return {{"name", p.name},
-          {"description", p.description},
-          {"profile", p.file},
-          {"source", {{"path", p.source_path}, {"tags", p.source_tags}}},
-          {"releases", {{"first", p.first_release}, {"last", p.last_release}}},
-          {"options", r.plan.options},
-          {"planned_buffers_in_pools", RunnerHoldsPlannedBuffers(r)},
-          {"pools", pools},
-          {"bugs", r.result.bugs},
-          {"pool_check", check}};
+  json out = {{"name", p.name},
+              {"description", p.description},
+              {"profile", p.file},
+              {"source", {{"path", p.source_path}, {"tags", p.source_tags}}},
+              {"releases", {{"first", p.first_release}, {"last", p.last_release}}},
+              {"options", r.plan.options},
+              {"planned_buffers_in_pools", RunnerHoldsPlannedBuffers(r)},
+              {"pools", pools},
+              {"bugs", r.result.bugs},
+              {"pool_check", check}};
+  // Only runners that declare refusals have the field (the others' output stays as it was).
+  if (!p.refusals.empty()) out["refusals"] = r.result.refusals;
+  return out;
 }
 
 json Unknowns(const MethodReport& m) {

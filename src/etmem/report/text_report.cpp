@@ -75,6 +75,7 @@ void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
                          pool.high_water, pool.minimum - 1, pool.minimum - pool.high_water);
   }
   for (const std::string& bug : rr.result.bugs) out += "  RUNNER BUG: " + bug + "\n";
+  for (const std::string& no : rr.result.refusals) out += "  RUNNER REFUSES: " + no + "\n";
   if (!RunnerHoldsPlannedBuffers(rr)) {
     int64_t total = 0;
     for (size_t i = 1; i < m.method->planned_buffer_sizes.size(); ++i)

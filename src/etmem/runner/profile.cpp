@@ -9,6 +9,10 @@
 #include <set>
 #include <sstream>
 
+#include "etmem/base/json_file.h"
+#include "etmem/base/printable.h"
+#include "etmem/base/version.h"
+
 namespace etmem::runner {
 namespace {
 
@@ -27,129 +31,28 @@ constexpr KindName kKinds[] = {
 
 constexpr uint64_t kMaxBytes = 0xFFFFFFFFull;  // a MemoryAllocator's size is a uint32_t
 
-// Reads fields of one JSON object, naming the object in every error, and refuses fields it
-// does not know (a misspelt field would otherwise be silently ignored).
-class Fields {
+// One JSON object's fields (base/json_file.h: the errors every data file shares), and the
+// byte counts a profile states.
+class Fields : public json_file::Object {
  public:
-  Fields(const json& j, std::string where) : j_(j), where_(std::move(where)) {}
-
-  Status Known(std::initializer_list<const char*> names) const {
-    if (!j_.is_object()) return Bad(where_ + " is not an object");
-    for (const auto& item : j_.items()) {
-      const std::string& key = item.key();  // em++ (clang 14) cannot capture a structured binding
-      if (std::none_of(names.begin(), names.end(), [&](const char* n) { return key == n; }))
-        return Bad(where_ + ": unknown field \"" + key + "\"");
-    }
-    return Ok{};
-  }
-  Result<std::string> String(const char* name, bool required) const {
-    if (!j_.contains(name)) {
-      if (required) return Bad(where_ + ": missing field \"" + name + "\"");
-      return std::string();
-    }
-    const json& v = j_.at(name);
-    if (!v.is_string()) return Bad(where_ + ": \"" + name + "\" is not a string");
-    return v.get<std::string>();
-  }
+  using Object::Object;
   Result<uint64_t> Bytes(const char* name, bool required, uint64_t fallback = 0) const {
-    if (!j_.contains(name)) {
-      if (required) return Bad(where_ + ": missing field \"" + name + "\"");
-      return fallback;
-    }
-    const json& v = j_.at(name);
-    if (v.is_number_integer() && v.get<int64_t>() < 0)
-      return Bad(where_ + ": \"" + name + "\" is negative");
-    if (!v.is_number_unsigned() && !v.is_number_integer())
-      return Bad(where_ + ": \"" + name + "\" is not a whole number of bytes");
-    const uint64_t n = v.get<uint64_t>();
-    if (n > kMaxBytes) return Bad(where_ + ": \"" + name + "\" is above 4 GiB");
-    return n;
+    return Unsigned(name, required, 0, kMaxBytes, fallback);
   }
-  Result<std::vector<std::string>> Strings(const char* name, bool required) const {
-    std::vector<std::string> out;
-    if (!j_.contains(name)) {
-      if (required) return Bad(where_ + ": missing field \"" + name + "\"");
-      return out;
-    }
-    const json& v = j_.at(name);
-    if (!v.is_array()) return Bad(where_ + ": \"" + name + "\" is not a list of strings");
-    for (const json& s : v) {
-      if (!s.is_string()) return Bad(where_ + ": \"" + name + "\" is not a list of strings");
-      out.push_back(s.get<std::string>());
-    }
-    return out;
-  }
-  Result<const json*> Array(const char* name) const {
-    if (!j_.contains(name)) return Bad(where_ + ": missing field \"" + name + "\"");
-    const json& v = j_.at(name);
-    if (!v.is_array()) return Bad(where_ + ": \"" + name + "\" is not a list");
-    return &v;
-  }
-  const json* Optional(const char* name) const {
-    return j_.contains(name) ? &j_.at(name) : nullptr;
-  }
-  const std::string& where() const { return where_; }
-
-  static Error Bad(const std::string& what) { return MakeError(ErrorCode::kInvalidArgument, what); }
-
- private:
-  const json& j_;
-  std::string where_;
+  static Error Bad(const std::string& what) { return json_file::Bad(what); }
 };
 
 bool PowerOfTwo(uint64_t v) { return v >= 1 && v <= 4096 && (v & (v - 1)) == 0; }
-
-// "1.4.1" -> {1, 4, 1}; a snapshot of ExecuTorch's main branch, "main-YYYYMMDD-<commit>",
-// comes after every numbered release, by date; empty when it is neither.
-std::vector<int> VersionParts(std::string_view v) {
-  constexpr std::string_view kMain = "main-";
-  if (v.starts_with(kMain) && v.size() > kMain.size() + 9 && v[kMain.size() + 8] == '-') {
-    const std::string_view date = v.substr(kMain.size(), 8);
-    const std::string_view commit = v.substr(kMain.size() + 9);
-    if (!std::all_of(date.begin(), date.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-        !std::all_of(commit.begin(), commit.end(), [](char c) {
-          return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-        }))
-      return {};
-    return {1000000, std::stoi(std::string(date)), 0};
-  }
-  if (!v.empty() && v.front() == 'v') v.remove_prefix(1);
-  std::vector<int> parts;
-  int n = -1;
-  for (char c : v) {
-    if (c >= '0' && c <= '9') {
-      n = (n < 0 ? 0 : n * 10) + (c - '0');
-      if (n > 100000) return {};
-    } else if (c == '.' && n >= 0) {
-      parts.push_back(n);
-      n = -1;
-    } else {
-      return {};
-    }
-  }
-  if (n < 0) return {};
-  parts.push_back(n);
-  while (parts.size() < 3) parts.push_back(0);
-  return parts;
-}
 
 Result<FailureBehaviour> ReadFailure(const json& j, const std::string& where) {
   Fields f(j, where + " on_failure");
   if (auto ok = f.Known({"logs", "aborts", "harmless", "then"}); !ok) return ok.error();
   FailureBehaviour b;
   ETMEM_TRY(b.logs, f.Strings("logs", false));
-  if (const json* a = f.Optional("aborts")) {
-    if (!a->is_boolean()) return Fields::Bad(f.where() + ": \"aborts\" is not true or false");
-    b.aborts = a->get<bool>();
-  } else {
-    return Fields::Bad(f.where() + ": missing field \"aborts\"");
-  }
-  if (const json* h = f.Optional("harmless")) {
-    if (!h->is_boolean()) return Fields::Bad(f.where() + ": \"harmless\" is not true or false");
-    b.harmless = h->get<bool>();
-    if (b.harmless && b.aborts)
-      return Fields::Bad(f.where() + ": a failure after which the runner aborts is not harmless");
-  }
+  ETMEM_TRY(b.aborts, f.Bool("aborts", true));
+  ETMEM_TRY(b.harmless, f.Bool("harmless", false));
+  if (b.harmless && b.aborts)
+    return Fields::Bad(f.where() + ": a failure after which the runner aborts is not harmless");
   ETMEM_TRY(b.then, f.String("then", false));
   return b;
 }
@@ -187,7 +90,7 @@ Result<StepSpec> ReadStep(const json& j, const std::string& where, const Profile
       s.align_rule = AlignRule::kElement;
     } else if (a->is_number_integer() || a->is_number_unsigned()) {
       if (a->is_number_integer() && a->get<int64_t>() < 0)
-        return Fields::Bad(where + ": \"align\" is negative");
+        return f.OutOfRange("align", *a, 1, 4096);
       const uint64_t v = a->get<uint64_t>();
       if (!PowerOfTwo(v))
         return Fields::Bad(where + ": \"align\" must be a power of two up to 4096");
@@ -201,7 +104,7 @@ Result<StepSpec> ReadStep(const json& j, const std::string& where, const Profile
   ETMEM_TRY(s.writes, f.String("writes", false));
   const bool needs_element = s.kind == StepKind::kSpanTable || s.kind == StepKind::kInputList;
   if (needs_element && s.element.empty())
-    return Fields::Bad(where + ": missing field \"element\" (a " + kind + " step lists elements)");
+    return Fields::Bad(f.Missing("element").message + " (a " + kind + " step lists elements)");
   if (!needs_element && (!s.element.empty() || !s.writes.empty()))
     return Fields::Bad(where + ": \"element\" and \"writes\" belong to span_table and input_list");
   if (s.align_rule == AlignRule::kElement && !needs_element)
@@ -232,15 +135,14 @@ Result<StepSpec> ReadStep(const json& j, const std::string& where, const Profile
       s.memory_ids.push_back(v);
     }
   }
-  if (const json* e = f.Optional("skip_empty")) {
+  if (f.Optional("skip_empty")) {
     if (s.kind != StepKind::kPlannedBuffers)
       return Fields::Bad(where + ": \"skip_empty\" belongs to a planned_buffers step");
-    if (!e->is_boolean()) return Fields::Bad(where + ": \"skip_empty\" is not true or false");
-    s.skip_empty = e->get<bool>();
+    ETMEM_TRY(s.skip_empty, f.Bool("skip_empty", false));
   }
   ETMEM_TRY(s.figure, f.String("figure", false));
   const json* failure = f.Optional("on_failure");
-  if (!failure) return Fields::Bad(where + ": missing field \"on_failure\"");
+  if (!failure) return f.Missing("on_failure");
   ETMEM_TRY(s.on_failure, ReadFailure(*failure, where));
   return s;
 }
@@ -301,15 +203,46 @@ Result<PrintoutSpec> ReadPrintout(const json& j, const std::string& where, const
   return out;
 }
 
+struct ConditionName {
+  RefusalCondition condition;
+  const char* name;
+};
+constexpr ConditionName kConditions[] = {
+    {RefusalCondition::kInputsAbove, "inputs_above"},
+    {RefusalCondition::kTensorInputsAbove, "tensor_inputs_above"},
+    {RefusalCondition::kOutputsAbove, "outputs_above"},
+    {RefusalCondition::kInputRankAbove, "input_rank_above"},
+    {RefusalCondition::kFirstTensorInputSizeOtherThan, "first_tensor_input_size_other_than"},
+};
+
+Result<RefusalSpec> ReadRefusal(const json& j, const std::string& where) {
+  Fields f(j, where);
+  if (auto ok = f.Known({"condition", "limit", "logs", "then", "why"}); !ok) return ok.error();
+  RefusalSpec r;
+  ETMEM_TRY(std::string condition, f.String("condition", true));
+  auto c = std::find_if(std::begin(kConditions), std::end(kConditions),
+                        [&](const ConditionName& n) { return condition == n.name; });
+  if (c == std::end(kConditions))
+    return Fields::Bad(where + ": unknown \"condition\" \"" + Printable(condition) +
+                       "\" (known: inputs_above, tensor_inputs_above, outputs_above, "
+                       "input_rank_above, first_tensor_input_size_other_than)");
+  r.condition = c->condition;
+  ETMEM_TRY(r.limit, f.Bytes("limit", true));
+  ETMEM_TRY(r.logs, f.Strings("logs", true));
+  ETMEM_TRY(r.then, f.String("then", true));
+  ETMEM_TRY(r.why, f.String("why", false));
+  return r;
+}
+
 Result<Profile> ParseJson(const json& j, const std::string& origin) {
   Fields f(j, origin);
   if (auto ok = f.Known({"etmem_runner_profile", "name", "description", "source", "releases",
-                         "pools", "options", "steps", "printout"});
+                         "pools", "options", "steps", "printout", "refusals"});
       !ok)
     return ok.error();
   const json* version = f.Optional("etmem_runner_profile");
   if (!version)
-    return Fields::Bad(origin + ": missing field \"etmem_runner_profile\" (the format version, 1)");
+    return Fields::Bad(f.Missing("etmem_runner_profile").message + " (the format version, 1)");
   if (!version->is_number_integer() || version->get<int64_t>() != 1)
     return Fields::Bad(origin + ": \"etmem_runner_profile\" must be 1 (this etmem reads format 1)");
   Profile p;
@@ -320,27 +253,27 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
   ETMEM_TRY(p.description, f.String("description", true));
 
   const json* source = f.Optional("source");
-  if (!source) return Fields::Bad(origin + ": missing field \"source\"");
+  if (!source) return f.Missing("source");
   Fields src(*source, origin + " source");
   if (auto ok = src.Known({"path", "tags"}); !ok) return ok.error();
   ETMEM_TRY(p.source_path, src.String("path", true));
   ETMEM_TRY(p.source_tags, src.Strings("tags", false));
 
   const json* releases = f.Optional("releases");
-  if (!releases) return Fields::Bad(origin + ": missing field \"releases\"");
+  if (!releases) return f.Missing("releases");
   Fields rel(*releases, origin + " releases");
   if (auto ok = rel.Known({"first", "last"}); !ok) return ok.error();
   ETMEM_TRY(p.first_release, rel.String("first", true));
   ETMEM_TRY(p.last_release, rel.String("last", true));
-  const auto first = VersionParts(p.first_release), last = VersionParts(p.last_release);
-  if (first.empty())
+  const auto first = Version::Parse(p.first_release), last = Version::Parse(p.last_release);
+  if (!first)
     return Fields::Bad(origin + ": releases first \"" + p.first_release + "\" is not a version");
-  if (last.empty())
+  if (!last)
     return Fields::Bad(origin + ": releases last \"" + p.last_release + "\" is not a version");
-  if (last < first) return Fields::Bad(origin + ": releases last comes before first");
+  if (*last < *first) return Fields::Bad(origin + ": releases last comes before first");
 
   if (const json* options = f.Optional("options")) {
-    if (!options->is_array()) return Fields::Bad(origin + ": \"options\" is not a list");
+    if (!options->is_array()) return f.WrongType("options", "a list");
     for (size_t i = 0; i < options->size(); ++i) {
       Fields o((*options)[i], origin + " option " + std::to_string(i));
       if (auto ok = o.Known({"name", "description"}); !ok) return ok.error();
@@ -410,6 +343,14 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
   if (const json* printout = f.Optional("printout")) {
     ETMEM_TRY(p.printout, ReadPrintout(*printout, origin + " printout", p));
   }
+  if (const json* refusals = f.Optional("refusals")) {
+    if (!refusals->is_array()) return f.WrongType("refusals", "a list");
+    for (size_t i = 0; i < refusals->size(); ++i) {
+      ETMEM_TRY(RefusalSpec r,
+                ReadRefusal((*refusals)[i], origin + " refusal " + std::to_string(i)));
+      p.refusals.push_back(std::move(r));
+    }
+  }
   for (size_t i = 0; i < p.steps.size(); ++i) {
     const std::string& name = p.steps[i].figure;
     if (name.empty()) continue;
@@ -445,6 +386,12 @@ const char* StepKindName(StepKind k) {
   return "?";
 }
 
+const char* RefusalConditionName(RefusalCondition c) {
+  for (const ConditionName& n : kConditions)
+    if (n.condition == c) return n.name;
+  return "?";
+}
+
 const PoolSpec* Profile::FindPool(std::string_view id) const {
   for (const PoolSpec& p : pools)
     if (p.id == id) return &p;
@@ -474,17 +421,174 @@ bool WhenHolds(std::string_view when, const std::vector<std::string>& options) {
   return when.starts_with('!') ? !chosen : chosen;
 }
 
-Result<Profile> ParseProfile(std::string_view text, const std::string& origin) {
-  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Fields::Bad(origin + ": not valid JSON");
-  return ParseJson(j, origin);
+// ---- Deltas: a profile that "extends" another (docs/runner-profiles.md, "Deltas") ----
+// Resolved on the JSON text, in file order, before the whole profile is read and checked as
+// any other: a delta cannot make a profile that a whole file could not.
+namespace {
+using ojson = nlohmann::ordered_json;
+
+const Embedded* FindEmbedded(std::string_view stem) {
+  for (const Embedded& e : kEmbedded)
+    if (std::string_view(e.file) == std::string(stem) + ".json") return &e;
+  return nullptr;
 }
 
+std::string BuiltinStems() {
+  std::string out;
+  for (const Embedded& e : kEmbedded) {
+    std::string_view f = e.file;
+    f.remove_suffix(5);  // ".json"
+    out += (out.empty() ? "" : ", ") + std::string(f);
+  }
+  return out;
+}
+
+// A list of objects keyed by `key` ("id" of a pool, "name" of an option): a list in the delta
+// replaces the base's; an object edits it: "KEY": {fields} merges into the entry with that key
+// (or appends a new entry), "KEY": null removes it.
+Status EditKeyed(ojson& base, const ojson& edit, const char* list, const char* key,
+                 const std::string& where) {
+  if (edit.is_array()) {
+    base[list] = edit;
+    return Ok{};
+  }
+  if (!edit.is_object())
+    return Fields::Bad(where + ": \"" + list + "\" is neither a list nor an object of changes");
+  if (!base.contains(list) || !base[list].is_array()) base[list] = ojson::array();
+  ojson& items = base[list];
+  for (const auto& item : edit.items()) {
+    auto at = std::find_if(items.begin(), items.end(), [&](const ojson& o) {
+      return o.is_object() && o.contains(key) && o[key] == item.key();
+    });
+    if (item.value().is_null()) {
+      if (at == items.end())
+        return Fields::Bad(where + ": \"" + list + "\" removes \"" + Printable(item.key()) +
+                           "\", which the base does not have");
+      items.erase(at);
+    } else if (!item.value().is_object()) {
+      return Fields::Bad(where + ": \"" + list + "\" change \"" + Printable(item.key()) +
+                         "\" is neither an object nor null");
+    } else if (at != items.end()) {
+      at->merge_patch(item.value());
+    } else {
+      ojson added = ojson::object();
+      added[key] = item.key();
+      added.merge_patch(item.value());
+      items.push_back(std::move(added));
+    }
+  }
+  return Ok{};
+}
+
+// Steps have no names: an object edits them by the base's step numbers (0-based, as errors
+// number them). "N": {fields} merges into base step N, "N": null removes it, "before N":
+// [steps] inserts steps before base step N (N = the number of base steps: at the end).
+Status EditSteps(ojson& base, const ojson& edit, const std::string& where) {
+  if (edit.is_array()) {
+    base["steps"] = edit;
+    return Ok{};
+  }
+  if (!edit.is_object())
+    return Fields::Bad(where + ": \"steps\" is neither a list nor an object of changes");
+  const ojson old = base.contains("steps") && base["steps"].is_array() ? base["steps"]
+                                                                         : ojson::array();
+  const size_t n = old.size();
+  std::vector<std::optional<ojson>> kept(old.begin(), old.end());
+  std::vector<ojson> before(n + 1, ojson::array());
+  auto number = [&](std::string_view text, size_t limit) -> std::optional<size_t> {
+    if (text.empty() || text.size() > 6 ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::nullopt;
+    const size_t v = std::stoul(std::string(text));
+    return v <= limit ? std::optional<size_t>(v) : std::nullopt;
+  };
+  for (const auto& item : edit.items()) {
+    const std::string& k = item.key();
+    const std::string what = where + ": \"steps\" change \"" + Printable(k) + "\"";
+    if (k.starts_with("before ")) {
+      const auto i = number(std::string_view(k).substr(7), n);
+      if (!i) return Fields::Bad(what + " names no base step (0.." + std::to_string(n) + ")");
+      if (!item.value().is_array()) return Fields::Bad(what + " is not a list of steps");
+      for (const ojson& s : item.value()) before[*i].push_back(s);
+      continue;
+    }
+    const auto i = number(k, n == 0 ? 0 : n - 1);
+    if (!i || n == 0)
+      return Fields::Bad(what + " names no base step (the base has " + std::to_string(n) + ")");
+    if (item.value().is_null()) {
+      kept[*i].reset();
+    } else if (item.value().is_object()) {
+      if (!kept[*i]) return Fields::Bad(what + ": the step is removed");
+      kept[*i]->merge_patch(item.value());
+    } else {
+      return Fields::Bad(what + " is neither an object nor null");
+    }
+  }
+  ojson steps = ojson::array();
+  for (size_t i = 0; i <= n; ++i) {
+    for (const ojson& s : before[i]) steps.push_back(s);
+    if (i < n && kept[i]) steps.push_back(*kept[i]);
+  }
+  base["steps"] = std::move(steps);
+  return Ok{};
+}
+
+// The whole profile a file stands for: itself, or (with "extends") the built-in profile it
+// names, resolved, with the file's changes applied. `chain` lists the built-ins on the way
+// (a built-in that extends itself, directly or not, is an error).
+Result<ojson> Resolve(ojson j, const std::string& origin, std::vector<std::string> chain) {
+  if (!j.is_object() || !j.contains("extends")) return j;
+  const ojson& ext = j["extends"];
+  if (!ext.is_string()) return Fields::Bad(origin + ": \"extends\" is not a string");
+  const std::string stem = ext.get<std::string>();
+  const Embedded* base_file = FindEmbedded(stem);
+  if (!base_file)
+    return Fields::Bad(origin + ": \"extends\" names no built-in runner profile \"" +
+                       Printable(stem) + "\" (built-in: " + BuiltinStems() + ")");
+  if (std::find(chain.begin(), chain.end(), stem) != chain.end() || chain.size() > 64)
+    return Fields::Bad(origin + ": \"extends\" \"" + Printable(stem) +
+                       "\" leads back to itself");
+  chain.push_back(stem);
+  const std::string text = base_file->text;
+  ojson base = ojson::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  const std::string base_origin = std::string("built-in runner profile ") + base_file->file;
+  if (base.is_discarded()) return Fields::Bad(base_origin + ": not valid JSON");
+  ETMEM_TRY(base, Resolve(std::move(base), base_origin, chain));
+  if (!base.is_object()) return Fields::Bad(base_origin + " is not an object");
+  if (!j.contains("etmem_runner_profile"))
+    return Fields::Bad(origin + ": missing key \"etmem_runner_profile\" (the format version, 1)");
+  for (const auto& item : j.items()) {
+    const std::string& k = item.key();
+    if (k == "extends") continue;
+    if (k == "pools") {
+      if (auto ok = EditKeyed(base, item.value(), "pools", "id", origin); !ok) return ok.error();
+    } else if (k == "options") {
+      if (auto ok = EditKeyed(base, item.value(), "options", "name", origin); !ok)
+        return ok.error();
+    } else if (k == "steps") {
+      if (auto ok = EditSteps(base, item.value(), origin); !ok) return ok.error();
+    } else {
+      ojson patch = ojson::object();
+      patch[k] = item.value();
+      base.merge_patch(patch);  // RFC 7396: objects merge key by key, null removes
+    }
+  }
+  return base;
+}
+
+}  // namespace
+
+Result<Profile> ParseProfile(std::string_view text, const std::string& origin) {
+  // Parsed in file order (a delta's new pools and steps keep the order they are written in).
+  ojson j = ojson::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return json_file::Parse(text, origin).error();
+  ETMEM_TRY(ojson whole, Resolve(std::move(j), origin, {}));
+  return ParseJson(json::parse(whole.dump()), origin);
+}
+
+
 Result<Profile> ReadProfileFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return MakeError(ErrorCode::kIo, path + ": cannot open the runner file");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.size() > (1u << 20)) return Fields::Bad(path + ": a runner file above 1 MiB");
+  ETMEM_TRY(const std::string text, json_file::ReadText(path, "runner"));
   return ParseProfile(text, path);
 }
 
@@ -499,7 +603,8 @@ const std::vector<std::shared_ptr<const Profile>>& BuiltinProfiles() {
     }
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
       return a->name != b->name ? a->name < b->name
-                                : VersionParts(a->first_release) < VersionParts(b->first_release);
+                                : *Version::Parse(a->first_release) <
+                                      *Version::Parse(b->first_release);
     });
     return out;
   }();
@@ -559,10 +664,10 @@ Result<RunnerSelection> SelectRunner(const std::string& spec) {
 }
 
 Result<const Profile*> ProfileFor(const RunnerSelection& s, const std::string& version) {
-  const auto v = VersionParts(version);
+  const std::optional<Version> v = Version::Parse(version);
   std::string ranges;
   for (const auto& p : s.candidates) {
-    if (VersionParts(p->first_release) <= v && v <= VersionParts(p->last_release)) {
+    if (v && *Version::Parse(p->first_release) <= *v && *v <= *Version::Parse(p->last_release)) {
       for (const std::string& o : s.options)
         if (!p->HasOption(o))
           return Fields::Bad("runner " + p->name + " (" + p->file + ") has no option \"" + o +

@@ -112,6 +112,26 @@ struct PrintoutSpec {
   std::string when;  // the option that makes the runner print it; "" = always
 };
 
+// A program the runner itself refuses, whatever its pools' sizes (its own check, or a call it
+// makes that the runtime refuses): e.g. more tensor inputs than it handles.
+enum class RefusalCondition : uint8_t {
+  kInputsAbove,        // the method has more than `limit` inputs
+  kTensorInputsAbove,  // more than `limit` tensor inputs
+  kOutputsAbove,       // more than `limit` outputs
+  kInputRankAbove,     // a tensor input of more than `limit` dimensions
+  // The first tensor input is neither a float tensor of `limit` elements nor `limit` bytes (a
+  // runner with one built-in input of `limit` bytes, copied or converted to floats).
+  kFirstTensorInputSizeOtherThan,
+};
+const char* RefusalConditionName(RefusalCondition c);  // as spelled in the JSON
+struct RefusalSpec {
+  RefusalCondition condition = RefusalCondition::kInputsAbove;
+  uint64_t limit = 0;
+  std::vector<std::string> logs;  // what the runner prints ({number}: the count found)
+  std::string then;               // what it does, in words
+  std::string why;                // the runner's reason, in words (its source)
+};
+
 struct OptionSpec {
   std::string name;
   std::string description;
@@ -127,6 +147,7 @@ struct Profile {
   std::vector<OptionSpec> options;
   std::vector<StepSpec> steps;
   std::optional<PrintoutSpec> printout;
+  std::vector<RefusalSpec> refusals;  // checks of the runner's own, in the order it makes them
   std::string file;  // where it was read from ("built-in" for embedded profiles)
 
   const PoolSpec* FindPool(std::string_view id) const;

@@ -55,10 +55,10 @@ TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
       {Valid("[" + load + R"(, {"kind": "malloc", "pool": "m", "on_failure": {"aborts": true}}])"),
        "unknown step kind \"malloc\""},
       {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "on_failure": {"aborts": true}}])"),
-       "missing field \"bytes\""},
+       "missing key \"bytes\""},
       {Valid("[" + load +
              R"(, {"kind": "fixed", "pool": "m", "bytes": -4, "on_failure": {"aborts": true}}])"),
-       "\"bytes\" is negative"},
+       "\"bytes\" is -4, out of range (0 to 4294967295)"},
       {Valid("[" + load +
              R"(, {"kind": "fixed", "pool": "sram", "bytes": 4, "on_failure": {"aborts": true}}])"),
        "unknown pool \"sram\""},
@@ -67,10 +67,10 @@ TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
            R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "align": 3, "on_failure": {"aborts": true}}])"),
        "power of two"},
       {Valid("[" + load + R"(, {"kind": "fixed", "pool": "m", "bytes": 4}])"),
-       "missing field \"on_failure\""},
+       "missing key \"on_failure\""},
       {Valid("[" + load +
              R"(, {"kind": "input_list", "pool": "m", "on_failure": {"aborts": true}}])"),
-       "missing field \"element\""},
+       "missing key \"element\""},
       {Valid(
            "[" + load +
            R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "when": "etdump", "on_failure": {"aborts": true}}])"),
@@ -80,13 +80,13 @@ TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
       {Valid(
            "[" + load +
            R"(, {"kind": "fixed", "pool": "m", "bytes": 4, "colour": 1, "on_failure": {"aborts": true}}])"),
-       "unknown field \"colour\""},
+       "unknown key \"colour\""},
       {Valid(
            R"([{"kind": "load_method", "pool": "m", "temp_pool": "m", "on_failure": {"aborts": true}}])"),
        "cannot use the method allocator's pool"},
       {Valid("[" + load + "]",
              R"([{"id": "m", "variable": "pool", "default_bytes": 4096, "base_align": 16}])"),
-       "missing field \"role\""},
+       "missing key \"role\""},
       {Valid(
            "[" + load + "]",
            R"([{"id": "m", "variable": "pool", "default_bytes": 4096, "base_align": 0, "role": "r"}])"),
@@ -94,7 +94,7 @@ TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
       {Valid(
            "[" + load + "]",
            R"([{"id": "m", "variable": "pool", "default_bytes": 99999999999, "base_align": 8, "role": "r"}])"),
-       "above 4 GiB"},
+       "\"default_bytes\" is 99999999999, out of range (0 to 4294967295)"},
       {Valid(R"([{"kind": "load_method", "pool": "m", "figure": "loaded",
                   "on_failure": {"aborts": true}}])"),
        "is not a \"steps\" figure of the profile's printout"},
@@ -108,8 +108,8 @@ TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
              R"(, {"kind": "planned_buffers", "pool": "m", "memory_ids": [3], "on_failure": {"aborts": true}},
                  {"kind": "planned_buffers", "pool": "m", "memory_ids": [3], "on_failure": {"aborts": true}}])"),
        "memory id 3 is already allocated by step 1"},
-      {R"({"name": "x"})", "missing field \"etmem_runner_profile\""},
-      {"[1, 2]", "is not an object"},
+      {R"({"name": "x"})", "missing key \"etmem_runner_profile\""},
+      {"[1, 2]", "my.json: not an object"},
   };
   for (const Case& c : cases) {
     const std::string error = ErrorOf(c.json);
@@ -230,6 +230,71 @@ TEST(RunnerProfile, SelectRunnerTakesOptionsAndRefusesUnknownOnes) {
   // An option that exists only in later profiles is refused for an earlier release.
   EXPECT_FALSE(ProfileFor(*s, "0.5.0"));
   EXPECT_TRUE(ProfileFor(*s, "1.4.1"));
+}
+
+}  // namespace
+}  // namespace etmem::runner
+
+namespace etmem::runner {
+namespace {
+
+// A file may extend a built-in profile and state only what differs (docs/runner-profiles.md,
+// "Deltas"): pools by id, steps by the base's numbers, other objects field by field.
+TEST(RunnerProfileDelta, AUserFileExtendsABuiltinProfile) {
+  Result<Profile> p = ParseProfile(R"({"etmem_runner_profile": 1, "extends": "arm-baremetal-1.4",
+      "name": "my-arm", "description": "the Arm runner with a header block first",
+      "pools": {"method": {"default_bytes": 4096}},
+      "steps": {"before 0": [{"kind": "fixed", "pool": "method", "bytes": 64, "label": "header",
+                              "on_failure": {"aborts": true}}],
+                "0": {"on_failure": {"logs": ["no room"]}}}})",
+                                   "my.json");
+  ASSERT_TRUE(p) << p.error().message;
+  const Profile& base = **ProfileFor(*SelectRunner("arm-baremetal"), "1.4.1");
+  EXPECT_EQ(p->name, "my-arm");
+  EXPECT_EQ(p->first_release, base.first_release);
+  EXPECT_EQ(p->last_release, base.last_release);
+  ASSERT_EQ(p->steps.size(), base.steps.size() + 1);
+  EXPECT_EQ(p->steps[0].kind, StepKind::kFixed);
+  EXPECT_EQ(p->steps[0].label, "header");
+  // Base step 0 keeps everything but its logs.
+  EXPECT_EQ(p->steps[1].kind, base.steps[0].kind);
+  EXPECT_EQ(p->steps[1].on_failure.logs, std::vector<std::string>{"no room"});
+  EXPECT_EQ(p->steps[1].on_failure.then, base.steps[0].on_failure.then);
+  EXPECT_EQ(p->FindPool("method")->default_bytes, 4096u);
+  EXPECT_EQ(p->FindPool("method")->macro, base.FindPool("method")->macro);
+  EXPECT_EQ(p->pools.size(), base.pools.size());
+  EXPECT_EQ(p->file, "my.json");
+}
+
+TEST(RunnerProfileDelta, BadDeltasGetOneLineNamingTheFile) {
+  struct Case {
+    std::string json, problem;
+  };
+  const std::string head = R"({"etmem_runner_profile": 1, "extends": "arm-baremetal-1.4", )";
+  const Case cases[] = {
+      {R"({"etmem_runner_profile": 1, "extends": "nope"})",
+       "\"extends\" names no built-in runner profile \"nope\" (built-in: "},
+      {R"({"etmem_runner_profile": 1, "extends": 3})", "\"extends\" is not a string"},
+      {R"({"extends": "arm-baremetal-1.4"})", "missing key \"etmem_runner_profile\""},
+      {head + R"("steps": {"99": null}})", "\"steps\" change \"99\" names no base step"},
+      {head + R"("steps": {"before 99": []}})", "\"steps\" change \"before 99\" names no base step"},
+      {head + R"("steps": {"first": {}}})", "\"steps\" change \"first\" names no base step"},
+      {head + R"("steps": {"0": 5}})", "is neither an object nor null"},
+      {head + R"("steps": 5})", "\"steps\" is neither a list nor an object of changes"},
+      {head + R"("pools": {"sram": null}})", "removes \"sram\", which the base does not have"},
+      {head + R"("pools": {"method": 1}})", "\"pools\" change \"method\" is neither"},
+      // The result is checked as a whole file: removing load_method is refused.
+      {head + R"("steps": {"4": null}})", "exactly one load_method step (has 0)"},
+      {head + R"("pools": {"method": {"colour": 1}}})", "unknown key \"colour\""},
+  };
+  for (const Case& c : cases) {
+    Result<Profile> p = ParseProfile(c.json, "my.json");
+    ASSERT_FALSE(p) << c.json;
+    const std::string& error = p.error().message;
+    EXPECT_NE(error.find(c.problem), std::string::npos) << "got: " << error << "\nfor: " << c.json;
+    EXPECT_TRUE(error.starts_with("my.json")) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
 }
 
 }  // namespace

@@ -78,6 +78,57 @@ bool AllocatesMemoryId(const Profile& p, size_t k, uint32_t id,
   return true;
 }
 
+// What a count condition counts in `method`, and in which words.
+std::pair<uint64_t, const char*> Counted(RefusalCondition c, const pte::MethodView& method) {
+  uint64_t n = 0;
+  switch (c) {
+    case RefusalCondition::kInputsAbove:
+      return {method.inputs.size(), "inputs"};
+    case RefusalCondition::kOutputsAbove:
+      return {method.outputs.size(), "outputs"};
+    case RefusalCondition::kTensorInputsAbove:
+      for (int32_t v : method.inputs) n += method.TensorAt(v) != nullptr;
+      return {n, "tensor inputs"};
+    case RefusalCondition::kInputRankAbove:
+      for (int32_t v : method.inputs)
+        if (const pte::TensorView* t = method.TensorAt(v))
+          n = std::max<uint64_t>(n, method.SizesOf(*t).size());
+      return {n, "dimensions in its largest tensor input"};
+    case RefusalCondition::kFirstTensorInputSizeOtherThan:
+      break;
+  }
+  return {0, ""};
+}
+
+// Whether a refusal's condition holds for `method`, and what it found, in words.
+std::optional<std::string> Holds(const RefusalSpec& r, const pte::MethodView& method) {
+  uint64_t n = 0;
+  const char* what = "";
+  switch (r.condition) {
+    case RefusalCondition::kFirstTensorInputSizeOtherThan:
+      for (int32_t v : method.inputs) {
+        const pte::TensorView* t = method.TensorAt(v);
+        if (!t) continue;
+        uint64_t elements = 1;
+        for (int32_t d : method.SizesOf(*t)) elements *= d < 0 ? 0 : static_cast<uint64_t>(d);
+        const std::optional<uint64_t> bytes = pte::TensorDataBytes(method, *t);
+        constexpr int8_t kFloat = 6;  // ScalarType::Float: the runner converts bytes to floats
+        if ((t->dtype == kFloat && elements == r.limit) || bytes == r.limit) return std::nullopt;
+        return fmt::format("method '{}' has a first tensor input of {} elements ({} B), and the "
+                           "runner's built-in input holds {}",
+                           std::string(method.name), elements,
+                           bytes ? std::to_string(*bytes) : std::string("?"), r.limit);
+      }
+      return std::nullopt;  // no tensor input: nothing to compare
+    default:
+      break;
+  }
+  std::tie(n, what) = Counted(r.condition, method);
+  if (n <= r.limit) return std::nullopt;
+  return fmt::format("method '{}' has {} {} (the runner takes at most {})",
+                     std::string(method.name), n, what, r.limit);
+}
+
 }  // namespace
 
 Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& selection,
@@ -85,6 +136,16 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
                               const runtime::RuntimeModel& model) {
   RunnerPlan plan;
   plan.profile = &profile;
+  for (const RefusalSpec& r : profile.refusals) {
+    std::optional<std::string> found = Holds(r, method);
+    if (!found) continue;
+    std::string line = std::move(*found);
+    if (!r.why.empty()) line += ": " + r.why;
+    for (const std::string& log : r.logs)
+      line += "; it logs \"" + Fill(log, "{method}", std::string(method.name)) + "\"";
+    line += "; " + r.then;
+    plan.refusals.push_back(std::move(line));
+  }
   plan.options = selection.options;
   std::vector<int64_t> pool_index(profile.pools.size(), -1);
   for (size_t i = 0; i < profile.pools.size(); ++i) {

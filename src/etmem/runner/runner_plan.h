@@ -42,6 +42,9 @@ struct RunnerPlan {
   std::vector<std::string> options;  // turned on
   std::vector<PlannedPool> pools;
   std::vector<RunnerRequest> requests;  // in order; exactly one has load_method
+  // The profile's refusals that apply to this method, each in one sentence (the runner stops
+  // there whatever the pool sizes).
+  std::vector<std::string> refusals;
   size_t method_pool = 0;               // the pool load_method's method allocator uses
   int64_t temp_pool = -1;
   bool passes_temp_allocator() const { return temp_pool >= 0; }

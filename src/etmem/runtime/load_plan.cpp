@@ -193,7 +193,7 @@ bool Planner::PtdAllows(int64_t next_value) {
     ptd_outcome_ = CheckExternalData(program_, m_, *options_.ptd, t_);
     // With named data in the program too, the release looks keys up in a merged map, which
     // CheckExternalData does not model: the verdict is unknown, and the report says so.
-    if (!ptd_outcome_ && t_.ptd_layout != 0 && t_.merged_data_map && program_.named_data > 0)
+    if (!ptd_outcome_ && t_.ptd_data_map && t_.merged_data_map && program_.named_data > 0)
       plan_.unknowns.push_back({-1, "", "the .ptd's keys were not checked: the program has named "
                                         "data of its own, which this release merges with the "
                                         ".ptd (not modelled); the runtime may refuse the load"});

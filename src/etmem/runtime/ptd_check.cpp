@@ -140,7 +140,7 @@ class Emulation {
                   n + "'s flatbuffer identifier is '" + Four(b.data() + 4) + "', not FT01",
                   "FlatTensor identifier '" + Four(b.data() + 4) + "' != expected 'FT01'");
     root_ = r_.Root();
-    if (t_.ptd_layout >= 7) {
+    if (t_.ptd_named_blobs) {
       if (r_.Ref(root_, 2) == 0)
         return Make(kInvalidExternalData, n + " has no named data list",
                     "FlatTensor named_data is nullptr, malformed PTD file.");
@@ -162,7 +162,7 @@ class Emulation {
     if (lookup) {
       // 0.7+ method.cpp logs "Failed to get metadata for key K" at Info level after any
       // get_tensor_layout failure: the only line when the data map logged none.
-      if (lookup->log.empty() && t_.ptd_layout >= 7 && lookup->error != kCrash &&
+      if (lookup->log.empty() && t_.ptd_logs_missing_metadata && lookup->error != kCrash &&
           lookup->error != kUndefined && !lookup->error.starts_with("abort"))
         lookup->log = "Failed to get metadata for key " + std::string(key);
       return lookup;
@@ -211,7 +211,7 @@ class Emulation {
     if (!r_.outside) return std::nullopt;
     return Make(kUndefined, f_.name + " is in the " + pte::PtdLayoutName(f_.layout) +
                                 ", and this release reads the " +
-                                (t_.ptd_layout == 6 ? "0.6 layout" : "0.7+ layout") +
+                                (t_.ptd_named_blobs ? "0.7+ layout" : "0.6 layout") +
                                 ": its reader follows offsets out of the file");
   }
   std::string InFile(std::string_view key) const {
@@ -220,7 +220,7 @@ class Emulation {
 
   // The entry for `key`, as the release's linear search finds it.
   Fail Find(std::string_view key, uint64_t& entry) {
-    const bool v06 = t_.ptd_layout == 6;
+    const bool v06 = !t_.ptd_named_blobs;  // 0.6's tensor entries
     const uint64_t list = r_.Ref(root_, 2);  // tensors (0.6 layout) or named blobs: both slot 2
     if (list == 0) {
       if (v06) return Make(kCrash, f_.name + " has no tensor list, which 0.6 reads unchecked");
@@ -302,7 +302,7 @@ class Emulation {
   // (a null vector is a crash), the dim order only through dim_order()->data() (a null vector
   // gives address 4, a crash only when an entry is read); sizes first, then the dim order.
   Fail LayoutOf(uint64_t e, std::string_view key, FileLayout& out) {
-    const bool v06 = t_.ptd_layout == 6;
+    const bool v06 = !t_.ptd_named_blobs;  // 0.6's tensor entries
     const uint64_t tl = v06 ? e : r_.Ref(e, 2);
     if (tl == 0) return Make(kCrash, InFile(key) + " has no tensor layout, which the release reads "
                                                    "unchecked");
@@ -387,7 +387,7 @@ class Emulation {
   Fail Data(uint64_t e, std::string_view key, const FileLayout& l, bool into) {
     const pte::PtdHeader& h = f_.header;
     uint64_t at = 0, size = 0;
-    if (t_.ptd_layout == 6) {
+    if (!t_.ptd_named_blobs) {
       const uint64_t segs = r_.Ref(root_, 3);
       if (segs == 0)
         return Make(kInvalidExternalData, f_.name + " has no segment list",
@@ -452,7 +452,7 @@ std::span<const uint8_t> DimOrderOf(const pte::ProgramView& program, const pte::
 std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
                                             const pte::MethodView& m, const pte::PtdFile& ptd,
                                             const RuntimeTraits& t) {
-  if (t.ptd_layout == 0) return std::nullopt;  // no data map in this release
+  if (!t.ptd_data_map) return std::nullopt;  // no data map in this release
   Emulation emu(ptd, t);
   if (Fail f = emu.Load()) return PtdOutcome{PtdOutcome::Where::kMapLoad, -1, *f};
   // With named data in the program too, 1.0+ look keys up in a merged map (the program's and

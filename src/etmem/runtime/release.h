@@ -85,6 +85,8 @@ struct RuntimeTraits {
 
   // ---- Backends that allocate in init(), by the id the backend registers under ----
   std::map<std::string, BackendModel> backends;
+  // The id the Arm Ethos-U backend registers under (a key of `backends`; renamed in 0.6).
+  std::string ethosu_backend;
 
   // ---- Program::load (flash / resident program) ----
   // 0.2+: Program.constant_segment is loaded and constant tensors point into it. Before, a
@@ -125,7 +127,16 @@ struct RuntimeTraits {
 
   // .ptd checks (issue 13 item 4): how the release's FlatTensorDataMap reads a .ptd and checks
   // the program's external tensors against it (runtime/ptd_check.h).
-  uint8_t ptd_layout = 0;                 // 0: no data map; 6: tensor entries; 7: named blobs
+  bool ptd_data_map = false;  // the release reads a .ptd at all (FlatTensorDataMap, 0.6+)
+  // The .ptd's entries as the release's schema has them. false (0.6): tensor entries, each with
+  // its key, its layout fields inline, a segment index and an offset in the segment; keys
+  // compared whole (strcmp); no list is checked at load. true (0.7+): named blobs, each a key, a
+  // segment index and an optional tensor layout; the named data and segment lists are checked
+  // non-null when the map loads, and a blob's segment by its bounds.
+  bool ptd_named_blobs = false;
+  // Method::parse_external_constants logs "Failed to get metadata for key K" after any failed
+  // layout lookup (0.7+).
+  bool ptd_logs_missing_metadata = false;
   bool ptd_header_error_wrapped = false;  // any header failure: InvalidExternalData (1.0+)
   bool ptd_file_size_checked = false;     // segment base + data size <= file size (1.0+)
   bool ptd_key_exact = false;             // keys compared whole (1.0+; 0.7: file key's length)

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "etmem/base/printable.h"
+#include "etmem/base/version.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::runtime {
@@ -18,39 +19,11 @@ namespace {
 // A snapshot of a branch ("main-20260822-cff6f4dd"), not a release: its name is not a number.
 bool IsSnapshotName(const std::string& v) { return !v.empty() && (v[0] < '0' || v[0] > '9'); }
 
-std::vector<uint32_t> VersionKey(const std::string& v) {
-  std::vector<uint32_t> parts;
-  uint32_t cur = 0;
-  for (char c : v) {
-    if (c == '.') {
-      parts.push_back(cur);
-      cur = 0;
-    } else {
-      cur = cur * 10 + static_cast<uint32_t>(c - '0');
-    }
-  }
-  parts.push_back(cur);
-  return parts;
-}
-
-// "1.5", "v2", "1.5.0": one to three numbers of at most four digits joined by dots (after
-// Normalize), as a key VersionKey would give; nullopt for anything else ("1.x", "1.5-rc1").
-std::optional<std::vector<uint32_t>> ReleaseNumber(const std::string& v) {
-  std::vector<uint32_t> parts{0};
-  size_t digits = 0;
-  for (char c : v) {
-    if (c == '.' && digits > 0 && parts.size() < 3) {
-      parts.push_back(0);
-      digits = 0;
-    } else if (c >= '0' && c <= '9' && digits < 4) {
-      parts.back() = parts.back() * 10 + static_cast<uint32_t>(c - '0');
-      ++digits;
-    } else {
-      return std::nullopt;
-    }
-  }
-  if (digits == 0) return std::nullopt;
-  return parts;
+// A release's name as a Version ("1.4.1"); release files name themselves, so it parses.
+Version VersionOf(const std::string& v) {
+  const std::optional<Version> out = Version::Parse(v);
+  ETMEM_CHECK(out.has_value());
+  return *out;
 }
 
 // The deltas, oldest first, and where each one's base is among them.
@@ -81,7 +54,7 @@ Registry& TheRegistry() {
     std::sort(r->deltas.begin(), r->deltas.end(), [](const ReleaseDelta& a, const ReleaseDelta& b) {
       if (IsSnapshotName(a.version) != IsSnapshotName(b.version)) return IsSnapshotName(b.version);
       if (IsSnapshotName(a.version)) return a.version < b.version;
-      return VersionKey(a.version) < VersionKey(b.version);
+      return VersionOf(a.version) < VersionOf(b.version);
     });
     std::vector<ReleaseDelta> ordered;
     while (!r->deltas.empty()) {
@@ -172,11 +145,13 @@ Result<const RuntimeTraits*> FindRelease(const std::string& version) {
   const std::vector<std::string>& versions = ReleaseVersions();
   std::optional<size_t> found;  // an index among the deltas
   if (!IsSnapshotName(want)) {
+    const std::optional<Version> wanted = Version::Parse(want);
     for (size_t i = 0; i < versions.size() && !(found && r.deltas[*found].version == want); ++i) {
       if (versions[i] == want) found = r.release_index[i];
       // "1.4" names the newest 1.4.x.
-      if (versions[i].rfind(want + ".", 0) == 0 &&
-          VersionKey(versions[i]).size() == VersionKey(want).size() + 1)
+      const Version have = VersionOf(versions[i]);
+      if (wanted && wanted->numbers == 2 && have.major == wanted->major &&
+          have.minor == wanted->minor)
         found = r.release_index[i];
     }
   } else {
@@ -192,8 +167,8 @@ Result<const RuntimeTraits*> FindRelease(const std::string& version) {
   }
   // Newer than every modelled release (1.5 while 1.4.1 is the newest): say what is modelled
   // instead of listing names, and never stand in with an older one.
-  const auto number = ReleaseNumber(want);
-  if (number && !versions.empty() && *number > VersionKey(versions.back())) {
+  const std::optional<Version> number = Version::Parse(want);
+  if (number && !number->snapshot() && !versions.empty() && *number > VersionOf(versions.back())) {
     std::string message = "ExecuTorch " + Printable(version) +
                           " is newer than the newest modelled release, " + versions.back();
     size_t newest_snapshot = std::string::npos;

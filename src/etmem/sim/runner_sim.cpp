@@ -173,6 +173,7 @@ RunnerResult SimulateRunner(const runner::RunnerPlan& plan,
   for (const runner::RunnerRequest& r : plan.requests)
     if (!r.bug.empty() && std::find(out.bugs.begin(), out.bugs.end(), r.bug) == out.bugs.end())
       out.bugs.push_back(r.bug);
+  out.refusals = plan.refusals;
   if (method_pool_bytes) {
     Pass bounded = Run(plan, load, *method_pool_bytes);
     RunnerCheck c;

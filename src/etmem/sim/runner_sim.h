@@ -65,6 +65,7 @@ struct RunnerCheck {
 struct RunnerResult {
   std::vector<RunnerPoolResult> pools;  // one per RunnerPlan::pools, in order
   std::vector<std::string> bugs;        // known runner bugs that apply to this program
+  std::vector<std::string> refusals;    // the runner's own refusals of this program (RunnerPlan)
   std::optional<RunnerCheck> check;     // for a method pool of the asked size
   size_t method_pool = 0;               // the pool load_method's method allocator uses
   const RunnerPoolResult& method() const { return pools[method_pool]; }

@@ -85,8 +85,9 @@ void AddBackends(RuntimeTraits& t) {
   // Arm Ethos-U (backends/arm/runtime/ArmBackendEthosU.cpp at v0.1.0): init() validates the
   // Vela blob and returns the processed FreeableBuffer itself as the handle, allocating
   // nothing; execute() reads the command stream and weights from that blob.
-  t.backends["ArmBackend"] = {"Arm Ethos-U", ""};
-  t.backends["ArmBackend"].reads_blob_in_place = true;
+  t.ethosu_backend = "ArmBackend";
+  t.backends[t.ethosu_backend] = {"Arm Ethos-U", ""};
+  t.backends[t.ethosu_backend].reads_blob_in_place = true;
   // XNNPACK allocates one XNNExecutor (XNNPACKBackend.cpp:31), and then XNNCompiler.cpp
   // (lines 224-240) a TensorImpl and a data buffer from the same allocator for every
   // dynamically quantized input of the delegate's graph: a count the XNNPACK blob holds, not

@@ -20,8 +20,9 @@ ReleaseDelta Release_v0_6_0() {
             t.SetFailure({Site::kIntListPointers, Site::kIntListValues}, OnFailure::kUnchecked);
             // Ethos-U registers as EthosUBackend, and its handle drops permuted_io_flag (spec §5.2).
             t.types.Add(abi::Struct("EthosU::ExecutionHandle", {{"processed", abi::Prim::kPtr}}));
-            t.backends["EthosUBackend"] = t.backends["ArmBackend"];
-            t.backends.erase("ArmBackend");
+            t.backends["EthosUBackend"] = t.backends[t.ethosu_backend];
+            t.backends.erase(t.ethosu_backend);
+            t.ethosu_backend = "EthosUBackend";
             // XNNExecutor gains packed_data_names_.
             t.types.AppendField("XNNExecutor", {"packed_data_names", "std::vector"});
             // get_num_external_constants pre-scans every value: a NONE value now fails before R3.
@@ -33,7 +34,7 @@ ReleaseDelta Release_v0_6_0() {
             // get_constant_buffer_data reads a missing constant_buffer vector as empty.
             t.inline_constant_vector_null_checked = true;
             // .ptd (issue 13 item 4): extension/flat_tensor at v0.6.0 reads tensor entries.
-            t.ptd_layout = 6;
+            t.ptd_data_map = true;
           }};
 }
 

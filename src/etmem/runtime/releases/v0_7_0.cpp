@@ -14,7 +14,8 @@ ReleaseDelta Release_v0_7_0() {
             // .ptd (issue 13 item 4): named blobs with an optional tensor layout (v0.7.0
             // extension/flat_tensor/serialize/flat_tensor.fbs); keys compared over the file
             // key's length only; a segment checked by its start.
-            t.ptd_layout = 7;
+            t.ptd_named_blobs = true;
+            t.ptd_logs_missing_metadata = true;
           }};
 }
 
