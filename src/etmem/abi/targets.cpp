@@ -7,6 +7,7 @@
 
 #include "etmem/abi/abi.h"
 #include "etmem/base/checked_math.h"
+#include "etmem/base/printable.h"
 
 namespace etmem::abi {
 
@@ -33,7 +34,7 @@ Result<Abi> FindBuiltinTarget(const std::string& name) {
     known += (known.empty() ? "" : ", ") + a.name;
   }
   return MakeError(ErrorCode::kInvalidArgument,
-                   "unknown target '" + name + "' (known: " + known + ", or a target file)");
+                   "unknown target '" + Printable(name) + "' (known: " + known + ", or a target file)");
 }
 
 namespace {
@@ -66,13 +67,15 @@ Result<uint32_t> ReadAlign(const nlohmann::json& j, const char* key, uint32_t fa
 
 Result<Abi> ReadTargetFile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return MakeError(ErrorCode::kInvalidArgument, path + ": cannot open target file");
+  if (!in)
+    return MakeError(ErrorCode::kInvalidArgument, Printable(path, kShownPathBytes) + ": cannot open target file");
   std::stringstream text;
   text << in.rdbuf();
   return ReadTargetText(text.str(), path);
 }
 
-Result<Abi> ReadTargetText(const std::string& text, const std::string& path) {
+Result<Abi> ReadTargetText(const std::string& text, const std::string& path_raw) {
+  const std::string path = Printable(path_raw, kShownPathBytes);  // every message and the name quote it
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object())
     return MakeError(ErrorCode::kInvalidArgument, path + ": not a JSON object");
@@ -80,9 +83,10 @@ Result<Abi> ReadTargetText(const std::string& text, const std::string& path) {
   for (const char* key : {"name", "description", "compiler"})
     if (j.contains(key) && !j.at(key).is_string())
       return MakeError(ErrorCode::kInvalidArgument, path + ": \"" + key + "\" must be a string");
-  abi.name = j.value("name", path);
-  abi.description = j.value("description", "target described by " + path);
-  abi.compiler = j.value("compiler", "");
+  // Reports quote these: kept printable.
+  abi.name = Printable(j.value("name", path), kShownPathBytes);
+  abi.description = Printable(j.value("description", "target described by " + path), 4096);
+  abi.compiler = Printable(j.value("compiler", ""), 4096);
   ETMEM_TRY(abi.pointer, ReadPair(j, "pointer", path));
   ETMEM_TRY(abi.size_type, ReadPair(j, "size_t", path));
   ETMEM_TRY(abi.int64, ReadPair(j, "int64", path));

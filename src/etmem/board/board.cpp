@@ -9,6 +9,7 @@
 #include <set>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/base/printable.h"
 
 namespace etmem::board {
 namespace {
@@ -28,6 +29,8 @@ constexpr Embedded kEmbedded[] = {
 constexpr uint64_t kMaxRegionBytes = uint64_t{1} << 40;  // 1 TiB: anything above is a typo
 constexpr size_t kMaxRegions = 64;
 constexpr size_t kMaxReservations = 64;
+// Text read from a board (names, comments, sources) is kept printable, as reports quote it.
+constexpr size_t kMaxText = 4096;
 
 Error Bad(const std::string& message) { return MakeError(ErrorCode::kInvalidArgument, message); }
 
@@ -53,7 +56,7 @@ Result<std::string> Text(const json& o, const char* key, const std::string& wher
     return std::string();
   }
   if (!o[key].is_string()) return Bad(where + ": \"" + key + "\" must be a string");
-  return o[key].get<std::string>();
+  return Printable(o[key].get<std::string>(), kMaxText);  // reports quote it
 }
 
 // A comment or source: a string or a list of strings.
@@ -61,11 +64,11 @@ Result<std::vector<std::string>> Texts(const json& o, const char* key, const std
   std::vector<std::string> out;
   if (!o.contains(key)) return out;
   const json& v = o[key];
-  if (v.is_string()) return std::vector<std::string>{v.get<std::string>()};
+  if (v.is_string()) return std::vector<std::string>{Printable(v.get<std::string>(), kMaxText)};
   if (!v.is_array()) return Bad(where + ": \"" + key + "\" must be a string or a list of strings");
   for (const json& s : v) {
     if (!s.is_string()) return Bad(where + ": \"" + key + "\" must be a list of strings");
-    out.push_back(s.get<std::string>());
+    out.push_back(Printable(s.get<std::string>(), kMaxText));
   }
   return out;
 }
@@ -80,7 +83,7 @@ Status CheckKeys(const json& o, std::initializer_list<const char*> known,
                  const std::string& where) {
   for (auto it = o.begin(); it != o.end(); ++it) {
     if (std::none_of(known.begin(), known.end(), [&](const char* k) { return it.key() == k; }))
-      return Bad(where + ": unknown key \"" + it.key() + "\"");
+      return Bad(where + ": unknown key \"" + Printable(it.key()) + "\"");
   }
   return Ok{};
 }
@@ -232,7 +235,8 @@ std::optional<uint64_t> ParseBytes(std::string_view t) {
   return v * scale;
 }
 
-Result<Board> ParseBoard(std::string_view text, const std::string& origin) {
+Result<Board> ParseBoard(std::string_view text, const std::string& origin_raw) {
+  const std::string origin = Printable(origin_raw, kShownPathBytes);  // every message quotes it
   json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Bad(origin + ": not valid JSON");
   return ParseJson(j, origin);
@@ -240,12 +244,12 @@ Result<Board> ParseBoard(std::string_view text, const std::string& origin) {
 
 Result<Board> ReadBoardFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return MakeError(ErrorCode::kIo, path + ": cannot open the board file");
+  if (!in) return MakeError(ErrorCode::kIo, Printable(path, kShownPathBytes) + ": cannot open the board file");
   std::string text;
   char buf[4096];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     text.append(buf, static_cast<size_t>(in.gcount()));
-    if (text.size() > (1u << 20)) return Bad(path + ": a board file above 1 MiB");
+    if (text.size() > (1u << 20)) return Bad(Printable(path, kShownPathBytes) + ": a board file above 1 MiB");
   }
   ETMEM_TRY(Board b, ParseBoard(text, path));
   b.file = path;
@@ -275,14 +279,14 @@ Result<Board> SelectBoard(const std::string& spec) {
     if (b->name == spec) return *b;
     known += (known.empty() ? "" : ", ") + b->name;
   }
-  return Bad("unknown board '" + spec + "' (built-in: " + known +
+  return Bad("unknown board '" + Printable(spec) + "' (built-in: " + known +
              "; or a board file ending in .json)");
 }
 
 Status AddReservation(Board& board, const std::string& spec) {
   const size_t eq = spec.find('=');
   if (eq == std::string::npos)
-    return Bad("--reserve " + spec + ": expected REGION=BYTES (e.g. SRAM1=24K)");
+    return Bad("--reserve " + Printable(spec) + ": expected REGION=BYTES (e.g. SRAM1=24K)");
   const std::string name = spec.substr(0, eq);
   Region* region = nullptr;
   for (Region& r : board.regions)
@@ -290,14 +294,16 @@ Status AddReservation(Board& board, const std::string& spec) {
   if (!region) {
     std::string known;
     for (const Region& r : board.regions) known += (known.empty() ? "" : ", ") + r.name;
-    return Bad("--reserve " + spec + ": board " + board.name + " has no region '" + name +
+    return Bad("--reserve " + Printable(spec) + ": board " + board.name + " has no region '" +
+               Printable(name) +
                "' (regions: " + known + ")");
   }
   auto bytes = ParseBytes(std::string_view(spec).substr(eq + 1));
-  if (!bytes) return Bad("--reserve " + spec + ": '" + spec.substr(eq + 1) + "' is not a size");
+  if (!bytes) return Bad("--reserve " + Printable(spec) + ": '" + Printable(spec.substr(eq + 1)) +
+                          "' is not a size");
   region->reserved.push_back({"application (--reserve)", *bytes});
   if (region->reserved_bytes() > region->size)
-    return Bad("--reserve " + spec + ": the reservations in " + name + " (" +
+    return Bad("--reserve " + Printable(spec) + ": the reservations in " + name + " (" +
                std::to_string(region->reserved_bytes()) + " B) exceed its size (" +
                std::to_string(region->size) + " B)");
   return Ok{};

@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include "etmem/base/printable.h"
+
 namespace etmem::runner {
 namespace {
 
@@ -26,9 +28,11 @@ constexpr KindName kKinds[] = {
 };
 
 constexpr uint64_t kMaxBytes = 0xFFFFFFFFull;  // a MemoryAllocator's size is a uint32_t
+constexpr size_t kMaxText = 4096;  // a string field longer than this is cut short
 
 // Reads fields of one JSON object, naming the object in every error, and refuses fields it
-// does not know (a misspelt field would otherwise be silently ignored).
+// does not know (a misspelt field would otherwise be silently ignored). Every string read is
+// kept printable (etmem::Printable), as errors and reports quote names, ids and descriptions.
 class Fields {
  public:
   Fields(const json& j, std::string where) : j_(j), where_(std::move(where)) {}
@@ -38,7 +42,7 @@ class Fields {
     for (const auto& item : j_.items()) {
       const std::string& key = item.key();  // em++ (clang 14) cannot capture a structured binding
       if (std::none_of(names.begin(), names.end(), [&](const char* n) { return key == n; }))
-        return Bad(where_ + ": unknown field \"" + key + "\"");
+        return Bad(where_ + ": unknown field \"" + Printable(key) + "\"");
     }
     return Ok{};
   }
@@ -49,7 +53,7 @@ class Fields {
     }
     const json& v = j_.at(name);
     if (!v.is_string()) return Bad(where_ + ": \"" + name + "\" is not a string");
-    return v.get<std::string>();
+    return Printable(v.get<std::string>(), kMaxText);
   }
   Result<uint64_t> Bytes(const char* name, bool required, uint64_t fallback = 0) const {
     if (!j_.contains(name)) {
@@ -75,7 +79,7 @@ class Fields {
     if (!v.is_array()) return Bad(where_ + ": \"" + name + "\" is not a list of strings");
     for (const json& s : v) {
       if (!s.is_string()) return Bad(where_ + ": \"" + name + "\" is not a list of strings");
-      out.push_back(s.get<std::string>());
+      out.push_back(Printable(s.get<std::string>(), kMaxText));
     }
     return out;
   }
@@ -474,7 +478,8 @@ bool WhenHolds(std::string_view when, const std::vector<std::string>& options) {
   return when.starts_with('!') ? !chosen : chosen;
 }
 
-Result<Profile> ParseProfile(std::string_view text, const std::string& origin) {
+Result<Profile> ParseProfile(std::string_view text, const std::string& origin_raw) {
+  const std::string origin = Printable(origin_raw, kShownPathBytes);  // every message quotes it
   json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Fields::Bad(origin + ": not valid JSON");
   return ParseJson(j, origin);
@@ -482,9 +487,9 @@ Result<Profile> ParseProfile(std::string_view text, const std::string& origin) {
 
 Result<Profile> ReadProfileFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return MakeError(ErrorCode::kIo, path + ": cannot open the runner file");
+  if (!in) return MakeError(ErrorCode::kIo, Printable(path, kShownPathBytes) + ": cannot open the runner file");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.size() > (1u << 20)) return Fields::Bad(path + ": a runner file above 1 MiB");
+  if (text.size() > (1u << 20)) return Fields::Bad(Printable(path, kShownPathBytes) + ": a runner file above 1 MiB");
   return ParseProfile(text, path);
 }
 
@@ -534,7 +539,7 @@ Result<RunnerSelection> SelectRunner(const std::string& spec) {
     if (s.candidates.empty()) {
       std::string known;
       for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
-      return Fields::Bad("--runner " + head + ": no such runner (built-in: " + known +
+      return Fields::Bad("--runner " + Printable(head) + ": no such runner (built-in: " + known +
                          "; or a runner file ending in .json)");
     }
   }
@@ -547,12 +552,13 @@ Result<RunnerSelection> SelectRunner(const std::string& spec) {
         for (const OptionSpec& spec_option : p->options) all.insert(spec_option.name);
       std::string list;
       for (const std::string& n : all) list += (list.empty() ? "" : ", ") + n;
-      return Fields::Bad("--runner " + spec + ": runner " + s.candidates.front()->name +
-                         " has no option \"" + o +
+      return Fields::Bad("--runner " + Printable(spec) + ": runner " +
+                         s.candidates.front()->name + " has no option \"" + Printable(o) +
                          "\" (options: " + (list.empty() ? "none" : list) + ")");
     }
     if (std::count(options.begin(), options.end(), o) > 1)
-      return Fields::Bad("--runner " + spec + ": option \"" + o + "\" given twice");
+      return Fields::Bad("--runner " + Printable(spec) + ": option \"" + Printable(o) +
+                         "\" given twice");
   }
   s.options = std::move(options);
   return s;
@@ -565,14 +571,14 @@ Result<const Profile*> ProfileFor(const RunnerSelection& s, const std::string& v
     if (VersionParts(p->first_release) <= v && v <= VersionParts(p->last_release)) {
       for (const std::string& o : s.options)
         if (!p->HasOption(o))
-          return Fields::Bad("runner " + p->name + " (" + p->file + ") has no option \"" + o +
-                             "\" at ExecuTorch " + version);
+          return Fields::Bad("runner " + p->name + " (" + p->file + ") has no option \"" +
+                             Printable(o) + "\" at ExecuTorch " + Printable(version));
       return p.get();
     }
     ranges += (ranges.empty() ? "" : ", ") + p->first_release + "-" + p->last_release;
   }
   return Fields::Bad("runner " + s.candidates.front()->name + " is not modelled for ExecuTorch " +
-                     version + " (profiles cover " + ranges + ")");
+                     Printable(version) + " (profiles cover " + ranges + ")");
 }
 
 }  // namespace etmem::runner
