@@ -188,7 +188,7 @@ struct ConstantBytes {
 class MappedFile;
 
 struct ProgramView {
-  std::string path;  // as given, escaped to one printable line (etmem::Printable)
+  std::string path;
   uint64_t file_size = 0;
   uint64_t flatbuffer_bytes = 0;          // program_size: what Program::load keeps resident
   std::optional<ExtendedHeader> header;
@@ -198,12 +198,7 @@ struct ProgramView {
   uint32_t inline_constant_buffers = 0;    // entries, including the reserved one
   bool has_inline_constant_vector = false; // Program.constant_buffer is present (maybe empty)
   std::optional<uint32_t> constant_segment;  // segment index, when constants are in a segment
-  // Program.constant_segment.segment_index as stored, whether or not that segment exists: a
-  // program without constants names segment 0 with offsets [0] and may have no segments
-  // (each release's Program::load decides, runtime/load_plan.cpp; docs/acceptance.md).
-  uint32_t constant_segment_index = 0;
   uint32_t constant_offsets = 0;           // entries in constant_segment.offsets
-  bool has_segment_vector = false;         // Program.segments is present (maybe empty)
   uint64_t constant_segment_bytes = 0;
   uint32_t named_data = 0;                 // entries in Program.named_data
   uint32_t mutable_segments = 0;

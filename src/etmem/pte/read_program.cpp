@@ -519,7 +519,6 @@ Status ReadDelegates(const fb::Program& p, const uint8_t* file_base, const fb::M
 
 Status ReadSegments(const fb::Program& p, const std::string& file, ProgramView& out) {
   if (!p.segments()) return Ok{};
-  out.has_segment_vector = true;
   uint64_t base = out.header ? out.header->segment_base_offset : 0;
   for (const fb::Segment* s : *p.segments()) {
     if (!s) return MakeError(ErrorCode::kInvalidProgram, file + ": null segment entry");
@@ -562,7 +561,7 @@ void LocateConstants(const fb::Program& p, const uint8_t* file_base, ProgramView
   }
 }
 
-Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::string& file,
+Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::string& /*file*/,
                      ProgramView& out) {
   if (const auto* inl = p.inline_constants()) {
     out.inline_constant_buffers = inl->size();
@@ -572,10 +571,10 @@ Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::
   }
   if (const fb::SubSegments* cs = p.constant_segment()) {
     out.constant_offsets = cs->offsets() ? cs->offsets()->size() : 0;
-    out.constant_segment_index = cs->segment_index();
     // A segment index that names no segment is not the reader's to refuse: the exporter writes
     // {segment 0, offsets [0]} without segments for a program with no constants, which 0.4+
-    // load; each release's Program::load check is modelled in runtime/load_plan.cpp.
+    // load; each release's Program::load check is modelled in runtime/load_plan.cpp
+    // (ConstantSegmentLoads, reading the index from the file).
     if (out.constant_offsets > 0 && cs->segment_index() < out.segments.size()) {
       out.constant_segment = cs->segment_index();
       out.constant_segment_bytes = out.segments[cs->segment_index()].size;

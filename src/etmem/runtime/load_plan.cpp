@@ -7,6 +7,8 @@
 #include <array>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/fb/program_generated.h"
+#include "etmem/pte/mapped_file.h"
 #include "etmem/pte/scalar_type.h"
 
 namespace etmem::runtime {
@@ -148,18 +150,20 @@ class Planner {
   // passes at 0.4+ and is refused at 0.2-0.3 (docs/acceptance.md).
   bool ConstantSegmentLoads() {
     if (!t_.constant_segment || program_.constant_offsets == 0 ||
-        program_.constant_offsets < t_.constant_segment_min_offsets)
-      return true;
-    const uint32_t index = program_.constant_segment_index;
+        program_.constant_offsets < t_.constant_segment_min_offsets ||
+        program_.constant_segment || !program_.file)
+      return true;  // no segment to load, or the reader found the one it names
+    // The reader keeps the index only when it names a segment: read it from the file.
+    const auto* p = fb::GetProgram(program_.file->bytes().data());
+    const uint32_t index = p->constant_segment()->segment_index();
     const size_t n = program_.segments.size();
-    if (!program_.has_segment_vector) {
+    if (!p->segments()) {
       Refuse("InvalidProgram", "the program keeps constants in segment " + std::to_string(index) +
                                    " (" + std::to_string(program_.constant_offsets) +
                                    " constant offsets) and has no segments");
       plan_.refusal->log = "No segments in program";
       return false;
     }
-    if (index < n) return true;
     Refuse("InvalidProgram", "the constant segment index " + std::to_string(index) +
                                  " names no segment (the program has " + std::to_string(n) + ")");
     plan_.refusal->log = "Constant segment index " + std::to_string(index) +
