@@ -73,9 +73,10 @@ TEST(PrintableInput, PtdWhoseMagicHoldsANewlineGivesOneLineAtEveryRelease) {
     ++refused;
     EXPECT_TRUE(OnePrintableLine(outcome->refusal.reason)) << t.version << ": " << outcome->refusal.reason;
     EXPECT_TRUE(OnePrintableLine(outcome->refusal.log)) << t.version << ": " << outcome->refusal.log;
-    if (t.version == "0.6.0")
+    if (t.version == "0.6.0") {
       EXPECT_NE(outcome->refusal.reason.find("magic '\\x0a'"), std::string::npos)
           << outcome->refusal.reason;
+    }
   }
   EXPECT_GT(refused, 0);
 }
