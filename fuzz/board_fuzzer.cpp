@@ -54,10 +54,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto b = board::ParseBoard(std::string(reinterpret_cast<const char*>(data), size), kName);
   if (!b) {
     const std::string& m = b.error().message;
-    Require(m.find('\n') == std::string::npos && m.find(kName) != std::string::npos,
-            "error message is not one line naming the file: " + m);
+    Require(fuzz::OnePrintableLine(m) && m.find(kName) != std::string::npos,
+            "error message is not one printable line naming the file: " + m);
     return 0;
   }
+  // Reports quote the board's text: it is kept printable.
+  std::vector<std::string> texts = {b->name, b->description, b->comment};
+  texts.insert(texts.end(), b->sources.begin(), b->sources.end());
+  for (const board::Region& r : b->regions) {
+    texts.insert(texts.end(), {r.name, r.section, r.comment});
+    for (const board::Reservation& res : r.reserved) texts.push_back(res.name);
+  }
+  for (const std::string& t : texts)
+    Require(fuzz::OnePrintableLine(t), "an accepted board keeps unprintable text: " + t);
   for (const Case& c : Cases()) {
     auto fit = board::FitProgram(c.report, *b);
     Require(fit.has_value(), "FitProgram failed on an accepted board");

@@ -25,4 +25,13 @@ inline bool OnePrintableLine(const std::string& s) {
   return true;
 }
 
+// Lines of printable ASCII: a report meant for a terminal, where only etmem's own newlines
+// separate lines.
+inline bool PrintableLines(const std::string& s) {
+  for (const char c : s)
+    if (c != '\n' && (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e))
+      return false;
+  return true;
+}
+
 }  // namespace etmem::fuzz

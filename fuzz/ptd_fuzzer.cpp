@@ -35,9 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (outcome) {
       fuzz::Require(!outcome->refusal.error.empty() && !outcome->refusal.reason.empty(),
                     "refusal without error or reason at " + t.version);
-      fuzz::Require(outcome->refusal.reason.find('\n') == std::string::npos &&
-                        outcome->refusal.log.find('\n') == std::string::npos,
-                    "refusal text spans lines at " + t.version);
+      fuzz::Require(fuzz::OnePrintableLine(outcome->refusal.error) &&
+                        fuzz::OnePrintableLine(outcome->refusal.reason) &&
+                        fuzz::OnePrintableLine(outcome->refusal.log),
+                    "refusal text is not one printable line at " + t.version);
     }
     if (!t.ptd_data_map) continue;
     runtime::RuntimeModel model(t, x86);

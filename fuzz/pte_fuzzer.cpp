@@ -1,6 +1,10 @@
 // Owns: the program fuzz target. Bytes -> ReadProgramBytes -> BuildReport for a few
-// (release, target, options) triples -> ToJson. A crash, a hang, a sanitizer report or an error
-// message that is not one line naming the file is a finding (abort() makes libFuzzer keep it).
+// (release, target, options) triples -> ToText, ToJson. A crash, a hang, a sanitizer report, an
+// error message that is not one printable line naming the file, or a text report quoting
+// unprintable bytes is a finding (abort() makes libFuzzer keep it). For every program the reader
+// accepts, the programs `etmem replan` and `etmem fit -o` would write (every method re-planned;
+// the first method split onto a built-in board) must be re-read by etmem's reader, and every
+// release in the cases that loads a method of the input must load it from the output too.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -8,9 +12,15 @@
 #include <vector>
 
 #include "etmem/abi/abi.h"
+#include "etmem/board/board.h"
+#include "etmem/board/fit_program.h"
+#include "etmem/plan/lifetimes.h"
+#include "etmem/plan/replan.h"
+#include "etmem/plan/rewrite.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/json_report.h"
 #include "etmem/report/report.h"
+#include "etmem/report/text_report.h"
 #include "etmem/runtime/load_plan.h"
 #include "etmem/runtime/release.h"
 #include "fuzz_checks.h"
@@ -51,8 +61,65 @@ const std::vector<Case>& Cases() {
 }
 
 void RequireOneLineNamingFile(const Error& e) {
-  Require(e.message.find('\n') == std::string::npos && e.message.find(kName) != std::string::npos,
-          "error message is not one line naming the file: " + e.message);
+  Require(fuzz::OnePrintableLine(e.message) && e.message.find(kName) != std::string::npos,
+          "error message is not one printable line naming the file: " + e.message);
+}
+
+// Which methods each case's release loads (no pool bound: a split adds planned buffers, which
+// the method pool pays for), one bit per (case, method).
+std::vector<bool> Loads(const pte::ProgramView& p) {
+  std::vector<bool> out;
+  for (const Case& c : Cases()) {
+    report::ReportOptions o = c.options;
+    o.pool_bytes.reset();
+    auto r = report::BuildReport(p, c.model, o);
+    for (size_t m = 0; m < p.methods.size(); ++m)
+      out.push_back(r.has_value() && m < r->methods.size() && !r->methods[m].plan.refusal);
+  }
+  return out;
+}
+
+// A rewritten program: read back by etmem, and loaded wherever the input loads.
+void RequireRereadAndLoaded(const std::vector<uint8_t>& bytes, const std::vector<bool>& before,
+                            const char* what) {
+  auto back = pte::ReadProgramBytes(bytes, "rewritten.pte");
+  Require(back.has_value(), std::string(what) + " is refused by etmem's reader: " +
+                                (back ? "" : back.error().message));
+  const std::vector<bool> after = Loads(*back);
+  Require(after.size() == before.size(), std::string(what) + " has other methods");
+  for (size_t i = 0; i < before.size(); ++i)
+    Require(!before[i] || after[i], std::string(what) + " is refused where the input loads (case " +
+                                        std::to_string(i) + ")");
+}
+
+// `etmem replan` and `etmem fit -o` on an accepted program.
+void CheckRewrites(const pte::ProgramView& program) {
+  std::vector<plan::PlanEdit> edits;
+  for (size_t i = 0; i < program.methods.size(); ++i) {
+    auto l = plan::ComputeLifetimes(program.methods[i]);
+    if (!l) return;  // replan refuses such a program (its error is the reader's)
+    plan::MethodReplan r = plan::ReplanMethod(*l, 16);
+    plan::PlanEdit e{i, {}, r.offsets, r.planned_buffer_sizes, {}};
+    for (const plan::PlannedTensor& t : l->tensors) e.values.push_back(t.value);
+    edits.push_back(std::move(e));
+  }
+  const std::vector<bool> before = Loads(program);
+  auto replanned = plan::RewritePlan(program, edits);
+  Require(replanned.has_value(), "replan could not write the program");
+  RequireRereadAndLoaded(*replanned, before, "the re-planned program");
+
+  static const runtime::RuntimeModel fit_model(runtime::AllReleases().back(),
+                                               *abi::FindBuiltinTarget("cortex-m"));
+  auto report = report::BuildReport(program, fit_model, report::ReportOptions{});
+  if (!report || report->methods.empty() || report->methods[0].plan.refusal) return;
+  for (const auto& board : board::BuiltinBoards()) {
+    auto fit = board::FitProgram(*report, *board);
+    if (!fit || !fit->edit) continue;
+    auto fitted = plan::RewritePlan(program, {*fit->edit});
+    Require(fitted.has_value(), "fit -o could not write the program");
+    RequireRereadAndLoaded(*fitted, before, "the fitted program");
+    break;  // one split per input keeps the target fast
+  }
 }
 
 }  // namespace
@@ -69,8 +136,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       RequireOneLineNamingFile(report.error());
       continue;
     }
+    for (const report::MethodReport& m : report->methods)
+      if (m.plan.refusal)
+        Require(fuzz::OnePrintableLine(m.plan.refusal->reason) &&
+                    fuzz::OnePrintableLine(m.plan.refusal->log),
+                "a refusal's text is not one printable line: " + m.plan.refusal->reason);
+    Require(fuzz::PrintableLines(report::ToText(*report)), "the text report quotes unprintable text");
     // Names come from the file and need not be UTF-8: replace, never throw (tests/corrupt/README).
     (void)report::ToJson(*report).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
+  CheckRewrites(*program);
   return 0;
 }

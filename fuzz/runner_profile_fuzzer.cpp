@@ -44,10 +44,10 @@ void ReportWith(const std::shared_ptr<const runner::Profile>& profile) {
     auto r = report::BuildReport(Program(), model, o);
     if (!r) {
       const std::string& m = r.error().message;
-      Require(m.find('\n') == std::string::npos, "error message is not one line: " + m);
+      Require(fuzz::OnePrintableLine(m), "error message is not one printable line: " + m);
       continue;
     }
-    (void)report::ToText(*r);
+    Require(fuzz::PrintableLines(report::ToText(*r)), "the text report quotes unprintable text");
     (void)report::ToJson(*r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
     // The minimum is exact: a pool of that size fits, one byte less does not.
     const uint64_t minimum = r->methods.at(0).runner->result.method().minimum;
@@ -73,8 +73,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       runner::ParseProfile(std::string(reinterpret_cast<const char*>(data), size), kName);
   if (!profile) {
     const std::string& m = profile.error().message;
-    Require(m.find('\n') == std::string::npos && m.find(kName) != std::string::npos,
-            "error message is not one line naming the file: " + m);
+    Require(fuzz::OnePrintableLine(m) && m.find(kName) != std::string::npos,
+            "error message is not one printable line naming the file: " + m);
     return 0;
   }
   ReportWith(std::make_shared<const runner::Profile>(std::move(*profile)));

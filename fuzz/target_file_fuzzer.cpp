@@ -57,8 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto target = abi::ReadTargetText(std::string(reinterpret_cast<const char*>(data), size), kName);
   if (!target) {
     const std::string& m = target.error().message;
-    Require(m.find('\n') == std::string::npos && m.find(kName) != std::string::npos,
-            "error message is not one line naming the file: " + m);
+    Require(fuzz::OnePrintableLine(m) && m.find(kName) != std::string::npos,
+            "error message is not one printable line naming the file: " + m);
     return 0;
   }
   LayOutEveryType(*target);

@@ -5,6 +5,7 @@
 #include "etmem/abi/abi.h"
 #include "etmem/base/checked_math.h"
 #include "etmem/base/json_file.h"
+#include "etmem/base/printable.h"
 
 namespace etmem::abi {
 
@@ -31,7 +32,7 @@ Result<Abi> FindBuiltinTarget(const std::string& name) {
     known += (known.empty() ? "" : ", ") + a.name;
   }
   return MakeError(ErrorCode::kInvalidArgument,
-                   "unknown target '" + name + "' (known: " + known + ", or a target file)");
+                   "unknown target '" + Printable(name) + "' (known: " + known + ", or a target file)");
 }
 
 namespace {
@@ -66,7 +67,8 @@ Result<Abi> ReadTargetFile(const std::string& path) {
   return ReadTargetText(text, path);
 }
 
-Result<Abi> ReadTargetText(const std::string& text, const std::string& path) {
+Result<Abi> ReadTargetText(const std::string& text, const std::string& path_raw) {
+  const std::string path = Printable(path_raw, kShownPathBytes);  // every message and the name quote it
   ETMEM_TRY(const nlohmann::json j, json_file::Parse(text, path));
   const json_file::Object f(j, path);
   // "measured": the types `etmem probe` measured, kept in the file for the reader (not read).

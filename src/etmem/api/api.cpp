@@ -461,7 +461,7 @@ Replanned Replan(const Program& program, uint64_t alignment) {
     const plan::Lifetimes l = Take(plan::ComputeLifetimes(m));
     if (!plan::Validate(l).sound())
       throw api::Error(ErrorKind::kInvalidProgram,
-                       name + ": the re-planned method '" + std::string(m.name) +
+                       name + ": the re-planned method '" + Printable(m.name) +
                            "' is not sound (a bug in etmem)");
   }
   out.program.resize(bytes.size());

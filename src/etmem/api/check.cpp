@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "etmem/abi/abi.h"
+#include "etmem/base/printable.h"
 #include "etmem/api/internal.h"
 #include "etmem/check/assumption_search.h"
 #include "etmem/device/device_log.h"
@@ -82,7 +83,7 @@ Result<const pte::MethodView*> PickProgramMethod(const pte::ProgramView& p,
   for (const pte::MethodView& m : p.methods)
     if (name.empty() ? p.methods.size() == 1 : m.name == name) return &m;
   if (name.empty()) return TooManyMethods(p.methods.size(), p.path);
-  return MakeError(ErrorCode::kInvalidArgument, p.path + ": no method named '" + name + "'");
+  return MakeError(ErrorCode::kInvalidArgument, p.path + ": no method named '" + Printable(name) + "'");
 }
 
 // The runner figures of a log that matched: which agree, which etmem does not predict.
@@ -120,7 +121,8 @@ device::Difference FigureDifference(const device::FigureCheck& c, const Predicte
 
 void PrintMatch(std::ostream& out, const CheckArgs& args, const device::DeviceLog& log, const report::Report& r,
                 const report::MethodReport& m, const Predicted& p, std::optional<uint64_t> pool) {
-  out << args.log << ": matches etmem's prediction for method '" << m.method->name << "'";
+  out << Printable(args.log, kShownPathBytes) << ": matches etmem's prediction for method '"
+      << Printable(m.method->name) << "'";
   if (!log.calls.empty()) out << ", call for call (" << log.calls.size() << " calls)";
   if (log.totals)
     out << ", totals " << log.totals->used_bytes << " B in " << log.totals->calls
@@ -137,8 +139,8 @@ void PrintMatch(std::ostream& out, const CheckArgs& args, const device::DeviceLo
 void PrintDifference(std::ostream& out, const CheckArgs& args, const device::DeviceLog& log,
                      const report::Report& r, const report::MethodReport& m, const Predicted& p,
                      const device::Difference& d, std::optional<uint64_t> pool) {
-  out << args.log << (d.line ? ":" + std::to_string(d.line) : "")
-            << ": differs from etmem's prediction for method '" << m.method->name << "'";
+  out << Printable(args.log, kShownPathBytes) << (d.line ? ":" + std::to_string(d.line) : "")
+      << ": differs from etmem's prediction for method '" << Printable(m.method->name) << "'";
   if (d.call) out << " at call #" << *d.call;
   out << "\n  device: " << d.got << "\n  etmem:  " << d.predicted << "\n";
   if (d.call && *d.call < p.request_of_call.size())

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "etmem/api/internal.h"
+#include "etmem/base/printable.h"
 #include "etmem/board/board.h"
 #include "etmem/board/fit_program.h"
 #include "etmem/plan/check.h"
@@ -74,7 +75,7 @@ std::string FitUpper(std::string s) {
 
 static std::string FitText(const report::Report& report, const board::ProgramFit& fit) {
   std::string o;
-  o += fmt::format("{}: method '{}' on board {} ({})\n", report.program->path, fit.method,
+  o += fmt::format("{}: method '{}' on board {} ({})\n", report.program->path, Printable(fit.method),
                    fit.board.name, fit.board.file);
   o += "  assuming " + FitAssumptionLine(report) + "\n";
   o += "  layout: from each region's base, larger alignment first; a piece aligned more than its "
@@ -141,7 +142,7 @@ static std::vector<board::Placed> InRegion(const board::ProgramFit& fit, size_t 
 
 std::string FitRegionsText(const board::ProgramFit& fit) {
   std::string o = fmt::format("Board {}: method '{}', region by region ({})\n", fit.board.name,
-                              fit.method, fit.result.best.fits() ? "fits" : "does not fit");
+                              Printable(fit.method), fit.result.best.fits() ? "fits" : "does not fit");
   for (size_t r = 0; r < fit.regions.size(); ++r) {
     o += fmt::format("  {} ({} B free before, {} B used):\n", fit.regions[r].name,
                      fit.regions[r].free, fit.result.best.used[r]);
@@ -198,7 +199,7 @@ static std::string LinkerFragment(const board::ProgramFit& fit) {
   std::string o = fmt::format(
       "/* etmem fit: board {} ({}), method '{}'. Output sections for the "
       "regions etmem placed pools in; MEMORY names are the board's. */\n",
-      fit.board.name, fit.board.file, fit.method);
+      fit.board.name, fit.board.file, Printable(fit.method));
   std::vector<bool> used(fit.regions.size(), false);
   std::vector<uint32_t> align(fit.regions.size(), 1);
   for (const board::Placed& p : fit.result.best.placed) {

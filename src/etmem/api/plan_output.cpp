@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "etmem/api/internal.h"
+#include "etmem/base/printable.h"
 #include "etmem/base/checked_math.h"
 #include "etmem/plan/advise.h"
 #include "etmem/plan/check.h"
@@ -140,7 +141,7 @@ void PrintAdvice(std::ostream& out, const std::vector<plan::Advice>& advice) {
 }
 
 void PrintText(std::ostream& out, const MethodPlan& p, const PlanOptions& args) {
-  out << fmt::format("method '{}': {} instructions, {} planned tensors\n", p.method->name,
+  out << fmt::format("method '{}': {} instructions, {} planned tensors\n", Printable(p.method->name),
                            p.lifetimes.instructions, p.lifetimes.tensors.size());
   PrintRanges(out, p);
   PrintValidation(out, p.validation);
@@ -314,7 +315,7 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
                      "--columns " + std::to_string(args.columns) + ": not in [8 - 512]");
   if (!args.method.empty() && !view.FindMethod(args.method))
     throw api::Error(ErrorKind::kInvalidArgument,
-                     view.path + ": no method named '" + args.method + "'");
+                     view.path + ": no method named '" + Printable(args.method) + "'");
   std::optional<Report> rep;
   if (args.format == PlanFormat::kHtml) {
     Options model = args.model;

@@ -10,6 +10,8 @@
 namespace etmem::json_file {
 namespace {
 
+constexpr size_t kMaxText = 4096;  // a string field longer than this is cut short
+
 std::string Key(std::string_view key) { return "\"" + Printable(key) + "\""; }
 
 }  // namespace
@@ -18,13 +20,14 @@ Error Bad(const std::string& what) { return MakeError(ErrorCode::kInvalidArgumen
 
 Result<std::string> ReadText(const std::string& path, const char* kind, size_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return MakeError(ErrorCode::kIo, path + ": cannot open the " + kind + " file");
+  const std::string shown = Printable(path, kShownPathBytes);  // messages quote the path escaped
+  if (!in) return MakeError(ErrorCode::kIo, shown + ": cannot open the " + kind + " file");
   std::string text;
   char buffer[4096];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<size_t>(in.gcount()));
     if (text.size() > max_bytes)
-      return Bad(path + ": a " + kind + " file above " + std::to_string(max_bytes >> 20) + " MiB");
+      return Bad(shown + ": a " + kind + " file above " + std::to_string(max_bytes >> 20) + " MiB");
   }
   return text;
 }
@@ -67,7 +70,7 @@ Result<std::string> Object::String(const char* key, bool required) const {
     return std::string();
   }
   if (!v->is_string()) return WrongType(key, "a string");
-  return v->get<std::string>();
+  return Printable(v->get<std::string>(), kMaxText);  // reports quote it: kept printable
 }
 
 Result<std::vector<std::string>> Object::Strings(const char* key, bool required) const {
@@ -80,7 +83,7 @@ Result<std::vector<std::string>> Object::Strings(const char* key, bool required)
   if (!v->is_array()) return WrongType(key, "a list of strings");
   for (const json& s : *v) {
     if (!s.is_string()) return WrongType(key, "a list of strings");
-    out.push_back(s.get<std::string>());
+    out.push_back(Printable(s.get<std::string>(), kMaxText));
   }
   return out;
 }

@@ -8,6 +8,9 @@
 
 namespace etmem {
 
+// How much of a file's path a message shows (paths are quoted through Printable too).
+inline constexpr size_t kShownPathBytes = 1024;
+
 inline std::string Printable(std::string_view bytes, size_t max_shown = 80) {
   std::string out;
   for (size_t i = 0; i < bytes.size() && i < max_shown; ++i) {

@@ -214,7 +214,8 @@ std::optional<uint64_t> ParseBytes(std::string_view t) {
   return v * scale;
 }
 
-Result<Board> ParseBoard(std::string_view text, const std::string& origin) {
+Result<Board> ParseBoard(std::string_view text, const std::string& origin_raw) {
+  const std::string origin = Printable(origin_raw, kShownPathBytes);  // every message quotes it
   ETMEM_TRY(const json j, json_file::Parse(text, origin));
   return ParseJson(j, origin);
 }
@@ -249,14 +250,14 @@ Result<Board> SelectBoard(const std::string& spec) {
     if (b->name == spec) return *b;
     known += (known.empty() ? "" : ", ") + b->name;
   }
-  return Bad("unknown board '" + spec + "' (built-in: " + known +
+  return Bad("unknown board '" + Printable(spec) + "' (built-in: " + known +
              "; or a board file ending in .json)");
 }
 
 Status AddReservation(Board& board, const std::string& spec) {
   const size_t eq = spec.find('=');
   if (eq == std::string::npos)
-    return Bad("--reserve " + spec + ": expected REGION=BYTES (e.g. SRAM1=24K)");
+    return Bad("--reserve " + Printable(spec) + ": expected REGION=BYTES (e.g. SRAM1=24K)");
   const std::string name = spec.substr(0, eq);
   Region* region = nullptr;
   for (Region& r : board.regions)
@@ -264,7 +265,7 @@ Status AddReservation(Board& board, const std::string& spec) {
   if (!region) {
     std::string known;
     for (const Region& r : board.regions) known += (known.empty() ? "" : ", ") + r.name;
-    return Bad("--reserve " + spec + ": board " + board.name + " has no region '" + name +
+    return Bad("--reserve " + Printable(spec) + ": board " + board.name + " has no region '" + Printable(name) +
                "' (regions: " + known + ")");
   }
   auto bytes = ParseBytes(std::string_view(spec).substr(eq + 1));
@@ -273,7 +274,7 @@ Status AddReservation(Board& board, const std::string& spec) {
                "' is not a size (bytes, 0x hex, or with K or M)");
   region->reserved.push_back({"application (--reserve)", *bytes});
   if (region->reserved_bytes() > region->size)
-    return Bad("--reserve " + spec + ": the reservations in " + name + " (" +
+    return Bad("--reserve " + Printable(spec) + ": the reservations in " + name + " (" +
                std::to_string(region->reserved_bytes()) + " B) exceed its size (" +
                std::to_string(region->size) + " B)");
   return Ok{};

@@ -1,5 +1,6 @@
 // Owns: FitProgram (see fit_program.h).
 #include "etmem/board/fit_program.h"
+#include "etmem/base/printable.h"
 
 #include <algorithm>
 
@@ -50,7 +51,7 @@ Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
     }
   if (!m)
     return MakeError(ErrorCode::kInvalidArgument,
-                     report.program->path + ": no method '" + method + "'");
+                     report.program->path + ": no method '" + Printable(method) + "'");
   ProgramFit fit;
   fit.board = board;
   fit.method = std::string(m->method->name);

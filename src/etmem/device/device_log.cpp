@@ -14,7 +14,8 @@ constexpr std::string_view kTag = "ETMEM";
 constexpr std::string_view kFailure = "Memory allocation failed: ";
 
 Error LineError(const std::string& path, int line, const std::string& what) {
-  return MakeError(ErrorCode::kInvalidArgument, path + ":" + std::to_string(line) + ": " + what);
+  return MakeError(ErrorCode::kInvalidArgument,
+                   Printable(path, kShownPathBytes) + ":" + std::to_string(line) + ": " + what);
 }
 
 std::vector<std::string_view> Tokens(std::string_view s) {
@@ -322,7 +323,7 @@ Result<DeviceLog> ParseDeviceLog(std::string_view text, const std::string& path)
 
 Result<DeviceLog> ReadDeviceLog(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return MakeError(ErrorCode::kIo, path + ": cannot open the device log");
+  if (!in) return MakeError(ErrorCode::kIo, Printable(path, kShownPathBytes) + ": cannot open the device log");
   std::ostringstream s;
   s << in.rdbuf();
   return ParseDeviceLog(s.str(), path);

@@ -7,6 +7,7 @@
 #include <array>
 #include <string_view>
 
+#include "etmem/base/printable.h"
 #include "etmem/plan/check.h"
 #include "etmem/plan/replan.h"
 
@@ -18,8 +19,8 @@ constexpr std::array<std::string_view, 6> kViewLikeOps = {
 
 std::string OpName(const pte::MethodView& m, const pte::InstructionView& ins) {
   const pte::OperatorView& op = m.operators[static_cast<size_t>(ins.target)];
-  std::string name(op.name);
-  if (!op.overload.empty()) name += "." + std::string(op.overload);
+  std::string name = Printable(op.name);  // quoted in advice
+  if (!op.overload.empty()) name += "." + Printable(op.overload);
   return name;
 }
 

@@ -8,11 +8,13 @@
 #include <cerrno>
 #include <cstring>
 
+#include "etmem/base/printable.h"
+
 namespace etmem::pte {
 
 Result<std::shared_ptr<const MappedFile>> MappedFile::Open(const std::string& path) {
   auto fail = [&](const std::string& what) {
-    return MakeError(ErrorCode::kIo, path + ": " + what + ": " + std::strerror(errno));
+    return MakeError(ErrorCode::kIo, Printable(path, kShownPathBytes) + ": " + what + ": " + std::strerror(errno));
   };
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return fail("cannot open");
@@ -23,7 +25,7 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::Open(const std::string& pa
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return MakeError(ErrorCode::kIo, path + ": not a regular file");
+    return MakeError(ErrorCode::kIo, Printable(path, kShownPathBytes) + ": not a regular file");
   }
   std::shared_ptr<MappedFile> file(new MappedFile());
   file->size_ = static_cast<uint64_t>(st.st_size);

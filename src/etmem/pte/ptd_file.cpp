@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "etmem/base/printable.h"
 #include "etmem/fb/flat_tensor_generated.h"
 #include "etmem/pte/mapped_file.h"
 
@@ -28,7 +29,8 @@ uint64_t U64(const uint8_t* p) {
 }
 
 Error Bad(const std::string& name, const std::string& what) {
-  return MakeError(ErrorCode::kInvalidArgument, name + ": not a readable .ptd file: " + what);
+  return MakeError(ErrorCode::kInvalidArgument,
+                   Printable(name, kShownPathBytes) + ": not a readable .ptd file: " + what);
 }
 
 // The number of field slots in the root table's vtable (0 when it cannot be read).

@@ -421,8 +421,10 @@ Status Walker::ReadChains(const fb::Method& m, const Where& method_where, Method
     }
     for (size_t i = cv.instructions_begin; i < out.instructions.size(); ++i) {
       const InstructionView& iv = out.instructions[i];
+      // A destination equal to the chain's length jumps to its end (Method::step then moves to
+      // the next chain), which the emitter writes for a branch that ends its chain.
       if (iv.kind == InstructionKind::kJumpFalse &&
-          (iv.second < 0 || static_cast<uint32_t>(iv.second) >= cv.instructions_count))
+          (iv.second < 0 || static_cast<uint32_t>(iv.second) > cv.instructions_count))
         return Fail(where, "jump to instruction " + std::to_string(iv.second) +
                                " outside the chain's " + std::to_string(cv.instructions_count));
     }
@@ -559,7 +561,7 @@ void LocateConstants(const fb::Program& p, const uint8_t* file_base, ProgramView
   }
 }
 
-Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::string& file,
+Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::string& /*file*/,
                      ProgramView& out) {
   if (const auto* inl = p.inline_constants()) {
     out.inline_constant_buffers = inl->size();
@@ -569,12 +571,11 @@ Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::
   }
   if (const fb::SubSegments* cs = p.constant_segment()) {
     out.constant_offsets = cs->offsets() ? cs->offsets()->size() : 0;
-    if (out.constant_offsets > 0) {
-      if (cs->segment_index() >= out.segments.size())
-        return MakeError(ErrorCode::kInvalidProgram,
-                         file + ": constant segment index " + std::to_string(cs->segment_index()) +
-                             " does not exist (program has " + std::to_string(out.segments.size()) +
-                             " segments)");
+    // A segment index that names no segment is not the reader's to refuse: the exporter writes
+    // {segment 0, offsets [0]} without segments for a program with no constants, which 0.4+
+    // load; each release's Program::load check is modelled in runtime/load_plan.cpp
+    // (ConstantSegmentLoads, reading the index from the file).
+    if (out.constant_offsets > 0 && cs->segment_index() < out.segments.size()) {
       out.constant_segment = cs->segment_index();
       out.constant_segment_bytes = out.segments[cs->segment_index()].size;
     }
@@ -728,11 +729,12 @@ Result<std::optional<ExtendedHeader>> ReadExtendedHeader(std::span<const uint8_t
   return std::optional<ExtendedHeader>(h);
 }
 
-Result<ProgramView> ReadProgramFile(std::shared_ptr<const MappedFile> file, const std::string& name,
-                                    const ReadLimits& limits) {
+Result<ProgramView> ReadProgramFile(std::shared_ptr<const MappedFile> file,
+                                    const std::string& name_raw, const ReadLimits& limits) {
+  const std::string name = Printable(name_raw, kShownPathBytes);  // every message quotes it
   std::span<const uint8_t> bytes = file->bytes();
   ProgramView out;
-  out.path = name;
+  out.path = name;  // printable: messages and reports quote it
   out.file_size = bytes.size();
   if (bytes.size() < 8)
     return MakeError(ErrorCode::kInvalidProgram,

@@ -99,7 +99,7 @@ BudgetCheck RamCheck(const Report& r, const MethodReport& m, uint64_t limit) {
   const uint64_t planned = PlannedBytes(m);
   BudgetCheck c;
   c.item = "ram";
-  c.scope = fmt::format("method '{}' (ExecuTorch {}, {})", m.method->name, r.assumptions.runtime,
+  c.scope = fmt::format("method '{}' (ExecuTorch {}, {})", Printable(m.method->name), r.assumptions.runtime,
                         r.assumptions.target);
   c.used = RamBytes(m);
   c.breakdown = fmt::format("method pool {} B + planned buffers {} B + temp load peak {} B",
@@ -112,7 +112,7 @@ BudgetCheck RamCheck(const Report& r, const MethodReport& m, uint64_t limit) {
 BudgetCheck FlashCheck(const Report& r, uint64_t limit) {
   BudgetCheck c;
   c.item = "flash";
-  c.scope = "program " + r.program->path;
+  c.scope = "program " + Printable(r.program->path, kShownPathBytes);
   c.used = r.flash.file_bytes;
   c.breakdown =
       fmt::format("the .pte file: {} B program, {} B in segments", r.flash.program_bytes,
@@ -161,7 +161,7 @@ Result<Budget> ParseBudgetText(std::string_view text, const std::string& name) {
   for (int number = 1; std::getline(lines, line); ++number) {
     std::string_view content = Trim(std::string_view(line).substr(0, line.find('#')));
     if (content.empty()) continue;
-    const std::string where = fmt::format("{}:{}", name, number);
+    const std::string where = fmt::format("{}:{}", Printable(name, kShownPathBytes), number);
     const size_t eq = content.find('=');
     if (eq == std::string_view::npos)
       return MakeError(ErrorCode::kInvalidArgument,
@@ -169,13 +169,13 @@ Result<Budget> ParseBudgetText(std::string_view text, const std::string& name) {
     if (Status s = SetItem(budget, content.substr(0, eq), content.substr(eq + 1)); !s)
       return Located(where, s.error());
   }
-  if (!budget.ram && !budget.flash) return NothingSet(name);
+  if (!budget.ram && !budget.flash) return NothingSet(Printable(name, kShownPathBytes));
   return budget;
 }
 
 Result<Budget> ReadBudgetFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return MakeError(ErrorCode::kIo, path + ": cannot open the budget file");
+  if (!in) return MakeError(ErrorCode::kIo, Printable(path, kShownPathBytes) + ": cannot open the budget file");
   std::ostringstream text;
   text << in.rdbuf();
   return ParseBudgetText(text.str(), path);

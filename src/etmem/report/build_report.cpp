@@ -1,6 +1,7 @@
 // Owns: BuildReport, from a verified program and a runtime model to the report model, and
 // BuildReports, many (release, target) pairs over one program sharing what they provably share.
 #include "etmem/report/report.h"
+#include "etmem/base/printable.h"
 
 #include <algorithm>
 #include <array>
@@ -358,9 +359,10 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
   }
   if (report.methods.empty()) {
     std::string names;
-    for (const auto& m : program.methods) names += (names.empty() ? "" : ", ") + std::string(m.name);
+    for (const auto& m : program.methods) names += (names.empty() ? "" : ", ") + Printable(m.name);
     return MakeError(ErrorCode::kInvalidArgument, program.path + ": no method named '" +
-                                                      options.method + "' (methods: " + names + ")");
+                                                      Printable(options.method) + "' (methods: " +
+                                                      names + ")");
   }
   return report;
 }

@@ -578,7 +578,8 @@ Result<ojson> Resolve(ojson j, const std::string& origin, std::vector<std::strin
 
 }  // namespace
 
-Result<Profile> ParseProfile(std::string_view text, const std::string& origin) {
+Result<Profile> ParseProfile(std::string_view text, const std::string& origin_raw) {
+  const std::string origin = Printable(origin_raw, kShownPathBytes);  // every message quotes it
   // Parsed in file order (a delta's new pools and steps keep the order they are written in).
   ojson j = ojson::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return json_file::Parse(text, origin).error();
@@ -639,7 +640,7 @@ Result<RunnerSelection> SelectRunner(const std::string& spec) {
     if (s.candidates.empty()) {
       std::string known;
       for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
-      return Fields::Bad("--runner " + head + ": no such runner (built-in: " + known +
+      return Fields::Bad("--runner " + Printable(head) + ": no such runner (built-in: " + known +
                          "; or a runner file ending in .json)");
     }
   }
@@ -652,12 +653,12 @@ Result<RunnerSelection> SelectRunner(const std::string& spec) {
         for (const OptionSpec& spec_option : p->options) all.insert(spec_option.name);
       std::string list;
       for (const std::string& n : all) list += (list.empty() ? "" : ", ") + n;
-      return Fields::Bad("--runner " + spec + ": runner " + s.candidates.front()->name +
-                         " has no option \"" + o +
+      return Fields::Bad("--runner " + Printable(spec) + ": runner " + s.candidates.front()->name +
+                         " has no option \"" + Printable(o) +
                          "\" (options: " + (list.empty() ? "none" : list) + ")");
     }
     if (std::count(options.begin(), options.end(), o) > 1)
-      return Fields::Bad("--runner " + spec + ": option \"" + o + "\" given twice");
+      return Fields::Bad("--runner " + Printable(spec) + ": option \"" + Printable(o) + "\" given twice");
   }
   s.options = std::move(options);
   return s;
@@ -670,14 +671,14 @@ Result<const Profile*> ProfileFor(const RunnerSelection& s, const std::string& v
     if (v && *Version::Parse(p->first_release) <= *v && *v <= *Version::Parse(p->last_release)) {
       for (const std::string& o : s.options)
         if (!p->HasOption(o))
-          return Fields::Bad("runner " + p->name + " (" + p->file + ") has no option \"" + o +
-                             "\" at ExecuTorch " + version);
+          return Fields::Bad("runner " + p->name + " (" + p->file + ") has no option \"" + Printable(o) +
+                             "\" at ExecuTorch " + Printable(version));
       return p.get();
     }
     ranges += (ranges.empty() ? "" : ", ") + p->first_release + "-" + p->last_release;
   }
   return Fields::Bad("runner " + s.candidates.front()->name + " is not modelled for ExecuTorch " +
-                     version + " (profiles cover " + ranges + ")");
+                     Printable(version) + " (profiles cover " + ranges + ")");
 }
 
 }  // namespace etmem::runner

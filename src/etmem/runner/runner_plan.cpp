@@ -1,5 +1,6 @@
 // Owns: PlanRunner (runner_plan.h): a profile's steps sized for one method.
 #include "etmem/runner/runner_plan.h"
+#include "etmem/base/printable.h"
 
 #include <fmt/format.h>
 
@@ -267,7 +268,7 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
             return MakeError(ErrorCode::kInvalidProgram,
                              fmt::format("{}: input {} of method '{}' has a dtype or size whose "
                                          "nbytes etmem cannot compute",
-                                         program.path, i, std::string(method.name)));
+                                         program.path, i, Printable(method.name)));
           add(*bytes, *bytes, named("input buffer", fmt::format(" for input {}", i)),
               static_cast<int64_t>(i));
         }

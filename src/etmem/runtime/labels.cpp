@@ -1,5 +1,7 @@
 #include "etmem/runtime/labels.h"
 
+#include "etmem/base/printable.h"
+
 namespace etmem::runtime {
 namespace {
 
@@ -25,7 +27,7 @@ std::string InstructionRef(const pte::MethodView& m, int64_t index) {
 std::string DelegateRef(const pte::MethodView& m, int64_t d) {
   if (d < 0 || static_cast<size_t>(d) >= m.delegates.size()) return "delegate ?";
   return "delegate " + std::to_string(d) + " (" +
-         std::string(m.delegates[static_cast<size_t>(d)].backend) + ")";
+         Printable(m.delegates[static_cast<size_t>(d)].backend) + ")";
 }
 
 }  // namespace
@@ -55,8 +57,8 @@ std::string DescribeTensor(const pte::TensorView& t, const pte::MethodView& m) {
 std::string DescribeInstruction(const pte::InstructionView& ins, const pte::MethodView& m) {
   if (ins.kind == pte::InstructionKind::kKernelCall) {
     const pte::OperatorView& op = m.operators[static_cast<size_t>(ins.target)];
-    std::string s(op.name);
-    if (!op.overload.empty()) s += "." + std::string(op.overload);
+    std::string s = Printable(op.name);  // names from the program reach messages and reports
+    if (!op.overload.empty()) s += "." + Printable(op.overload);
     return s;
   }
   if (ins.kind == pte::InstructionKind::kDelegateCall) return "call " + DelegateRef(m, ins.target);

@@ -7,6 +7,8 @@
 #include <array>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/fb/program_generated.h"
+#include "etmem/pte/mapped_file.h"
 #include "etmem/pte/scalar_type.h"
 
 namespace etmem::runtime {
@@ -38,6 +40,7 @@ class Planner {
     plan_.unknowns.clear();
     plan_.refusal.reset();
     plan_.metadata = {};
+    if (!ConstantSegmentLoads()) return Flush();  // Program::load, before any method
     if (options_.ptd && !PtdAllows(-1)) return Flush();  // the runner's data map load
     if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
       Instance(Site::kPlatformAllocator);
@@ -139,6 +142,33 @@ class Planner {
       shape = {true, layout.size, Proto(site, layout)};
     }
     return shape;
+  }
+
+  // Program::load's constant segment (0.2+), loaded when constant_segment.offsets has at least
+  // constant_segment_min_offsets entries: the program must have segments and the index must
+  // name one. The exporter's layout for no constants ({segment 0, offsets [0]}, no segments)
+  // passes at 0.4+ and is refused at 0.2-0.3 (docs/acceptance.md).
+  bool ConstantSegmentLoads() {
+    if (!t_.constant_segment || program_.constant_offsets == 0 ||
+        program_.constant_offsets < t_.constant_segment_min_offsets ||
+        program_.constant_segment || !program_.file)
+      return true;  // no segment to load, or the reader found the one it names
+    // The reader keeps the index only when it names a segment: read it from the file.
+    const auto* p = fb::GetProgram(program_.file->bytes().data());
+    const uint32_t index = p->constant_segment()->segment_index();
+    const size_t n = program_.segments.size();
+    if (!p->segments()) {
+      Refuse("InvalidProgram", "the program keeps constants in segment " + std::to_string(index) +
+                                   " (" + std::to_string(program_.constant_offsets) +
+                                   " constant offsets) and has no segments");
+      plan_.refusal->log = "No segments in program";
+      return false;
+    }
+    Refuse("InvalidProgram", "the constant segment index " + std::to_string(index) +
+                                 " names no segment (the program has " + std::to_string(n) + ")");
+    plan_.refusal->log = "Constant segment index " + std::to_string(index) +
+                         " invalid for program segments range " + std::to_string(n);
+    return false;
   }
 
   // The first refusal ends the load; nothing after it happens.

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "etmem/base/printable.h"
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
 #include "etmem/pte/scalar_type.h"
@@ -85,12 +86,16 @@ Refusal Make(std::string error, std::string reason, std::string log = "") {
   return Refusal{std::move(error), std::move(reason), std::move(log)};
 }
 
-// %.4s of four bytes: up to the first NUL.
+// %.4s of four bytes: up to the first NUL, escaped to printable text (the runtime prints them
+// raw; a byte from the file must not split etmem's line).
 std::string Four(const uint8_t* p) {
   std::string s;
   for (int i = 0; i < 4 && p[i] != 0; ++i) s += static_cast<char>(p[i]);
-  return s;
+  return Printable(s);
 }
+
+// A key from the program, as quoted in a message.
+std::string Key(std::string_view key) { return Printable(key); }
 
 struct FileLayout {
   int8_t dtype = 0;
@@ -101,12 +106,13 @@ struct FileLayout {
 
 class Emulation {
  public:
-  Emulation(const pte::PtdFile& f, const RuntimeTraits& t) : f_(f), t_(t), r_(f.bytes()) {}
+  Emulation(const pte::PtdFile& f, const RuntimeTraits& t)
+      : f_(f), t_(t), r_(f.bytes()), name_(Printable(f.name, kShownPathBytes)) {}
 
   // FlatTensorDataMap::load.
   Fail Load() {
     const std::span<const uint8_t> b = f_.bytes();
-    const std::string n = f_.name;
+    const std::string& n = name_;
     if (b.size() < 64)
       return Loader(0, 64, "the .ptd is shorter than the 64-byte head the data map reads");
     const pte::PtdHeader& h = f_.header;
@@ -164,7 +170,7 @@ class Emulation {
       // get_tensor_layout failure: the only line when the data map logged none.
       if (lookup->log.empty() && t_.ptd_logs_missing_metadata && lookup->error != kCrash &&
           lookup->error != kUndefined && !lookup->error.starts_with("abort"))
-        lookup->log = "Failed to get metadata for key " + std::string(key);
+        lookup->log = "Failed to get metadata for key " + Key(key);
       return lookup;
     }
     if (Fail f = Validate(m, tensor, key, layout, program_dim_order)) return f;
@@ -209,13 +215,13 @@ class Emulation {
   }
   Fail Outside() {
     if (!r_.outside) return std::nullopt;
-    return Make(kUndefined, f_.name + " is in the " + pte::PtdLayoutName(f_.layout) +
+    return Make(kUndefined, name_ + " is in the " + pte::PtdLayoutName(f_.layout) +
                                 ", and this release reads the " +
                                 (t_.ptd_named_blobs ? "0.7+ layout" : "0.6 layout") +
                                 ": its reader follows offsets out of the file");
   }
   std::string InFile(std::string_view key) const {
-    return "key '" + std::string(key) + "' in " + f_.name;
+    return "key '" + Key(key) + "' in " + name_;
   }
 
   // The entry for `key`, as the release's linear search finds it.
@@ -223,7 +229,7 @@ class Emulation {
     const bool v06 = !t_.ptd_named_blobs;  // 0.6's tensor entries
     const uint64_t list = r_.Ref(root_, 2);  // tensors (0.6 layout) or named blobs: both slot 2
     if (list == 0) {
-      if (v06) return Make(kCrash, f_.name + " has no tensor list, which 0.6 reads unchecked");
+      if (v06) return Make(kCrash, name_ + " has no tensor list, which 0.6 reads unchecked");
       return Make("NotFound", InFile(key) + ": no named data list");
     }
     const uint32_t n = r_.Size(list);
@@ -232,7 +238,7 @@ class Emulation {
       const uint64_t e = r_.TableAt(list, i);
       const uint64_t s = r_.Ref(e, 0);
       if (Fail f = Outside()) return f;
-      if (s == 0) return Make(kCrash, f_.name + ": entry " + U(i) + " has no key");
+      if (s == 0) return Make(kCrash, name_ + ": entry " + U(i) + " has no key");
       const uint64_t len = r_.Size(s);
       // 0.6: strcmp of the whole C strings. 0.7: strncmp over the file key's length (a file key
       // that is a prefix of the program's matches). 1.0+: the lengths must also be equal.
@@ -261,8 +267,8 @@ class Emulation {
       return CheckSegment(e, key);
     }
     if (v06) return Make("NotFound", InFile(key) + ": no such tensor");
-    return Make("NotFound", "the program's external tensor '" + std::string(key) +
-                                "' is not in " + f_.name);
+    return Make("NotFound", "the program's external tensor '" + Key(key) + "' is not in " +
+                                name_);
   }
 
   // get_named_data's checks on the segment of a found entry (0.7+).
@@ -276,7 +282,7 @@ class Emulation {
     if (idx >= n)
       return Make(kInvalidExternalData,
                   InFile(key) + " names segment " + U(idx) + " of " + U(n),
-                  "Segment index " + U(idx) + " for key " + std::string(key) +
+                  "Segment index " + U(idx) + " for key " + Key(key) +
                       " is out of bounds for segment size " + U(n) + ". Malformed PTD file.");
     const uint64_t seg = r_.TableAt(segs, idx);
     const uint64_t off = r_.Scalar(seg, 0, 8), size = r_.Scalar(seg, 1, 8);
@@ -347,7 +353,7 @@ class Emulation {
   // validateTensorLayout: the program's tensor against the file's layout.
   Fail Validate(const pte::MethodView& m, const pte::TensorView& tensor, std::string_view key,
                 const FileLayout& l, std::span<const uint8_t> order) {
-    const std::string where = "the program's '" + std::string(key) + "' and " + f_.name;
+    const std::string where = "the program's '" + Key(key) + "' and " + name_;
     if (tensor.dtype != l.dtype)
       return Make(kInvalidExternalData,
                   where + " disagree on the ScalarType (" + std::to_string(tensor.dtype) +
@@ -390,7 +396,7 @@ class Emulation {
     if (!t_.ptd_named_blobs) {
       const uint64_t segs = r_.Ref(root_, 3);
       if (segs == 0)
-        return Make(kInvalidExternalData, f_.name + " has no segment list",
+        return Make(kInvalidExternalData, name_ + " has no segment list",
                     "No segments in external data flatbuffer.");
       const uint32_t idx = static_cast<uint32_t>(r_.Scalar(e, 4, 4));
       const uint32_t n = r_.Size(segs);
@@ -427,6 +433,7 @@ class Emulation {
   const pte::PtdFile& f_;
   const RuntimeTraits& t_;
   Raw r_;
+  std::string name_;  // the file's name, printable
   uint64_t root_ = 0;
 };
 

@@ -115,6 +115,11 @@ ProgramBuilder& ProgramBuilder::OmitInlineConstantVector() {
   return *this;
 }
 
+ProgramBuilder& ProgramBuilder::PlaceholderConstantOffset() {
+  options_.placeholder_constant_offset = true;
+  return *this;
+}
+
 ProgramBuilder& ProgramBuilder::ConstantsInSegment(bool in_segment) {
   options_.constants_in_segment = in_segment;
   return *this;

@@ -112,6 +112,9 @@ class ProgramBuilder {
   ProgramBuilder& ConstantAlignment(uint64_t alignment);
   // Writes no Program.constant_buffer vector (ProgramOptions::inline_constant_vector).
   ProgramBuilder& OmitInlineConstantVector();
+  // Without constants, writes constant_segment {segment 0, offsets [0]} and no constant segment,
+  // as ExecuTorch's exporter does (ProgramOptions::placeholder_constant_offset).
+  ProgramBuilder& PlaceholderConstantOffset();
   // Adds Program.named_data entry `key`, whose bytes get a segment of their own.
   ProgramBuilder& NamedData(std::string key, std::vector<uint8_t> bytes);
 

@@ -128,6 +128,9 @@ struct ProgramOptions {
   // false: no Program.constant_buffer vector at all, not even an empty one (refusal programs;
   // only with no inline constants)
   bool inline_constant_vector = true;
+  // Segment mode without constants: write constant_segment {segment 0, offsets [0]} (the
+  // reserved entry only) and no constant segment, as ExecuTorch's exporter does. false: {0, []}.
+  bool placeholder_constant_offset = false;
 };
 
 struct NamedDataRecord {

@@ -78,7 +78,10 @@ void PlanConstantSegment(const ProgramOptions& options,
       placed.emplace_back(offset, &c);
       cursor = offset + c.size();
     }
-  if (placed.empty()) return;
+  if (placed.empty()) {
+    if (options.placeholder_constant_offset) plan.constant_offsets.push_back(0);
+    return;
+  }
   uint32_t index = plan.AddSegment(cursor);
   ETMEM_CHECK(index == 0);
   plan.constant_offsets.push_back(0);
@@ -346,7 +349,8 @@ Offset<flatbuffers::Vector<Offset<fb::InlineBlob>>> FlatbufferWriter::InlineBlob
   return fbb_.CreateVector(blobs);
 }
 
-// Segment mode: {segment 0, offsets}. Inline mode, or no constants: {0, []}, as old writers did.
+// Segment mode: {segment 0, offsets}. Inline mode, or no constants: {0, []}, as old writers did
+// ({0, [0]} with ProgramOptions::placeholder_constant_offset, as the exporter writes it).
 Offset<fb::SubSegments> FlatbufferWriter::ConstantSegment() {
   return fb::CreateSubSegments(fbb_, 0, fbb_.CreateVector(plan_.constant_offsets));
 }

@@ -70,6 +70,10 @@ std::span<const NamedScenario> RefusalScenarios();
 // real-valued weights; scenario_executable.cpp), kept apart for the same reason: the programs
 // whose computed outputs tests/measured/ compares across `replan` and `fit`.
 std::span<const NamedScenario> ExecutableScenarios();
+// Programs laid out as ExecuTorch's exporter lays them out that a strict reader could call
+// invalid: no constants (constant segment {0, [0]}, no segments), that with a delegate segment,
+// constants only inline (scenario_acceptance.cpp; docs/acceptance.md).
+std::span<const NamedScenario> AcceptanceScenarios();
 // The scenario called `name`; aborts on an unknown name (callers name their own table entries).
 ProgramBuilder NamedScenarioProgram(std::string_view name);
 
