@@ -129,8 +129,9 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
         EXPECT_FALSE(m.plan.refusal.has_value()) << what << ": " << m.plan.refusal->reason;
         EXPECT_EQ(m.method_bytes, mm["total_bytes"].get<uint64_t>()) << what;
         // (etmem measure's harness does not record the temp allocator.)
-        if (mm.contains("temp_peak_bytes"))
+        if (mm.contains("temp_peak_bytes")) {
           EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << what;
+        }
       }
       // Every allocation the runtime made (up to the refusal), call for call.
       const std::vector<std::array<uint64_t, 3>> got = test::PoolCalls(m, runtime::PoolKind::kMethod);
