@@ -33,6 +33,14 @@ const json& Measured() {
   return kMeasured;
 }
 
+// Issue 26's programs (planned memory, storage offsets, dim orders, strings, operator names,
+// several methods, several faults), measured with etmem measure's own harness at the tags the
+// file lists.
+const json& MeasuredIssue26() {
+  static const json kMeasured = test::ReadMeasured("x86_64_refusals_issue26.json");
+  return kMeasured;
+}
+
 // ExecuTorch's Error names (runtime/core/error.h).
 std::string ErrorName(int code) {
   switch (code) {
@@ -66,7 +74,13 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
     bytes[s.name] = s.make().Build();
   size_t compared = 0, refused = 0, crashed = 0;
   std::map<std::string, std::set<std::string>> tags_by_program;
-  for (const json& e : Measured()["results"]) {
+  std::vector<json> records(Measured()["results"].begin(), Measured()["results"].end());
+  std::set<std::string> issue26_programs;
+  for (const json& e : MeasuredIssue26()["results"]) {
+    records.push_back(e);
+    issue26_programs.insert(e["program"].get<std::string>());
+  }
+  for (const json& e : records) {
     const std::string name = e["program"];
     const std::string what = e["tag"].get<std::string>() + " " + name + " temp " +
                              e["temp"].get<std::string>();
@@ -87,12 +101,13 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
       // error names the crash, not an error code.
       ASSERT_EQ(r.methods.size(), 1u) << what;
       ASSERT_TRUE(r.methods[0].plan.refusal.has_value()) << what << ": the runtime crashed";
-      // SIGABRT (rc -6) is an ET_CHECK: "abort (ET_CHECK)"; SIGSEGV (rc -11) a null
-      // dereference: "crash (null dereference)".
+      // SIGABRT (rc -6) is an ET_CHECK: "abort (ET_CHECK)" (SIGILL, rc -4, where the build's
+      // abort traps: v0.1.0 with etmem measure's harness, after the runtime's "assert failed"
+      // line); SIGSEGV (rc -11) a null dereference: "crash (null dereference)".
       const int rc = e["crash"]["rc"].get<int>();
-      ASSERT_TRUE(rc == -6 || rc == -11) << what << ": rc " << rc;
+      ASSERT_TRUE(rc == -6 || rc == -4 || rc == -11) << what << ": rc " << rc;
       EXPECT_EQ(r.methods[0].plan.refusal->error,
-                rc == -6 ? "abort (ET_CHECK)" : "crash (null dereference)")
+                rc == -11 ? "crash (null dereference)" : "abort (ET_CHECK)")
           << what;
       ++crashed;
       ++compared;
@@ -113,7 +128,10 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
       } else {
         EXPECT_FALSE(m.plan.refusal.has_value()) << what << ": " << m.plan.refusal->reason;
         EXPECT_EQ(m.method_bytes, mm["total_bytes"].get<uint64_t>()) << what;
-        EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << what;
+        // (etmem measure's harness does not record the temp allocator.)
+        if (mm.contains("temp_peak_bytes")) {
+          EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << what;
+        }
       }
       // Every allocation the runtime made (up to the refusal), call for call.
       const std::vector<std::array<uint64_t, 3>> got = test::PoolCalls(m, runtime::PoolKind::kMethod);
@@ -122,9 +140,13 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
     }
     ++compared;
   }
-  // Each refusal program was measured at all 16 tags and at main.
+  // Each refusal program was measured at all 16 tags and at main; issue 26's at the tags its
+  // file lists (with and without a temp allocator).
+  const size_t issue26_tags = MeasuredIssue26()["tags"].size();
   for (const testing::NamedScenario& s : testing::RefusalScenarios())
-    EXPECT_EQ(tags_by_program[s.name].size(), 17u) << s.name;
+    EXPECT_EQ(tags_by_program[s.name].size(),
+              issue26_programs.count(s.name) ? issue26_tags : 17u)
+        << s.name;
   EXPECT_GT(refused, 0u);
   EXPECT_GT(crashed, 0u);
   EXPECT_GT(compared, 0u);

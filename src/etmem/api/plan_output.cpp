@@ -273,6 +273,12 @@ report::HtmlMethod HtmlMethodOf(const MethodPlan& p, const report::MethodReport*
                                          : "validation: UNSOUND (see etmem plan's text output)");
   for (const plan::Advice& a : p.advice) h.notes.push_back(AdviceLine(a));
   if (r == nullptr) return h;
+  if (r->plan.refusal) {  // no pool size as if it loaded
+    h.refused = r->plan.refusal->error;
+    h.notes.push_back("the runtime refuses this method (" + r->plan.refusal->error +
+                      "): " + r->plan.refusal->reason);
+    return h;
+  }
   h.method_pool_bytes = r->method_bytes;
   h.method_pool_exact = r->plan.exact();
   for (size_t c = 0; c < r->by_category.size(); ++c)

@@ -46,7 +46,9 @@ static_assert(sizeof(TensorView) == 32);
 
 struct ValueView {
   ValueKind kind = ValueKind::kNone;
-  uint32_t index = 0;  // tensor: into tensors; int and tensor lists: into words; else unused
+  // tensor: into tensors; int and tensor lists: into words; string: 1 when the String table has
+  // no string (absent), else 0; else unused
+  uint32_t index = 0;
   uint32_t count = 0;  // list length or string length
 };
 
@@ -139,6 +141,11 @@ struct MethodView {
   bool has_delegates_vector = true;  // false: Method.delegates is absent (not even empty)
   std::vector<int64_t> planned_buffer_sizes;  // as stored: index 0 is the reserved placeholder
   std::vector<std::string_view> fqns;         // external keys (TensorView::fqn_index)
+  // (tensor index, Tensor.storage_offset) of the tensors whose storage_offset is not 0, in
+  // tensor order (exporters always write 0; the runtime refuses any other).
+  std::vector<std::pair<uint32_t, int32_t>> storage_offsets;
+  // The tensors (by index) whose dim_order repeats an entry (not a permutation), in order.
+  std::vector<uint32_t> repeated_dim_orders;
 
   // A view made in memory (tests): `w` becomes its words, kept alive by the view and its copies.
   void OwnWords(std::vector<int32_t> w) {
@@ -202,6 +209,11 @@ struct ProgramView {
   uint64_t constant_segment_bytes = 0;
   uint32_t named_data = 0;                 // entries in Program.named_data
   uint32_t mutable_segments = 0;
+  bool has_mutable_segments_vector = false;  // Program.mutable_data_segments is present
+  // Its first entry, the one the runtime copies mutable state from: whether it has an offsets
+  // vector, and the offsets (by data index).
+  bool first_mutable_has_offsets = false;
+  std::vector<uint64_t> first_mutable_offsets;
   // Indexed by a tensor's data_index (entry 0 reserved, as stored): inline buffers, or the
   // constant segment's offsets when there is a constant segment.
   std::vector<ConstantBytes> constants;

@@ -2,6 +2,7 @@
 // a walk that records the metadata in the flat ProgramView while range-checking every index.
 #include "etmem/pte/read_program.h"
 
+#include <bitset>
 #include <algorithm>
 #include <cstring>
 #include <string_view>
@@ -70,6 +71,8 @@ struct ValuesOut {
   ValueView* values;  // by value index; the method's array, sized before the walk
   std::vector<TensorView>& tensors;
   std::vector<std::string_view>& fqns;
+  std::vector<std::pair<uint32_t, int32_t>>& storage_offsets;
+  std::vector<uint32_t>& repeated_dim_orders;
   std::span<const int32_t> words;  // MethodView::words
 };
 
@@ -208,10 +211,21 @@ Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, ValuesOut& ou
   tv.sizes_begin = WordIndex(sizes->data(), out.words);
   for (int32_t s : *sizes)
     if (s < 0) return Fail(where, "tensor size " + std::to_string(s) + " is negative");
-  for (uint8_t d : *dim_order)
+  std::bitset<256> seen;  // entries are bytes
+  bool repeated = false;
+  for (uint8_t d : *dim_order) {
     if (d >= tv.rank) return Fail(where, "tensor dim_order entry " + std::to_string(d) +
                                              " is not below the rank " + std::to_string(tv.rank));
+    repeated |= seen[d];
+    seen[d] = true;
+  }
+  // Not the reader's to refuse: some releases do (runtime/load_plan.cpp).
+  if (repeated) out.repeated_dim_orders.push_back(static_cast<uint32_t>(out.tensors.size() - 1));
   tv.data_index = t.data_index();
+  // Not the reader's to refuse: the runtime's tensor parser does (runtime/load_plan.cpp).
+  if (t.storage_offset() != 0)
+    out.storage_offsets.emplace_back(static_cast<uint32_t>(out.tensors.size() - 1),
+                                     t.storage_offset());
   if (const fb::PlannedPlacement* p = t.placement()) {
     tv.planned = true;
     tv.memory_id = p->memory_id();
@@ -250,7 +264,8 @@ Status Walker::ReadValues(const fb::Method& m, const Where& method_where, Method
   // saves the copies and page faults of growing the largest vector of a big program; capped so
   // that a file of shared Int tables cannot make it reserve gigabytes it will not fill.
   out.tensors.reserve(std::min<size_t>(n, size_t{1} << 22));
-  ValuesOut all{out.values.data(), out.tensors, out.fqns, out.words};
+  ValuesOut all{out.values.data(), out.tensors, out.fqns, out.storage_offsets,
+                    out.repeated_dim_orders, out.words};
   return ReadValueRun(m, 0, n, method_where, all);
 }
 
@@ -283,6 +298,7 @@ Status Walker::ReadValue(const fb::Value* v, const Where& where, ValueView& vv, 
       vv.kind = ValueKind::kString;
       const auto* s = v->payload_as_String()->value();
       vv.count = s ? s->size() : 0;
+      vv.index = s ? 0 : 1;  // absent: not the reader's to refuse (runtime/load_plan.cpp)
       break;
     }
     case fb::Payload::IntList: {
@@ -587,6 +603,13 @@ Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::
   }
   if (p.mutable_segments()) {
     out.mutable_segments = p.mutable_segments()->size();
+    out.has_mutable_segments_vector = true;
+    if (out.mutable_segments > 0 && p.mutable_segments()->Get(0) &&
+        p.mutable_segments()->Get(0)->offsets()) {
+      out.first_mutable_has_offsets = true;
+      for (uint64_t o : *p.mutable_segments()->Get(0)->offsets())
+        out.first_mutable_offsets.push_back(o);
+    }
     for (const fb::SubSegments* s : *p.mutable_segments())
       if (s) out.mutable_segment_indices.push_back(s->segment_index());
   }

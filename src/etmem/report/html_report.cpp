@@ -118,6 +118,9 @@ std::string CategoryChart(const HtmlMethod& m) {
     if (c.bytes > 0) rows.push_back(c);
   std::sort(rows.begin(), rows.end(),
             [](const HtmlCategory& a, const HtmlCategory& b) { return a.bytes > b.bytes; });
+  if (!m.refused.empty())
+    return fmt::format("<h3>Method allocator pool: none, the runtime refuses this method ({})</h3>\n",
+                       HtmlEscape(m.refused));
   std::string out = fmt::format("<h3>Method allocator pool: {} B{}</h3>\n", m.method_pool_bytes,
                                 m.method_pool_exact ? "" : " (a lower bound)");
   if (rows.empty()) return out;

@@ -45,6 +45,8 @@ struct HtmlMethod {
   std::vector<HtmlTensor> tensors;
   uint64_t method_pool_bytes = 0;
   bool method_pool_exact = true;  // false: a lower bound (an unmodelled backend)
+  // Non-empty: the release refuses to load the method (its error): no pool size is shown.
+  std::string refused;
   std::vector<HtmlCategory> categories;
   std::vector<std::string> notes;  // advisories and verdicts, one line each
 };

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/base/printable.h"
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
 #include "etmem/pte/scalar_type.h"
@@ -40,7 +42,8 @@ class Planner {
     plan_.unknowns.clear();
     plan_.refusal.reset();
     plan_.metadata = {};
-    if (!ConstantSegmentLoads()) return Flush();  // Program::load, before any method
+    // Program::load refused (both constant storages, then the segment it names): no method loads
+    if (!ProgramLoads() || !ConstantSegmentLoads()) return Flush();
     if (options_.ptd && !PtdAllows(-1)) return Flush();  // the runner's data map load
     if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
       Instance(Site::kPlatformAllocator);
@@ -178,6 +181,26 @@ class Planner {
   }
   bool Refused() const { return plan_.refusal.has_value(); }
 
+  // Program::load's refusals of a program etmem's reader accepts (issue 26): then no method is
+  // loaded, and every method reports the program's refusal with nothing allocated.
+  bool ProgramLoads() {
+    // Constants in a loaded constant segment and in Program.constant_buffer at once.
+    if (t_.constant_segment && program_.constant_offsets >= t_.constant_segment_min_offsets &&
+        program_.constant_offsets > 0 && program_.inline_constant_buffers > 0) {
+      Refuse("InvalidProgram",
+             "Program::load refuses the program: it keeps constants both in a constant segment (" +
+                 std::to_string(program_.constant_offsets) + " offsets) and in "
+                 "Program.constant_buffer (" + std::to_string(program_.inline_constant_buffers) +
+                 " entries)");
+      plan_.refusal->log = "constant_buffer contains " +
+                           std::to_string(program_.inline_constant_buffers) +
+                           " items, constant_segment.offsets contains " +
+                           std::to_string(program_.constant_offsets) +
+                           " items. Only one should be used.";
+      return false;
+    }
+    return true;
+  }
   bool ParseValues();
   // .ptd checks (issue 13 item 4): false once the release has refused the given .ptd, at the
   // point of the load where it does: before anything (the runner's data map load; next_value
@@ -191,13 +214,19 @@ class Planner {
     return -1;
   }
   bool HasNoneValue() const { return FirstNoneValue() >= 0; }
-  bool ParseTensor(const pte::TensorView& t, int64_t value);
+  bool ParseTensor(const pte::TensorView& t, uint32_t tensor, int64_t value);
+  size_t next_storage_offset_ = 0;     // into MethodView::storage_offsets
+  size_t next_repeated_dim_order_ = 0;  // into MethodView::repeated_dim_orders
   bool ResolveData(const pte::TensorView& t, int64_t value);
+  bool PlannedLookup(const pte::TensorView& t, int64_t value);
+  bool LoadMutableState(const pte::TensorView& t, int64_t value);
   bool ResolveConstant(const pte::TensorView& t, int64_t value);
   void ParseList(const pte::ValueView& v, int64_t value);
   bool InitDelegates();
   bool InitChains();
   void ResolveOperator(const pte::InstructionView& ins, int64_t instruction);
+  bool OperatorNameFits(const pte::InstructionView& ins, int64_t instruction);
+  void ResolveOperatorMetadata(const pte::InstructionView& ins, int64_t instruction);
 
   const pte::ProgramView& program_;
   const pte::MethodView& m_;
@@ -264,8 +293,14 @@ bool Planner::ParseValues() {
     if (v.kind == ValueKind::kNone)
       return Refuse(t_.none_value_is_invalid_program ? "InvalidProgram" : "abort (ET_CHECK)",
                     "value " + std::to_string(i) + " has no type");
+    if (v.kind == ValueKind::kString && v.index != 0) {
+      Refuse(t_.absent_string_checked ? "InvalidProgram" : "crash (null dereference)",
+             "value " + std::to_string(i) + " is a String without its string");
+      if (t_.absent_string_checked) plan_.refusal->log = "Missing string at index " + std::to_string(i);
+      return false;
+    }
     if (v.kind == ValueKind::kTensor) {
-      if (!ParseTensor(m_.tensors[v.index], static_cast<int64_t>(i))) return false;
+      if (!ParseTensor(m_.tensors[v.index], v.index, static_cast<int64_t>(i))) return false;
     } else {
       ParseList(v, static_cast<int64_t>(i));
     }
@@ -274,9 +309,20 @@ bool Planner::ParseValues() {
   return !Refused();
 }
 
-bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
+bool Planner::ParseTensor(const pte::TensorView& t, uint32_t tensor, int64_t value) {
   auto where = [value] { return "value " + std::to_string(value); };  // only on refusal
-  // The parser's first check (after storage_offset, which exporters leave 0): the dtype.
+  // The parser's first check, at every release: Tensor.storage_offset must be 0.
+  const auto& offsets = m_.storage_offsets;
+  while (next_storage_offset_ < offsets.size() && offsets[next_storage_offset_].first < tensor)
+    ++next_storage_offset_;
+  if (next_storage_offset_ < offsets.size() && offsets[next_storage_offset_].first == tensor) {
+    const int32_t so = offsets[next_storage_offset_].second;
+    Refuse("NotSupported", where() + " is a tensor with storage offset " + std::to_string(so) +
+                               ", which the runtime does not support");
+    plan_.refusal->log = "Non-zero storage offset " + std::to_string(so) + " not supported";
+    return false;
+  }
+  // Then the dtype.
   const bool known_dtype = t.dtype >= 0 && t.dtype < 64 && (t_.parser_scalar_types >> t.dtype) & 1;
   if (t_.parser_scalar_types != 0 && !known_dtype) {
     Refuse("InvalidProgram", where() + " is a tensor of ScalarType " + std::to_string(t.dtype) +
@@ -297,6 +343,18 @@ bool Planner::ParseTensor(const pte::TensorView& t, int64_t value) {
     List(Site::kTensorDimOrder, t.rank, value);
   }
   List(Site::kTensorStrides, t.rank, value);
+  if (t_.dim_order_permutation_checked && !Refused()) {
+    const auto& repeated = m_.repeated_dim_orders;
+    while (next_repeated_dim_order_ < repeated.size() && repeated[next_repeated_dim_order_] < tensor)
+      ++next_repeated_dim_order_;
+    if (next_repeated_dim_order_ < repeated.size() && repeated[next_repeated_dim_order_] == tensor) {
+      Refuse("Internal", where() + "'s dim order repeats an entry (not a permutation of its " +
+                             std::to_string(t.rank) + " dimensions)");
+      plan_.refusal->log = "Invalid dim order: values must be a permutation of [0, " +
+                           std::to_string(t.rank) + ")";
+      return false;
+    }
+  }
   Instance(Site::kTensorImpl, value);
   if (t_.tensor_impl_scalar_types != 0 && !Refused() &&
       !(t.dtype >= 0 && t.dtype < 64 && (t_.tensor_impl_scalar_types >> t.dtype) & 1)) {
@@ -327,7 +385,9 @@ bool Planner::ResolveData(const pte::TensorView& t, int64_t value) {
       plan_.refusal->log = "Fully qualified name of external tensor is null";
       return false;
     }
-    if (options_.external_data_map) return true;  // the map's contents are not modelled here
+    // The map's contents are not modelled here; the tensor's planned memory is looked up
+    // after the map gave its layout.
+    if (options_.external_data_map) return PlannedLookup(t, value);
     const std::string key(m_.FqnOf(t));
     const std::string reason =
         where() + " is a planned tensor whose initial value is loaded from a .ptd file (key '" +
@@ -339,12 +399,16 @@ bool Planner::ResolveData(const pte::TensorView& t, int64_t value) {
                          "provided.";
     return false;
   }
-  if (t.data_index == 0) return true;  // planned, or no data (an input, an unplanned output)
+  // Planned without an initial value: its planned memory; no data: nothing to resolve (an
+  // input, an unplanned output).
+  if (t.data_index == 0) return !t.planned || PlannedLookup(t, value);
   // Mutable state (planned, with an initial value in the program) is copied from the
-  // program's first mutable data segment (Program::load_mutable_subsegment_into).
+  // program's first mutable data segment (Program::load_mutable_subsegment_into), into its
+  // planned memory, looked up first.
   if (t_.copies_mutable_state_at_load && t.planned) {
+    if (!PlannedLookup(t, value)) return false;
     const bool no_segments = !program_.header || program_.header->segment_base_offset == 0;
-    if (no_segments || program_.mutable_segments == 0) {
+    if (no_segments || !program_.has_mutable_segments_vector) {
       Refuse("NotFound", where() + " is mutable state with an initial value (data index " +
                              std::to_string(t.data_index) + "), and the program has no " +
                              (no_segments ? "segments" : "mutable data segment") +
@@ -353,9 +417,112 @@ bool Planner::ResolveData(const pte::TensorView& t, int64_t value) {
                                        : "No mutable data segments in program";
       return false;
     }
-    return true;
+    return LoadMutableState(t, value);
   }
   return ResolveConstant(t, value);
+}
+
+// HierarchicalAllocator::get_offset_address over the runner's planned buffers: one per entry of
+// Method.planned_buffer_sizes after the reserved first, each as large as the entry says.
+bool Planner::PlannedLookup(const pte::TensorView& t, int64_t value) {
+  auto where = [value] { return "value " + std::to_string(value); };  // only on refusal
+  const std::optional<uint64_t> bytes = pte::TensorDataBytes(m_, t);
+  if (!bytes) return true;  // numel x element size overflows: refused by the reader's checks
+  const uint64_t nbytes = *bytes;
+  uint64_t offset = t_.planned_offset_high_read ? t.offset : (t.offset & 0xFFFFFFFFu);
+  const uint32_t high = static_cast<uint32_t>(offset >> 32);
+  if (high != 0 && max_size_t_ <= UINT32_MAX) {
+    char words[40];
+    std::snprintf(words, sizeof words, t_.planned_offset_words_dotted ? "0x%08x.%08x" : "0x%08x%08x",
+                  high, static_cast<uint32_t>(offset));
+    Refuse("NotSupported", where() + " is planned at offset " + std::to_string(offset) +
+                               ", which the target's 32-bit size_t cannot hold");
+    plan_.refusal->log = std::string("size_t cannot hold memory offset ") + words;
+    return false;
+  }
+  // The runtime's id is the stored one minus 1, in uint32_t (0 wraps to 4294967295).
+  const uint32_t id = t.memory_id - 1;
+  const uint64_t n_buffers =
+      m_.planned_buffer_sizes.empty() ? 0 : m_.planned_buffer_sizes.size() - 1;
+  // offset + size in the target's size_t.
+  const bool wraps = nbytes > max_size_t_ - offset;
+  const uint64_t end = wraps ? nbytes - (max_size_t_ - offset) - 1 : offset + nbytes;
+  if (wraps && t_.planned_lookup_overflow_checked) {
+    Refuse("InvalidArgument", where() + ": its planned offset " + std::to_string(offset) +
+                                  " + its " + std::to_string(nbytes) + " bytes overflow");
+    plan_.refusal->log = "Integer overflow in offset_bytes (" + std::to_string(offset) +
+                         ") + size_bytes (" + std::to_string(nbytes) + ")";
+    return false;
+  }
+  if (id >= n_buffers) {
+    Refuse("InvalidArgument",
+           where() + " is planned in buffer " + std::to_string(t.memory_id) +
+               ", and the method plans " + std::to_string(n_buffers) + " buffer" +
+               (n_buffers == 1 ? "" : "s") + " (ids 1 to " + std::to_string(n_buffers) + ")");
+    plan_.refusal->log = "id " + std::to_string(id) + " >= " + std::to_string(n_buffers);
+    return false;
+  }
+  const uint64_t size = static_cast<uint64_t>(m_.planned_buffer_sizes[id + 1]);
+  if (end <= size) return true;
+  Refuse("MemoryAllocationFailed",
+         where() + ": its " + std::to_string(nbytes) + " bytes at offset " +
+             std::to_string(offset) + " end past planned buffer " + std::to_string(t.memory_id) +
+             " (" + std::to_string(size) + " bytes), where the runner's buffer ends");
+  plan_.refusal->log = "offset_bytes (" + std::to_string(offset) + ") + size_bytes (" +
+                       std::to_string(nbytes) + ") >= allocator size (" + std::to_string(size) +
+                       ") for memory_id " + std::to_string(id);
+  return false;
+}
+
+// Program::load_mutable_subsegment_into(0, data index, nbytes): the rest of its checks, once the
+// program has segments and a mutable_data_segments vector.
+bool Planner::LoadMutableState(const pte::TensorView& t, int64_t value) {
+  auto where = [value] { return "value " + std::to_string(value); };  // only on refusal
+  auto refuse = [&](const char* error, const std::string& why, std::string log) {
+    Refuse(error, where() + " is mutable state with an initial value (data index " +
+                      std::to_string(t.data_index) + "): " + why);
+    plan_.refusal->log = std::move(log);
+    return false;
+  };
+  if (program_.mutable_segments == 0)
+    return refuse("NotFound", "the program's mutable data segment list is empty",
+                  "mutable_data_segments_index 0 out of range >= 0");
+  if (!program_.first_mutable_has_offsets)
+    return refuse("NotFound", "the first mutable data segment has no offsets",
+                  "No offsets in mutable data segment");
+  const auto& offsets = program_.first_mutable_offsets;
+  if (t.data_index >= offsets.size())
+    return refuse("NotFound",
+                  "the first mutable data segment has " + std::to_string(offsets.size()) +
+                      " offsets",
+                  "offset index " + std::to_string(t.data_index) + " out of range >= " +
+                      std::to_string(offsets.size()));
+  const uint32_t segment = program_.mutable_segment_indices.empty()
+                               ? UINT32_MAX
+                               : program_.mutable_segment_indices[0];
+  if (segment >= program_.segments.size())
+    return refuse("NotFound",
+                  "its segment " + std::to_string(segment) + " does not exist (the program has " +
+                      std::to_string(program_.segments.size()) + ")",
+                  "Segment index " + std::to_string(segment) + " out of range (>= " +
+                      std::to_string(program_.segments.size()) + ")");
+  const uint64_t nbytes = pte::TensorDataBytes(m_, t).value_or(0);
+  const uint64_t offset = offsets[t.data_index];
+  const uint64_t size = program_.segments[segment].size;
+  const bool wraps = nbytes > max_size_t_ - offset;
+  if (wraps && t_.mutable_subsegment_overflow_checked)
+    return refuse("InvalidProgram", "its offset plus its size overflows",
+                  "offset " + std::to_string(offset) + " + size " + std::to_string(nbytes) +
+                      " overflows");
+  const uint64_t end = wraps ? nbytes - (max_size_t_ - offset) - 1 : offset + nbytes;
+  if (end > size)
+    return refuse("InvalidArgument",
+                  "its " + std::to_string(nbytes) + " bytes at offset " + std::to_string(offset) +
+                      " run past the end of the mutable data segment (" + std::to_string(size) +
+                      " bytes)",
+                  "offset " + std::to_string(offset) + " + size " + std::to_string(nbytes) +
+                      " out of range > " + std::to_string(size));
+  return true;
 }
 
 // Program::get_constant_buffer_data: a data index names an entry of the constant segment when
@@ -536,6 +703,44 @@ bool Planner::InitChains() {
 // TensorMeta for every argument, then a dim-order array per Tensor argument (spec trap 4).
 // From 1.0 these go to the user's temp allocator, reset when resolve_operator returns.
 void Planner::ResolveOperator(const pte::InstructionView& ins, int64_t instruction) {
+  // The operator's name, written into a 100-byte buffer first (populate_operator_name). (A read
+  // view's operator index is range-checked; a hand-made one may list no operators.)
+  if (static_cast<size_t>(ins.target) < m_.operators.size() && !OperatorNameFits(ins, instruction))
+    return;
+  ResolveOperatorMetadata(ins, instruction);
+}
+
+bool Planner::OperatorNameFits(const pte::InstructionView& ins, int64_t instruction) {
+  const pte::OperatorView& op = m_.operators[static_cast<size_t>(ins.target)];
+  auto where = [&] {
+    return "instruction " + std::to_string(instruction) + " calls operator " +
+           std::to_string(ins.target);
+  };
+  if (op.name.data() == nullptr) {
+    Refuse(t_.operator_name_checked ? "InvalidProgram" : "crash (null dereference)",
+           where() + ", which has no name");
+    if (t_.operator_name_checked) plan_.refusal->log = "Missing operator name";
+    return false;
+  }
+  constexpr size_t kNameBuffer = 100;  // kTempBufferSizeForName
+  if (op.name.size() + 1 + op.overload.size() < kNameBuffer) return true;  // no string built
+  // (%s stops at a NUL byte.)
+  auto c_str = [](std::string_view s) { return std::string(s.substr(0, s.find('\0'))); };
+  const std::string full = c_str(op.name) + (op.overload.empty() ? "" : ".") + c_str(op.overload);
+  if (full.size() >= kNameBuffer) {
+    Refuse(t_.operator_name_checked ? "Internal" : "abort (ET_CHECK)",
+           where() + ", whose name '" + Printable(full, 120) + "' has " + std::to_string(full.size()) +
+               " characters; the runtime's buffer holds 99");
+    plan_.refusal->log = std::string(t_.operator_name_checked ? "" : "Aborting. ") +
+                         "Operator name " + Printable(full, SIZE_MAX) + " with length " +
+                         std::to_string(full.size()) + " truncated to " +
+                         std::to_string(kNameBuffer) + " due to internal buffer limit.";
+    return false;
+  }
+  return true;
+}
+
+void Planner::ResolveOperatorMetadata(const pte::InstructionView& ins, int64_t instruction) {
   PoolKind pool = t_.operator_metadata_on_user_temp && options_.temp_allocator
                       ? PoolKind::kTemp
                       : PoolKind::kMethod;

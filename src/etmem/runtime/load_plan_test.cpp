@@ -460,3 +460,132 @@ TEST(Backends, DeclaredInitMakesAnUnmodelledBackendExact) {
 
 }  // namespace
 }  // namespace etmem::runtime
+
+namespace etmem::runtime {
+namespace {
+
+// Issue 26: refusals of programs etmem's reader accepts, from the runtime's source (the builder
+// programs of the same paths are measured: tests/measured_refusals_test.cpp).
+MethodMaker OnePlannedTensor(uint32_t memory_id, uint64_t offset, int64_t buffer) {
+  MethodMaker b;
+  b.Tensor({4});  // 16 bytes of float
+  b.m.tensors[0].planned = true;
+  b.m.tensors[0].memory_id = memory_id;
+  b.m.tensors[0].offset = offset;
+  b.m.planned_buffer_sizes = {0, buffer};
+  b.m.chains.push_back({0, 0});
+  return b;
+}
+
+TEST(Refusals, PlannedOffsetsA32BitSizeTCannotHoldAreNotSupported) {
+  MethodMaker b = OnePlannedTensor(1, uint64_t{1} << 32, int64_t{1} << 33);
+  LoadPlan p = Plan(b.m, **FindRelease("0.2"), "cortex-m");
+  ASSERT_TRUE(p.refusal.has_value());
+  EXPECT_EQ(p.refusal->error, "NotSupported");
+  EXPECT_EQ(p.refusal->log, "size_t cannot hold memory offset 0x00000001.00000000");
+  EXPECT_EQ(p.requests.back().site, Site::kTensorImpl);  // after the TensorImpl
+  EXPECT_EQ(Plan(b.m, **FindRelease("1.1"), "cortex-m").refusal->log,
+            "size_t cannot hold memory offset 0x0000000100000000");
+  // A 64-bit size_t holds it; 0.1 reads the low word only (offset 0).
+  EXPECT_FALSE(Plan(b.m, **FindRelease("1.1"), "x86_64").refusal.has_value());
+  EXPECT_FALSE(Plan(b.m, **FindRelease("0.1"), "cortex-m").refusal.has_value());
+}
+
+TEST(Refusals, PlannedTensorsMustLieInsideTheRunnersBuffers) {
+  for (const auto& t : AllReleases()) {
+    EXPECT_FALSE(Plan(OnePlannedTensor(1, 16, 32).m, t, "cortex-m").refusal) << t.version;
+    LoadPlan past = Plan(OnePlannedTensor(1, 17, 32).m, t, "cortex-m");
+    ASSERT_TRUE(past.refusal.has_value()) << t.version;
+    EXPECT_EQ(past.refusal->error, "MemoryAllocationFailed");
+    EXPECT_EQ(past.refusal->log,
+              "offset_bytes (17) + size_bytes (16) >= allocator size (32) for memory_id 0");
+    LoadPlan missing = Plan(OnePlannedTensor(2, 0, 32).m, t, "cortex-m");
+    ASSERT_TRUE(missing.refusal.has_value()) << t.version;
+    EXPECT_EQ(missing.refusal->log, "id 1 >= 1");
+  }
+}
+
+TEST(Refusals, ConstantsInASegmentAndInlineAreRefusedByProgramLoad) {
+  pte::ProgramView program;
+  program.constant_offsets = 2;
+  program.constant_segment = 0;
+  program.inline_constant_buffers = 2;
+  program.has_inline_constant_vector = true;
+  MethodMaker b = OnePlannedTensor(1, 0, 16);
+  for (const auto& t : AllReleases()) {
+    LoadPlan p = PlanMethodLoad(program, b.m, RuntimeModel(t, Target("x86_64")), {});
+    if (!t.constant_segment) {
+      EXPECT_FALSE(p.refusal.has_value()) << t.version;  // 0.1 knows no constant segment
+      continue;
+    }
+    ASSERT_TRUE(p.refusal.has_value()) << t.version;
+    EXPECT_EQ(p.refusal->error, "InvalidProgram");
+    EXPECT_EQ(p.refusal->log, "constant_buffer contains 2 items, constant_segment.offsets "
+                              "contains 2 items. Only one should be used.");
+    EXPECT_TRUE(p.requests.empty()) << t.version;  // Program::load: no method was loaded
+  }
+  // From 0.4 a constant segment of only the reserved offset is not loaded: no conflict.
+  program.constant_offsets = 1;
+  EXPECT_FALSE(PlanMethodLoad(program, b.m, RuntimeModel(**FindRelease("0.4"), Target("x86_64")), {})
+                   .refusal.has_value());
+}
+
+TEST(Refusals, MutableStateIsCheckedAgainstItsSegment) {
+  pte::ProgramView program;
+  program.header = pte::ExtendedHeader{24, 64, 64, std::nullopt};
+  program.segments = {{0, 24}};
+  program.mutable_segments = 1;
+  program.has_mutable_segments_vector = true;
+  program.first_mutable_has_offsets = true;
+  program.first_mutable_offsets = {0, 16};
+  program.mutable_segment_indices = {0};
+  auto plan = [&](uint32_t data_index, const char* release) {
+    MethodMaker b = OnePlannedTensor(1, 0, 16);
+    b.m.tensors[0].data_index = data_index;
+    return PlanMethodLoad(program, b.m, RuntimeModel(**FindRelease(release), Target("x86_64")), {});
+  };
+  // Data index 1: 16 bytes at offset 16 of a 24-byte segment.
+  LoadPlan p = plan(1, "0.4");
+  ASSERT_TRUE(p.refusal.has_value());
+  EXPECT_EQ(p.refusal->error, "InvalidArgument");
+  EXPECT_EQ(p.refusal->log, "offset 16 + size 16 out of range > 24");
+  p = plan(2, "1.4");
+  ASSERT_TRUE(p.refusal.has_value());
+  EXPECT_EQ(p.refusal->error, "NotFound");
+  EXPECT_EQ(p.refusal->log, "offset index 2 out of range >= 2");
+  program.first_mutable_offsets = {0, 8};
+  EXPECT_FALSE(plan(1, "1.4").refusal.has_value());
+  program.segments.clear();
+  EXPECT_EQ(plan(1, "1.4").refusal->log, "Segment index 0 out of range (>= 0)");
+  // 0.3 reads such a tensor's data as a constant (there is none: InvalidArgument of its own).
+  EXPECT_NE(plan(1, "0.3").refusal->log.rfind("offset", 0), 0u);
+  // No segments at all (the header's segment base 0): "No segments in program".
+  program.header->segment_base_offset = 0;
+  EXPECT_EQ(plan(1, "1.4").refusal->log, "No segments in program");
+}
+
+TEST(Refusals, OperatorNamesMustExistAndFitTheRuntimesBuffer) {
+  MethodMaker b;
+  int x = b.Tensor({4});
+  b.Call(InstructionKind::kKernelCall, 0, {x, x});
+  b.m.operators.push_back({});  // no name
+  LoadPlan p = Plan(b.m, **FindRelease("0.2"), "x86_64");
+  ASSERT_TRUE(p.refusal.has_value());
+  EXPECT_EQ(p.refusal->error, "InvalidProgram");
+  EXPECT_EQ(p.refusal->log, "Missing operator name");
+  EXPECT_EQ(Plan(b.m, **FindRelease("0.1"), "x86_64").refusal->error, "crash (null dereference)");
+  const std::string name(95, 'n');  // with ".out": 99 characters fit, 100 do not
+  b.m.operators[0] = {name, "out"};
+  EXPECT_FALSE(Plan(b.m, **FindRelease("1.4"), "x86_64").refusal.has_value());
+  const std::string longer = name + "n";
+  b.m.operators[0] = {longer, "out"};
+  p = Plan(b.m, **FindRelease("1.4"), "x86_64");
+  ASSERT_TRUE(p.refusal.has_value());
+  EXPECT_EQ(p.refusal->error, "Internal");
+  EXPECT_EQ(p.refusal->log, "Operator name " + longer +
+                                ".out with length 100 truncated to 100 due to internal buffer limit.");
+  EXPECT_EQ(p.requests.back().site, Site::kInstructionArgs);  // before the operator's metadata
+}
+
+}  // namespace
+}  // namespace etmem::runtime

@@ -115,6 +115,34 @@ struct RuntimeTraits {
   // 1.0+: a planned EXTERNAL tensor (initial value loaded from the data map into planned
   // memory) without a data map is InvalidExternalData; 0.6/0.7 call through the null map.
   bool external_planned_map_null_checked = false;
+  // The planned-memory lookup (HierarchicalAllocator::get_offset_address, issue 26): every
+  // planned tensor's bytes are looked up in the runner's planned buffers (one per
+  // Method.planned_buffer_sizes entry after the reserved first, each as large as it says), after
+  // its TensorImpl was allocated. An id beyond them is InvalidArgument "id I >= N", bytes past
+  // the buffer's end MemoryAllocationFailed "offset_bytes (O) + size_bytes (S) >= allocator size
+  // (B) for memory_id I" (every release). 1.1+: the sum is first checked for overflow
+  // (InvalidArgument "Integer overflow in offset_bytes (O) + size_bytes (S)"); before, it wraps.
+  bool planned_lookup_overflow_checked = false;
+  // 0.2+: the offset's high word (offset_high) is read; 0.1 reads a 32-bit offset only.
+  bool planned_offset_high_read = false;
+  // Where size_t has 32 bits, a non-zero high word is NotSupported "size_t cannot hold memory
+  // offset 0xHHHHHHHH.LLLLLLLL" (0.2+); 1.1+ prints the two words without the dot.
+  bool planned_offset_words_dotted = true;
+  // populate_operator_name: an operator without a name is InvalidProgram ("Missing operator
+  // name"), and "name.overload" of 100 characters or more does not fit the runtime's buffer:
+  // Internal "Operator name N with length L truncated to 100 due to internal buffer limit."
+  // (0.2+); 0.1 reads the absent name through a null pointer and ET_CHECKs the length (abort).
+  bool operator_name_checked = false;
+  // 0.2+: a String value without its string is InvalidProgram ("Missing string at index I");
+  // 0.1 reads through the null pointer (a crash).
+  bool absent_string_checked = false;
+  // 1.2+: dim_order_to_stride refuses a dim order that is not a permutation (an entry repeated)
+  // with "Invalid dim order: values must be a permutation of [0, N)", after the strides were
+  // allocated; the tensor parser returns Internal. Before, the strides are computed anyway.
+  bool dim_order_permutation_checked = false;
+  // 1.3+: Program::load_mutable_subsegment_into checks offset + size for overflow
+  // (InvalidProgram "offset O + size S overflows"); before, the sum wraps.
+  bool mutable_subsegment_overflow_checked = false;
   // 0.2+: a method without a delegates vector is InvalidProgram ("Missing delegates field")
   // after its values were parsed; 0.1 ET_CHECKs it (abort).
   bool delegates_vector_checked = false;

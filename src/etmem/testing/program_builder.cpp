@@ -25,6 +25,7 @@ int MethodBuilder::Int(int64_t value) { return AddValue(IntValue{value}); }
 int MethodBuilder::Bool(bool value) { return AddValue(BoolValue{value}); }
 int MethodBuilder::Double(double value) { return AddValue(DoubleValue{value}); }
 int MethodBuilder::String(std::string value) { return AddValue(StringValue{std::move(value)}); }
+int MethodBuilder::AbsentString() { return AddValue(StringValue{{}, true}); }
 
 int MethodBuilder::Tensor(TensorSpec spec) {
   TensorRecord t;
@@ -36,6 +37,7 @@ int MethodBuilder::Tensor(TensorSpec spec) {
   t.placement = spec.placement;
   t.external_fqn = std::move(spec.external_fqn);
   t.data_index = spec.data_index;
+  t.storage_offset = spec.storage_offset;
   if (spec.constant) {
     t.constant = static_cast<int32_t>(record_.constants.size());
     record_.constants.push_back(std::move(*spec.constant));

@@ -40,6 +40,7 @@ class MethodBuilder {
   int Bool(bool value);
   int Double(double value);
   int String(std::string value);
+  int AbsentString();  // a String value without its string (refusal programs)
   int Tensor(TensorSpec spec);
   int IntList(std::vector<int64_t> value_indices);  // items are Int value indices
   int IntListOf(const std::vector<int64_t>& ints);  // one Int value per entry, then the list

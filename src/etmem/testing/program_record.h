@@ -48,6 +48,7 @@ struct TensorSpec {
   // Written as the tensor's data index instead of the one its constant gets (refusal programs:
   // an index no constant has).
   std::optional<uint32_t> data_index;
+  int32_t storage_offset = 0;  // written as Tensor.storage_offset (exporters write 0)
 };
 
 using CompileSpecEntry = std::pair<std::string, std::vector<uint8_t>>;
@@ -71,13 +72,17 @@ struct TensorRecord {
   std::optional<Placement> placement;
   std::string external_fqn;
   std::optional<uint32_t> data_index;  // TensorSpec::data_index
+  int32_t storage_offset = 0;
 };
 
 struct NullValue {};
 struct IntValue { int64_t value = 0; };
 struct BoolValue { bool value = false; };
 struct DoubleValue { double value = 0; };
-struct StringValue { std::string value; };
+struct StringValue {
+  std::string value;
+  bool omit = false;  // write the String table without its string (refusal programs)
+};
 struct IntListValue { std::vector<int64_t> items; };
 struct DoubleListValue { std::vector<double> items; };
 struct BoolListValue { std::vector<bool> items; };

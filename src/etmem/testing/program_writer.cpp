@@ -185,7 +185,7 @@ Offset<fb::Value> FlatbufferWriter::Tensor(const TensorRecord& t, uint32_t first
                                     fb::DataLocation::EXTERNAL);
   uint32_t data_index = t.constant < 0 ? 0 : first_data_index + static_cast<uint32_t>(t.constant);
   if (t.data_index) data_index = *t.data_index;
-  auto tensor = fb::CreateTensor(fbb_, static_cast<fb::ScalarType>(t.dtype), 0, sizes, dim_order,
+  auto tensor = fb::CreateTensor(fbb_, static_cast<fb::ScalarType>(t.dtype), t.storage_offset, sizes, dim_order,
                                  t.requires_grad, data_index, placement, 0,
                                  static_cast<fb::ShapeDynamism>(t.dynamism), extras);
   return MakeValue(fbb_, fb::Payload::Tensor, tensor);
@@ -210,7 +210,8 @@ Offset<fb::Value> FlatbufferWriter::Value(const ValueRecord& v, uint32_t first_d
       return MakeValue(b, fb::Payload::Double, fb::CreateDouble(b, x.value));
     }
     Offset<fb::Value> operator()(const StringValue& x) {
-      return MakeValue(b, fb::Payload::String, fb::CreateString(b, b.CreateString(x.value)));
+      return MakeValue(b, fb::Payload::String,
+                       fb::CreateString(b, x.omit ? 0 : b.CreateString(x.value)));
     }
     Offset<fb::Value> operator()(const TensorRecord& x) { return w.Tensor(x, first); }
     Offset<fb::Value> operator()(const IntListValue& x) {

@@ -118,6 +118,67 @@ ProgramBuilder MethodWithoutDelegatesVector() {
   return program;
 }
 
+// Issue 26: the planned-memory lookup. x -> relu -> h -> relu -> y, all planned [1, 4] floats
+// (16 bytes each) in one buffer of 48 bytes, except that `h` is placed by `where` and the buffer
+// size is `buffer` (by default what the three need).
+void AddReluPair(MethodBuilder& m, Placement where, int64_t buffer = 48, int32_t storage_offset = 0) {
+  int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}});
+  int h = m.Tensor({.sizes = {1, 4}, .placement = where, .storage_offset = storage_offset});
+  int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 32}});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.PlannedBufferSizes({buffer});
+  int relu = m.Operator("aten::relu", "out");
+  m.KernelCall(relu, {x, h});
+  m.KernelCall(relu, {h, y});
+}
+
+ProgramBuilder ReluPair(Placement where, int64_t buffer = 48, int32_t storage_offset = 0) {
+  ProgramBuilder program;
+  AddReluPair(program.Method("forward"), where, buffer, storage_offset);
+  return program;
+}
+
+// Two methods, only the second refused: "forward" loads, "broken" plans a tensor past its
+// buffer's end.
+ProgramBuilder TwoMethodsOneRefused() {
+  ProgramBuilder program;
+  AddReluPair(program.Method("forward"), Placement{1, 16});
+  AddReluPair(program.Method("broken"), Placement{1, 40});
+  return program;
+}
+
+// Several faults in one file. Method "first": value 1 ends past its buffer, value 2 has a storage
+// offset, and the method has no delegates vector: the runtime meets value 1's first (values are
+// parsed before the delegates). Method "second": a storage offset on value 1 and a tensor past
+// its buffer at value 2: the storage offset first.
+ProgramBuilder SeveralFaults() {
+  ProgramBuilder program;
+  {
+    MethodBuilder& m = program.Method("first");
+    int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}});
+    int h = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 40}});
+    int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 32}, .storage_offset = 2});
+    m.Inputs({x});
+    m.Outputs({y});
+    m.PlannedBufferSizes({48});
+    int relu = m.Operator("aten::relu", "out");
+    m.KernelCall(relu, {x, h});
+    m.KernelCall(relu, {h, y});
+    m.OmitDelegatesVector();
+  }
+  {
+    MethodBuilder& m = program.Method("second");
+    int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}, .storage_offset = 1});
+    int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 40}});
+    m.Inputs({x});
+    m.Outputs({y});
+    m.PlannedBufferSizes({48});
+    m.KernelCall(m.Operator("aten::relu", "out"), {x, y});
+  }
+  return program;
+}
+
 constexpr NamedScenario kRefusals[] = {
     // ScalarType 27 (UInt16): added to the enum in 0.5.
     {"scalar_uint16", [] { return WithPlannedTensorOf(27, 2); }},
@@ -155,6 +216,61 @@ constexpr NamedScenario kRefusals[] = {
     // An absent optional vector the runtime reads: a method without a delegates vector (no
     // delegate, and not even an empty list): InvalidProgram from 0.2, an ET_CHECK abort at 0.1.
     {"method_without_delegates_vector", MethodWithoutDelegatesVector},
+    // Issue 26: the planned-memory lookup (HierarchicalAllocator::get_offset_address). A planned
+    // tensor whose bytes end 8 bytes past its buffer (40 + 16 > 48): MemoryAllocationFailed.
+    {"planned_past_buffer", [] { return ReluPair(Placement{1, 40}); }},
+    // The same tensor in buffer 2 of a method that plans one: InvalidArgument "id 1 >= 1".
+    {"planned_in_missing_buffer", [] { return ReluPair(Placement{2, 16}); }},
+    // Memory id 0 (the reserved entry): the runtime's id wraps to 4294967295.
+    {"planned_memory_id_zero", [] { return ReluPair(Placement{0, 16}); }},
+    // An offset whose sum with the size wraps 64 bits: refused from 1.1 (InvalidArgument),
+    // before that the end wraps to 8 bytes and the tensor loads; 0.1 reads the low word only.
+    {"planned_offset_overflow", [] { return ReluPair(Placement{1, ~uint64_t{0} - 7}); }},
+    // A tensor with a non-zero storage offset: NotSupported at every release.
+    {"storage_offset_nonzero", [] { return ReluPair(Placement{1, 16}, 48, 4); }},
+    // A dim order that repeats an entry ([0, 0] for a rank-2 tensor): refused from 1.2
+    // (dim_order_to_stride checks for a permutation; Internal), loaded before.
+    {"dim_order_repeated", [] {
+       ProgramBuilder program;
+       MethodBuilder& m = program.Method("forward");
+       int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}});
+       int h = m.Tensor({.sizes = {1, 4}, .dim_order = std::vector<uint8_t>{0, 0},
+                         .placement = Placement{1, 16}});
+       int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 32}});
+       m.Inputs({x});
+       m.Outputs({y});
+       m.PlannedBufferSizes({48});
+       int relu = m.Operator("aten::relu", "out");
+       m.KernelCall(relu, {x, h});
+       m.KernelCall(relu, {h, y});
+       return program;
+     }},
+    // A String value without its string (after the three tensors): InvalidProgram from 0.2, a
+    // null dereference at 0.1.
+    {"string_absent", [] {
+       ProgramBuilder program;
+       MethodBuilder& m = program.Method("forward");
+       AddReluPair(m, Placement{1, 16});
+       m.AbsentString();
+       return program;
+     }},
+    // An operator whose "name.overload" has 100 characters (the runtime's buffer holds 99):
+    // Internal from 0.2, an abort at 0.1.
+    {"operator_name_too_long", [] {
+       ProgramBuilder program;
+       MethodBuilder& m = program.Method("forward");
+       int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}});
+       int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 16}});
+       m.Inputs({x});
+       m.Outputs({y});
+       m.PlannedBufferSizes({32});
+       // 8 + 88 + 4 = 100 characters with ".out".
+       m.KernelCall(m.Operator("custom::" + std::string(88, 'r'), "out"), {x, y});
+       return program;
+     }},
+    // Several methods, only one refused; several faults in one file.
+    {"two_methods_one_refused", TwoMethodsOneRefused},
+    {"several_faults", SeveralFaults},
 };
 
 }  // namespace

@@ -20,6 +20,13 @@ ReleaseDelta Release_v0_2_0() {
             t.empty_chains_refused_first = true;
             // Method::init checks the delegates vector (0.1: ET_CHECK).
             t.delegates_vector_checked = true;
+            // tensor_parser_exec_aten.cpp reads AllocationDetails.memory_offset_high (0.1: a
+            // 32-bit memory_offset), refusing a high word a 32-bit size_t cannot hold.
+            t.planned_offset_high_read = true;
+            // parse_values checks a String value's string (0.1 dereferences it).
+            t.absent_string_checked = true;
+            // populate_operator_name returns errors where 0.1's populateOperatorName aborts.
+            t.operator_name_checked = true;
             // tensor_parser_portable.cpp checks the dtype: isValid() (codes 0-22, Bits16 the
             // last) and not ComplexHalf/ComplexFloat/ComplexDouble (8-10) nor BFloat16 (15).
             t.parser_scalar_types = ((uint64_t{1} << 23) - 1) & ~(uint64_t{0b111} << 8) &

@@ -9,6 +9,10 @@ ReleaseDelta Release_v1_1_0() {
             t.summary = "group E: EValue holds list pointers (+1 object per list); FreeableBuffer is a variant";
             // Lists and strings move out of the EValue into their own objects (R10-R13, R16, R19).
             t.boxed_lists = true;
+            // HierarchicalAllocator::get_offset_address checks offset + size for overflow
+            // before the id; getMemPlannedPtr's 32-bit message loses its dot.
+            t.planned_lookup_overflow_checked = true;
+            t.planned_offset_words_dotted = false;
             t.types.Add(abi::Union("EValue::Copyable", {{"as_int", Prim::kI64},
                                                         {"as_double", Prim::kF64},
                                                         {"as_bool", Prim::kBool},

@@ -11,6 +11,8 @@ ReleaseDelta Release_v1_2_0() {
               if (model.type == "EthosU::ExecutionHandle") model.type.clear();
             // get_constant_buffer_data reverses its inline size check (program.cpp).
             t.inline_constant_covers_tensor = true;
+            // dim_order_util.h's validate_dim_order checks for a permutation.
+            t.dim_order_permutation_checked = true;
           }};
 }
 

@@ -20,6 +20,8 @@ ReleaseDelta Release_v1_3_0() {
             t.ptd_segment_end_overflow_checked = true;
             t.ptd_dim_order_size_checked = true;
             t.ptd_layout_overflow_checked = true;  // runtime/core/tensor_layout.cpp
+            // Program::load_mutable_subsegment_into: offset + size may not wrap.
+            t.mutable_subsegment_overflow_checked = true;
           }};
 }
 
