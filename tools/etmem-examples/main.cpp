@@ -3,6 +3,7 @@
 // `etmem-examples OUTDIR --refusals` writes the programs some release refuses instead (the
 // programs tests/measured/ measured the refusals on); `--executable` writes the programs the real
 // portable kernels can execute (their computed outputs are compared in tests/measured/);
+// `--temp` writes the programs whose kernels take temp memory while running (scenario_temp.cpp).
 // `--ptd` writes external_data.pte and the .ptd files that match it or not (ptd_scenarios.h).
 // The scenario names (scenarios.h) and the OUTPUT list in CMakeLists.txt must name the same files.
 #include <cstdio>
@@ -17,7 +18,8 @@ int main(int argc, char** argv) {
   const bool refusals = argc == 3 && std::string(argv[2]) == "--refusals";
   const bool executable = argc == 3 && std::string(argv[2]) == "--executable";
   const bool ptd = argc == 3 && std::string(argv[2]) == "--ptd";
-  if (argc != 2 && !refusals && !executable && !ptd) {
+  const bool temp = argc == 3 && std::string(argv[2]) == "--temp";
+  if (argc != 2 && !refusals && !executable && !ptd && !temp) {
     std::fprintf(stderr,
                  "usage: etmem-examples OUTDIR\n"
                  "Writes etmem's example programs (.pte) into OUTDIR.\n");
@@ -56,6 +58,7 @@ int main(int argc, char** argv) {
   }
   const auto scenarios = refusals     ? etmem::testing::RefusalScenarios()
                          : executable ? etmem::testing::ExecutableScenarios()
+                         : temp       ? etmem::testing::TempScenarios()
                                       : etmem::testing::NamedScenarios();
   for (const auto& e : scenarios) {
     const std::string file = std::string(e.name) + ".pte";

@@ -46,8 +46,12 @@ static_assert(sizeof(TensorView) == 32);
 
 struct ValueView {
   ValueKind kind = ValueKind::kNone;
-  uint32_t index = 0;  // tensor: into tensors; int and tensor lists: into words; else unused
-  uint32_t count = 0;  // list length or string length
+  uint32_t index = 0;  // tensor: into tensors; int and tensor lists: into words; Int: low bits
+  uint32_t count = 0;  // list length or string length; Int: high bits
+  // An Int's value (kernels' scalar arguments, e.g. topk's dim).
+  int64_t int_value() const {
+    return static_cast<int64_t>(static_cast<uint64_t>(count) << 32 | index);
+  }
 };
 
 // A list's value indices, read where the flatbuffer holds them: 64-bit for an IntList (which

@@ -237,6 +237,8 @@ ProgramBuilder NamedScenarioProgram(std::string_view name) {
     if (s.name == name) return s.make();
   for (const NamedScenario& s : ExecutableScenarios())
     if (s.name == name) return s.make();
+  for (const NamedScenario& s : TempScenarios())
+    if (s.name == name) return s.make();
   ETMEM_CHECK(false && "unknown scenario name");
   return {};
 }

@@ -70,6 +70,9 @@ std::span<const NamedScenario> RefusalScenarios();
 // real-valued weights; scenario_executable.cpp), kept apart for the same reason: the programs
 // whose computed outputs tests/measured/ compares across `replan` and `fit`.
 std::span<const NamedScenario> ExecutableScenarios();
+// Programs whose kernels ask the temp allocator for memory while running (scenario_temp.cpp):
+// "topk", three portable topk.values calls.
+std::span<const NamedScenario> TempScenarios();
 // The scenario called `name`; aborts on an unknown name (callers name their own table entries).
 ProgramBuilder NamedScenarioProgram(std::string_view name);
 
