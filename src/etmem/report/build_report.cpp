@@ -6,6 +6,7 @@
 #include <array>
 #include <functional>
 
+#include "etmem/kernels/library.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
