@@ -27,7 +27,11 @@ LIBRARIES = {
                           ["backends/cadence/fusion_g3/operators"]),
     "cadence_vision": (["backends/cadence/aot/functions_vision.yaml"],
                        ["backends/cadence/vision/operators", "backends/cadence/vision/kernels"]),
+    # The runtime's own operators: registered by kernels/prim_ops/register_prim_ops.cpp (no
+    # yaml), linked into every runner.
+    "prim_ops": (["kernels/prim_ops/register_prim_ops.cpp"], ["kernels/prim_ops"]),
 }
+PRIM = re.compile(r'"((?:aten|executorch_prim)::[A-Za-z_0-9.]+)"')
 
 ENTRY = re.compile(r"^- (op|func):\s*([A-Za-z0-9_:.]+)")
 KERNEL = re.compile(r"kernel_name:\s*([A-Za-z0-9_:]+)")
@@ -77,6 +81,12 @@ def library_at(tree, lib):
     yamls, dirs = LIBRARIES[lib]
     ops = {}
     for y in yamls:
+        if y.endswith(".cpp"):
+            path = os.path.join(tree, y)
+            text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+            for name in PRIM.findall(text):
+                ops[name] = ""
+            continue
         for name, kernel in read_yaml(os.path.join(tree, y)):
             ops[name] = kernel
     temp_texts = temp_functions(tree, dirs)
@@ -128,10 +138,12 @@ HEADERS = {
                          "portable kernels answer as portable",
     "cadence_vision": "Cadence Vision (backends/cadence/aot/functions_vision.yaml); portable "
                       "kernels answer as portable",
+    "prim_ops": "the runtime's prim ops (kernels/prim_ops/register_prim_ops.cpp), in every "
+                "runner whatever --kernels says",
 }
 NAMESPACES = {"portable": [], "optimized": [], "quantized": ["quantized_decomposed"],
               "cortex_m": ["cortex_m"], "cadence_hifi": ["cadence"],
-              "cadence_fusion_g3": ["cadence"], "cadence_vision": ["cadence"]}
+              "cadence_fusion_g3": ["cadence"], "cadence_vision": ["cadence"], "prim_ops": []}
 
 
 def cxx_list(names, indent=21):
@@ -190,8 +202,10 @@ def write(root):
                     '{"%s", %s}' % r for r in rules))
             prev_ops, prev_temp, prev_port = ops, temp, port
         why = UNKNOWN_WHY.get(lib, "")
-        if lib != "portable":
+        if lib not in ("portable", "prim_ops"):
             lines.append('  d.other_library = "portable";')
+        if lib == "prim_ops":
+            lines.append("  d.always = true;")
         if why:
             lines.append('  d.unknown_size_why =')
             for l in textwrap.wrap(why, 80, drop_whitespace=False):

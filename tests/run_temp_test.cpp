@@ -4,6 +4,8 @@
 // and the motivating CNN, whose portable kernels take no temp memory.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "etmem/abi/abi.h"
 #include "etmem/kernels/library.h"
 #include "etmem/kernels/run_temp.h"
@@ -189,6 +191,30 @@ TEST(RunTempCli, TheHeaderDeclaresTheLargerOfLoadAndRun) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("#define ETMEM_FORWARD_TEMP_RUN_BYTES 640UL"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("#define ETMEM_FORWARD_TEMP_POOL_BYTES 640UL"), std::string::npos) << r.out;
+}
+
+TEST(RunTempCli, UnderTheArmRunnerTheCnnsTempMacroIsItsLoadPeak) {
+  const test::fs::path p = test::MotivatingCnnFile();
+  test::CliRun a = test::Etmem("analyze " + p.string() + " --runner arm-baremetal --format json");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  const nlohmann::json j = nlohmann::json::parse(a.out);
+  const nlohmann::json& m = j["methods"][0];
+  EXPECT_EQ(m["temp_allocator"]["run"]["peak_bytes"], 0);
+  EXPECT_EQ(m["temp_allocator"]["run"]["exact"], true);
+  std::string macro;
+  uint64_t load = 0;
+  for (const nlohmann::json& pool : m["runner"]["pools"])
+    if (pool["role"] == "temp") {
+      macro = pool["macro"];
+      load = pool["minimum_bytes"];
+      EXPECT_EQ(pool["bytes_with_run"], load);
+    }
+  ASSERT_FALSE(macro.empty());
+  EXPECT_GT(load, 0u);
+  test::CliRun h = test::Etmem("header " + p.string() + " --runner arm-baremetal");
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_NE(h.out.find("#define " + macro + " " + std::to_string(load) + "UL"), std::string::npos)
+      << h.out;
 }
 
 TEST(RunTempCli, AnUnknownKernelLibraryIsOneLine) {

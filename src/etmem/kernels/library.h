@@ -38,6 +38,7 @@ struct KernelLibraryData {
   std::vector<LibraryDelta> deltas;     // oldest first
   std::string unknown_size_why;
   std::string other_library;  // whose kernels the kOtherLibrary entries are
+  bool always = false;        // in every runner, whatever --kernels says (the prim ops)
 };
 
 // A delegate backend's execute(). kEthosUScratch: the Vela payload's scratch_size block, taken
@@ -63,6 +64,7 @@ struct KernelLibrary {
   std::map<std::string, TempRule, std::less<>> ops;
   std::string unknown_size_why;
   std::string other_library;
+  bool always = false;
 };
 
 // What --kernels means when neither it nor the runner names a library.

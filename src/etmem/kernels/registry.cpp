@@ -14,6 +14,7 @@ KernelLibraryData Library_CortexM();
 KernelLibraryData Library_CadenceHifi();
 KernelLibraryData Library_CadenceFusionG3();
 KernelLibraryData Library_CadenceVision();
+KernelLibraryData Library_PrimOps();
 DelegateLibraryData Library_EthosU();
 DelegateLibraryData Library_OtherBackends();
 
@@ -23,7 +24,7 @@ const std::vector<KernelLibraryData>& Data() {
   static const std::vector<KernelLibraryData> all = {
       Library_Portable(),    Library_Optimized(),    Library_Quantized(),
       Library_CortexM(),     Library_CadenceHifi(),  Library_CadenceFusionG3(),
-      Library_CadenceVision()};
+      Library_CadenceVision(), Library_PrimOps()};
   return all;
 }
 
@@ -43,7 +44,7 @@ bool AppliesAt(const std::string& version, const runtime::RuntimeTraits& release
 }
 
 KernelLibrary Apply(const KernelLibraryData& d, const runtime::RuntimeTraits& release) {
-  KernelLibrary lib{d.name, d.namespaces, {}, d.unknown_size_why, d.other_library};
+  KernelLibrary lib{d.name, d.namespaces, {}, d.unknown_size_why, d.other_library, d.always};
   for (const LibraryDelta& delta : d.deltas) {
     if (!AppliesAt(delta.version, release)) break;
     for (const std::string& op : delta.remove) lib.ops.erase(op);

@@ -44,6 +44,9 @@ std::pair<const KernelLibrary*, TempRule> Resolve(const Libraries& libs, const s
   };
   for (const KernelLibrary& l : libs.chosen)
     if (auto r = in(l)) return {&l, *r};
+  for (const KernelLibrary& l : libs.all)
+    if (l.always)
+      if (auto r = in(l)) return {&l, *r};
   const std::string ns = Namespace(op);
   if (ns != "aten")
     for (const KernelLibrary& l : libs.all)
@@ -330,7 +333,8 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
                                          HeapBytes({c.requests.front()}, release, target)));
     }
   }
-  if (out.no_temp_allocator || options.temp_pool_bytes) {
+  // A temp pool is checked when the runner passes one; with none, only where nothing replaces it.
+  if (out.no_temp_allocator || (options.temp_allocator && options.temp_pool_bytes)) {
     TempPoolCheck check;
     check.pool_bytes = options.temp_pool_bytes.value_or(0);
     for (size_t n = 0; n < out.calls.size(); ++n) {

@@ -113,6 +113,7 @@ json RunnerJson(const MethodReport& m) {
                      {"base_align", r.plan.pools[pool.pool].base_align},
                      {"default_bytes", spec.default_bytes},
                      {"minimum_bytes", pool.minimum},
+                     {"bytes_with_run", RunnerPoolBytes(m, pool)},
                      {"gets_through_bytes", pool.high_water},
                      {"entries", entries}});
   }
