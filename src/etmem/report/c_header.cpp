@@ -53,7 +53,7 @@ std::string TempLine(const Assumptions& a) {
            (a.temp_is_runner_default ? whose : "") +
            kContinued + "so every TEMP_LOAD_BYTES is 0";
   return std::string("one is passed to load_method") + (a.temp_is_runner_default ? whose : "") +
-         kContinued + "TEMP_LOAD_BYTES is its peak during load_method; execution may need more";
+         kContinued + "TEMP_LOAD_BYTES is its peak during load_method, TEMP_RUN_BYTES while running";
 }
 
 std::string MarginLine(const CHeaderOptions& o) {
