@@ -54,7 +54,8 @@ TEST(Summary, SavingsAreTheReplannedOnes) {
                    "instruction 0): saves 4096 B more (re-planned buffer 1: 6144 B -> 2048 B "
                    "without it)");
   ExpectHas(r.out, "biggest single cost: the planned buffer: 7168 B, 6144 B after etmem replan");
-  ExpectHas(r.out, "temp allocator at run time: unknown: depends on kernels");
+  ExpectHas(r.out, "temp allocator at run time: 0 B: none of these kernels allocates temp memory "
+                   "while running [kernels: portable]");
 }
 
 TEST(Summary, RamAndFlashAddUpToAnalyze) {

@@ -125,6 +125,10 @@
                   ma.lower_bound ? ' at least (a part etmem does not model allocates more)' : ' minimum'));
       const rows = [['method allocator (load_method)', `${ma.bytes} B`, ma.lower_bound ? 'lower bound' : 'exact'],
                     ['temp allocator, peak during load', `${m.temp_allocator.load_peak_bytes} B`, 'exact']];
+      const run = m.temp_allocator.run;
+      if (run)
+        rows.push(['temp allocator, peak while running', `${run.peak_bytes} B`,
+                   (run.exact ? 'exact' : 'lower bound') + ': ' + run.summary]);
       m.planned_buffers.forEach((bytes, i) =>
         rows.push([`planned buffer ${i + 1} (memory id ${i + 1})`, `${bytes} B`, 'as the program plans it']));
       d.append(table(['pool', 'bytes', ''], rows));

@@ -74,6 +74,11 @@ struct Options {
   // falls back to the method allocator when the temp pool is too small (main); unset: the
   // runner's temp pool, else the portable executor_runner's (the report says which).
   std::optional<uint64_t> temp_pool;
+  // --kernels: the kernel libraries that implement the aten operators while the method runs, in
+  // order ("portable", "optimized", "quantized", "cortex_m", "cadence_hifi", ...); empty: portable.
+  // Operators of a custom namespace (cadence::, cortex_m::, quantized_decomposed::) select their
+  // own library. Unknown names are an Error listing the known ones.
+  std::vector<std::string> kernels;
   // --pool: check whether a method-allocator pool of this many bytes loads.
   std::optional<uint64_t> pool;
   // --method: only this method; empty: every method.
@@ -200,6 +205,12 @@ struct MethodSummary {
   bool exact = true;                  // false: a lower bound (a part etmem does not model)
   uint64_t planned_bytes = 0;         // the planned (activation) buffers, summed
   uint64_t temp_load_peak_bytes = 0;  // the temp allocator's peak during load_method
+  // The temp allocator while the method runs: the peak over instructions (reset after each), a
+  // lower bound unless temp_run_exact; the temp pool to declare is the larger of the two peaks.
+  uint64_t temp_run_peak_bytes = 0;
+  bool temp_run_exact = true;
+  uint64_t temp_pool_bytes = 0;
+  std::string temp_run;  // one line: the figure, the instruction that sets it, the libraries
   size_t allocations = 0;             // method-allocator allocations during load_method
   std::optional<PoolCheck> pool_check;
   std::optional<std::string> refusal;  // the runtime refuses the method: "Error: reason"

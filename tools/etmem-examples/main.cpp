@@ -5,6 +5,7 @@
 // portable kernels can execute (their computed outputs are compared in tests/measured/);
 // `--acceptance` writes the exporter's layouts a strict reader could call invalid (no constants,
 // no segments; scenario_acceptance.cpp, measured in tests/measured/x86_64_acceptance.json);
+// `--temp` writes the programs whose kernels take temp memory while running (scenario_temp.cpp).
 // `--ptd` writes external_data.pte and the .ptd files that match it or not (ptd_scenarios.h).
 // The scenario names (scenarios.h) and the OUTPUT list in CMakeLists.txt must name the same files.
 #include <cstdio>
@@ -20,7 +21,8 @@ int main(int argc, char** argv) {
   const bool executable = argc == 3 && std::string(argv[2]) == "--executable";
   const bool ptd = argc == 3 && std::string(argv[2]) == "--ptd";
   const bool acceptance = argc == 3 && std::string(argv[2]) == "--acceptance";
-  if (argc != 2 && !refusals && !executable && !ptd && !acceptance) {
+  const bool temp = argc == 3 && std::string(argv[2]) == "--temp";
+  if (argc != 2 && !refusals && !executable && !ptd && !acceptance && !temp) {
     std::fprintf(stderr,
                  "usage: etmem-examples OUTDIR\n"
                  "Writes etmem's example programs (.pte) into OUTDIR.\n");
@@ -60,6 +62,7 @@ int main(int argc, char** argv) {
   const auto scenarios = refusals     ? etmem::testing::RefusalScenarios()
                          : executable ? etmem::testing::ExecutableScenarios()
                          : acceptance ? etmem::testing::AcceptanceScenarios()
+                         : temp       ? etmem::testing::TempScenarios()
                                       : etmem::testing::NamedScenarios();
   for (const auto& e : scenarios) {
     const std::string file = std::string(e.name) + ".pte";

@@ -103,6 +103,7 @@ api::Options ToApiOptions(const ModelArgs& args) {
   o.external_data_file = args.external_data_file;
   o.backends = args.backends;
   o.runner = args.runner;
+  o.kernels = args.kernels;
   return o;
 }
 
@@ -125,9 +126,10 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
       ->check(CLI::IsMember({"null", "nonnull", "runner"}))
       ->capture_default_str();
   Bytes(cmd->add_option("--temp-pool", args.temp_pool,
-                        "the temp allocator's size in bytes, where operator metadata falls back "
-                        "to the method allocator when the temp pool is too small (main); "
-                        "default: the runner's temp pool, else the portable executor_runner's"));
+                        "the temp allocator's size in bytes: checked against load_method and "
+                        "every instruction while running, and where operator metadata falls back "
+                        "to the method allocator when the temp pool is too small (main); default: "
+                        "the runner's temp pool, else the portable executor_runner's"));
   // A flag that may take the .ptd: "--external-data" alone, or "--external-data=FILE.ptd"
   // ("--external-data FILE.ptd" becomes that form in ParseArgs). A flag never takes the next
   // argument, so "--external-data PROGRAM.pte" keeps its meaning.
@@ -143,6 +145,12 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
                   "the firmware's runner: a built-in profile (etmem list runners) or a runner "
                   "file (.json), options joined with '+', e.g. arm-baremetal+etdump; its own "
                   "allocations share the pools with load_method");
+  cmd->add_option("--kernels", args.kernels,
+                  "the kernel libraries for aten operators while the method runs, in order: "
+                  "portable, optimized, quantized, cortex_m, cadence_hifi, cadence_fusion_g3, "
+                  "cadence_vision (default: portable); cadence::, cortex_m:: and "
+                  "quantized_decomposed:: operators select their own")
+      ->delimiter(',');
 }
 
 api::Report BuildSingleReport(const api::Program& program, const ModelArgs& args,

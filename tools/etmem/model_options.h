@@ -30,6 +30,7 @@ struct ModelArgs {
   std::string external_data_file;     // --external-data FILE.ptd
   std::vector<std::string> backends;  // --backend ID=BYTES[:ALIGN]
   std::string runner;                 // --runner NAME[+OPTION...] | FILE.json[+OPTION...]
+  std::vector<std::string> kernels;   // --kernels NAME[,NAME]
 };
 
 // argv for CLI::App::parse (reversed, without the program name), with "--external-data

@@ -1,7 +1,7 @@
 // `etmem summary PROGRAM.pte [model options]`: one screen for a person: per method the RAM
 // (method pool + planned buffers + temp load peak) and the file's flash, what `etmem replan`
 // and the advisories would save (each re-planned, never estimated), the biggest single cost, and
-// the temp allocator at run time where the program reveals it (Ethos-U scratch).
+// the temp allocator while running (kernels/run_temp.h).
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -14,10 +14,10 @@
 #include "model_options.h"
 #include "etmem/plan/advise.h"
 #include "etmem/plan/duplicate_constants.h"
-#include "etmem/plan/ethosu_scratch.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/plan/replan.h"
 #include "etmem/report/figures.h"
+#include "etmem/report/run_temp_text.h"
 #include "etmem/report/runner_rows.h"
 #include "etmem/runtime/sites.h"
 
@@ -37,7 +37,6 @@ struct PlanFigures {
   std::vector<plan::BufferReplan> buffers;  // stored and re-planned size of each buffer
   std::vector<plan::Advice> advice;
   std::vector<int64_t> advised_sizes;  // re-planned without every advised tensor, index 0 reserved
-  plan::RunTimeTemp run_temp;
   int64_t replanned_total() const {
     int64_t t = 0;
     for (const plan::BufferReplan& b : buffers) t += b.after;
@@ -56,7 +55,6 @@ Result<PlanFigures> ComputePlanFigures(const pte::ProgramView& p, const pte::Met
   f.buffers = plan::ReplanMethod(l, kAlignment).buffers;
   f.advice = plan::Advise(m, l, kAlignment);
   f.advised_sizes = plan::ReplannedSizesWithout(l, plan::AdvisedValues(f.advice), kAlignment);
-  f.run_temp = plan::ComputeRunTimeTemp(p, m);
   return f;
 }
 
@@ -83,6 +81,8 @@ std::string BiggestCost(const report::MethodReport& m, const PlanFigures& f) {
   }
   if (m.temp_load_peak_bytes > best)
     text = fmt::format("the temp allocator's peak during load: {} B", m.temp_load_peak_bytes);
+  if (m.run_temp.peak_bytes > std::max(best, m.temp_load_peak_bytes))
+    text = fmt::format("the temp allocator's peak while running: {} B", m.run_temp.peak_bytes);
   return text;
 }
 
@@ -111,48 +111,36 @@ void PrintSavings(const report::MethodReport& m, const PlanFigures& f, const std
   if (f.advice.empty()) std::cout << "    no advisories (etmem plan lists them)\n";
 }
 
-std::string RunTimeTempLine(const plan::RunTimeTemp& t) {
-  const char* kernels = "unknown: depends on kernels";
-  if (t.ethosu_delegates == 0) return kernels;
-  std::string line;
-  if (t.temp_bytes > 0)
-    line = fmt::format("at least {} B: the largest Ethos-U scratch, which the backend's execute() "
-                       "takes from the temp allocator (read from the Vela payload)",
-                       t.temp_bytes);
-  else if (t.in_blob_bytes > 0)
-    line = fmt::format("the Ethos-U scratch ({} B) sits inside the delegate blob (an older Vela "
-                       "payload), not in the temp allocator",
-                       t.in_blob_bytes);
-  else
-    line = "the Ethos-U scratch is unknown";
-  if (t.unreadable > 0)
-    line += fmt::format("; {} Ethos-U payload(s) without a readable scratch block", t.unreadable);
-  if (t.other_calls) line += fmt::format("; the other calls: {}", kernels);
-  return line;
-}
-
-void PrintMethod(const report::MethodReport& m, const PlanFigures& f, const std::string& path) {
+void PrintMethod(const report::Report& r, const report::MethodReport& m, const PlanFigures& f,
+                 const std::string& path) {
   const std::string at_least = m.plan.exact() ? "" : "at least ";
   std::cout << fmt::format("method '{}'\n", m.method->name);
   if (m.runner) {  // the runner's pools, under its own names
     std::string parts;
     for (const sim::RunnerPoolResult& p : m.runner->result.pools)
       parts += fmt::format("{}{} {} B{}", parts.empty() ? "" : " + ",
-                           report::RunnerPoolName(m.runner->pool_spec(p.pool)), p.minimum,
-                           p.temp_role ? " (at load)" : "");
+                           report::RunnerPoolName(m.runner->pool_spec(p.pool)),
+                           report::RunnerPoolBytes(m, p),
+                           !p.temp_role                                    ? ""
+                           : m.run_temp.peak_bytes > p.minimum ? " (while running)"
+                                                               : " (at load)");
     if (!report::RunnerHoldsPlannedBuffers(*m.runner))
       parts += fmt::format(" + planned buffers {} B", report::PlannedBytes(m));
     std::cout << fmt::format("  RAM {}{} B = {} (runner {})\n", at_least, report::RamBytes(m),
                              parts, m.runner->plan.profile->name);
   } else {
-    std::cout << fmt::format("  RAM {}{} B = method pool {}{} B + planned buffers {} B + temp load "
-                             "peak {} B\n",
+    const bool run_sets = m.run_temp.peak_bytes > m.temp_load_peak_bytes;
+    std::cout << fmt::format("  RAM {}{} B = method pool {}{} B + planned buffers {} B + {} {} B\n",
                              at_least, report::RamBytes(m), at_least, m.method_bytes,
-                             report::PlannedBytes(m), m.temp_load_peak_bytes);
+                             report::PlannedBytes(m),
+                             run_sets ? "temp run-time peak" : "temp load peak",
+                             report::TempPoolBytes(m));
   }
   for (const auto& u : m.plan.unknowns)
     std::cout << fmt::format("  unknown: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
-  std::cout << "  temp allocator at run time: " << RunTimeTempLine(f.run_temp) << "\n";
+  std::cout << "  temp allocator at run time: " << report::RunTempLine(m) << "\n";
+  for (const std::string& line : report::RunTempDetail(r, m, 4))
+    std::cout << "    " << line << "\n";
   std::cout << "  biggest single cost: " << BiggestCost(m, f) << "\n";
   PrintSavings(m, f, path);
 }
@@ -202,7 +190,7 @@ int RunSummary(const SummaryArgs& args) {
   for (const report::MethodReport& m : r->methods) {
     auto f = ComputePlanFigures(*program, *m.method);
     if (!f) return FailInvalid(args.program + ": " + f.error().message);
-    PrintMethod(m, *f, args.program);
+    PrintMethod(*r, m, *f, args.program);
   }
   return kExitOk;
 }

@@ -162,6 +162,7 @@ Result<report::ReportOptions> MakeReportOptions(const Options& options,
   }
   if (o.load.ptd) o.load.external_data_map = true;
   o.load.temp_pool_bytes = options.temp_pool;
+  o.kernels = options.kernels;
   o.pool_align = options.pool_align.value_or(target.malloc_align);
   for (const std::string& b : options.backends) {
     ETMEM_TRY(auto declared, ParseBackend(b));
@@ -218,6 +219,10 @@ std::vector<MethodSummary> Report::methods() const {
     s.exact = m.plan.exact();
     s.planned_bytes = report::PlannedBytes(m);
     s.temp_load_peak_bytes = m.temp_load_peak_bytes;
+    s.temp_run_peak_bytes = m.run_temp.peak_bytes;
+    s.temp_run_exact = m.run_temp.known();
+    s.temp_pool_bytes = report::TempPoolBytes(m);
+    s.temp_run = m.run_temp.Describe();
     for (const report::CategoryTotal& c : m.by_category) s.allocations += c.allocations;
     if (m.pool_check)
       s.pool_check = PoolCheck{m.pool_check->pool_bytes, m.pool_check->fits, m.pool_check->log,

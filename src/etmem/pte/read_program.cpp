@@ -284,7 +284,13 @@ Status Walker::ReadValue(const fb::Value* v, const Where& where, ValueView& vv, 
   switch (v->payload_type()) {
     case fb::Payload::NONE: vv.kind = ValueKind::kNone; break;
     case fb::Payload::Null: vv.kind = ValueKind::kNull; break;
-    case fb::Payload::Int: vv.kind = ValueKind::kInt; break;
+    case fb::Payload::Int: {  // the value itself, split over index (low) and count (high)
+      vv.kind = ValueKind::kInt;
+      const auto bits = static_cast<uint64_t>(v->payload_as_Int()->value());
+      vv.index = static_cast<uint32_t>(bits);
+      vv.count = static_cast<uint32_t>(bits >> 32);
+      break;
+    }
     case fb::Payload::Bool: vv.kind = ValueKind::kBool; break;
     case fb::Payload::Double: vv.kind = ValueKind::kDouble; break;
     case fb::Payload::Tensor: {

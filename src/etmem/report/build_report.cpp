@@ -7,6 +7,7 @@
 #include <array>
 #include <functional>
 
+#include "etmem/kernels/library.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -204,7 +205,7 @@ void Keep(Workspace& w, bool allocations, MethodReport& r) {
 
 MethodReport AnalyzeMethod(const pte::ProgramView& program, const pte::MethodView& m,
                            const runtime::RuntimeModel& model, const ReportOptions& options,
-                           Workspace& w) {
+                           Workspace& w, kernels::RunTemp run_temp) {
   MethodReport r;
   r.method = &m;
   r.counts = Count(m);
@@ -213,6 +214,7 @@ MethodReport AnalyzeMethod(const pte::ProgramView& program, const pte::MethodVie
   sink.Finish(options);
   r.method_bytes = MinimumPool(program, m, model, options, sink, w);
   r.temp_load_peak_bytes = w.sim.temp_peak_bytes;
+  r.run_temp = std::move(run_temp);
   r.exceeds_runtime_pool_limit = r.method_bytes > UINT32_MAX;
   Keep(w, options.keep_allocations, r);
   return r;
@@ -349,9 +351,34 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
         "this program has no constant segment; a runtime built with ExecuTorch's CMake defaults "
         "(ET_ENABLE_DEPRECATED_CONSTANT_BUFFER=0) refuses it in Program::load (InvalidProgram); "
         "the figures assume the source default (1) or a re-exported program");
+  // While running: --kernels, else the default (the profiled runners link the portable kernels
+  // for aten operators, and custom namespaces select their own libraries); the temp pool to
+  // check is --temp-pool, else the runner's.
+  kernels::RunTempOptions run;
+  run.kernels = options.kernels;
+  if (run.kernels.empty()) run.kernels = {kernels::kDefaultKernelLibrary};
+  run.pool_align = effective.pool_align;
+  run.temp_allocator = effective.load.temp_allocator;
+  const runner::PoolSpec* runner_temp =
+      profile && !profile->LoadStep().temp_pool.empty()
+          ? profile->FindPool(profile->LoadStep().temp_pool)
+          : nullptr;
+  if (options.load.temp_pool_bytes) {
+    run.temp_pool_bytes = options.load.temp_pool_bytes;
+    report.assumptions.run_temp_pool_source = "--temp-pool";
+  } else if (runner_temp && effective.load.temp_allocator) {
+    run.temp_pool_bytes = runner_temp->default_bytes;
+    report.assumptions.run_temp_pool_source =
+        "the runner's " + (runner_temp->macro.empty() ? runner_temp->variable
+                                                      : runner_temp->macro + " default");
+  }
+  report.assumptions.kernels = run.kernels;
+  report.assumptions.run_temp_pool_bytes = run.temp_pool_bytes;
   for (const pte::MethodView& m : program.methods) {
     if (!options.method.empty() && m.name != options.method) continue;
-    report.methods.push_back(AnalyzeMethod(program, m, model, effective, work));
+    ETMEM_TRY(kernels::RunTemp run_temp,
+              kernels::ComputeRunTemp(program, m, model.traits(), model.abi(), run));
+    report.methods.push_back(AnalyzeMethod(program, m, model, effective, work, std::move(run_temp)));
     if (profile) {
       ETMEM_TRY(report.methods.back().runner,
                 AnalyzeRunner(program, report.methods.back(), model, options, effective, profile));

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "etmem/report/figures.h"
+#include "etmem/report/run_temp_text.h"
 #include "etmem/report/runner_rows.h"
 
 namespace etmem::report {
@@ -52,7 +53,7 @@ std::string TempLine(const Assumptions& a) {
            (a.temp_is_runner_default ? whose : "") +
            kContinued + "so every TEMP_LOAD_BYTES is 0";
   return std::string("one is passed to load_method") + (a.temp_is_runner_default ? whose : "") +
-         kContinued + "TEMP_LOAD_BYTES is its peak during load_method; execution may need more";
+         kContinued + "TEMP_LOAD_BYTES is its peak during load_method, TEMP_RUN_BYTES while running";
 }
 
 std::string MarginLine(const CHeaderOptions& o) {
@@ -117,6 +118,11 @@ void MethodMacros(std::string& out, const MethodNames& n, const Report& r,
   Define(out, p, "METHOD_POOL_ALIGN", std::to_string(r.assumptions.pool_align));
   Define(out, p, "METHOD_POOL_EXACT", m.plan.exact() ? "1" : "0");
   Define(out, p, "TEMP_LOAD_BYTES", Literal(m.temp_load_peak_bytes));
+  Define(out, p, "TEMP_RUN_BYTES", Literal(m.run_temp.peak_bytes),
+         CommentSafe(RunTempLine(m)));
+  Define(out, p, "TEMP_POOL_BYTES", Literal(TempPoolBytes(m)),
+         m.run_temp.known() ? "the temp pool to declare: max(load, run)"
+                            : "A LOWER BOUND: a call's temp requests are unknown");
   const std::vector<uint64_t> planned = PlannedBuffers(m);
   Define(out, p, "PLANNED_BUFFER_COUNT", std::to_string(planned.size()));
   for (size_t i = 0; i < planned.size(); ++i)
@@ -182,12 +188,13 @@ void RunnerDefines(std::string& out, const Report& r, const CHeaderOptions& o) {
     bool exact = true;
     for (const MethodReport& m : r.methods) {
       if (!m.runner) continue;
-      bytes = std::max(bytes, m.runner->result.pools[pool.pool].minimum);
-      exact &= m.plan.exact();
+      bytes = std::max(bytes, RunnerPoolBytes(m, m.runner->result.pools[pool.pool]));
+      exact &= pool.temp_role ? m.run_temp.known() : m.plan.exact();
     }
-    if (pool.temp_role) {
-      out += fmt::format(" * {}: {} bytes during load_method; executing needs more, so it is "
-                         "not defined here.\n", CommentSafe(RunnerPoolTitle(spec)), bytes);
+    if (pool.temp_role && (!exact || spec.macro.empty())) {
+      out += fmt::format(" * {}: {} bytes at least (load_method and the run); a call's temp "
+                         "requests are unknown, so it is not defined here.\n",
+                         CommentSafe(RunnerPoolTitle(spec)), bytes);
       continue;
     }
     const bool method_pool = pool.pool == rr.result.method_pool;
@@ -210,10 +217,15 @@ void RunnerDefines(std::string& out, const Report& r, const CHeaderOptions& o) {
   out += " */\n";
   for (const sim::RunnerPoolResult& pool : rr.result.pools) {
     const runner::PoolSpec& spec = rr.pool_spec(pool.pool);
-    if (pool.temp_role || spec.macro.empty()) continue;
+    if (spec.macro.empty()) continue;
     uint64_t bytes = 0;
-    for (const MethodReport& m : r.methods)
-      if (m.runner) bytes = std::max(bytes, m.runner->result.pools[pool.pool].minimum);
+    bool known = true;
+    for (const MethodReport& m : r.methods) {
+      if (!m.runner) continue;
+      bytes = std::max(bytes, RunnerPoolBytes(m, m.runner->result.pools[pool.pool]));
+      known &= m.run_temp.known();
+    }
+    if (pool.temp_role && !known) continue;
     const bool method_pool = pool.pool == rr.result.method_pool;
     const uint64_t margin = method_pool && o.margin ? o.margin->For(bytes) : 0;
     out += fmt::format("#define {} {}\n", spec.macro, Literal(bytes + margin));

@@ -26,19 +26,31 @@ inline uint64_t PlannedBytes(const MethodReport& m) {
   return total;
 }
 
-// What loading the method needs in RAM at once: method pool + planned buffers + temp load peak.
-// With a runner: its pools' minimums, and the planned buffers when they are not in them.
+// The temp pool to declare: the larger of the load peak and the run-time peak (a lower bound when
+// some call's temp requests are unknown: RunTemp::known()).
+inline uint64_t TempPoolBytes(const MethodReport& m) {
+  return std::max(m.temp_load_peak_bytes, m.run_temp.peak_bytes);
+}
+
+// A runner pool's minimum, the temp pool raised to what the method needs while running.
+inline uint64_t RunnerPoolBytes(const MethodReport& m, const sim::RunnerPoolResult& p) {
+  return p.temp_role ? std::max(p.minimum, m.run_temp.peak_bytes) : p.minimum;
+}
+
+// What loading and running the method needs in RAM at once: method pool + planned buffers +
+// temp pool (load peak or run-time peak). With a runner: its pools' minimums (the temp pool
+// raised to the run-time peak), and the planned buffers when they are not in them.
 inline uint64_t RamBytes(const MethodReport& m) {
   if (m.runner) {
     uint64_t total = 0;
     bool planned_inside = false;
-    for (const sim::RunnerPoolResult& p : m.runner->result.pools) total += p.minimum;
+    for (const sim::RunnerPoolResult& p : m.runner->result.pools) total += RunnerPoolBytes(m, p);
     for (const runner::RunnerRequest& q : m.runner->plan.requests)
       planned_inside |= !q.load_method && m.runner->plan.profile->steps[q.step].kind ==
                                               runner::StepKind::kPlannedBuffers;
     return total + (planned_inside || PlannedBytes(m) == 0 ? 0 : PlannedBytes(m));
   }
-  return m.method_bytes + PlannedBytes(m) + m.temp_load_peak_bytes;
+  return m.method_bytes + PlannedBytes(m) + TempPoolBytes(m);
 }
 
 }  // namespace etmem::report

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "etmem/report/figures.h"
 #include "etmem/report/runner_rows.h"
 #include "etmem/runtime/labels.h"
 
@@ -112,6 +113,7 @@ json RunnerJson(const MethodReport& m) {
                      {"base_align", r.plan.pools[pool.pool].base_align},
                      {"default_bytes", spec.default_bytes},
                      {"minimum_bytes", pool.minimum},
+                     {"bytes_with_run", RunnerPoolBytes(m, pool)},
                      {"gets_through_bytes", pool.high_water},
                      {"entries", entries}});
   }
@@ -147,6 +149,46 @@ json Unknowns(const MethodReport& m) {
   return out;
 }
 
+
+// The temp allocator during load and while running (kernels/run_temp.h).
+json TempJson(const MethodReport& m) {
+  const kernels::RunTemp& t = m.run_temp;
+  json calls = json::array();
+  for (const kernels::CallTemp& c : t.calls) {
+    json requests = json::array();
+    for (const kernels::TempRequest& q : c.requests)
+      requests.push_back({{"bytes", q.bytes}, {"alignment", q.alignment}});
+    calls.push_back({{"instruction", c.instruction}, {"what", c.what}, {"library", c.library},
+                     {"requests", requests}, {"pool_bytes", c.pool_bytes},
+                     {"formula", c.formula}, {"upper_bound", c.upper_bound},
+                     {"unknown", c.unknown.empty() ? json(nullptr) : json(c.unknown)}});
+  }
+  json run = {{"peak_bytes", t.peak_bytes},
+              {"exact", t.known()},
+              {"upper_bound", t.upper_bound},
+              {"peak_instruction", t.peak_call ? json(t.calls[*t.peak_call].instruction)
+                                               : json(nullptr)},
+              {"reset_each_instruction", t.reset_each_instruction},
+              {"kernels", t.libraries},
+              {"unknown_calls", t.unknown_calls},
+              {"calls", calls},
+              {"summary", t.Describe()}};
+  if (t.platform_fallback) run["heap_peak_bytes"] = t.heap_peak_bytes;
+  if (t.check) {
+    json log = t.check->log;
+    run["check"] = {{"pool_bytes", t.check->pool_bytes},
+                    {"load_fits", m.temp_load_peak_bytes <= t.check->pool_bytes},
+                    {"fits", t.check->fits},
+                    {"failing_instruction",
+                     t.check->failing_call ? json(t.calls[*t.check->failing_call].instruction)
+                                           : json(nullptr)},
+                    {"log", log}};
+  }
+  return {{"load_peak_bytes", m.temp_load_peak_bytes},
+          {"pool_bytes", TempPoolBytes(m)},
+          {"run", run}};
+}
+
 json MethodSummary(const MethodReport& m) {
   const pte::MethodView& v = *m.method;
   json planned = json::array();
@@ -159,7 +201,7 @@ json MethodSummary(const MethodReport& m) {
         {"high_water_bytes", m.sim.method_bytes},
         {"lower_bound", !m.plan.exact()},
         {"by_category", ByCategory(m)}}},
-      {"temp_allocator", {{"load_peak_bytes", m.temp_load_peak_bytes}}},
+      {"temp_allocator", TempJson(m)},
       {"planned_buffers", planned},
       {"pool_check", PoolCheckJson(m)},
       {"unknown", Unknowns(m)},
@@ -251,6 +293,11 @@ json HeaderWithRunner(const Report& r) {
   if (r.assumptions.temp_pool_bytes) {
     out["temp_pool_bytes"] = *r.assumptions.temp_pool_bytes;
     out["temp_pool_source"] = r.assumptions.temp_pool_source;
+  }
+  out["kernels"] = r.assumptions.kernels;
+  if (r.assumptions.run_temp_pool_bytes) {
+    out["run_temp_pool_bytes"] = *r.assumptions.run_temp_pool_bytes;
+    out["run_temp_pool_source"] = r.assumptions.run_temp_pool_source;
   }
   return out;
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "etmem/kernels/run_temp.h"
 #include "etmem/pte/program_view.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runner/runner_plan.h"
@@ -40,6 +41,12 @@ struct Assumptions {
   // from ("--temp-pool", the runner's default, the portable executor_runner's). Unset elsewhere.
   std::optional<uint64_t> temp_pool_bytes;
   std::string temp_pool_source;
+  // While the method runs: the kernel libraries asked for aten operators (--kernels, else the
+  // runner's, else portable), and the temp pool checked against every instruction (--temp-pool,
+  // else the runner's temp pool; unset: no check) with where its size came from.
+  std::vector<std::string> kernels;
+  std::optional<uint64_t> run_temp_pool_bytes;
+  std::string run_temp_pool_source;
 };
 
 struct CategoryTotal {
@@ -90,6 +97,10 @@ struct MethodReport {
   std::vector<AllocationRecord> largest;
   uint64_t method_bytes = 0;       // the minimum method pool
   uint64_t temp_load_peak_bytes = 0;
+  // The temp allocator while the method runs: every call's requests, the peak over instructions
+  // and the instruction that sets it, the heap of the no-temp-allocator fallback, the check of a
+  // temp pool (kernels/run_temp.h).
+  kernels::RunTemp run_temp;
   std::array<CategoryTotal, static_cast<size_t>(runtime::Category::kCount)> by_category{};
   std::optional<PoolCheck> pool_check;
   MethodCounts counts;
@@ -171,6 +182,7 @@ struct ReportOptions {
   // today's figures). With a runner, --temp runner means what the runner passes, and pool_bytes
   // checks the runner's method pool.
   runner::RunnerSelection runner;
+  std::vector<std::string> kernels;  // --kernels: the libraries for aten operators, in order
   bool operator==(const ReportOptions&) const = default;
 };
 

@@ -30,6 +30,8 @@ std::vector<std::string> Columns(const SummaryOptions& o, bool runner) {
     for (const char* c : {"runner", "runner_method_pool", "runner_method_pool_bytes",
                           "runner_pools", "runner_pool_fits"})
       out.push_back(c);
+  // Last, so the columns before them keep their places.
+  for (const char* c : {"temp_run_bytes", "temp_run_exact", "temp_pool_bytes"}) out.push_back(c);
   return out;
 }
 
@@ -55,11 +57,8 @@ std::vector<std::string> Row(const Report& r, const MethodReport& m, const Summa
                                   m.plan.refusal ? m.plan.refusal->error : ""};
   if (o.by_category)
     for (const CategoryTotal& t : m.by_category) row.push_back(std::to_string(t.bytes));
-  if (runner) {
-    if (!m.runner) {
-      row.insert(row.end(), 5, "");
-      return row;
-    }
+  if (runner && !m.runner) row.insert(row.end(), 5, "");
+  if (runner && m.runner) {
     const RunnerReport& rr = *m.runner;
     std::string pools;
     for (const sim::RunnerPoolResult& p : rr.result.pools)
@@ -71,6 +70,9 @@ std::vector<std::string> Row(const Report& r, const MethodReport& m, const Summa
     row.push_back(pools);
     row.push_back(rr.result.check ? YesNo(rr.result.check->fits()) : "");
   }
+  row.push_back(std::to_string(m.run_temp.peak_bytes));
+  row.push_back(YesNo(m.run_temp.known()));
+  row.push_back(std::to_string(TempPoolBytes(m)));
   return row;
 }
 

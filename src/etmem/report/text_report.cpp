@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "etmem/base/printable.h"
+#include "etmem/report/run_temp_text.h"
 #include "etmem/report/runner_rows.h"
 
 namespace etmem::report {
@@ -57,8 +58,8 @@ void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
     const runner::PoolSpec& spec = rr.pool_spec(pool.pool);
     if (pool.temp_role) {
       out += fmt::format("{}: {} B peak during load_method (operator metadata, reset after "
-                         "each operator); executing needs more, which etmem does not model\n",
-                         RunnerPoolTitle(spec), pool.minimum);
+                         "each operator); while running: {}\n",
+                         RunnerPoolTitle(spec), pool.minimum, RunTempLine(m));
       continue;
     }
     out += fmt::format("{}: {}{} bytes minimum\n", RunnerPoolTitle(spec), at_least,
@@ -178,6 +179,8 @@ void OtherPools(std::string& out, const Report& r, const MethodReport& m) {
                        "each operator)\n", m.temp_load_peak_bytes);
   else
     out += "\nTemp allocator during load: 0 B\n";
+  out += "Temp allocator while running: " + RunTempLine(m) + "\n";
+  for (const std::string& line : RunTempDetail(r, m, 16)) out += "  " + line + "\n";
   out += MetadataPlacementText(r.assumptions, m);
   const auto& sizes = m.method->planned_buffer_sizes;
   int64_t total = 0;

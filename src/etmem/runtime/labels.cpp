@@ -10,7 +10,8 @@ std::string ValueRef(const pte::MethodView& m, int64_t value) {
   const pte::ValueView& v = m.values[static_cast<size_t>(value)];
   std::string s = "value " + std::to_string(value);
   if (v.kind == pte::ValueKind::kTensor) return s + " (" + DescribeTensor(m.tensors[v.index], m) + ")";
-  return s + " (" + pte::ValueKindName(v.kind) + "[" + std::to_string(v.count) + "])";
+  const uint32_t count = v.kind == pte::ValueKind::kInt ? 0 : v.count;  // an Int's count: its value
+  return s + " (" + pte::ValueKindName(v.kind) + "[" + std::to_string(count) + "])";
 }
 
 std::string Array(const AllocationRequest& r) {

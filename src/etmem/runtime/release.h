@@ -44,6 +44,16 @@ struct RuntimeTraits {
 
   // ---- Method::load / Method::init sequence (spec §3) ----
   bool platform_allocator_when_no_temp = false;  // R0
+  // ---- While the method runs (kernels/run_temp.h) ----
+  // KernelRuntimeContext carries the temp allocator (allocate_temp exists), and the backend
+  // context of a delegate call does too.
+  bool kernels_reach_temp_allocator = false;
+  // Method::step resets the temp allocator after every instruction: the run-time need is a peak
+  // over instructions, not a sum.
+  bool temp_reset_each_instruction = false;
+  // PlatformMemoryAllocator::allocate asks et_pal_allocate for sizeof(AllocationNode) + size +
+  // alignment - 1 bytes (true) or + alignment (false).
+  bool platform_allocator_slack_minus_one = false;
   bool input_set_array = false;                  // R2
   bool external_constants = false;               // R3 and the .ptd lookups
   bool merged_data_map = false;                  // R21 (else: both maps given -> NotSupported)

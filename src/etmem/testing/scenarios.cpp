@@ -239,6 +239,8 @@ ProgramBuilder NamedScenarioProgram(std::string_view name) {
     if (s.name == name) return s.make();
   for (const NamedScenario& s : AcceptanceScenarios())
     if (s.name == name) return s.make();
+  for (const NamedScenario& s : TempScenarios())
+    if (s.name == name) return s.make();
   ETMEM_CHECK(false && "unknown scenario name");
   return {};
 }

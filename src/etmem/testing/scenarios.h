@@ -74,6 +74,9 @@ std::span<const NamedScenario> ExecutableScenarios();
 // invalid: no constants (constant segment {0, [0]}, no segments), that with a delegate segment,
 // constants only inline (scenario_acceptance.cpp; docs/acceptance.md).
 std::span<const NamedScenario> AcceptanceScenarios();
+// Programs whose kernels ask the temp allocator for memory while running (scenario_temp.cpp):
+// "topk", three portable topk.values calls.
+std::span<const NamedScenario> TempScenarios();
 // The scenario called `name`; aborts on an unknown name (callers name their own table entries).
 ProgramBuilder NamedScenarioProgram(std::string_view name);
 

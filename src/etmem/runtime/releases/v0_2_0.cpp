@@ -15,6 +15,9 @@ ReleaseDelta Release_v0_2_0() {
             using abi::Prim;
             using abi::Struct;
             t.summary = "group A: loads the constant segment; XNNPACK takes one XNNExecutor";
+            // Method::step resets the temp allocator after every instruction (the kernels cannot
+            // reach it yet: KernelRuntimeContext has no temp allocator).
+            t.temp_reset_each_instruction = true;
             t.constant_segment = true;
             t.none_value_is_invalid_program = true;
             t.empty_chains_refused_first = true;

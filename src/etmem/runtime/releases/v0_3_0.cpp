@@ -8,6 +8,9 @@ ReleaseDelta Release_v0_3_0() {
   return {"0.3.0", "0.2.1", [](RuntimeTraits& t) {
             using abi::Prim;
             t.summary = "group A: as 0.2.1; Arm Ethos-U keeps a handle in the method allocator";
+            // KernelRuntimeContext and BackendExecutionContext carry the temp allocator
+            // (allocate_temp; NotFound "No temp allocator provided" when the runner passes none).
+            t.kernels_reach_temp_allocator = true;
             // One handle per delegate, first thing in init() (spec §5.2).
             t.types.Add(abi::Struct("EthosU::ExecutionHandle",
                                     {{"processed", Prim::kPtr}, {"permuted_io_flag", Prim::kBool}}));

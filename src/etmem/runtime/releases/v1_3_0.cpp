@@ -7,6 +7,9 @@ ReleaseDelta Release_v1_3_0() {
   return {"1.3.0", "1.2.0", [](RuntimeTraits& t) {
             using abi::Prim;
             t.summary = "group E: CompileSpec[] skipped when absent; TensorImpl gains a device";
+            // PlatformMemoryAllocator::allocate checks for overflow and asks et_pal_allocate for
+            // node + size + alignment - 1 (was + alignment).
+            t.platform_allocator_slack_minus_one = true;
             t.null_compile_specs_skipped = true;
             // CMakeLists.txt sets ET_ENABLE_DEPRECATED_CONSTANT_BUFFER=0 (the source default is 1).
             t.cmake_build_drops_inline_constants = true;

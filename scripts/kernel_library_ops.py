@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+# Owns: regenerating the operator lists of src/etmem/kernels/libraries/*.cpp from ExecuTorch's
+# source trees (read-only, /work/et/<tag>): for each kernel library and release, which operators
+# its yaml registers and which of their kernels reach KernelRuntimeContext::allocate_temp (the
+# kernel's function is defined in a source file of the library that calls allocate_temp or the
+# library's own temp helper). Prints, per library, the operators added and removed at each
+# release and the temp-requesting ones, as the C++ initialisers the library files hold; the
+# formulas themselves are written by hand in those files, after reading each kernel.
+# Usage: scripts/kernel_library_ops.py /work/et            (prints the deltas)
+#        scripts/kernel_library_ops.py /work/et --write    (rewrites the library files)
+import os
+import re
+import sys
+
+RELEASES = ["v0.1.0", "v0.2.0", "v0.2.1", "v0.3.0", "v0.4.0", "v0.5.0", "v0.6.0", "v0.7.0",
+            "v1.0.0", "v1.0.1", "v1.1.0", "v1.2.0", "v1.3.0", "v1.3.1", "v1.4.0", "v1.4.1"]
+
+LIBRARIES = {
+    "portable": (["kernels/portable/functions.yaml", "kernels/portable/custom_ops.yaml"],
+                 ["kernels/portable/cpu"]),
+    "optimized": (["kernels/optimized/optimized.yaml"], ["kernels/optimized/cpu"]),
+    "quantized": (["kernels/quantized/quantized.yaml"], ["kernels/quantized/cpu"]),
+    "cortex_m": (["backends/cortex_m/ops/operators.yaml"], ["backends/cortex_m/ops"]),
+    "cadence_hifi": (["backends/cadence/aot/functions_hifi.yaml"],
+                     ["backends/cadence/hifi/operators", "backends/cadence/hifi/kernels"]),
+    "cadence_fusion_g3": (["backends/cadence/aot/functions_fusion_g3.yaml"],
+                          ["backends/cadence/fusion_g3/operators"]),
+    "cadence_vision": (["backends/cadence/aot/functions_vision.yaml"],
+                       ["backends/cadence/vision/operators", "backends/cadence/vision/kernels"]),
+    # The runtime's own operators: registered by kernels/prim_ops/register_prim_ops.cpp (no
+    # yaml), linked into every runner.
+    "prim_ops": (["kernels/prim_ops/register_prim_ops.cpp"], ["kernels/prim_ops"]),
+}
+PRIM = re.compile(r'"((?:aten|executorch_prim)::[A-Za-z_0-9.]+)"')
+
+ENTRY = re.compile(r"^- (op|func):\s*([A-Za-z0-9_:.]+)")
+KERNEL = re.compile(r"kernel_name:\s*([A-Za-z0-9_:]+)")
+TEMP = ("allocate_temp",)
+
+
+def read_yaml(path):
+    """[(qualified op name, kernel function name)]"""
+    out = []
+    if not os.path.exists(path):
+        return out
+    current = None
+    for line in open(path, encoding="utf-8", errors="replace"):
+        m = ENTRY.match(line)
+        if m:
+            name = m.group(2)
+            if "::" not in name:
+                name = "aten::" + name
+            current = [name, ""]
+            out.append(current)
+            continue
+        k = KERNEL.search(line)
+        if k and current is not None and not current[1]:
+            current[1] = k.group(1)
+    return [tuple(e) for e in out]
+
+
+def temp_functions(tree, dirs, only_temp=True):
+    """The source files of `dirs` (only those that reach allocate_temp, by default)."""
+    texts = []
+    for d in dirs:
+        root = os.path.join(tree, d)
+        if not os.path.isdir(root):
+            continue
+        for base, _, files in os.walk(root):
+            if "/test" in base:
+                continue
+            for f in files:
+                if f.endswith((".cpp", ".h", ".c")):
+                    text = open(os.path.join(base, f), encoding="utf-8", errors="replace").read()
+                    if not only_temp or any(t in text for t in TEMP):
+                        texts.append(text)
+    return texts
+
+
+def library_at(tree, lib):
+    yamls, dirs = LIBRARIES[lib]
+    ops = {}
+    for y in yamls:
+        if y.endswith(".cpp"):
+            path = os.path.join(tree, y)
+            text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+            for name in PRIM.findall(text):
+                ops[name] = ""
+            continue
+        for name, kernel in read_yaml(os.path.join(tree, y)):
+            ops[name] = kernel
+    temp_texts = temp_functions(tree, dirs)
+    own_texts = temp_functions(tree, dirs, only_temp=False)
+
+    def own(fn):
+        return any(re.search(r"\b" + re.escape(fn) + r"\s*\(", t) for t in own_texts)
+
+    portable = set()
+    if lib != "portable":
+        for name, kernel in ops.items():
+            if kernel.startswith("torch::executor::") and not own(kernel.split("::")[-1]):
+                portable.add(name)
+    temp = set()
+    for name, kernel in ops.items():
+        fn = kernel.split("::")[-1]
+        if name in portable:
+            continue  # the portable kernel: the portable library's entry answers
+        if fn and any(re.search(r"\b" + re.escape(fn) + r"\s*\(", t) for t in temp_texts):
+            temp.add(name)
+    return ops, temp, portable
+
+
+# What each temp-requesting kernel asks for, written after reading it (see the library files).
+RULES = {
+    ("portable", "aten::topk.values"): "TempRule::kTopk",
+}
+UNKNOWN_WHY = {
+    "cortex_m": "sizes its CMSIS-NN scratch with arm_*_get_buffer_size (CMSIS-NN, outside "
+                "ExecuTorch's tree, and dependent on the core's DSP/MVE extensions): not modelled",
+    "cadence_hifi": "asks allocate_temp for a size computed from the call's shapes; this "
+                    "kernel's formula is not modelled yet",
+    "cadence_fusion_g3": "asks allocate_temp for a size computed from the call's shapes; this "
+                         "kernel's formula is not modelled yet",
+    "cadence_vision": "asks allocate_temp for a size computed from the call's shapes; this "
+                      "kernel's formula is not modelled yet",
+}
+HEADERS = {
+    "portable": "the portable kernels (kernels/portable: functions.yaml and custom_ops.yaml)",
+    "optimized": "the optimized kernels (kernels/optimized/optimized.yaml); the operators it "
+                 "does not list are not in it: add portable after it (--kernels "
+                 "optimized,portable) for the fallback the optimized build links",
+    "quantized": "the quantized kernels (kernels/quantized/quantized.yaml): quantized_decomposed::",
+    "cortex_m": "the Cortex-M (CMSIS-NN) operators (backends/cortex_m/ops/operators.yaml): "
+                "cortex_m::. From 1.4.0 their scratch comes from planned tensors, not allocate_temp",
+    "cadence_hifi": "Cadence HiFi (backends/cadence/aot/functions_hifi.yaml); the entries whose "
+                    "kernel is the portable one answer as portable",
+    "cadence_fusion_g3": "Cadence Fusion G3 (backends/cadence/aot/functions_fusion_g3.yaml); "
+                         "portable kernels answer as portable",
+    "cadence_vision": "Cadence Vision (backends/cadence/aot/functions_vision.yaml); portable "
+                      "kernels answer as portable",
+    "prim_ops": "the runtime's prim ops (kernels/prim_ops/register_prim_ops.cpp), in every "
+                "runner whatever --kernels says",
+}
+NAMESPACES = {"portable": [], "optimized": [], "quantized": ["quantized_decomposed"],
+              "cortex_m": ["cortex_m"], "cadence_hifi": ["cadence"],
+              "cadence_fusion_g3": ["cadence"], "cadence_vision": ["cadence"], "prim_ops": []}
+
+
+def cxx_list(names, indent=21):
+    if not names:
+        return "{}"
+    items = ['"%s"' % n for n in names]
+    lines, line = [], "{"
+    for i, item in enumerate(items):
+        piece = item + ("," if i + 1 < len(items) else "}")
+        if len(line) + len(piece) + 1 > 99 - indent:
+            lines.append(line)
+            line = " "
+        line += ("" if line in ("{", " ") else " ") + piece
+    lines.append(line)
+    return ("\n" + " " * indent).join(lines)
+
+
+def write(root):
+    out_dir = os.path.join(os.path.dirname(__file__), "..", "src", "etmem", "kernels", "libraries")
+    for lib in LIBRARIES:
+        lines = []
+        import textwrap
+        lines += ["// " + l for l in textwrap.wrap(
+            "Owns: the kernel library data of %s: per release, the operators it registers and "
+            "what each asks of the temp allocator while running." % HEADERS[lib], 96)]
+        lines.append("// Generated by scripts/kernel_library_ops.py from the release trees; the "
+                     "rules are from reading each kernel.")
+        lines.append('#include "etmem/kernels/library.h"')
+        lines.append("")
+        lines.append("namespace etmem::kernels {")
+        lines.append("")
+        fn = "".join(w.capitalize() for w in lib.split("_"))
+        lines.append("KernelLibraryData Library_%s() {" % fn)
+        lines.append("  KernelLibraryData d;")
+        lines.append('  d.name = "%s";' % lib)
+        lines.append("  d.namespaces = %s;" % cxx_list(NAMESPACES[lib]))
+        prev_ops, prev_temp, prev_port = {}, set(), set()
+        for tag in RELEASES:
+            ops, temp, port = library_at(os.path.join(root, tag), lib)
+            added = sorted(set(ops) - set(prev_ops))
+            removed = sorted(set(prev_ops) - set(ops))
+            rules = []
+            for n in sorted(set(ops)):
+                now = ("TempRule::kOtherLibrary" if n in port else
+                       RULES.get((lib, n), "TempRule::kUnknownSize") if n in temp else "TempRule::kNone")
+                was = ("TempRule::kOtherLibrary" if n in prev_port else
+                       RULES.get((lib, n), "TempRule::kUnknownSize") if n in prev_temp else
+                       "TempRule::kNone") if n in prev_ops else "TempRule::kNone"
+                if now != was:
+                    rules.append((n, now))
+            if added or removed or rules:
+                lines.append("  d.deltas.push_back({\"%s\"," % tag[1:])
+                lines.append("                     %s," % cxx_list(added))
+                lines.append("                     %s," % cxx_list(removed))
+                lines.append("                     {%s}});" % (",\n" + " " * 22).join(
+                    '{"%s", %s}' % r for r in rules))
+            prev_ops, prev_temp, prev_port = ops, temp, port
+        why = UNKNOWN_WHY.get(lib, "")
+        if lib not in ("portable", "prim_ops"):
+            lines.append('  d.other_library = "portable";')
+        if lib == "prim_ops":
+            lines.append("  d.always = true;")
+        if why:
+            lines.append('  d.unknown_size_why =')
+            for l in textwrap.wrap(why, 80, drop_whitespace=False):
+                lines.append('      "%s"' % l)
+            lines[-1] += ";"
+        lines.append("  return d;")
+        lines.append("}")
+        lines.append("")
+        lines.append("}  // namespace etmem::kernels")
+        text = "\n".join(lines) + "\n"
+        open(os.path.join(out_dir, lib + ".cpp"), "w").write(text)
+
+
+def main():
+    root = sys.argv[1]
+    if "--write" in sys.argv:
+        write(root)
+        return
+    for lib in LIBRARIES:
+        print(f"== {lib}")
+        prev_ops, prev_temp, prev_port = {}, set(), set()
+        for tag in RELEASES:
+            ops, temp, port = library_at(os.path.join(root, tag), lib)
+            added = sorted(set(ops) - set(prev_ops))
+            removed = sorted(set(prev_ops) - set(ops))
+            t_add = sorted(temp - prev_temp)
+            t_rm = sorted(prev_temp - temp)
+            p_add = sorted(port - prev_port)
+            p_rm = sorted(prev_port - port)
+            if added or removed or t_add or t_rm or p_add or p_rm:
+                print(f"-- {tag[1:]}")
+                print("add: " + " ".join(added))
+                print("remove: " + " ".join(removed))
+                print("temp+: " + " ".join(t_add))
+                print("temp-: " + " ".join(t_rm))
+                print("portable+: " + " ".join(p_add))
+                print("portable-: " + " ".join(p_rm))
+            prev_ops, prev_temp, prev_port = ops, temp, port
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+// Owns: what a kernel library is, as data: per release, the operators it registers and the rule
+// each one's kernel follows when it asks KernelRuntimeContext::allocate_temp for memory while the
+// method runs; the same for delegates' backends (what execute() takes through the backend
+// context's temp allocator). One file per library under libraries/, written as deltas per
+// release like the releases themselves. Not: applying the rules to a method (run_temp.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "etmem/base/result.h"
+#include "etmem/runtime/release.h"
+
+namespace etmem::kernels {
+
+// The rule of one operator's kernel. kNone: the kernel never calls allocate_temp.
+// kTopk: the portable topk: one request of nonempty_size(in, dim) *
+// sizeof(std::pair<CTYPE, int64_t>) bytes at the allocator's default alignment (alignof(void*)),
+// skipped when in is empty or k == 0 on a non-scalar. kUnknownSize: the kernel asks for temp
+// memory, with a size etmem does not model (the library's unknown_size_why says why).
+// kOtherLibrary: the library registers another library's kernel for this operator (the Cadence
+// yamls register portable kernels for many aten operators): that library's rule answers.
+enum class TempRule : uint8_t { kNone, kTopk, kUnknownSize, kOtherLibrary };
+
+struct LibraryDelta {
+  std::string version;                                  // the release that made this change
+  std::vector<std::string> add;                         // operators it now registers
+  std::vector<std::string> remove;                      // operators it no longer registers
+  std::vector<std::pair<std::string, TempRule>> rules;  // rules that changed (default kNone)
+};
+
+struct KernelLibraryData {
+  std::string name;                     // "portable": what --kernels names
+  std::vector<std::string> namespaces;  // custom namespaces whose operators select it
+  std::vector<LibraryDelta> deltas;     // oldest first
+  std::string unknown_size_why;
+  std::string other_library;  // whose kernels the kOtherLibrary entries are
+  bool always = false;        // in every runner, whatever --kernels says (the prim ops)
+};
+
+// A delegate backend's execute(). kEthosUScratch: the Vela payload's scratch_size block, taken
+// from the temp allocator at scratch_align (0: the allocator's default, alignof(void*)).
+enum class DelegateRule : uint8_t { kNone, kEthosUScratch, kUnknownSize };
+
+struct DelegateDelta {
+  std::string version;
+  std::vector<std::pair<std::string, DelegateRule>> backends;  // backend id -> rule from here on
+  uint32_t scratch_align = 0;  // from this release on (0: the allocator's default)
+  std::string why;             // kUnknownSize: why
+};
+
+struct DelegateLibraryData {
+  std::string name;  // "ethos_u"
+  std::vector<DelegateDelta> deltas;
+};
+
+// A library at one release: every operator it registers, with its rule.
+struct KernelLibrary {
+  std::string name;
+  std::vector<std::string> namespaces;
+  std::map<std::string, TempRule, std::less<>> ops;
+  std::string unknown_size_why;
+  std::string other_library;
+  bool always = false;
+};
+
+// What --kernels means when neither it nor the runner names a library.
+inline const char* const kDefaultKernelLibrary = "portable";
+
+struct DelegateLibrary {
+  std::string name;
+  std::map<std::string, DelegateRule, std::less<>> backends;
+  uint32_t scratch_align = 0;
+  std::string why;
+};
+
+// Every modelled kernel library's name, in the registry's order.
+const std::vector<std::string>& KernelLibraryNames();
+// The library at a release (its deltas up to and including that release, snapshots after
+// every release). An unknown name is an error listing the known ones.
+Result<KernelLibrary> LibraryAt(const std::string& name, const runtime::RuntimeTraits& release);
+std::vector<KernelLibrary> AllLibrariesAt(const runtime::RuntimeTraits& release);
+std::vector<DelegateLibrary> DelegateLibrariesAt(const runtime::RuntimeTraits& release);
+
+}  // namespace etmem::kernels

@@ -1,0 +1,98 @@
+// Owns: the list of modelled kernel and delegate libraries (one function per file in
+// libraries/) and applying their per-release deltas.
+#include <algorithm>
+
+#include "etmem/base/printable.h"
+#include "etmem/kernels/library.h"
+
+namespace etmem::kernels {
+
+KernelLibraryData Library_Portable();
+KernelLibraryData Library_Optimized();
+KernelLibraryData Library_Quantized();
+KernelLibraryData Library_CortexM();
+KernelLibraryData Library_CadenceHifi();
+KernelLibraryData Library_CadenceFusionG3();
+KernelLibraryData Library_CadenceVision();
+KernelLibraryData Library_PrimOps();
+DelegateLibraryData Library_EthosU();
+DelegateLibraryData Library_OtherBackends();
+
+namespace {
+
+const std::vector<KernelLibraryData>& Data() {
+  static const std::vector<KernelLibraryData> all = {
+      Library_Portable(),    Library_Optimized(),    Library_Quantized(),
+      Library_CortexM(),     Library_CadenceHifi(),  Library_CadenceFusionG3(),
+      Library_CadenceVision(), Library_PrimOps()};
+  return all;
+}
+
+const std::vector<DelegateLibraryData>& DelegateData() {
+  static const std::vector<DelegateLibraryData> all = {Library_EthosU(), Library_OtherBackends()};
+  return all;
+}
+
+// Whether a delta of `version` applies at `release`: published releases in order, snapshots
+// after every release.
+bool AppliesAt(const std::string& version, const runtime::RuntimeTraits& release) {
+  if (release.is_snapshot()) return true;
+  const std::vector<std::string>& order = runtime::ReleaseVersions();
+  const auto at = std::find(order.begin(), order.end(), version);
+  const auto target = std::find(order.begin(), order.end(), release.version);
+  return at != order.end() && at <= target;
+}
+
+KernelLibrary Apply(const KernelLibraryData& d, const runtime::RuntimeTraits& release) {
+  KernelLibrary lib{d.name, d.namespaces, {}, d.unknown_size_why, d.other_library, d.always};
+  for (const LibraryDelta& delta : d.deltas) {
+    if (!AppliesAt(delta.version, release)) break;
+    for (const std::string& op : delta.remove) lib.ops.erase(op);
+    for (const std::string& op : delta.add) lib.ops.emplace(op, TempRule::kNone);
+    for (const auto& [op, rule] : delta.rules) lib.ops[op] = rule;
+  }
+  return lib;
+}
+
+}  // namespace
+
+const std::vector<std::string>& KernelLibraryNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const KernelLibraryData& d : Data()) n.push_back(d.name);
+    return n;
+  }();
+  return names;
+}
+
+Result<KernelLibrary> LibraryAt(const std::string& name, const runtime::RuntimeTraits& release) {
+  for (const KernelLibraryData& d : Data())
+    if (d.name == name) return Apply(d, release);
+  std::string known;
+  for (const std::string& n : KernelLibraryNames()) known += (known.empty() ? "" : ", ") + n;
+  return MakeError(ErrorCode::kInvalidArgument,
+                   "--kernels: no kernel library named '" + Printable(name) + "' (known: " + known + ")");
+}
+
+std::vector<KernelLibrary> AllLibrariesAt(const runtime::RuntimeTraits& release) {
+  std::vector<KernelLibrary> out;
+  for (const KernelLibraryData& d : Data()) out.push_back(Apply(d, release));
+  return out;
+}
+
+std::vector<DelegateLibrary> DelegateLibrariesAt(const runtime::RuntimeTraits& release) {
+  std::vector<DelegateLibrary> out;
+  for (const DelegateLibraryData& d : DelegateData()) {
+    DelegateLibrary lib{d.name, {}, 0, ""};
+    for (const DelegateDelta& delta : d.deltas) {
+      if (!AppliesAt(delta.version, release)) break;
+      for (const auto& [id, rule] : delta.backends) lib.backends[id] = rule;
+      if (delta.scratch_align != 0) lib.scratch_align = delta.scratch_align;
+      if (!delta.why.empty()) lib.why = delta.why;
+    }
+    out.push_back(std::move(lib));
+  }
+  return out;
+}
+
+}  // namespace etmem::kernels

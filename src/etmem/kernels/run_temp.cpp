@@ -1,0 +1,356 @@
+// Owns: ComputeRunTemp and RunTemp::Describe: each call's requests from its library's rule, one
+// temp pool per instruction (reset after each, as Method::step does), the check of a pool size,
+// and the heap of PlatformMemoryAllocator.
+#include "etmem/kernels/run_temp.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "etmem/base/checked_math.h"
+#include "etmem/base/printable.h"
+#include "etmem/kernels/library.h"
+#include "etmem/plan/ethosu_scratch.h"
+#include "etmem/pte/mapped_file.h"
+#include "etmem/pte/scalar_type.h"
+#include "etmem/sim/simulate.h"
+
+namespace etmem::kernels {
+namespace {
+
+using pte::ValueKind;
+
+uint64_t SaturatingMul(uint64_t a, uint64_t b) { return CheckedMul(a, b).value_or(UINT64_MAX); }
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) { return CheckedAdd(a, b).value_or(UINT64_MAX); }
+
+struct Libraries {
+  std::vector<KernelLibrary> chosen;  // --kernels, in order
+  std::vector<KernelLibrary> all;     // every modelled library (custom namespaces)
+  std::vector<DelegateLibrary> delegates;
+};
+
+std::string Namespace(std::string_view op) {
+  const size_t colons = op.find("::");
+  return colons == std::string_view::npos ? "aten" : std::string(op.substr(0, colons));
+}
+
+// The library that implements `op`, and the rule: the chosen libraries first, then (for a
+// custom namespace) every library serving that namespace.
+std::pair<const KernelLibrary*, TempRule> Resolve(const Libraries& libs, const std::string& op) {
+  auto in = [&](const KernelLibrary& l) -> std::optional<TempRule> {
+    auto it = l.ops.find(op);
+    if (it == l.ops.end()) return std::nullopt;
+    return it->second;
+  };
+  for (const KernelLibrary& l : libs.chosen)
+    if (auto r = in(l)) return {&l, *r};
+  for (const KernelLibrary& l : libs.all)
+    if (l.always)
+      if (auto r = in(l)) return {&l, *r};
+  const std::string ns = Namespace(op);
+  if (ns != "aten")
+    for (const KernelLibrary& l : libs.all)
+      if (std::find(l.namespaces.begin(), l.namespaces.end(), ns) != l.namespaces.end())
+        if (auto r = in(l)) return {&l, *r};
+  return {nullptr, TempRule::kNone};
+}
+
+// sizeof(std::pair<CTYPE, int64_t>) on the target.
+uint64_t PairWithInt64(int8_t dtype, uint32_t element, const abi::Abi& t) {
+  uint32_t align = element;  // Half and BFloat16 are 2-byte structs, the rest their size
+  if (dtype == 4) align = t.int64.align;    // Long
+  if (dtype == 7) align = t.float64.align;  // Double
+  const uint64_t second = AlignUp(uint64_t{element}, t.int64.align);
+  return AlignUp(second + t.int64.size, std::max(align, t.int64.align));
+}
+
+bool DynamicArgs(const pte::MethodView& m, std::span<const int32_t> args) {
+  for (int32_t a : args) {
+    const pte::TensorView* t = m.TensorAt(a);
+    if (t && t->dynamism != pte::Dynamism::kStatic) return true;
+  }
+  return false;
+}
+
+// The portable topk.values(in, k, dim, largest, sorted, values, indices).
+void Topk(const pte::MethodView& m, std::span<const int32_t> args,
+          const runtime::RuntimeTraits& release, const abi::Abi& target, CallTemp& c) {
+  // The out variant's arguments, then what it returns (the values, indices pair).
+  const bool enough = args.size() >= 7;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const pte::ValueView* k = enough ? &m.values[static_cast<size_t>(args[1])] : nullptr;
+  const pte::ValueView* dim = enough ? &m.values[static_cast<size_t>(args[2])] : nullptr;
+  if (!in || k->kind != ValueKind::kInt || dim->kind != ValueKind::kInt) {
+    c.unknown = "the call's arguments are not topk.values(Tensor, int k, int dim, ...)";
+    return;
+  }
+  const auto sizes = m.SizesOf(*in);
+  uint64_t numel = 1;
+  for (int32_t s : sizes) numel = s < 0 ? 0 : SaturatingMul(numel, static_cast<uint64_t>(s));
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  int64_t d = dim->int_value();
+  if (d < 0) d += std::max<int64_t>(rank, 1);  // nonzero_dim(in)
+  const std::optional<uint32_t> element = pte::ScalarTypeBytes(in->dtype);
+  // The dtypes topk's switch takes (REALH, and BFloat16 from 0.7): others fail the call first.
+  const bool real = in->dtype >= 0 && in->dtype <= 7;
+  const bool bf16 = in->dtype == 15 && release.parser_scalar_types >> 15 & 1;
+  c.formula = "nonempty_size(in, dim) x sizeof(std::pair<CTYPE, int64_t>)";
+  if (numel == 0 || (k->int_value() == 0 && rank > 0)) {
+    c.formula = "none: the input is empty or k == 0, and topk returns before asking";
+    return;
+  }
+  if (!element || !(real || bf16) || d < 0 || (rank > 0 && d >= rank)) {
+    c.formula = "none: topk fails its argument or dtype check before asking";
+    return;
+  }
+  const uint64_t n = rank == 0 ? 1 : static_cast<uint64_t>(std::max(sizes[static_cast<size_t>(d)], 0));
+  const uint64_t pair = PairWithInt64(in->dtype, *element, target);
+  c.requests.push_back({SaturatingMul(n, pair), target.pointer.align});
+  c.formula = fmt::format("nonempty_size(in, dim) {} x sizeof(std::pair<CTYPE, int64_t>) {}", n,
+                          pair);
+}
+
+void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
+              const pte::InstructionView& ins, const Libraries& libs, const abi::Abi& target,
+              CallTemp& c) {
+  const pte::DelegateView& d = m.delegates[static_cast<size_t>(ins.target)];
+  c.delegate = true;
+  c.what = fmt::format("delegate {} ({})", ins.target, Printable(d.backend));
+  for (const DelegateLibrary& l : libs.delegates) {
+    auto it = l.backends.find(d.backend);
+    if (it == l.backends.end()) continue;
+    c.library = l.name;
+    if (it->second == DelegateRule::kUnknownSize) c.unknown = l.why;
+    if (it->second != DelegateRule::kEthosUScratch) return;
+    std::span<const uint8_t> file =
+        program.file ? program.file->bytes() : std::span<const uint8_t>{};
+    const bool inside = d.blob_file_offset <= file.size() &&
+                        d.blob_bytes <= file.size() - d.blob_file_offset;
+    if (!inside) {
+      c.unknown = "the delegate's blob is not in the file";
+      return;
+    }
+    auto s = plan::ReadVelaScratch(file.subspan(d.blob_file_offset, d.blob_bytes));
+    if (!s) {
+      c.unknown = s.error().message;
+      return;
+    }
+    if (s->kind == plan::ScratchKind::kInBlob) {
+      c.formula = fmt::format("none: the Vela payload carries its {} B scratch inside the blob",
+                              s->bytes);
+      return;
+    }
+    const uint32_t align = l.scratch_align ? l.scratch_align : target.pointer.align;
+    c.requests.push_back({s->bytes, align});
+    c.formula = "the Vela payload's scratch_size";
+    return;
+  }
+  c.unknown = fmt::format("backend {} is not in a modelled library", Printable(d.backend));
+}
+
+uint64_t PoolBytes(const std::vector<TempRequest>& requests, uint32_t pool_align) {
+  sim::BumpAllocator a({pool_align, std::nullopt, 0});
+  sim::Placement p;
+  uint64_t available = 0;
+  for (const TempRequest& r : requests) a.Allocate(r.bytes, r.alignment, p, available);
+  return a.peak();
+}
+
+uint64_t HeapBytes(const std::vector<TempRequest>& requests, const runtime::RuntimeTraits& release,
+                   const abi::Abi& target) {
+  uint64_t total = 0;
+  for (const TempRequest& r : requests) {
+    const uint64_t slack = release.platform_allocator_slack_minus_one ? r.alignment - 1 : r.alignment;
+    total = SaturatingAdd(total, SaturatingAdd(2 * uint64_t{target.pointer.size},
+                                               SaturatingAdd(r.bytes, slack)));
+  }
+  return total;
+}
+
+// What the runtime and the kernel log when `c`'s requests do not fit a pool of `pool` bytes (or
+// there is no temp allocator at all).
+std::vector<std::string> FailureLog(const CallTemp& c, std::optional<uint64_t> pool,
+                                    uint32_t pool_align) {
+  std::vector<std::string> log;
+  uint64_t size = 0;
+  if (pool) {
+    sim::BumpAllocator a({pool_align, *pool, 0});
+    for (const TempRequest& r : c.requests) {
+      sim::Placement p;
+      uint64_t available = 0;
+      a.Allocate(r.bytes, r.alignment, p, available);
+      if (p.failed) {
+        log.push_back(sim::FailureLog(p.consumed(r.bytes), available));
+        size = r.bytes;
+        break;
+      }
+    }
+  } else {
+    size = c.requests.empty() ? 0 : c.requests.front().bytes;
+  }
+  if (c.delegate) {
+    log.push_back(fmt::format("Failed to allocate scratch buffer of {} bytes from temp_allocator",
+                              size));
+    log.push_back(fmt::format("CALL_DELEGATE execute failed at instruction {}: 0x21",
+                              c.chain_instruction));
+    return log;
+  }
+  if (!pool) {
+    log.push_back("No temp allocator provided");
+  } else {
+    log.push_back(fmt::format("Failed to allocate temp memory. Bytes requested: {}", size));
+  }
+  log.push_back("Check failed (temp_mem_allocated): ");
+  log.push_back(fmt::format("KernelCall failed at instruction {}:{} in operator {}: 0x{:x}",
+                            c.chain, c.chain_instruction, c.what, 0x21));
+  return log;
+}
+
+}  // namespace
+
+std::string RunTemp::Describe() const {
+  if (calls.empty() && kernel_calls + delegate_calls == 0)
+    return "0 B: the method calls no kernel or delegate";
+  std::string text;
+  if (peak_call) {
+    const CallTemp& c = calls[*peak_call];
+    text = fmt::format("{}{} B{}, set by instruction {} ({}{})", known() ? "" : "at least ",
+                       peak_bytes, upper_bound ? " (upper bound: dynamic shapes)" : "",
+                       c.instruction, c.what, c.library.empty() ? "" : ", " + c.library);
+    if (!reset_each_instruction) text += "; no reset between instructions: the sum of them";
+  } else if (known()) {
+    text = "0 B: none of these kernels allocates temp memory while running";
+  } else {
+    text = "at least 0 B";
+  }
+  if (!known()) {
+    const CallTemp* first = nullptr;
+    for (const CallTemp& c : calls)
+      if (!c.unknown.empty()) { first = &c; break; }
+    text += fmt::format("; unknown for {} call(s), first instruction {} ({}{}): {}",
+                        unknown_calls, first->instruction, first->what,
+                        first->library.empty() ? "" : ", " + first->library, first->unknown);
+  }
+  std::string libs;
+  for (const std::string& l : libraries) libs += (libs.empty() ? "" : ",") + l;
+  text += fmt::format(" [kernels: {}]", libs);
+  return text;
+}
+
+Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::MethodView& m,
+                               const runtime::RuntimeTraits& release, const abi::Abi& target,
+                               const RunTempOptions& options) {
+  Libraries libs;
+  RunTemp out;
+  out.libraries = options.kernels.empty() ? std::vector<std::string>{kDefaultKernelLibrary} : options.kernels;
+  for (const std::string& name : out.libraries) {
+    ETMEM_TRY(KernelLibrary l, LibraryAt(name, release));
+    libs.chosen.push_back(std::move(l));
+  }
+  libs.all = AllLibrariesAt(release);
+  libs.delegates = DelegateLibrariesAt(release);
+  out.reset_each_instruction = release.temp_reset_each_instruction;
+  out.platform_fallback = !options.temp_allocator && release.platform_allocator_when_no_temp;
+  out.no_temp_allocator = !options.temp_allocator && !release.platform_allocator_when_no_temp;
+
+  uint64_t running = 0, heap_running = 0;
+  for (uint32_t ci = 0; ci < m.chains.size(); ++ci) {
+    const pte::ChainView& chain = m.chains[ci];
+    for (uint32_t k = 0; k < chain.instructions_count; ++k) {
+      const size_t i = chain.instructions_begin + k;
+      if (i >= m.instructions.size()) break;
+      const pte::InstructionView& ins = m.instructions[i];
+      CallTemp c;
+      c.instruction = i;
+      c.chain = ci;
+      c.chain_instruction = k;
+      if (ins.kind == pte::InstructionKind::kKernelCall) {
+        ++out.kernel_calls;
+        const pte::OperatorView& op = m.operators[static_cast<size_t>(ins.target)];
+        c.what = Printable(op.overload.empty() ? std::string(op.name)
+                                               : std::string(op.name) + "." + std::string(op.overload));
+        const std::string name = op.overload.empty()
+                                     ? std::string(op.name)
+                                     : std::string(op.name) + "." + std::string(op.overload);
+        auto [lib, rule] = Resolve(libs, name);
+        if (rule == TempRule::kOtherLibrary) {  // another library's kernel: its rule
+          rule = TempRule::kNone;
+          for (const KernelLibrary& other : libs.all) {
+            auto it = other.name == lib->other_library ? other.ops.find(name) : other.ops.end();
+            if (it != other.ops.end()) rule = it->second;
+          }
+        }
+        if (!lib) {
+          std::string asked;
+          for (const std::string& l : out.libraries) asked += (asked.empty() ? "" : ",") + l;
+          c.unknown = fmt::format("no modelled library implements {} (asked: {}{})", c.what, asked,
+                                  Namespace(name) == "aten" ? "" : " and the " + Namespace(name) +
+                                                                     ":: libraries");
+        } else {
+          c.library = lib->name;
+          if (rule == TempRule::kTopk) Topk(m, m.ArgsOf(ins), release, target, c);
+          if (rule == TempRule::kUnknownSize) c.unknown = lib->unknown_size_why;
+        }
+      } else if (ins.kind == pte::InstructionKind::kDelegateCall) {
+        ++out.delegate_calls;
+        Delegate(program, m, ins, libs, target, c);
+      } else {
+        continue;
+      }
+      if (c.requests.empty() && c.unknown.empty()) continue;
+      c.upper_bound = !c.requests.empty() && DynamicArgs(m, m.ArgsOf(ins));
+      c.pool_bytes = PoolBytes(c.requests, options.pool_align);
+      c.heap_bytes = HeapBytes(c.requests, release, target);
+      if (!c.unknown.empty()) ++out.unknown_calls;
+      out.upper_bound |= c.upper_bound;
+      // Without a reset between instructions every request stays: the need is the running sum.
+      running = out.reset_each_instruction ? c.pool_bytes : SaturatingAdd(running, c.pool_bytes);
+      heap_running = out.reset_each_instruction ? c.heap_bytes
+                                                : SaturatingAdd(heap_running, c.heap_bytes);
+      out.calls.push_back(std::move(c));
+      if (running > out.peak_bytes) {
+        out.peak_bytes = running;
+        out.peak_call = out.calls.size() - 1;
+      }
+      if (out.platform_fallback) out.heap_peak_bytes = std::max(out.heap_peak_bytes, heap_running);
+    }
+  }
+
+  if (out.platform_fallback) {
+    for (size_t n = 0; n < out.calls.size() && !out.no_heap_failing_call; ++n) {
+      const CallTemp& c = out.calls[n];
+      if (c.requests.empty()) continue;
+      out.no_heap_failing_call = n;
+      out.no_heap_log = FailureLog(c, std::nullopt, options.pool_align);
+      // PlatformMemoryAllocator logs the bytes it asked et_pal_allocate for, then the kernel's
+      // lines follow as for a full pool.
+      out.no_heap_log.front() =
+          c.delegate ? out.no_heap_log.front()
+                     : fmt::format("Failed to allocate temp memory. Bytes requested: {}",
+                                   c.requests.front().bytes);
+      out.no_heap_log.insert(out.no_heap_log.begin(),
+                             fmt::format("Failed to allocate {} bytes",
+                                         HeapBytes({c.requests.front()}, release, target)));
+    }
+  }
+  // A temp pool is checked when the runner passes one; with none, only where nothing replaces it.
+  if (out.no_temp_allocator || (options.temp_allocator && options.temp_pool_bytes)) {
+    TempPoolCheck check;
+    check.pool_bytes = options.temp_pool_bytes.value_or(0);
+    for (size_t n = 0; n < out.calls.size(); ++n) {
+      const CallTemp& c = out.calls[n];
+      if (c.requests.empty()) continue;
+      const bool fits = !out.no_temp_allocator && c.pool_bytes <= check.pool_bytes;
+      if (fits) continue;
+      check.fits = false;
+      check.failing_call = n;
+      check.log = FailureLog(c, out.no_temp_allocator ? std::nullopt : options.temp_pool_bytes,
+                             options.pool_align);
+      break;
+    }
+    out.check = std::move(check);
+  }
+  return out;
+}
+
+}  // namespace etmem::kernels

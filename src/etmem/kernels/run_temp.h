@@ -1,0 +1,85 @@
+// Owns: what the temp allocator gives out while a method runs: for every kernel call and
+// delegate call, the requests its kernel (or backend) makes (bytes, alignment) for the chosen
+// kernel libraries and release, the pool bytes each instruction takes (the runtime resets the
+// temp allocator after every instruction), the peak and the instruction that sets it; a temp
+// pool checked against every instruction, with the lines the runtime and the kernel log when one
+// does not fit; and, with no temp allocator at a release that falls back to
+// PlatformMemoryAllocator, the heap bytes asked of et_pal_allocate.
+// Not: the load-time temp allocations (runtime/load_plan.h), which library implements what
+// (library.h and libraries/).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "etmem/abi/abi.h"
+#include "etmem/base/result.h"
+#include "etmem/pte/program_view.h"
+#include "etmem/runtime/release.h"
+
+namespace etmem::kernels {
+
+struct TempRequest {
+  uint64_t bytes = 0;
+  uint32_t alignment = 0;
+};
+
+// One call that asks for temp memory, or whose asking is unknown.
+struct CallTemp {
+  size_t instruction = 0;  // index into the method's instructions
+  uint32_t chain = 0;      // the runtime's chain_idx:instr_idx for the same instruction
+  uint32_t chain_instruction = 0;
+  std::string what;        // "aten::topk.values" or "delegate 0 (EthosUBackend)"
+  std::string library;     // the library that answered ("portable", "ethos_u")
+  bool delegate = false;
+  std::vector<TempRequest> requests;
+  uint64_t pool_bytes = 0;  // what it takes from a temp pool reset before it (padding included)
+  uint64_t heap_bytes = 0;  // no temp allocator, PlatformMemoryAllocator: bytes from et_pal_allocate
+  std::string formula;      // how the bytes follow from the call's arguments
+  bool upper_bound = false; // a dynamic-shaped argument: the stored sizes are its upper bound
+  std::string unknown;      // non-empty: the requests are unknown, and why
+};
+
+struct TempPoolCheck {
+  uint64_t pool_bytes = 0;
+  bool fits = true;
+  std::optional<size_t> failing_call;  // into RunTemp::calls: the first instruction that fails
+  std::vector<std::string> log;        // what the runtime and the kernel log, in order
+};
+
+struct RunTemp {
+  std::vector<std::string> libraries;  // the libraries asked for aten operators, in order
+  std::vector<CallTemp> calls;         // calls that ask (or may ask) for temp memory, in order
+  size_t kernel_calls = 0, delegate_calls = 0;
+  bool reset_each_instruction = false;
+  uint64_t peak_bytes = 0;             // the largest instruction (or the sum without resets)
+  std::optional<size_t> peak_call;     // into calls
+  size_t unknown_calls = 0;            // calls whose requests are unknown: peak is a lower bound
+  bool upper_bound = false;            // some call's sizes are a dynamic shape's upper bound
+  bool platform_fallback = false;      // no temp allocator: PlatformMemoryAllocator (heap)
+  bool no_temp_allocator = false;      // no temp allocator and no fallback: requests fail
+  uint64_t heap_peak_bytes = 0;        // platform_fallback: the most the heap holds at once
+  // platform_fallback on a firmware without a heap (et_pal_allocate returns NULL): the first
+  // call that asks fails, and these are the lines logged.
+  std::optional<size_t> no_heap_failing_call;  // into calls
+  std::vector<std::string> no_heap_log;
+  std::optional<TempPoolCheck> check;  // with a temp pool size
+  bool known() const { return unknown_calls == 0; }
+  // One line: "0 B: none of these kernels ...", "96 B at instruction 3 (aten::topk.values, ...)".
+  std::string Describe() const;
+};
+
+struct RunTempOptions {
+  std::vector<std::string> kernels;       // --kernels; empty: portable
+  uint32_t pool_align = 8;                // the temp pool's base alignment
+  bool temp_allocator = true;             // the runner passes a temp allocator
+  std::optional<uint64_t> temp_pool_bytes;  // check this pool against every instruction
+};
+
+Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::MethodView& method,
+                               const runtime::RuntimeTraits& release, const abi::Abi& target,
+                               const RunTempOptions& options);
+
+}  // namespace etmem::kernels

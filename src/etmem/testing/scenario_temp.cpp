@@ -1,0 +1,51 @@
+// Owns: the scenarios whose kernels ask the temp allocator for memory while the method runs
+// (TempScenarios): `topk`, three portable topk.values calls of different sizes and dtypes, the
+// largest in the middle, for the run-time temp figure and its measurement with the real kernel
+// (tests/measured/x86_64_run_temp.json). Not: the builder (program_builder.h).
+#include "etmem/testing/scenario_helpers.h"
+#include "etmem/testing/scenarios.h"
+
+namespace etmem::testing {
+namespace {
+
+// topk.values(in, k, dim, largest, sorted, *, values, indices) -> (values, indices): the out
+// variant's arguments, then what it returns.
+int Topk(MethodBuilder& m, BumpPlanner& planner, int op, int in, std::vector<int32_t> out_sizes,
+          int8_t dtype, int64_t k, int64_t dim) {
+  const int values = PlannedTensor(m, planner, out_sizes, dtype);
+  const int indices = PlannedTensor(m, planner, out_sizes, kInt64);
+  const int k_value = m.Int(k);
+  const int dim_value = m.Int(dim);
+  const int largest = m.Bool(true);
+  const int sorted = m.Bool(true);
+  const int returned = m.TensorList({values, indices});
+  m.KernelCall(op, {in, k_value, dim_value, largest, sorted, values, indices, returned});
+  return values;
+}
+
+ProgramBuilder ProgramWithTopk() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {3, 5});                  // float, topk over 5
+  const int b = PlannedTensor(m, planner, {40, 2}, kFloat64);       // double, topk over 40
+  const int c = PlannedTensor(m, planner, {7}, kInt64);             // long, topk over 7
+  m.Inputs({a, b, c});
+  const int topk = m.Operator("aten::topk", "values");
+  const int x = Topk(m, planner, topk, a, {3, 2}, kFloat32, 2, 1);
+  const int y = Topk(m, planner, topk, b, {3, 2}, kFloat64, 3, 0);
+  const int z = Topk(m, planner, topk, c, {4}, kInt64, 4, -1);
+  m.Outputs({x, y, z});
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
+constexpr NamedScenario kTemp[] = {
+    {"topk", ProgramWithTopk},
+};
+
+}  // namespace
+
+std::span<const NamedScenario> TempScenarios() { return kTemp; }
+
+}  // namespace etmem::testing

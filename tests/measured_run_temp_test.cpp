@@ -1,0 +1,74 @@
+// Holds the temp allocator while running (kernels/run_temp.h) to the real portable topk of every
+// release that has it (tests/measured/x86_64_run_temp.json, which says how it was measured): each
+// call's requests and pool bytes, the peak, the call that fails in a pool of peak - 1 bytes and
+// the lines logged, the heap requests of the no-temp-allocator fallback and its failure without
+// a heap.
+#include <gtest/gtest.h>
+
+#include "etmem/abi/abi.h"
+#include "etmem/kernels/run_temp.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/runtime/release.h"
+#include "measured.h"
+
+namespace etmem {
+namespace {
+
+TEST(MeasuredRunTemp, TopkMatchesTheRealKernelCallForCall) {
+  const nlohmann::json measured = test::ReadMeasured("x86_64_run_temp.json");
+  ASSERT_FALSE(measured["records"].empty());
+  const abi::Abi target = *abi::FindBuiltinTarget("x86_64");
+  for (const nlohmann::json& rec : measured["records"]) {
+    SCOPED_TRACE(rec["release"].get<std::string>());
+    const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(rec);
+    auto p = pte::ReadProgramBytes(bytes, "topk");
+    ASSERT_TRUE(p.has_value());
+    const runtime::RuntimeTraits& release = **runtime::FindRelease(rec["release"]);
+    kernels::RunTempOptions o;
+    o.pool_align = 16;
+    o.temp_pool_bytes = rec["pool_bytes"].get<uint64_t>();
+    auto t = kernels::ComputeRunTemp(*p, p->methods[0], release, target, o);
+    ASSERT_TRUE(t.has_value());
+    ASSERT_EQ(t->calls.size(), rec["calls"].size());
+    for (size_t i = 0; i < t->calls.size(); ++i) {
+      const nlohmann::json& c = rec["calls"][i];
+      EXPECT_EQ(t->calls[i].instruction, c["instruction"].get<size_t>());
+      ASSERT_EQ(t->calls[i].requests.size(), c["requests"].size());
+      for (size_t q = 0; q < t->calls[i].requests.size(); ++q) {
+        EXPECT_EQ(t->calls[i].requests[q].bytes, c["requests"][q][0].get<uint64_t>());
+        EXPECT_EQ(t->calls[i].requests[q].alignment, c["requests"][q][1].get<uint32_t>());
+      }
+      EXPECT_EQ(t->calls[i].pool_bytes, c["pool_bytes"].get<uint64_t>());
+    }
+    EXPECT_EQ(t->peak_bytes, rec["peak_bytes"].get<uint64_t>());
+    ASSERT_TRUE(t->check && !t->check->fits);
+    EXPECT_EQ(t->calls[*t->check->failing_call].instruction,
+              rec["failing_instruction"].get<size_t>());
+    // The kernel's lines; the model adds the line Method::step logs after them.
+    const auto log = rec["failure_log"].get<std::vector<std::string>>();
+    ASSERT_EQ(t->check->log.size(), log.size() + 1);
+    for (size_t i = 0; i < log.size(); ++i) EXPECT_EQ(t->check->log[i], log[i]);
+    EXPECT_TRUE(t->check->log.back().starts_with("KernelCall failed at instruction 0:"));
+    // No temp allocator: PlatformMemoryAllocator over the heap, freed after each instruction.
+    o.temp_allocator = false;
+    o.temp_pool_bytes.reset();
+    auto heap = kernels::ComputeRunTemp(*p, p->methods[0], release, target, o);
+    ASSERT_TRUE(heap.has_value() && heap->platform_fallback);
+    ASSERT_EQ(heap->calls.size(), rec["heap_requests"].size());
+    uint64_t peak = 0;
+    for (size_t i = 0; i < heap->calls.size(); ++i) {
+      EXPECT_EQ(heap->calls[i].heap_bytes, rec["heap_requests"][i][0].get<uint64_t>());
+      peak = std::max(peak, rec["heap_requests"][i][0].get<uint64_t>());
+    }
+    EXPECT_EQ(heap->heap_peak_bytes, peak);
+    ASSERT_TRUE(heap->no_heap_failing_call.has_value());
+    EXPECT_EQ(heap->calls[*heap->no_heap_failing_call].instruction,
+              rec["no_heap_failing_instruction"].get<size_t>());
+    const auto no_heap = rec["no_heap_log"].get<std::vector<std::string>>();
+    ASSERT_EQ(heap->no_heap_log.size(), no_heap.size() + 1);
+    for (size_t i = 0; i < no_heap.size(); ++i) EXPECT_EQ(heap->no_heap_log[i], no_heap[i]);
+  }
+}
+
+}  // namespace
+}  // namespace etmem

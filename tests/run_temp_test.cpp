@@ -1,0 +1,230 @@
+// The temp allocator while the method runs (kernels/): the kernel libraries' data per release,
+// the portable topk's requests on the builder's `topk` program (held to the real kernel's trace
+// in tests/measured/x86_64_run_temp.json), the pool check and its log lines, the heap fallback,
+// and the motivating CNN, whose portable kernels take no temp memory.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "etmem/abi/abi.h"
+#include "etmem/kernels/library.h"
+#include "etmem/kernels/run_temp.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/runtime/release.h"
+#include "etmem/testing/scenarios.h"
+#include "etmem_cli.h"
+
+namespace etmem {
+namespace {
+
+const runtime::RuntimeTraits& Release(const std::string& v) { return **runtime::FindRelease(v); }
+
+pte::ProgramView Read(const testing::ProgramBuilder& b) {
+  static std::vector<std::vector<uint8_t>> keep;  // the views point into the bytes
+  keep.push_back(b.Build());
+  auto view = pte::ReadProgramBytes(keep.back(), "builder");
+  EXPECT_TRUE(view.has_value());
+  return std::move(*view);
+}
+
+kernels::RunTemp Temp(const pte::ProgramView& p, const std::string& release,
+                     const std::string& target, kernels::RunTempOptions o = {}) {
+  auto abi = abi::FindBuiltinTarget(target);
+  EXPECT_TRUE(abi.has_value());
+  auto r = kernels::ComputeRunTemp(p, p.methods[0], Release(release), *abi, o);
+  EXPECT_TRUE(r.has_value());
+  return std::move(*r);
+}
+
+TEST(KernelLibraries, PortableTopkFirstRegisteredAtItsRelease) {
+  auto before = kernels::LibraryAt("portable", Release("0.3.0"));
+  auto at = kernels::LibraryAt("portable", Release("0.4.0"));
+  ASSERT_TRUE(before && at);
+  EXPECT_FALSE(before->ops.contains("aten::topk.values"));
+  EXPECT_EQ(at->ops.at("aten::topk.values"), kernels::TempRule::kTopk);
+  EXPECT_EQ(at->ops.at("aten::convolution.out"), kernels::TempRule::kNone);
+}
+
+TEST(KernelLibraries, CortexMScratchLeavesTheTempAllocatorAt140) {
+  auto with = kernels::LibraryAt("cortex_m", Release("1.3.1"));
+  auto without = kernels::LibraryAt("cortex_m", Release("1.4.0"));
+  ASSERT_TRUE(with && without);
+  EXPECT_EQ(with->ops.at("cortex_m::quantized_conv2d.out"), kernels::TempRule::kUnknownSize);
+  EXPECT_EQ(without->ops.at("cortex_m::quantized_conv2d.out"), kernels::TempRule::kNone);
+}
+
+TEST(KernelLibraries, EthosUScratchFromTheTempAllocatorFrom070At16From100) {
+  auto at = [](const std::string& v) {
+    for (const kernels::DelegateLibrary& l : kernels::DelegateLibrariesAt(Release(v)))
+      if (l.backends.contains("EthosUBackend")) return l;
+    return kernels::DelegateLibrary{};
+  };
+  EXPECT_EQ(at("0.6.0").backends.at("EthosUBackend"), kernels::DelegateRule::kNone);
+  EXPECT_EQ(at("0.7.0").backends.at("EthosUBackend"), kernels::DelegateRule::kEthosUScratch);
+  EXPECT_EQ(at("0.7.0").scratch_align, 0u);
+  EXPECT_EQ(at("1.0.0").scratch_align, 16u);
+}
+
+TEST(KernelLibraries, AnUnknownLibraryNameIsOneLineListingTheKnownOnes) {
+  auto r = kernels::LibraryAt("fast\x01", Release("1.4.1"));
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("known: portable, optimized"), std::string::npos);
+  EXPECT_EQ(r.error().message.find('\x01'), std::string::npos);
+}
+
+TEST(RunTemp, MotivatingCnnPortableTakesNoTempWhileRunning) {
+  const pte::ProgramView p = Read(testing::MotivatingCnn());
+  const kernels::RunTemp t = Temp(p, "1.4.1", "cortex-m");
+  EXPECT_TRUE(t.known());
+  EXPECT_EQ(t.peak_bytes, 0u);
+  EXPECT_EQ(t.kernel_calls, 15u);
+  EXPECT_EQ(t.Describe(),
+            "0 B: none of these kernels allocates temp memory while running [kernels: portable]");
+}
+
+TEST(RunTemp, TopkOnCortexMPairsArePaddedToTheInt64Alignment) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("topk"));
+  const kernels::RunTemp t = Temp(p, "1.4.1", "cortex-m");
+  ASSERT_EQ(t.calls.size(), 3u);
+  // pair<float, int64_t> and pair<double, int64_t> are 16 bytes on Arm EABI (int64 8-aligned).
+  EXPECT_EQ(t.calls[0].requests[0].bytes, 5u * 16);
+  EXPECT_EQ(t.calls[1].requests[0].bytes, 40u * 16);
+  EXPECT_EQ(t.calls[2].requests[0].bytes, 7u * 16);
+  EXPECT_EQ(t.calls[0].requests[0].alignment, 4u);  // alignof(void*)
+  EXPECT_EQ(t.peak_bytes, 640u);
+  ASSERT_TRUE(t.peak_call.has_value());
+  EXPECT_EQ(t.calls[*t.peak_call].instruction, 1u);
+}
+
+TEST(RunTemp, TopkOnI386PairsAreTwelveBytes) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("topk"));
+  auto targets = abi::BuiltinTargets();
+  for (const abi::Abi& a : targets) {
+    if (a.int64.align != 4) continue;  // a target whose int64 is 4-aligned, if built in
+    auto t = kernels::ComputeRunTemp(p, p.methods[0], Release("1.4.1"), a, {});
+    ASSERT_TRUE(t.has_value());
+    EXPECT_EQ(t->calls[0].requests[0].bytes, 5u * 12);
+  }
+}
+
+TEST(RunTemp, APoolOneByteShortFailsTheLargestCallWithTheKernelsLines) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("topk"));
+  kernels::RunTempOptions o;
+  o.pool_align = 16;
+  o.temp_pool_bytes = 639;
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(t.check.has_value());
+  EXPECT_FALSE(t.check->fits);
+  EXPECT_EQ(t.calls[*t.check->failing_call].instruction, 1u);
+  EXPECT_EQ(t.check->log, (std::vector<std::string>{
+                              "Memory allocation failed: 640B requested (adjusted for "
+                              "alignment), 639B available",
+                              "Failed to allocate temp memory. Bytes requested: 640",
+                              "Check failed (temp_mem_allocated): ",
+                              "KernelCall failed at instruction 0:1 in operator "
+                              "aten::topk.values: 0x21"}));
+  o.temp_pool_bytes = 640;
+  EXPECT_TRUE(Temp(p, "1.4.1", "x86_64", o).check->fits);
+}
+
+TEST(RunTemp, NoTempAllocatorGoesToTheHeapFromTheFallbackRelease) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("topk"));
+  kernels::RunTempOptions o;
+  o.temp_allocator = false;
+  // 0.3.0: no fallback (allocate_temp would return NotFound), and no topk in its portable
+  // library yet: the three calls are unknown, naming the operator.
+  const kernels::RunTemp none = Temp(p, "0.3.0", "x86_64", o);
+  EXPECT_TRUE(none.no_temp_allocator);
+  EXPECT_EQ(none.unknown_calls, 3u);
+  const kernels::RunTemp old = Temp(p, "0.4.0", "x86_64", o);
+  EXPECT_TRUE(old.platform_fallback);
+  // node (2 pointers) + size + alignment; from 1.3.0 + alignment - 1.
+  EXPECT_EQ(old.heap_peak_bytes, 16u + 640 + 8);
+  const kernels::RunTemp now = Temp(p, "1.3.0", "x86_64", o);
+  EXPECT_EQ(now.heap_peak_bytes, 16u + 640 + 7);
+  ASSERT_TRUE(now.no_heap_failing_call.has_value());
+  EXPECT_EQ(now.calls[*now.no_heap_failing_call].instruction, 0u);
+  EXPECT_EQ(now.no_heap_log, (std::vector<std::string>{
+                                 "Failed to allocate 103 bytes",
+                                 "Failed to allocate temp memory. Bytes requested: 80",
+                                 "Check failed (temp_mem_allocated): ",
+                                 "KernelCall failed at instruction 0:0 in operator "
+                                 "aten::topk.values: 0x21"}));
+}
+
+TEST(RunTemp, AnOperatorNoLibraryImplementsIsUnknownNamingItAndTheLibraryAsked) {
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  const int x = m.Tensor({.sizes = {4}});
+  m.KernelCall(m.Operator("my_ns::frobnicate", "out"), {x, x});
+  m.KernelCall(m.Operator("aten::fft_r2c", "out"), {x, x});
+  const pte::ProgramView p = Read(b);
+  kernels::RunTempOptions o;
+  o.kernels = {"optimized"};
+  const kernels::RunTemp t = Temp(p, "1.4.1", "cortex-m", o);
+  EXPECT_EQ(t.unknown_calls, 2u);
+  EXPECT_EQ(t.calls[0].unknown,
+            "no modelled library implements my_ns::frobnicate.out (asked: optimized and the "
+            "my_ns:: libraries)");
+  EXPECT_EQ(t.calls[1].unknown, "no modelled library implements aten::fft_r2c.out (asked: optimized)");
+}
+
+TEST(RunTempCli, SummaryChecksTheTempPoolAgainstEveryInstruction) {
+  const test::fs::path p = test::WriteScenario(testing::NamedScenarioProgram("topk"), "topk");
+  test::CliRun r =
+      test::Etmem("summary " + p.string() + " --target x86_64 --pool-align 16 --temp-pool 639");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("temp allocator at run time: 640 B, set by instruction 1 "
+                       "(aten::topk.values, portable) [kernels: portable]"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("temp pool 639 B (--temp-pool): load fits (0 B peak); instruction 1 DOES "
+                       "NOT FIT (640 B)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("the runtime logs: Failed to allocate temp memory. Bytes requested: 640"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(RunTempCli, TheHeaderDeclaresTheLargerOfLoadAndRun) {
+  const test::fs::path p = test::WriteScenario(testing::NamedScenarioProgram("topk"), "topk");
+  test::CliRun r = test::Etmem("header " + p.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("#define ETMEM_FORWARD_TEMP_RUN_BYTES 640UL"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("#define ETMEM_FORWARD_TEMP_POOL_BYTES 640UL"), std::string::npos) << r.out;
+}
+
+TEST(RunTempCli, UnderTheArmRunnerTheCnnsTempMacroIsItsLoadPeak) {
+  const test::fs::path p = test::MotivatingCnnFile();
+  test::CliRun a = test::Etmem("analyze " + p.string() + " --runner arm-baremetal --format json");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  const nlohmann::json j = nlohmann::json::parse(a.out);
+  const nlohmann::json& m = j["methods"][0];
+  EXPECT_EQ(m["temp_allocator"]["run"]["peak_bytes"], 0);
+  EXPECT_EQ(m["temp_allocator"]["run"]["exact"], true);
+  std::string macro;
+  uint64_t load = 0;
+  for (const nlohmann::json& pool : m["runner"]["pools"])
+    if (pool["role"] == "temp") {
+      macro = pool["macro"];
+      load = pool["minimum_bytes"];
+      EXPECT_EQ(pool["bytes_with_run"], load);
+    }
+  ASSERT_FALSE(macro.empty());
+  EXPECT_GT(load, 0u);
+  test::CliRun h = test::Etmem("header " + p.string() + " --runner arm-baremetal");
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_NE(h.out.find("#define " + macro + " " + std::to_string(load) + "UL"), std::string::npos)
+      << h.out;
+}
+
+TEST(RunTempCli, AnUnknownKernelLibraryIsOneLine) {
+  const test::fs::path p = test::WriteScenario(testing::NamedScenarioProgram("topk"), "topk");
+  test::CliRun r = test::Etmem("summary " + p.string() + " --kernels portable,nosuch");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no kernel library named 'nosuch'"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace etmem
