@@ -24,6 +24,6 @@ constexpr int kExitDoesNotFit = 1;
 constexpr int kExitInvalid = 2;
 
 extern const Verb kAnalyzeVerb, kListVerb, kPlanVerb, kReplanVerb, kSummaryVerb, kHeaderVerb,
-    kDiffVerb, kProbeVerb, kCheckVerb, kMeasureVerb, kFitVerb;
+    kDiffVerb, kProbeVerb, kCheckVerb, kMeasureVerb, kFitVerb, kFirmwareVerb;
 
 }  // namespace etmem::cli

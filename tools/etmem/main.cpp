@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const Verb* verbs[] = {&kAnalyzeVerb, &kListVerb,  &kPlanVerb,  &kReplanVerb,  &kSummaryVerb,
                          &kHeaderVerb,  &kDiffVerb,  &kProbeVerb, &kCheckVerb,   &kMeasureVerb,
-                         &kFitVerb};
+                         &kFitVerb,     &kFirmwareVerb};
   // Defining every verb costs more than analysing a small program: when the first argument
   // names a verb, only that one is defined; otherwise all of them, for help and for the error.
   const Verb* named = nullptr;
