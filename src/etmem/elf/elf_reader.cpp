@@ -134,7 +134,7 @@ Result<std::vector<Section>> ReadSections(const Reader& r, const Format& f) {
                   " is not a string table");
   const Section& strtab = sections[shstrndx];
   if (!r.Has(strtab.offset, strtab.size))
-    return r.Fail("section name table (section " + std::to_string(shstrndx) + ", offset " +
+    return r.Fail("section name string table (section " + std::to_string(shstrndx) + ", offset " +
                   std::to_string(strtab.offset) + ", " + std::to_string(strtab.size) +
                   " bytes) runs past the end of the file (" + std::to_string(r.size()) +
                   " bytes)");

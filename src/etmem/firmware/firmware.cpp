@@ -551,6 +551,8 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
               p.consequence = q.then;
               break;
             }
+            if (p.failing.empty() && p.temp)
+              p.failing = fmt::format("load_method's temp allocations (peak {} B)", pr.minimum);
           }
         }
         if (p.temp && p.note.empty())
