@@ -24,6 +24,6 @@ constexpr int kExitDoesNotFit = 1;
 constexpr int kExitInvalid = 2;
 
 extern const Verb kAnalyzeVerb, kListVerb, kPlanVerb, kReplanVerb, kSummaryVerb, kHeaderVerb,
-    kDiffVerb, kProbeVerb, kCheckVerb, kMeasureVerb, kFitVerb, kFirmwareVerb;
+    kDiffVerb, kProbeVerb, kCheckVerb, kMeasureVerb, kFitVerb;
 
 }  // namespace etmem::cli

@@ -9,6 +9,10 @@
 #include "model_options.h"
 #include "etmem/base/printable.h"
 
+namespace etmem::cli {
+extern const Verb kFirmwareVerb;  // firmware_command.cpp
+}  // namespace etmem::cli
+
 int main(int argc, char** argv) {
   using namespace etmem::cli;
   CLI::App app{"etmem: exact memory requirements of ExecuTorch programs (.pte), computed offline"};

@@ -388,8 +388,7 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
 
   // The profile, with the options whose pools the image declares.
   runner::RunnerSelection selection =
-      api::Take(runner::SelectRunner(runner_name.ends_with(".json") ? runner_name + runner_opts
-                                                                     : runner_name + runner_opts));
+      api::Take(runner::SelectRunner(runner_name + runner_opts));
   const runner::Profile* profile = api::Take(runner::ProfileFor(selection, version));
   if (options.model.runner.empty()) {
     for (const runner::PoolSpec& p : profile->pools) {
@@ -407,6 +406,7 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
 
   // Pools: every pool the runner has with these options, by symbol.
   std::vector<report::FirmwarePool> pools;
+  std::vector<std::pair<std::string, uint32_t>> aligns;  // pool id, its base's alignment
   for (const runner::PoolSpec& spec : profile->pools) {
     if (!runner::WhenHolds(spec.when, selection.options)) continue;
     report::FirmwarePool p;
@@ -437,7 +437,7 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
     const uint64_t low = LowestSetBit(s->value);
     p.align_capped = low == 0 || low > (uint64_t{1} << 30);
     p.align = p.align_capped ? uint64_t{1} << 30 : low;
-    selection.pool_aligns.emplace_back(spec.id, static_cast<uint32_t>(p.align));
+    aligns.emplace_back(spec.id, static_cast<uint32_t>(p.align));
     if (options.board)
       for (const api::BoardRegion& g : options.board->regions())
         if (g.origin && p.address >= *g.origin && p.address - *g.origin < g.size_bytes)
@@ -476,6 +476,17 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
           f.info.region = g.name;
     out.programs.push_back(f.info);
   }
+
+  // The profile as this image has it: each pool's base aligned as its address is (the
+  // profile's base_align is the array's alignment; here it is known, not assumed).
+  auto imaged = std::make_shared<runner::Profile>(*profile);
+  for (runner::PoolSpec& spec : imaged->pools)
+    for (const auto& [id, align] : aligns)
+      if (spec.id == id) spec.base_align = align;
+  imaged->file = profile->file + ", each pool's base aligned as its address in " + name + " is";
+  const auto chosen_profiles = selection.candidates;  // keeps `profile` alive
+  selection.candidates = {imaged};
+  selection.pool_align.reset();
 
   // Verdicts: each program's methods with the runner, pools as the image declares them.
   const runtime::RuntimeTraits* release = api::Take(runtime::FindRelease(version));

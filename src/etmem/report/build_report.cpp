@@ -287,10 +287,6 @@ std::string RunnerAssumption(const runner::Profile& p, const runner::RunnerSelec
                      (options.empty() ? "no options" : "options " + options);
   if (s.pool_align)
     line += ", every pool's base aligned to " + std::to_string(*s.pool_align) + " B (--pool-align)";
-  for (const auto& [id, align] : s.pool_aligns)
-    if (const runner::PoolSpec* pool = p.FindPool(id))
-      line += ", " + pool->variable + "'s base aligned to " + std::to_string(align) +
-              " B (its address in the image)";
   return line;
 }
 

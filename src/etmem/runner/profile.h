@@ -155,13 +155,9 @@ struct RunnerSelection {
   std::vector<std::shared_ptr<const Profile>> candidates;
   std::vector<std::string> options;
   std::optional<uint32_t> pool_align;  // --pool-align: overrides every pool's base alignment
-  // One pool's base alignment, known from its address in a linked image (etmem firmware):
-  // (pool id, alignment); overrides pool_align for that pool.
-  std::vector<std::pair<std::string, uint32_t>> pool_aligns;
   bool empty() const { return candidates.empty(); }
   bool operator==(const RunnerSelection& o) const {
-    return candidates == o.candidates && options == o.options && pool_align == o.pool_align &&
-           pool_aligns == o.pool_aligns;
+    return candidates == o.candidates && options == o.options && pool_align == o.pool_align;
   }
 };
 

@@ -91,10 +91,7 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
     const PoolSpec& spec = profile.pools[i];
     if (!Enabled(spec.when, plan.options)) continue;
     pool_index[i] = static_cast<int64_t>(plan.pools.size());
-    uint32_t align = selection.pool_align.value_or(spec.base_align);
-    for (const auto& [id, known] : selection.pool_aligns)
-      if (id == spec.id) align = known;
-    plan.pools.push_back({&spec, align});
+    plan.pools.push_back({&spec, selection.pool_align.value_or(spec.base_align)});
   }
   auto pool_of = [&](const std::string& id, size_t step) -> Result<size_t> {
     for (size_t i = 0; i < profile.pools.size(); ++i)
