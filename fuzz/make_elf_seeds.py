@@ -26,7 +26,7 @@ def link(compiler, arch, runner, program, out):
     with open(os.path.join(d, "model_pte.h"), "w") as f:
         f.write(decl + ",".join(str(b) for b in data) + "};\n")
     subprocess.check_call([compiler] + arch.split() + [
-        "-O2", "-fno-exceptions", "-fno-rtti", "-nostdlib", "-D" + runner,
+        "-O2", "-ffreestanding", "-fno-exceptions", "-fno-rtti", "-nostdlib", "-D" + runner,
         "-DMETHOD_POOL_BYTES=1024", "-DTEMP_POOL_BYTES=256", "-I" + d,
         os.path.join(SOURCES, "runner_pools.cpp"), "-T", os.path.join(SOURCES, "firmware.ld"),
         "-Wl,--defsym=POOL_SKIP=16", "-o", out])

@@ -55,7 +55,7 @@ fs::path Link(const Layout& l, const std::vector<uint8_t>& program, const std::s
   std::ofstream(dir / "model_pte.h") << ProgramHeader(program, l.program_decl);
   const fs::path elf = dir / (stem + ".elf");
   const std::string cmd = l.compiler + " " + l.arch +
-                          " -O2 -fno-exceptions -fno-rtti -nostdlib -D" + l.runner +
+                          " -O2 -ffreestanding -fno-exceptions -fno-rtti -nostdlib -D" + l.runner +
                           " -DMETHOD_POOL_BYTES=" + std::to_string(l.method_pool) +
                           " -DTEMP_POOL_BYTES=" + std::to_string(l.temp_pool) + " -I" +
                           dir.string() + " " + (kSources / "runner_pools.cpp").string() + " -T " +
@@ -298,6 +298,7 @@ TEST(Firmware, StaticPoolsArduinoAndPico2) {
   EXPECT_EQ(code, 1);
   EXPECT_EQ(a.at("assumptions").at("runner"), "arduino");
   EXPECT_EQ(Pool(a, "method").at("symbol"), "_ZL11method_pool");
+  EXPECT_EQ(a.at("programs").at(0).at("name"), "model_pte");
   EXPECT_EQ(Pool(a, "method").at("bytes"), 8192);
   EXPECT_EQ(Pool(a, "method").at("needed"),
             Analysed(cnn, "arduino", "cortex-m",

@@ -30,9 +30,11 @@ constexpr const char* kRunnerSymbolsJson =
 
 std::string Hex(uint64_t v) { return fmt::format("0x{:08x}", v); }
 
-// Index of `version` among the modelled releases (oldest first); -1 when unknown.
+// Index of `version` among the modelled releases (oldest first; a snapshot of main after them
+// all); -1 when unknown.
 int ReleaseIndex(const std::string& version) {
   const auto& all = runtime::ReleaseVersions();
+  if (version.starts_with("main")) return static_cast<int>(all.size());
   const auto it = std::find(all.begin(), all.end(), version);
   return it == all.end() ? -1 : static_cast<int>(it - all.begin());
 }
@@ -66,6 +68,15 @@ bool IsDigits(std::string_view s) {
 }
 
 // ---- programs ----
+
+// A C++ static's name without its mangling ("_ZL9model_pte" -> "model_pte"); others as they are.
+std::string PlainName(const std::string& symbol) {
+  if (!symbol.starts_with("_ZL")) return symbol;
+  size_t at = 3, len = 0;
+  while (at < symbol.size() && symbol[at] >= '0' && symbol[at] <= '9' && len < 100000)
+    len = len * 10 + static_cast<size_t>(symbol[at++] - '0');
+  return at > 3 && len == symbol.size() - at ? symbol.substr(at) : symbol;
+}
 
 struct Found {
   report::FirmwareProgram info;
@@ -115,7 +126,7 @@ std::vector<Found> FindPrograms(const elf::Executable& image, const std::string&
       if (!LooksLikeProgram(bytes, at)) continue;
       const uint64_t address = s.address + at;
       const elf::Symbol* sym = SymbolAt(image.elf, address);
-      const std::string where = sym ? sym->name : fmt::format("{}+{:#x}", s.name, at);
+      const std::string where = sym ? PlainName(sym->name) : fmt::format("{}+{:#x}", s.name, at);
       const std::string label = fmt::format("{}: {} (section {} at {})", name, Printable(where),
                                             Printable(s.name), Hex(address));
       uint64_t length = bytes.size() - at;
@@ -442,10 +453,6 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
       for (const api::BoardRegion& g : options.board->regions())
         if (g.origin && p.address >= *g.origin && p.address - *g.origin < g.size_bytes)
           p.region = g.name;
-    if (!p.expected_section.empty() && p.expected_section != p.section)
-      out.notes.push_back(fmt::format(
-          "{} is in section {}, where {}'s runner declares it in {}: a modified runner?",
-          Printable(p.symbol), Printable(p.section), profile->name, p.expected_section));
     pools.push_back(std::move(p));
   }
 

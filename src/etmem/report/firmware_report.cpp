@@ -26,7 +26,7 @@ std::string PoolLine(const FirmwarePool& p) {
 }
 
 std::string VerdictLine(const FirmwarePool& p) {
-  const std::string what = p.temp ? "its peak during load_method" : "needed";
+  const std::string what = p.temp ? "needed (its peak during load_method)" : "needed";
   if (p.fits)
     return fmt::format("    fits: {} B {}, {} B to spare\n", p.needed, what, p.bytes - p.needed);
   std::string out = fmt::format("    TOO SMALL by {} B: {} B {}, {} B declared\n",
