@@ -66,6 +66,7 @@ static Run DefineFirmware(CLI::App* cmd) {
   return [args]() { return Guarded([&] { return RunFirmware(*args); }); };
 }
 
+extern const Verb kFirmwareVerb;  // declared for main.cpp, which names it
 const Verb kFirmwareVerb{"firmware",
                          "Check a linked firmware image: its embedded program against the pools "
                          "its runner declares (sizes and addresses from the symbols), and flash "
