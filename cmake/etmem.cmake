@@ -20,6 +20,16 @@
 # PROGRAM is relative to the current source directory, HEADER to the current binary directory;
 # the header's directory is added to TARGET's include path. The etmem executable is
 # ETMEM_EXECUTABLE (a cache variable; found next to this file's install, then on PATH).
+# Script mode (cmake -P, from etmem_check_firmware's post-link step): run etmem firmware, and on
+# failure delete the image and fail.
+if(CMAKE_SCRIPT_MODE_FILE AND DEFINED ETMEM AND DEFINED IMAGE)
+  execute_process(COMMAND "${ETMEM}" ${ARGS} --no-components RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    file(REMOVE "${IMAGE}")
+    message(FATAL_ERROR "etmem firmware: ${IMAGE} fails its check (exit ${rc}); image deleted")
+  endif()
+  return()
+endif()
 include_guard(GLOBAL)
 
 set(_etmem_module_dir "${CMAKE_CURRENT_LIST_DIR}")
@@ -134,4 +144,62 @@ function(etmem_add_pools)
   else()
     target_include_directories(${A_TARGET} PUBLIC "${header_dir}")
   endif()
+endfunction()
+
+# etmem_check_firmware(TARGET app [PROGRAM model.pte] [RUNTIME 1.4.1] [RUNNER arm-baremetal]
+#                      [BOARD corstone-300|board.json] [TARGET_ABI cortex-m] [METHOD forward])
+# A post-link step: `etmem firmware` reads the linked image ($<TARGET_FILE:app>): its embedded
+# program, the pools its runner declares (sizes and addresses from the symbol table), and fails
+# the build, with etmem's message, when a pool is too small for the program (or the release
+# refuses it). PROGRAM: a .pte the firmware reads at run time instead of embedding one (relative
+# to the current source directory). RUNTIME is required unless ETMEM_RUNTIME is set: an image
+# does not show its ExecuTorch release beyond doubt. A failed check deletes the image, so the
+# next build links and checks it again instead of keeping a firmware that was refused.
+function(etmem_check_firmware)
+  cmake_parse_arguments(A "" "TARGET;PROGRAM;RUNTIME;RUNNER;BOARD;TARGET_ABI;METHOD" "" ${ARGN})
+  if(NOT A_TARGET OR NOT TARGET ${A_TARGET})
+    message(FATAL_ERROR "etmem_check_firmware: TARGET must name an executable target")
+  endif()
+  if(NOT ETMEM_EXECUTABLE)
+    message(FATAL_ERROR "etmem_check_firmware: no etmem executable; set ETMEM_EXECUTABLE")
+  endif()
+  if(NOT A_RUNTIME)
+    set(A_RUNTIME "${ETMEM_RUNTIME}")
+  endif()
+  if(NOT A_RUNTIME)
+    message(FATAL_ERROR "etmem_check_firmware: RUNTIME is required (the ExecuTorch release the "
+                        "firmware is built with; an image does not show it beyond doubt)")
+  endif()
+  set(args firmware "$<TARGET_FILE:${A_TARGET}>")
+  if(A_PROGRAM)
+    get_filename_component(program "${A_PROGRAM}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND args "${program}")
+  endif()
+  list(APPEND args --runtime "${A_RUNTIME}")
+  if(A_RUNNER)
+    if(A_RUNNER MATCHES "\\.json")
+      get_filename_component(A_RUNNER "${A_RUNNER}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    endif()
+    list(APPEND args --runner "${A_RUNNER}")
+  endif()
+  if(A_BOARD)
+    if(A_BOARD MATCHES "\\.json$")
+      get_filename_component(A_BOARD "${A_BOARD}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    endif()
+    list(APPEND args --board "${A_BOARD}")
+  endif()
+  if(A_TARGET_ABI)
+    list(APPEND args --target "${A_TARGET_ABI}")
+  endif()
+  if(A_METHOD)
+    list(APPEND args --method "${A_METHOD}")
+  endif()
+  # The report goes to the build log; etmem's exit code (1: too small, 2: bad input) fails the
+  # step (run by _etmem_check_firmware_step below, which also deletes the image then).
+  string(REPLACE ";" "\\;" args_escaped "${args}")
+  add_custom_command(TARGET ${A_TARGET} POST_BUILD
+    COMMAND "${CMAKE_COMMAND}" "-DETMEM=${ETMEM_EXECUTABLE}" "-DIMAGE=$<TARGET_FILE:${A_TARGET}>"
+            "-DARGS=${args_escaped}" -P "${_etmem_module_dir}/etmem.cmake"
+    COMMENT "etmem: checking ${A_TARGET}'s pools against its program"
+    VERBATIM)
 endfunction()

@@ -9,6 +9,10 @@
 #include "model_options.h"
 #include "etmem/base/printable.h"
 
+namespace etmem::cli {
+extern const Verb kFirmwareVerb;  // firmware_command.cpp
+}  // namespace etmem::cli
+
 int main(int argc, char** argv) {
   using namespace etmem::cli;
   CLI::App app{"etmem: exact memory requirements of ExecuTorch programs (.pte), computed offline"};
@@ -17,7 +21,7 @@ int main(int argc, char** argv) {
   app.failure_message(UsageFailure);  // a bad size: one line
   const Verb* verbs[] = {&kAnalyzeVerb, &kListVerb,  &kPlanVerb,  &kReplanVerb,  &kSummaryVerb,
                          &kHeaderVerb,  &kDiffVerb,  &kProbeVerb, &kCheckVerb,   &kMeasureVerb,
-                         &kFitVerb};
+                         &kFitVerb,     &kFirmwareVerb};
   // Defining every verb costs more than analysing a small program: when the first argument
   // names a verb, only that one is defined; otherwise all of them, for help and for the error.
   const Verb* named = nullptr;

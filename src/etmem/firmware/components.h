@@ -1,0 +1,36 @@
+// Owns: flash and RAM of a linked image by component (`etmem firmware`'s table): every
+// allocated section's bytes attributed to symbols, and symbols to components by name rules held
+// as data (firmware/components.json): ExecuTorch runtime core, each operator's kernels, each
+// backend, flatbuffers, the programs, the runner's pools, the C and C++ runtime libraries, the
+// application. Bytes no symbol covers (padding, unnamed data) are a row of their own, so the
+// table adds up to the sections' sizes exactly. Not: the verdicts (firmware.h).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "etmem/elf/elf_reader.h"
+#include "etmem/etmem.h"
+#include "etmem/pte/program_view.h"
+#include "etmem/report/firmware_report.h"
+
+namespace etmem::firmware {
+
+// `report` gives the programs and pools found (by address); `programs` their views (for the
+// operators they call), in the same order as report.programs.
+report::FirmwareComponents Components(const elf::Executable& image,
+                                      const report::FirmwareReport& report,
+                                      const std::vector<const pte::ProgramView*>& programs,
+                                      const std::optional<api::Board>& board);
+
+// The component a symbol name belongs to by the rules ("" = the application's), and for an
+// operator kernel or a backend, its name ("add_out", "arm").
+struct Attribution {
+  std::string component;
+  std::string kind;  // "operator", "backend" or ""
+  std::string detail;
+};
+Attribution Attribute(const std::string& symbol);
+
+}  // namespace etmem::firmware

@@ -1,0 +1,592 @@
+// Owns: `etmem firmware`'s checks of a linked image (firmware.h): target, programs, runner by
+// its pool symbols, per-pool verdicts.
+#include "etmem/firmware/firmware.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "etmem/abi/abi.h"
+#include "etmem/api/internal.h"
+#include "etmem/base/printable.h"
+#include "etmem/firmware/components.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/report/report.h"
+#include "etmem/runner/profile.h"
+#include "etmem/runtime/release.h"
+
+namespace etmem::firmware {
+namespace {
+
+constexpr const char* kRunnerSymbolsJson =
+#include "etmem/firmware/runner_symbols.inc"
+    ;
+
+[[noreturn]] void Fail(api::ErrorKind kind, const std::string& message) {
+  throw api::Error(kind, message);
+}
+
+std::string Hex(uint64_t v) { return fmt::format("0x{:08x}", v); }
+
+// Index of `version` among the modelled releases (oldest first; a snapshot of main after them
+// all); -1 when unknown.
+int ReleaseIndex(const std::string& version) {
+  const auto& all = runtime::ReleaseVersions();
+  if (version.starts_with("main")) return static_cast<int>(all.size());
+  const auto it = std::find(all.begin(), all.end(), version);
+  return it == all.end() ? -1 : static_cast<int>(it - all.begin());
+}
+
+std::vector<RunnerSymbols> ParseRunnerSymbols() {
+  const nlohmann::json j = nlohmann::json::parse(kRunnerSymbolsJson);
+  std::vector<RunnerSymbols> out;
+  for (const auto& e : j.at("runners")) {
+    RunnerSymbols r;
+    r.runner = e.at("runner").get<std::string>();
+    r.first = e.at("releases").at("first").get<std::string>();
+    r.last = e.at("releases").at("last").get<std::string>();
+    r.source = e.at("source").get<std::string>();
+    for (const auto& p : e.at("pools"))
+      r.pools.push_back({p.at("pool").get<std::string>(), p.at("symbol").get<std::string>(),
+                         p.at("section").is_null() ? "" : p.at("section").get<std::string>()});
+    r.markers = e.value("markers", std::vector<std::string>{});
+    if (!e.at("program").is_null()) {
+      const auto& p = e.at("program");
+      r.program_symbol = p.at("symbol").get<std::string>();
+      if (!p.at("section").is_null()) r.program_section = p.at("section").get<std::string>();
+      if (!p.at("align").is_null()) r.program_align = p.at("align").get<uint32_t>();
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+bool IsDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// ---- programs ----
+
+// A C++ static's name without its mangling ("_ZL9model_pte" -> "model_pte"); others as they are.
+std::string PlainName(const std::string& symbol) {
+  if (!symbol.starts_with("_ZL")) return symbol;
+  size_t at = 3, len = 0;
+  while (at < symbol.size() && symbol[at] >= '0' && symbol[at] <= '9' && len < 100000)
+    len = len * 10 + static_cast<size_t>(symbol[at++] - '0');
+  return at > 3 && len == symbol.size() - at ? symbol.substr(at) : symbol;
+}
+
+struct Found {
+  report::FirmwareProgram info;
+  std::optional<api::Program> program;
+};
+
+std::string FileIdentifier(std::span<const uint8_t> b) {
+  return std::string(reinterpret_cast<const char*>(b.data() + 4), 4);
+}
+
+bool LooksLikeProgram(std::span<const uint8_t> b, uint64_t at) {
+  if (b.size() < 8 || at > b.size() - 8) return false;
+  const uint8_t* p = b.data() + at;
+  return p[4] == 'E' && p[5] == 'T' && p[6] >= '0' && p[6] <= '9' && p[7] >= '0' && p[7] <= '9';
+}
+
+// The object symbol that starts at `address` with a size, if any.
+const elf::Symbol* SymbolAt(const elf::ObjectFile& elf, uint64_t address) {
+  for (const elf::Symbol& s : elf.symbols)
+    if (s.section != 0 && s.value == address && s.size > 0 && (s.type == 1 || s.type == 0))
+      return &s;
+  return nullptr;
+}
+
+void Place(report::FirmwareProgram& p, const elf::Executable& image, const elf::Section& s) {
+  const elf::Segment* g = image.SegmentOf(s);
+  if (g && g->paddr != g->vaddr && s.type != elf::kShtNobits) {
+    p.placement = "copied to RAM at boot (initialised data)";
+    p.load_address = g->paddr + (s.address - g->vaddr) + (p.address - s.address);
+    p.ram_bytes = p.bytes;
+  } else if (s.writable()) {
+    p.placement = "read in place (a writable section, but no copy at boot: its load address is "
+                  "its run address)";
+  } else {
+    p.placement = "read in place (read-only section, not copied to RAM)";
+  }
+}
+
+std::vector<Found> FindPrograms(const elf::Executable& image, const std::string& name,
+                                const RunnerSymbols* runner, std::vector<std::string>& notes) {
+  std::vector<Found> out;
+  for (size_t si = 1; si < image.elf.sections.size(); ++si) {
+    const elf::Section& s = image.elf.sections[si];
+    if (!s.allocated() || !s.has_file_bytes() || s.size < 8) continue;
+    const std::span<const uint8_t> bytes = image.SectionBytes(s);
+    for (uint64_t at = 0; at + 8 <= bytes.size(); ++at) {
+      if (!LooksLikeProgram(bytes, at)) continue;
+      const uint64_t address = s.address + at;
+      const elf::Symbol* sym = SymbolAt(image.elf, address);
+      const std::string where = sym ? PlainName(sym->name) : fmt::format("{}+{:#x}", s.name, at);
+      const std::string label = fmt::format("{}: {} (section {} at {})", name, Printable(where),
+                                            Printable(s.name), Hex(address));
+      uint64_t length = bytes.size() - at;
+      if (sym) {
+        if (!s.Contains(address, sym->size))
+          Fail(api::ErrorKind::kInvalidProgram,
+               fmt::format("{}: the program's symbol ({} B) spans the end of its section ({} B "
+                           "at {})",
+                           label, sym->size, s.size, Hex(s.address)));
+        length = sym->size;
+      } else {
+        auto header = pte::ReadExtendedHeader(bytes.subspan(at), label);
+        if (header && *header) {
+          uint64_t end = (*header)->program_size;
+          if ((*header)->segment_data_size)
+            end = std::max(end, (*header)->segment_base_offset + *(*header)->segment_data_size);
+          if (end > length)
+            Fail(api::ErrorKind::kInvalidProgram,
+                 fmt::format("{}: the program's extended header says {} B, past the end of its "
+                             "section ({} B left)",
+                             label, end, length));
+          length = end;
+        }
+      }
+      Found f;
+      try {
+        f.program = api::Program::FromBytes(bytes.data() + at, length, label);
+      } catch (const api::Error& e) {
+        // The runner's own program array must verify; other "ET.." bytes may be a coincidence.
+        const bool runner_array =
+            sym && runner && !runner->program_symbol.empty() &&
+            NamesVariable(sym->name, runner->program_symbol);
+        if (runner_array) throw;
+        notes.push_back(fmt::format("bytes at {} in {} carry an ExecuTorch file identifier but "
+                                    "are not a program etmem can read ({}); skipped",
+                                    Hex(address), Printable(s.name), e.what()));
+        continue;
+      }
+      f.info.name = where;
+      f.info.section = s.name;
+      f.info.address = address;
+      f.info.bytes = length;
+      f.info.file_identifier = Printable(FileIdentifier(bytes.subspan(at)));
+      f.info.methods = f.program->method_names();
+      Place(f.info, image, s);
+      out.push_back(std::move(f));
+      at += length - 1;
+    }
+  }
+  return out;
+}
+
+// ---- runner ----
+
+// Whether `s` is in the section a runner declares it in: `declared`, or ("" = no attribute) the
+// compiler's default for zero-initialised data (.bss, .bss.NAME with -fdata-sections).
+bool InDeclaredSection(const elf::ObjectFile& elf, const elf::Symbol& s, const std::string& declared) {
+  const elf::Section* sec = elf.SectionOf(s);
+  if (!sec) return false;
+  if (!declared.empty()) return sec->name == declared;
+  return sec->name == ".bss" || (sec->name.starts_with(".bss.") && s.name.find(sec->name.substr(5)) != std::string::npos);
+}
+
+struct Match {
+  const RunnerSymbols* entry = nullptr;
+  int score = 0;  // symbols found + sections as declared
+};
+
+std::vector<Match> MatchRunners(const elf::ObjectFile& elf, const std::string& version) {
+  std::vector<Match> best;  // one per runner name, in data order
+  const int v = ReleaseIndex(version);
+  for (const RunnerSymbols& r : BuiltinRunnerSymbols()) {
+    if (v >= 0 && (v < ReleaseIndex(r.first) || v > ReleaseIndex(r.last))) continue;
+    const elf::Symbol* method = nullptr;
+    int score = 0;
+    for (const RunnerSymbols::Pool& p : r.pools) {
+      const elf::Symbol* s = FindPoolSymbol(elf, p.symbol);
+      if (!s) continue;
+      if (p.pool == "method") method = s;
+      ++score;
+      if (InDeclaredSection(elf, *s, p.section)) ++score;
+    }
+    if (!method) continue;
+    for (const std::string& marker : r.markers)
+      if (std::any_of(elf.symbols.begin(), elf.symbols.end(), [&](const elf::Symbol& s) {
+            return s.section != 0 && s.name.find(marker) != std::string::npos;
+          }))
+        score += 2;
+    if (!r.program_symbol.empty())
+      if (const elf::Symbol* s = FindPoolSymbol(elf, r.program_symbol))
+        score += 1 + (!r.program_section.empty() && InDeclaredSection(elf, *s, r.program_section) ? 1 : 0);
+    auto same = std::find_if(best.begin(), best.end(),
+                             [&](const Match& m) { return m.entry->runner == r.runner; });
+    if (same == best.end()) best.push_back({&r, score});
+    else if (score > same->score) *same = {&r, score};
+  }
+  std::stable_sort(best.begin(), best.end(),
+                   [](const Match& a, const Match& b) { return a.score > b.score; });
+  return best;
+}
+
+uint64_t LowestSetBit(uint64_t v) { return v & (~v + 1); }
+
+std::string FillPlaceholders(std::string line, const std::string& method) {
+  auto replace = [&](const std::string& key, const std::string& value) {
+    for (size_t at; (at = line.find(key)) != std::string::npos;) line.replace(at, key.size(), value);
+  };
+  replace("{method}", method);
+  replace("{status}", "0x21");
+  replace("{status_dec}", "33");
+  return line;
+}
+
+}  // namespace
+
+const std::vector<RunnerSymbols>& BuiltinRunnerSymbols() {
+  static const std::vector<RunnerSymbols> all = ParseRunnerSymbols();
+  return all;
+}
+
+bool NamesVariable(const std::string& symbol, const std::string& name) {
+  if (symbol == name) return true;
+  const std::string mangled = std::to_string(name.size()) + name;
+  // C++ internal linkage at namespace scope: _ZL<len><name>.
+  if (symbol == "_ZL" + mangled) return true;
+  // C++ static local: _ZZ<function>E<len><name>, optionally _<discriminator>.
+  if (symbol.starts_with("_ZZ")) {
+    std::string_view n = symbol;
+    if (n.ends_with("E" + mangled)) return true;
+    if (const size_t us = n.rfind('_'); us != std::string_view::npos && us > 3 &&
+                                        IsDigits(n.substr(us + 1)))
+      if (n.substr(0, us).ends_with("E" + mangled)) return true;
+  }
+  // C static local: <name>.<n>.
+  return symbol.size() > name.size() + 1 && symbol.starts_with(name + ".") &&
+         IsDigits(std::string_view(symbol).substr(name.size() + 1));
+}
+
+const elf::Symbol* FindPoolSymbol(const elf::ObjectFile& elf, const std::string& name) {
+  const elf::Symbol* found = nullptr;
+  for (const elf::Symbol& s : elf.symbols) {
+    if (s.section == 0 || s.section >= 0xff00 || (s.type != 1 && s.type != 0)) continue;
+    if (s.name == name) return &s;  // the exact name wins over a static of the same name
+    if (!found && NamesVariable(s.name, name)) found = &s;
+  }
+  return found;
+}
+
+TargetGuess GuessTarget(const elf::ObjectFile& elf) {
+  TargetGuess g;
+  const std::string cls = fmt::format("ELF{}", elf.bits);
+  switch (elf.machine) {
+    case 40:
+      g.machine = "ARM";
+      g.evidence = fmt::format("EM_ARM {}, EABI version {}", cls, elf.flags >> 24);
+      if (elf.arm) {
+        if (elf.arm->profile) g.evidence += fmt::format(", Tag_CPU_arch_profile '{}'", *elf.arm->profile);
+        if (elf.arm->cpu_arch) g.evidence += fmt::format(", Tag_CPU_arch {}", *elf.arm->cpu_arch);
+        if (!elf.arm->cpu_name.empty())
+          g.evidence += ", Tag_CPU_name " + Printable(elf.arm->cpu_name);
+      }
+      // AAPCS on a 32-bit Arm core: the M profile is etmem's cortex-m; A and R cores share its
+      // type layout, but their C library's malloc may differ (said in a note by the caller).
+      if (elf.bits == 32) g.target = "cortex-m";
+      break;
+    case 243:
+      g.machine = "RISC-V";
+      g.evidence = fmt::format("EM_RISCV {}, e_flags {:#x}", cls, elf.flags);
+      if (elf.bits == 32) g.target = "riscv32";
+      break;
+    case 94:
+      g.machine = "Xtensa";
+      g.evidence = fmt::format("EM_XTENSA {}", cls);
+      if (elf.bits == 32) g.target = "xtensa";
+      break;
+    case 183:
+      g.machine = "AArch64";
+      g.evidence = fmt::format("EM_AARCH64 {}", cls);
+      if (elf.bits == 64) g.target = "aarch64";
+      break;
+    case 62:
+      g.machine = "x86-64";
+      g.evidence = fmt::format("EM_X86_64 {}", cls);
+      if (elf.bits == 64) g.target = "x86_64";
+      break;
+    default:
+      g.machine = fmt::format("machine {}", elf.machine);
+      g.evidence = fmt::format("e_machine {} {}", elf.machine, cls);
+  }
+  return g;
+}
+
+report::FirmwareReport CheckFirmware(const std::string& path, const FirmwareOptions& options) {
+  return CheckFirmware(api::Take(elf::ReadExecutableFile(path)), path, options);
+}
+
+report::FirmwareReport CheckFirmware(std::vector<uint8_t> bytes, const std::string& name,
+                                     const FirmwareOptions& options) {
+  return CheckFirmware(api::Take(elf::ReadExecutable(std::move(bytes), name)), name, options);
+}
+
+report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::string& path,
+                                     const FirmwareOptions& options) {
+  const std::string name = Printable(path, 400);
+  const elf::ObjectFile& elf = image.elf;
+  report::FirmwareReport out;
+  out.image = path;
+  out.bits = elf.bits;
+
+  // Target.
+  const TargetGuess guess = GuessTarget(elf);
+  out.machine = guess.machine;
+  out.abi_evidence = guess.evidence;
+  if (!options.model.target.empty()) {
+    out.target = options.model.target;
+    out.target_source = "--target";
+  } else if (!guess.target.empty()) {
+    out.target = guess.target;
+    out.target_source = "the ELF header";
+    if (elf.machine == 40 && elf.arm && elf.arm->profile && *elf.arm->profile != 'M')
+      out.notes.push_back(fmt::format(
+          "an Arm {}-profile core: etmem's cortex-m target has its AAPCS type layout; pass "
+          "--target FILE.json if its C library's malloc alignment differs",
+          *elf.arm->profile));
+  } else {
+    Fail(api::ErrorKind::kInvalidArgument,
+         fmt::format("{}: {} has no built-in etmem target (cortex-m, riscv32, xtensa, aarch64, "
+                     "x86_64): pass --target NAME or a target file",
+                     name, guess.evidence));
+  }
+  const abi::Abi target = api::Take(abi::ResolveTarget(out.target));
+
+  // Runner (its declarations found by symbol) and release.
+  std::string runner_name, runner_opts;
+  if (const size_t plus = options.model.runner.find('+'); !options.model.runner.empty()) {
+    runner_name = options.model.runner.substr(0, plus);
+    if (plus != std::string::npos) runner_opts = options.model.runner.substr(plus);
+  }
+  std::string version;
+  if (!options.model.runtime.empty())
+    version = api::Take(runtime::FindRelease(options.model.runtime))->version;
+  const std::vector<Match> matches = MatchRunners(elf, version);
+  if (options.model.runner.empty()) {
+    if (matches.empty())
+      Fail(api::ErrorKind::kInvalidArgument,
+           fmt::format("{}: no runner's pool symbols found{} (etmem knows the declarations of "
+                       "{} runners: `etmem list runners`); pass --runner NAME or a profile file",
+                       name, version.empty() ? "" : " for ExecuTorch " + version,
+                       BuiltinRunnerSymbols().size()));
+    runner_name = matches[0].entry->runner;
+    out.runner_source = "its pool symbols";
+    for (size_t i = 1; i < matches.size(); ++i) out.other_runners.push_back(matches[i].entry->runner);
+  } else {
+    out.runner_source = "--runner";
+  }
+  const RunnerSymbols* declared = nullptr;
+  for (const Match& m : matches)
+    if (m.entry->runner == runner_name) declared = m.entry;
+  if (version.empty()) {
+    std::string range;
+    if (declared) range = fmt::format(" (its declarations are those of {} at ExecuTorch {}-{})",
+                                      declared->runner, declared->first, declared->last);
+    Fail(api::ErrorKind::kInvalidArgument,
+         fmt::format("{}: the image does not show which ExecuTorch release it runs beyond "
+                     "doubt{}: pass --runtime VERSION",
+                     name, range));
+  }
+  out.runtime = version;
+  out.runtime_source = "--runtime (an image does not show its release beyond doubt)";
+
+  // The profile, with the options whose pools the image declares.
+  runner::RunnerSelection selection =
+      api::Take(runner::SelectRunner(runner_name + runner_opts));
+  const runner::Profile* profile = api::Take(runner::ProfileFor(selection, version));
+  if (options.model.runner.empty()) {
+    for (const runner::PoolSpec& p : profile->pools) {
+      const std::string opt(runner::WhenOption(p.when));
+      if (opt.empty() || p.when.starts_with("!") || !FindPoolSymbol(elf, p.variable)) continue;
+      if (std::find(selection.options.begin(), selection.options.end(), opt) ==
+          selection.options.end()) {
+        selection.options.push_back(opt);
+        out.runner_options.push_back(opt);
+      }
+    }
+  }
+  out.runner = profile->name;
+  out.runner_releases = profile->first_release + "-" + profile->last_release;
+
+  // Pools: every pool the runner has with these options, by symbol.
+  std::vector<report::FirmwarePool> pools;
+  std::vector<std::pair<std::string, uint32_t>> aligns;  // pool id, its base's alignment
+  for (const runner::PoolSpec& spec : profile->pools) {
+    if (!runner::WhenHolds(spec.when, selection.options)) continue;
+    report::FirmwarePool p;
+    p.id = spec.id;
+    p.role = spec.role;
+    const elf::Symbol* s = FindPoolSymbol(elf, spec.variable);
+    if (!s)
+      Fail(api::ErrorKind::kInvalidArgument,
+           fmt::format("{}: no symbol {} ({} runner's {} pool) in the image's symbol table", name,
+                       spec.variable, profile->name, spec.id));
+    if (s->size == 0)
+      Fail(api::ErrorKind::kInvalidArgument,
+           fmt::format("{}: {} has no size in the symbol table (declared as an extern or in "
+                       "assembly?): etmem needs the pool's size",
+                       name, Printable(s->name)));
+    const elf::Section* sec = elf.SectionOf(*s);
+    if (!sec || !sec->Contains(s->value, s->size))
+      Fail(api::ErrorKind::kInvalidArgument,
+           fmt::format("{}: {} ({} B at {}) lies outside its section", name, Printable(s->name),
+                       s->size, Hex(s->value)));
+    p.symbol = s->name;
+    p.section = sec->name;
+    if (declared)
+      for (const RunnerSymbols::Pool& d : declared->pools)
+        if (d.pool == spec.id) p.expected_section = d.section;
+    p.address = s->value;
+    p.bytes = s->size;
+    const uint64_t low = LowestSetBit(s->value);
+    p.align_capped = low == 0 || low > (uint64_t{1} << 30);
+    p.align = p.align_capped ? uint64_t{1} << 30 : low;
+    aligns.emplace_back(spec.id, static_cast<uint32_t>(p.align));
+    if (options.board)
+      for (const api::BoardRegion& g : options.board->regions())
+        if (g.origin && p.address >= *g.origin && p.address - *g.origin < g.size_bytes)
+          p.region = g.name;
+    pools.push_back(std::move(p));
+  }
+
+  // Programs: the one named on the command line, else every one embedded.
+  std::vector<Found> programs;
+  if (!options.program_path.empty()) {
+    Found f;
+    f.program = api::Program::Open(options.program_path);
+    f.info.name = options.program_path;
+    f.info.from_file = true;
+    f.info.bytes = f.program->size_bytes();
+    f.info.methods = f.program->method_names();
+    f.info.file_identifier = "";  // the reader checked it; a file's identifier is not kept
+    programs.push_back(std::move(f));
+  } else {
+    programs = FindPrograms(image, name, declared, out.notes);
+    if (programs.empty())
+      Fail(api::ErrorKind::kInvalidArgument,
+           fmt::format("{}: no ExecuTorch program in an allocated section (no \"ET..\" file "
+                       "identifier verifies): pass PROGRAM.pte when the firmware reads it from a "
+                       "file system or semihosting",
+                       name));
+  }
+  for (Found& f : programs) {
+    if (options.board && !f.info.from_file)
+      for (const api::BoardRegion& g : options.board->regions())
+        if (g.origin && f.info.address >= *g.origin && f.info.address - *g.origin < g.size_bytes)
+          f.info.region = g.name;
+    out.programs.push_back(f.info);
+  }
+
+  // The profile as this image has it: each pool's base aligned as its address is (the
+  // profile's base_align is the array's alignment; here it is known, not assumed).
+  auto imaged = std::make_shared<runner::Profile>(*profile);
+  for (runner::PoolSpec& spec : imaged->pools)
+    for (const auto& [id, align] : aligns)
+      if (spec.id == id) spec.base_align = align;
+  imaged->file = profile->file + ", each pool's base aligned as its address in " + name + " is";
+  const auto chosen_profiles = selection.candidates;  // keeps `profile` alive
+  selection.candidates = {imaged};
+  selection.pool_align.reset();
+
+  // Verdicts: each program's methods with the runner, pools as the image declares them.
+  const runtime::RuntimeTraits* release = api::Take(runtime::FindRelease(version));
+  const runtime::RuntimeModel model(*release, target);
+  for (const Found& f : programs) {
+    api::Options o = options.model;
+    o.runtime = version;
+    o.target = out.target;
+    o.runner.clear();
+    o.pool_align.reset();
+    o.pool.reset();
+    for (const report::FirmwarePool& p : pools)
+      if (p.id == profile->LoadStep().pool) o.pool = p.bytes;
+    report::ReportOptions ro = api::Take(api::MakeReportOptions(o, *release, target));
+    ro.runner = selection;  // its candidates own the profile chosen
+    const report::Report rep = api::Take(report::BuildReport(api::Internal(*f.program), model, ro));
+    for (const report::MethodReport& m : rep.methods) {
+      report::FirmwareMethod fm;
+      fm.program = f.info.name;
+      fm.name = std::string(m.method->name);
+      fm.exact = m.plan.exact();
+      if (m.plan.refusal) {
+        fm.refusal = m.plan.refusal->error + ": " + m.plan.refusal->reason;
+        out.methods.push_back(std::move(fm));
+        continue;
+      }
+      if (!m.runner) Fail(api::ErrorKind::kInvalidArgument, name + ": no runner plan was made");
+      const report::RunnerReport& rr = *m.runner;
+      for (const sim::RunnerPoolResult& pr : rr.result.pools) {
+        const runner::PoolSpec& spec = rr.pool_spec(pr.pool);
+        auto it = std::find_if(pools.begin(), pools.end(),
+                               [&](const report::FirmwarePool& p) { return p.id == spec.id; });
+        if (it == pools.end()) continue;
+        report::FirmwarePool p = *it;
+        p.needed = pr.minimum;
+        p.temp = pr.temp_role;
+        if (pr.pool == rr.result.method_pool && rr.result.check) {
+          const sim::RunnerCheck& c = *rr.result.check;
+          p.fits = c.fits();
+          if (c.failure) {
+            p.log = c.failure->log;
+            p.consequence = c.failure->consequence;
+            const runner::RunnerRequest& q = rr.plan.requests[c.failure->request];
+            p.failing = c.failure->load_request
+                            ? fmt::format("load_method's allocation #{} ({})",
+                                          *c.failure->load_request + 1, rr.failing_load_what)
+                            : q.what;
+            p.failing += fmt::format(": {} B asked, {} B left", c.failure->requested,
+                                     c.failure->available);
+          } else if (c.overwritten_bytes > 0 && c.overwriting_request) {
+            p.failing = fmt::format("{} writes {} B past the pool's end",
+                                    rr.plan.requests[*c.overwriting_request].what,
+                                    c.overwritten_bytes);
+          }
+        } else {
+          p.fits = p.bytes >= p.needed;
+          if (!p.fits) {
+            // The first of the pool's entries that does not fit.
+            for (const sim::RunnerEntry& e : pr.entries) {
+              if (e.end <= p.bytes) continue;
+              const runner::RunnerRequest& q = rr.plan.requests[e.request];
+              if (e.load_method) {
+                p.failing = fmt::format("load_method's {} allocations here (peak {} B)",
+                                        e.allocations, pr.minimum);
+                for (const std::string& l : q.failure_logs)
+                  p.log.push_back(FillPlaceholders(l, fm.name));
+                p.note = "the runtime's own line for a failed temp allocation is not modelled; "
+                         "the runner's line above follows it";
+              } else {
+                p.failing = q.what;
+                p.log = q.failure_logs;
+              }
+              p.consequence = q.then;
+              break;
+            }
+            if (p.failing.empty() && p.temp)
+              p.failing = fmt::format("load_method's temp allocations (peak {} B)", pr.minimum);
+          }
+        }
+        if (p.temp && p.note.empty())
+          p.note = "kernels' temp allocations while executing are not counted (the load peak "
+                   "only): keep room above it";
+        fm.pools.push_back(std::move(p));
+      }
+      out.methods.push_back(std::move(fm));
+    }
+  }
+  if (options.components) {
+    std::vector<const pte::ProgramView*> views;
+    for (const Found& f : programs) views.push_back(&api::Internal(*f.program));
+    out.components = Components(image, out, views, options.board);
+  }
+  return out;
+}
+
+}  // namespace etmem::firmware

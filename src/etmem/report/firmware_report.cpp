@@ -1,0 +1,193 @@
+// Owns: the text and JSON of `etmem firmware` (report/firmware_report.h).
+#include "etmem/report/firmware_report.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "etmem/base/printable.h"
+
+namespace etmem::report {
+namespace {
+
+std::string Hex(uint64_t v) { return fmt::format("0x{:08x}", v); }
+
+std::string AlignText(const FirmwarePool& p) {
+  return fmt::format("{}{} B", p.align_capped ? "at least " : "", p.align);
+}
+
+std::string PoolLine(const FirmwarePool& p) {
+  std::string line = fmt::format("  {} ({} pool): {} B at {} in {}", Printable(p.symbol), p.id,
+                                 p.bytes, Hex(p.address), Printable(p.section));
+  if (!p.region.empty()) line += " (" + Printable(p.region) + ")";
+  line += fmt::format(", base aligned to {} (the largest power of two dividing its address)\n",
+                      AlignText(p));
+  return line;
+}
+
+std::string VerdictLine(const FirmwarePool& p) {
+  const std::string what = p.temp ? "needed (its peak during load_method)" : "needed";
+  if (p.fits)
+    return fmt::format("    fits: {} B {}, {} B to spare\n", p.needed, what, p.bytes - p.needed);
+  std::string out = fmt::format("    TOO SMALL by {} B: {} B {}, {} B declared\n",
+                                p.needed - p.bytes, p.needed, what, p.bytes);
+  if (!p.failing.empty()) out += "    fails at: " + p.failing + "\n";
+  if (p.log.empty())
+    out += "    log: unknown (etmem does not model the line logged for this pool)\n";
+  for (const std::string& l : p.log) out += "    log: " + Printable(l, 400) + "\n";
+  if (!p.consequence.empty()) out += "    then: " + p.consequence + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string RenderFirmwareText(const FirmwareReport& r) {
+  std::string out = fmt::format("etmem firmware {}\n", Printable(r.image, 400));
+  out += fmt::format("target: {} (from {}: {})\n", r.target, r.target_source, r.abi_evidence);
+  out += fmt::format("release: ExecuTorch {} (from {})\n", r.runtime, r.runtime_source);
+  out += fmt::format("runner: {} {} (from {})", r.runner, r.runner_releases, r.runner_source);
+  if (!r.runner_options.empty()) {
+    std::string o;
+    for (const std::string& s : r.runner_options) o += (o.empty() ? "" : "+") + s;
+    out += ", options " + o + " (their pools are in the image)";
+  }
+  out += "\n";
+  if (!r.other_runners.empty()) {
+    std::string o;
+    for (const std::string& s : r.other_runners) o += (o.empty() ? "" : ", ") + s;
+    out += "  the image's symbols also match: " + o + " (--runner NAME to check as one of them)\n";
+  }
+  out += "programs:\n";
+  for (const FirmwareProgram& p : r.programs) {
+    if (p.from_file) {
+      out += fmt::format("  {} ({} B, {}): from the command line (the firmware reads it at run "
+                         "time)\n",
+                         Printable(p.name, 400), p.bytes, p.file_identifier);
+      continue;
+    }
+    out += fmt::format("  {} ({} B, {}) at {} in {}", Printable(p.name), p.bytes,
+                       p.file_identifier, Hex(p.address), Printable(p.section));
+    if (!p.region.empty()) out += " (" + Printable(p.region) + ")";
+    out += ": " + p.placement;
+    if (p.load_address)
+      out += fmt::format(" from {}, costing {} B of RAM as well as its flash", Hex(*p.load_address),
+                         p.ram_bytes);
+    out += "\n";
+  }
+  for (const FirmwareMethod& m : r.methods) {
+    out += fmt::format("method '{}' of {}:\n", Printable(m.name), Printable(m.program));
+    if (m.refusal) {
+      out += fmt::format("  REFUSED by ExecuTorch {}: {}\n", r.runtime, Printable(*m.refusal, 400));
+      continue;
+    }
+    for (const FirmwarePool& p : m.pools) {
+      out += PoolLine(p);
+      out += VerdictLine(p);
+      if (!p.note.empty()) out += "    note: " + p.note + "\n";
+    }
+    if (!m.exact) out += "  (a lower bound: part of the method is not modelled)\n";
+  }
+  if (r.components) {
+    const FirmwareComponents& c = *r.components;
+    out += "flash and RAM by component (" + c.method + "):\n";
+    out += fmt::format("  {:<48} {:>10} {:>10}\n", "component", "flash B", "RAM B");
+    for (const FirmwareComponent& row : c.rows)
+      out += fmt::format("  {:<48} {:>10} {:>10}\n", Printable(row.name, 48), row.flash_bytes,
+                         row.ram_bytes);
+    out += fmt::format("  {:<48} {:>10} {:>10}\n", "total", c.flash_total, c.ram_total);
+    out += fmt::format("  (the sections' sizes: {} B flash, {} B RAM)\n", c.section_flash_bytes,
+                       c.section_ram_bytes);
+    for (const FirmwareRegionTotal& g : c.regions) {
+      if (g.known_size)
+        out += fmt::format("  region {} at {}: {} of {} B used, {} B free\n", Printable(g.name),
+                           Hex(g.origin), g.used, g.size, g.size >= g.used ? g.size - g.used : 0);
+      else
+        out += fmt::format("  {} at {}: {} B\n", Printable(g.name), Hex(g.origin), g.used);
+    }
+    if (!c.unused_operators.empty()) {
+      out += fmt::format("  operators linked but not called by the program ({} B a selective "
+                         "build would save):\n",
+                         c.unused_operator_bytes);
+      for (const std::string& o : c.unused_operators) out += "    " + Printable(o, 200) + "\n";
+    }
+  }
+  for (const std::string& n : r.notes) out += "note: " + n + "\n";
+  out += r.fits() ? "verdict: fits\n" : "verdict: DOES NOT FIT\n";
+  return out;
+}
+
+std::string RenderFirmwareJson(const FirmwareReport& r) {
+  using nlohmann::json;
+  json j;
+  j["image"] = r.image;
+  j["elf"] = {{"bits", r.bits}, {"machine", r.machine}, {"abi_evidence", r.abi_evidence}};
+  j["assumptions"] = {{"target", r.target},       {"target_source", r.target_source},
+                      {"runtime", r.runtime},     {"runtime_source", r.runtime_source},
+                      {"runner", r.runner},       {"runner_releases", r.runner_releases},
+                      {"runner_source", r.runner_source}, {"runner_options", r.runner_options},
+                      {"other_runners", r.other_runners}};
+  j["programs"] = json::array();
+  for (const FirmwareProgram& p : r.programs) {
+    json e = {{"name", p.name},           {"from_file", p.from_file},
+              {"bytes", p.bytes},         {"file_identifier", p.file_identifier},
+              {"methods", p.methods}};
+    if (!p.from_file) {
+      e["section"] = p.section;
+      e["address"] = p.address;
+      e["placement"] = p.placement;
+      e["ram_bytes"] = p.ram_bytes;
+      e["load_address"] = p.load_address ? json(*p.load_address) : json(nullptr);
+      if (!p.region.empty()) e["region"] = p.region;
+    }
+    j["programs"].push_back(e);
+  }
+  j["methods"] = json::array();
+  for (const FirmwareMethod& m : r.methods) {
+    json e = {{"program", m.program}, {"name", m.name}, {"exact", m.exact}};
+    e["refusal"] = m.refusal ? json(*m.refusal) : json(nullptr);
+    e["pools"] = json::array();
+    for (const FirmwarePool& p : m.pools) {
+      json q = {{"id", p.id},           {"symbol", p.symbol},   {"section", p.section},
+                {"expected_section", p.expected_section},       {"address", p.address},
+                {"bytes", p.bytes},     {"align", p.align},     {"align_capped", p.align_capped},
+                {"needed", p.needed},   {"fits", p.fits},       {"temp", p.temp},
+                {"log", p.log},         {"failing", p.failing}, {"consequence", p.consequence},
+                {"note", p.note}};
+      q[p.fits ? "spare" : "short"] = p.fits ? p.bytes - p.needed : p.needed - p.bytes;
+      if (!p.region.empty()) q["region"] = p.region;
+      e["pools"].push_back(q);
+    }
+    j["methods"].push_back(e);
+  }
+  if (r.components) {
+    const FirmwareComponents& c = *r.components;
+    json t = {{"flash_total", c.flash_total},
+              {"ram_total", c.ram_total},
+              {"section_flash_bytes", c.section_flash_bytes},
+              {"section_ram_bytes", c.section_ram_bytes},
+              {"unused_operator_bytes", c.unused_operator_bytes},
+              {"unused_operators", c.unused_operators},
+              {"method", c.method}};
+    t["rows"] = json::array();
+    for (const FirmwareComponent& row : c.rows)
+      t["rows"].push_back({{"name", row.name},
+                           {"flash_bytes", row.flash_bytes},
+                           {"ram_bytes", row.ram_bytes},
+                           {"symbols", row.symbols},
+                           {"unused_operator", row.unused_operator}});
+    t["regions"] = json::array();
+    for (const FirmwareRegionTotal& g : c.regions)
+      t["regions"].push_back({{"name", g.name},
+                              {"origin", g.origin},
+                              {"used", g.used},
+                              {"size", g.known_size ? json(g.size) : json(nullptr)}});
+    j["components"] = t;
+  }
+  j["notes"] = r.notes;
+  j["fits"] = r.fits();
+  // Bytes quoted from the image (symbol and section names) may be anything: replace what is not
+  // UTF-8 rather than throw.
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace etmem::report

@@ -1,0 +1,91 @@
+/* Owns: a minimal firmware (C++, as the runners are) for `etmem firmware`'s tests (tests/firmware_test.cpp): it declares
+ * one runner's pools exactly as that runner's source does (names, sections, alignment
+ * attributes; sizes from -DMETHOD_POOL_BYTES / -DTEMP_POOL_BYTES) and embeds a program through
+ * model_pte.h, which the test writes the way the runner's build does. It is linked, never run.
+ * Each runner also gets one function whose name only that runner's image has (the "markers" of
+ * src/etmem/firmware/runner_symbols.json): the Arm runner's RunnerContext, Zephyr's z_cstart,
+ * ESP-IDF's app_main.
+ *   RUNNER_ARM_BAREMETAL  examples/arm/executor_runner/arm_executor_runner.cpp, v0.7.0-v1.4.1
+ *   RUNNER_ZEPHYR_HELLO   zephyr/samples/hello-executorch/src/arm_executor_runner.cpp, v1.4.1
+ *   RUNNER_ESPRESSIF      examples/espressif/executor_runner/esp_executor_runner.cpp, v1.4.1
+ *   RUNNER_ARDUINO        examples/arduino/examples/AddModel/AddModel.ino, v1.4.1
+ *   RUNNER_PICO2          examples/raspberry_pi/pico2/main.cpp, v1.3.0-v1.4.1 (a static in main)
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model_pte.h"
+
+#ifndef METHOD_POOL_BYTES
+#define METHOD_POOL_BYTES 32768
+#endif
+#ifndef TEMP_POOL_BYTES
+#define TEMP_POOL_BYTES 2048
+#endif
+
+#if defined(RUNNER_ARM_BAREMETAL)
+const size_t method_allocation_pool_size = METHOD_POOL_BYTES;
+unsigned char __attribute__((section("input_data_sec"), aligned(16)))
+method_allocation_pool[METHOD_POOL_BYTES];
+const size_t temp_allocation_pool_size = TEMP_POOL_BYTES;
+unsigned char __attribute__((section(".bss.tensor_arena"), aligned(16)))
+temp_allocation_pool[TEMP_POOL_BYTES];
+#define METHOD_POOL method_allocation_pool
+#define TEMP_POOL temp_allocation_pool
+struct RunnerContext {
+  int status;
+};
+__attribute__((noinline)) void log_mem_status(RunnerContext& ctx) { ctx.status = 0; }
+#define MARKER() \
+  RunnerContext ctx{1}; \
+  log_mem_status(ctx)
+#elif defined(RUNNER_ZEPHYR_HELLO)
+const size_t method_allocation_pool_size = METHOD_POOL_BYTES;
+unsigned char __attribute__((aligned(16))) method_allocation_pool[METHOD_POOL_BYTES];
+const size_t temp_allocation_pool_size = TEMP_POOL_BYTES;
+unsigned char __attribute__((section(".bss.tensor_arena"), aligned(16)))
+temp_allocation_pool[TEMP_POOL_BYTES];
+#define METHOD_POOL method_allocation_pool
+#define TEMP_POOL temp_allocation_pool
+extern "C" __attribute__((noinline)) void z_cstart(void) {}
+#define MARKER() z_cstart()
+#elif defined(RUNNER_ESPRESSIF)
+static const size_t method_allocation_pool_size = METHOD_POOL_BYTES;
+static uint8_t __attribute__((aligned(16))) method_allocation_pool[METHOD_POOL_BYTES];
+static const size_t temp_allocation_pool_size = TEMP_POOL_BYTES;
+static uint8_t __attribute__((aligned(16))) temp_allocation_pool[TEMP_POOL_BYTES];
+#define METHOD_POOL method_allocation_pool
+#define TEMP_POOL temp_allocation_pool
+extern "C" __attribute__((noinline)) void app_main(void) {}
+#define MARKER() app_main()
+#elif defined(RUNNER_ARDUINO)
+alignas(16) static uint8_t method_pool[METHOD_POOL_BYTES];
+#define METHOD_POOL method_pool
+#elif !defined(RUNNER_PICO2)
+#error "define one RUNNER_..."
+#endif
+#ifndef MARKER
+#define MARKER() (void)0
+#endif
+
+volatile const void* etmem_test_keep[4];
+
+int main(void) {
+#if defined(RUNNER_PICO2)
+  static uint8_t method_allocator_pool[METHOD_POOL_BYTES];
+#define METHOD_POOL method_allocator_pool
+#endif
+  MARKER();
+  etmem_test_keep[0] = model_pte;
+  etmem_test_keep[1] = METHOD_POOL;
+#ifdef TEMP_POOL
+  etmem_test_keep[2] = TEMP_POOL;
+#endif
+  return 0;
+}
+
+extern "C" void _start(void) {
+  main();
+  for (;;) {
+  }
+}

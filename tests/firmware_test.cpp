@@ -1,0 +1,461 @@
+// Owns: `etmem firmware` on real linked images. Each test compiles tests/firmware/runner_pools.cpp
+// with a cross compiler the project installs (arm-none-eabi-g++; riscv64-unknown-elf-g++ for
+// RISC-V; a test is skipped, saying so, when its compiler is absent), declaring one runner's
+// pools as that runner does and embedding a builder program as that runner's build does, links it
+// with tests/firmware/firmware.ld, and checks what etmem finds: the program and where it lives,
+// the runner, each pool's size, address and alignment, and the verdict, against the model's own
+// figures (api::Analyze with the same assumptions). Damaged copies of a linked image must give
+// one printable line naming the file.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "etmem/elf/elf_reader.h"
+#include "etmem/etmem.h"
+#include "etmem/firmware/firmware.h"
+#include "etmem/runner/profile.h"
+#include "etmem/runtime/release.h"
+#include "etmem_cli.h"
+
+namespace etmem::test {
+namespace {
+
+using nlohmann::json;
+
+const fs::path kSources = fs::path(ETMEM_SOURCE_DIR) / "tests/firmware";
+
+struct Layout {
+  std::string compiler = "arm-none-eabi-g++";
+  std::string arch = "-mcpu=cortex-m4 -mthumb";
+  std::string runner = "RUNNER_ARM_BAREMETAL";
+  uint64_t method_pool = 32768;
+  uint64_t temp_pool = 2048;
+  uint64_t pool_skip = 0x100;  // the method pool's offset in .ddr (Arm): its alignment
+  // How model_pte.h declares the array: as the Arm runner's pte_to_header.py ("arm"), as the
+  // Arduino and Zephyr exports do (a static const array, "const"), or a plain initialised
+  // array (copied to RAM at boot, "data").
+  std::string program_decl = "arm";
+};
+
+std::string ProgramHeader(const std::vector<uint8_t>& bytes, const std::string& decl) {
+  std::string out = decl == "arm"     ? "__attribute__((section(\"network_model_sec\"), aligned(16))) unsigned char model_pte[] = {"
+                    : decl == "const" ? "alignas(16) static const unsigned char model_pte[] = {"
+                                      : "alignas(16) unsigned char model_pte[] = {";
+  for (size_t i = 0; i < bytes.size(); ++i) out += (i ? "," : "") + std::to_string(bytes[i]);
+  return out + "};\n";
+}
+
+// The linked image's path; empty when the compiler is absent.
+fs::path Link(const Layout& l, const std::vector<uint8_t>& program, const std::string& stem) {
+  if (!HaveTool(l.compiler)) return {};
+  const fs::path dir = TempPath("fw_" + stem);
+  fs::create_directories(dir);
+  std::ofstream(dir / "model_pte.h") << ProgramHeader(program, l.program_decl);
+  const fs::path elf = dir / (stem + ".elf");
+  const std::string cmd = l.compiler + " " + l.arch +
+                          " -O2 -ffreestanding -fno-exceptions -fno-rtti -nostdlib -D" + l.runner +
+                          " -DMETHOD_POOL_BYTES=" + std::to_string(l.method_pool) +
+                          " -DTEMP_POOL_BYTES=" + std::to_string(l.temp_pool) + " -I" +
+                          dir.string() + " " + (kSources / "runner_pools.cpp").string() + " -T " +
+                          (kSources / "firmware.ld").string() +
+                          " -Wl,--defsym=POOL_SKIP=" + std::to_string(l.pool_skip) + " -o " +
+                          elf.string();
+  const CliRun r = Shell(cmd);
+  EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
+  return elf;
+}
+
+std::vector<uint8_t> BuilderCnn() { return testing::MotivatingCnn().Build(); }
+
+std::vector<uint8_t> FileBytes(const fs::path& p) {
+  const std::string s = ReadFile(p);
+  return {s.begin(), s.end()};
+}
+
+json FirmwareJson(const fs::path& elf, const std::string& extra, int* exit_code = nullptr) {
+  const CliRun r = Etmem("firmware " + elf.string() + " --format json " + extra);
+  if (exit_code) *exit_code = r.exit_code;
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  return r.exit_code <= 1 ? json::parse(r.out) : json();
+}
+
+const json& Pool(const json& j, const std::string& id) {
+  for (const json& p : j.at("methods").at(0).at("pools"))
+    if (p.at("id") == id) return p;
+  static const json none;
+  ADD_FAILURE() << "no pool " << id;
+  return none;
+}
+
+// What `etmem analyze` says for the same program, release, target, runner and pool alignment.
+api::MethodSummary Analysed(const std::vector<uint8_t>& program, const std::string& runner,
+                            const std::string& target, uint32_t pool_align,
+                            std::optional<uint64_t> pool) {
+  api::Options o;
+  o.runtime = "1.4.1";
+  o.target = target;
+  o.runner = runner;
+  o.pool_align = pool_align;
+  o.pool = pool;
+  return api::Analyze(api::Program::FromBytes(program.data(), program.size()), o).methods()[0];
+}
+
+#define SKIP_WITHOUT(tool) \
+  if (!HaveTool(tool)) GTEST_SKIP() << tool << " is not installed: no image to link"
+
+// ---- the motivating CNN, Arm runner declarations, 1.4.1 ----
+
+void CheckMotivatingCnn(const std::vector<uint8_t>& program, const std::string& stem) {
+  Layout small;
+  small.method_pool = 32768;
+  const fs::path elf = Link(small, program, stem + "_32k");
+  int code = -1;
+  const CliRun text = Etmem("firmware " + elf.string() + " --runtime 1.4.1");
+  EXPECT_EQ(text.exit_code, 1) << text.out << text.err;
+  EXPECT_NE(text.out.find("method_allocation_pool (method pool): 32768 B at 0x60000100"),
+            std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("TOO SMALL by 3312 B: 36080 B needed, 32768 B declared"),
+            std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("verdict: DOES NOT FIT"), std::string::npos);
+  json j = FirmwareJson(elf, "--runtime 1.4.1", &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(Pool(j, "method").at("short"), 3312);
+  EXPECT_EQ(Pool(j, "method").at("needed"), 36080);
+
+  Layout exact = small;
+  exact.method_pool = 36080;
+  const fs::path ok = Link(exact, program, stem + "_exact");
+  const CliRun fits = Etmem("firmware " + ok.string() + " --runtime 1.4.1");
+  EXPECT_EQ(fits.exit_code, 0) << fits.out << fits.err;
+  EXPECT_NE(fits.out.find("fits: 36080 B needed, 0 B to spare"), std::string::npos) << fits.out;
+  EXPECT_NE(fits.out.find("verdict: fits"), std::string::npos);
+}
+
+TEST(Firmware, MotivatingCnnBuilderRebuildInAnArmImage) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  // The figure the command line gives today for the same assumptions (16-aligned pools).
+  ASSERT_EQ(Analysed(cnn, "arm-baremetal", "cortex-m", 16, std::nullopt).method_pool_bytes, 36080u);
+  CheckMotivatingCnn(cnn, "builder_cnn");
+}
+
+TEST(Firmware, MotivatingCnnRealProgramInAnArmImage) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const fs::path real = RealModel("cnn_trained_2025-04-04_34b7e8d");
+  if (!fs::exists(real)) GTEST_SKIP() << real << " is absent (../shared not mounted)";
+  CheckMotivatingCnn(FileBytes(real), "real_cnn");
+}
+
+// ---- exact lines, alignment ----
+
+TEST(Firmware, PoolOneByteShortIsCaughtWithTheRuntimesLine) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  for (uint64_t skip : {0x10, 0x20, 0x100}) {
+    const uint32_t align = static_cast<uint32_t>(skip);
+    const uint64_t needed =
+        Analysed(cnn, "arm-baremetal", "cortex-m", align, std::nullopt).method_pool_bytes;
+    Layout l;
+    l.pool_skip = skip;
+    l.method_pool = needed - 1;
+    const fs::path elf = Link(l, cnn, "short_" + std::to_string(skip));
+    int code = -1;
+    const json j = FirmwareJson(elf, "--runtime 1.4.1", &code);
+    EXPECT_EQ(code, 1);
+    const json& p = Pool(j, "method");
+    EXPECT_EQ(p.at("align"), align) << "the largest power of two dividing 0x6000" << skip;
+    EXPECT_EQ(p.at("address"), 0x60000000u + skip);
+    EXPECT_EQ(p.at("needed"), needed);
+    EXPECT_EQ(p.at("short"), 1);
+    // The same lines the model gives for a pool of that size, at that alignment.
+    const api::MethodSummary m = Analysed(cnn, "arm-baremetal", "cortex-m", align, needed - 1);
+    ASSERT_TRUE(m.pool_check && !m.pool_check->fits);
+    std::string log;
+    for (const json& line : p.at("log")) log += (log.empty() ? "" : "\n") + line.get<std::string>();
+    EXPECT_EQ(log, m.pool_check->log);
+    EXPECT_FALSE(log.empty());
+    EXPECT_NE(p.at("failing").get<std::string>().find(" B asked, "), std::string::npos)
+        << p.at("failing");
+  }
+}
+
+TEST(Firmware, TempPoolAgainstItsLoadPeak) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  Layout l;
+  l.method_pool = 65536;
+  const fs::path elf = Link(l, cnn, "temp");
+  const json j = FirmwareJson(elf, "--runtime 1.4.1");
+  const json& t = Pool(j, "temp");
+  EXPECT_EQ(t.at("symbol"), "temp_allocation_pool");
+  EXPECT_EQ(t.at("section"), ".sram.bss");
+  EXPECT_EQ(t.at("bytes"), 2048);
+  EXPECT_EQ(t.at("address"), 0x20000000u);
+  EXPECT_TRUE(t.at("temp").get<bool>());
+  EXPECT_EQ(t.at("fits").get<bool>(), t.at("needed").get<uint64_t>() <= 2048);
+  const json& m = Pool(j, "method");
+  EXPECT_EQ(m.at("align"), 256);
+  EXPECT_EQ(m.at("needed"), Analysed(cnn, "arm-baremetal", "cortex-m", 256, std::nullopt).method_pool_bytes);
+  EXPECT_EQ(m.at("spare"), 65536 - m.at("needed").get<uint64_t>());
+}
+
+// ---- programs: found, verified, placed ----
+
+TEST(Firmware, ProgramReadInPlaceOrCopiedToRamAtBoot) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  Layout in_place;
+  in_place.method_pool = 65536;
+  const json a = FirmwareJson(Link(in_place, cnn, "in_place"), "--runtime 1.4.1");
+  ASSERT_EQ(a.at("programs").size(), 1u);
+  const json& p = a.at("programs").at(0);
+  EXPECT_EQ(p.at("name"), "model_pte");
+  EXPECT_EQ(p.at("bytes"), cnn.size());
+  EXPECT_EQ(p.at("section"), ".ddr");
+  EXPECT_EQ(p.at("address").get<uint64_t>() % 16, 0u);
+  EXPECT_EQ(p.at("ram_bytes"), 0);
+  EXPECT_TRUE(p.at("load_address").is_null());
+
+  Layout copied = in_place;
+  copied.program_decl = "data";
+  const json b = FirmwareJson(Link(copied, cnn, "copied"), "--runtime 1.4.1");
+  const json& q = b.at("programs").at(0);
+  EXPECT_EQ(q.at("section"), ".data");
+  EXPECT_EQ(q.at("placement"), "copied to RAM at boot (initialised data)");
+  EXPECT_EQ(q.at("ram_bytes"), cnn.size());
+  EXPECT_LT(q.at("load_address").get<uint64_t>(), 0x20000000u) << "its load image is in flash";
+}
+
+TEST(Firmware, ProgramOnTheCommandLineWhenNoneIsEmbedded) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  Layout l;
+  l.method_pool = 65536;
+  // An image whose "program" is not one: 64 bytes of zeros.
+  const fs::path elf = Link(l, std::vector<uint8_t>(64, 0), "no_program");
+  const CliRun none = Etmem("firmware " + elf.string() + " --runtime 1.4.1");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("no ExecuTorch program in an allocated section"), std::string::npos)
+      << none.err;
+  const CliRun given = Etmem("firmware " + elf.string() + " " + MotivatingCnnFile().string() +
+                             " --runtime 1.4.1");
+  EXPECT_EQ(given.exit_code, 0) << given.out << given.err;
+  EXPECT_NE(given.out.find("from the command line"), std::string::npos) << given.out;
+}
+
+// ---- release and runner ----
+
+TEST(Firmware, ReleaseIsRequiredAndTheMessageSaysWhy) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const fs::path elf = Link(Layout{}, BuilderCnn(), "no_runtime");
+  const CliRun r = Etmem("firmware " + elf.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("does not show which ExecuTorch release"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pass --runtime VERSION"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(Firmware, RunnerChosenByItsSymbolsOthersNamed) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  Layout arm;
+  arm.method_pool = 65536;
+  const json a = FirmwareJson(Link(arm, cnn, "arm_runner"), "--runtime 1.4.1");
+  EXPECT_EQ(a.at("assumptions").at("runner"), "arm-baremetal");
+  EXPECT_EQ(a.at("assumptions").at("target"), "cortex-m");
+  EXPECT_NE(a.at("elf").at("abi_evidence").get<std::string>().find("Tag_CPU_arch_profile 'M'"),
+            std::string::npos) << a.at("elf");
+  const auto others = a.at("assumptions").at("other_runners").get<std::vector<std::string>>();
+  EXPECT_NE(std::find(others.begin(), others.end(), "zephyr-hello"), others.end());
+  EXPECT_NE(std::find(others.begin(), others.end(), "ethos-u-image-classification"), others.end());
+
+  Layout zephyr = arm;
+  zephyr.runner = "RUNNER_ZEPHYR_HELLO";
+  zephyr.program_decl = "const";
+  const json z = FirmwareJson(Link(zephyr, cnn, "zephyr_runner"), "--runtime 1.4.1");
+  EXPECT_EQ(z.at("assumptions").at("runner"), "zephyr-hello");
+  EXPECT_EQ(Pool(z, "method").at("section"), ".bss");
+  EXPECT_EQ(z.at("programs").at(0).at("section"), ".text");
+  EXPECT_EQ(z.at("programs").at(0).at("placement"),
+            "read in place (read-only section, not copied to RAM)");
+
+  // Forcing another runner checks the image as that runner would use its pools.
+  const json forced = FirmwareJson(Link(arm, cnn, "arm_forced"), "--runtime 1.4.1 --runner zephyr-hello");
+  EXPECT_EQ(forced.at("assumptions").at("runner"), "zephyr-hello");
+  EXPECT_EQ(forced.at("assumptions").at("runner_source"), "--runner");
+}
+
+TEST(Firmware, StaticPoolsArduinoAndPico2) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  Layout arduino;
+  arduino.runner = "RUNNER_ARDUINO";
+  arduino.program_decl = "const";
+  arduino.method_pool = 8192;  // the sketch's 8 KiB: too small for the CNN
+  int code = -1;
+  const json a = FirmwareJson(Link(arduino, cnn, "arduino"), "--runtime 1.4.1", &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(a.at("assumptions").at("runner"), "arduino");
+  EXPECT_EQ(Pool(a, "method").at("symbol"), "_ZL11method_pool");
+  EXPECT_EQ(a.at("programs").at(0).at("name"), "model_pte");
+  EXPECT_EQ(Pool(a, "method").at("bytes"), 8192);
+  EXPECT_EQ(Pool(a, "method").at("needed"),
+            Analysed(cnn, "arduino", "cortex-m",
+                     static_cast<uint32_t>(Pool(a, "method").at("align").get<uint64_t>()),
+                     std::nullopt)
+                .method_pool_bytes);
+
+  Layout pico = arduino;
+  pico.runner = "RUNNER_PICO2";
+  pico.arch = "-mcpu=cortex-m33 -mthumb";
+  pico.method_pool = 200 * 1024;
+  const json p = FirmwareJson(Link(pico, cnn, "pico2"), "--runtime 1.4.1", &code);
+  EXPECT_EQ(code, 0) << p.dump();
+  EXPECT_EQ(p.at("assumptions").at("runner"), "pico2");
+  EXPECT_EQ(Pool(p, "method").at("symbol"), "_ZZ4mainE21method_allocator_pool");
+}
+
+TEST(Firmware, EspressifOnRiscv32) {
+  SKIP_WITHOUT("riscv64-unknown-elf-g++");
+  Layout esp;
+  esp.compiler = "riscv64-unknown-elf-g++";
+  esp.arch = "-march=rv32imac -mabi=ilp32";
+  esp.runner = "RUNNER_ESPRESSIF";
+  esp.program_decl = "const";
+  esp.method_pool = 65536;
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  int code = -1;
+  const json j = FirmwareJson(Link(esp, cnn, "esp"), "--runtime 1.4.1", &code);
+  EXPECT_EQ(code, 0) << j.dump();
+  EXPECT_EQ(j.at("elf").at("bits"), 32);
+  EXPECT_EQ(j.at("assumptions").at("target"), "riscv32");
+  EXPECT_EQ(j.at("assumptions").at("runner"), "espressif");
+  const json& m = Pool(j, "method");
+  EXPECT_EQ(m.at("needed"),
+            Analysed(cnn, "espressif", "riscv32",
+                     static_cast<uint32_t>(m.at("align").get<uint64_t>()), std::nullopt)
+                .method_pool_bytes);
+}
+
+// ---- flash and RAM by component ----
+
+TEST(Firmware, ComponentTableAddsUpToTheSections) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  for (const std::string decl : {"arm", "data"}) {
+    Layout l;
+    l.program_decl = decl;
+    const json j = FirmwareJson(Link(l, cnn, "components_" + decl), "--runtime 1.4.1");
+    const json& c = j.at("components");
+    EXPECT_EQ(c.at("flash_total"), c.at("section_flash_bytes"));
+    EXPECT_EQ(c.at("ram_total"), c.at("section_ram_bytes"));
+    uint64_t flash = 0, ram = 0, program = 0, pool = 0;
+    for (const json& r : c.at("rows")) {
+      flash += r.at("flash_bytes").get<uint64_t>();
+      ram += r.at("ram_bytes").get<uint64_t>();
+      if (r.at("name") == "program model_pte")
+        program = r.at("flash_bytes").get<uint64_t>() + r.at("ram_bytes").get<uint64_t>();
+      if (r.at("name") == "pool method_allocation_pool") pool = r.at("ram_bytes").get<uint64_t>();
+    }
+    EXPECT_EQ(flash, c.at("flash_total").get<uint64_t>());
+    EXPECT_EQ(ram, c.at("ram_total").get<uint64_t>());
+    // In .ddr (writable, loaded in place) the program counts as RAM; copied, as both.
+    EXPECT_EQ(program, decl == "arm" ? cnn.size() : 2 * cnn.size());
+    EXPECT_EQ(pool, 32768u);
+  }
+}
+
+// ---- the data ----
+
+TEST(Firmware, RunnerSymbolsNameTheProfilesPoolVariables) {
+  for (const firmware::RunnerSymbols& r : firmware::BuiltinRunnerSymbols()) {
+    auto sel = runner::SelectRunner(r.runner);
+    ASSERT_TRUE(sel) << r.runner;
+    for (const std::string& v : {r.first, r.last}) {
+      auto profile = runner::ProfileFor(*sel, v);
+      ASSERT_TRUE(profile) << r.runner << " " << v;
+      for (const firmware::RunnerSymbols::Pool& p : r.pools) {
+        const runner::PoolSpec* spec = (*profile)->FindPool(p.pool);
+        ASSERT_NE(spec, nullptr) << r.runner << " " << v << " " << p.pool;
+        EXPECT_EQ(spec->variable, p.symbol) << r.runner << " " << v;
+      }
+    }
+  }
+}
+
+// ---- hostile images ----
+
+bool OnePrintableLine(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c <= 0x7e; });
+}
+
+void ExpectOneLine(const std::vector<uint8_t>& bytes, const std::string& what) {
+  firmware::FirmwareOptions o;
+  o.model.runtime = "1.4.1";
+  try {
+    firmware::CheckFirmware(bytes, "bad.elf", o);
+  } catch (const api::Error& e) {
+    const std::string m = e.what();
+    EXPECT_TRUE(m.starts_with("bad.elf")) << what << ": " << m;
+    EXPECT_TRUE(OnePrintableLine(m)) << what << ": " << m;
+  }
+}
+
+TEST(Firmware, DamagedImagesGiveOneLine) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  Layout l;
+  l.method_pool = 65536;
+  const std::vector<uint8_t> good = FileBytes(Link(l, BuilderCnn(), "hostile"));
+  ASSERT_GT(good.size(), 1000u);
+  for (size_t n = 0; n < good.size(); n += std::max<size_t>(1, good.size() / 97))
+    ExpectOneLine({good.begin(), good.begin() + static_cast<ptrdiff_t>(n)}, "truncated");
+  // Every byte of the headers set to 0xff in turn (offsets, sizes, counts, indices).
+  for (size_t at = 0; at < 52 + 4 * 32; ++at) {
+    std::vector<uint8_t> bad = good;
+    bad[at] = 0xff;
+    ExpectOneLine(bad, "header byte " + std::to_string(at));
+  }
+  uint32_t shoff = 0;
+  std::memcpy(&shoff, good.data() + 32, 4);
+  for (size_t at = shoff; at < good.size(); ++at) {
+    std::vector<uint8_t> bad = good;
+    bad[at] ^= 0x80;
+    ExpectOneLine(bad, "section header byte " + std::to_string(at));
+  }
+}
+
+TEST(Firmware, ProgramSpanningItsSectionsEndIsRefused) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  Layout l;
+  l.method_pool = 65536;
+  const fs::path path = Link(l, BuilderCnn(), "spans");
+  std::vector<uint8_t> bytes = FileBytes(path);
+  auto image = elf::ReadExecutable(bytes, "spans.elf");
+  ASSERT_TRUE(image) << image.error().message;
+  // Find model_pte's symbol entry and make its size run 4 KiB past .ddr's end.
+  const elf::Section* symtab = nullptr;
+  for (const elf::Section& s : image->elf.sections)
+    if (s.type == 2) symtab = &s;
+  ASSERT_NE(symtab, nullptr);
+  bool patched = false;
+  for (uint64_t i = 0; i < symtab->size / 16; ++i) {
+    if (image->elf.symbols[i].name != "model_pte") continue;
+    const uint32_t size = static_cast<uint32_t>(image->elf.symbols[i].size) + 4096;
+    std::memcpy(bytes.data() + symtab->offset + i * 16 + 8, &size, 4);
+    patched = true;
+  }
+  ASSERT_TRUE(patched);
+  firmware::FirmwareOptions o;
+  o.model.runtime = "1.4.1";
+  try {
+    firmware::CheckFirmware(bytes, "spans.elf", o);
+    ADD_FAILURE() << "accepted a program past its section's end";
+  } catch (const api::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("spans the end of its section"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace etmem::test

@@ -1,0 +1,76 @@
+// `etmem firmware APP.elf [PROGRAM.pte] [--runtime V] [--target T] [--runner NAME] [--board B]
+// [--method M] [--format text|json] [--no-components]`: a linked image checked against what its
+// program needs: the pools the runner declares, found by symbol, each with a verdict. Exit 0
+// fits, 1 a pool is too small (or the release refuses a method), 2 bad input. Not: the checks
+// (firmware/firmware.h) or their text (report/firmware_report.h).
+#include <iostream>
+#include <memory>
+
+#include "board_options.h"
+#include "commands.h"
+#include "etmem/firmware/firmware.h"
+#include "etmem/report/firmware_report.h"
+#include "model_options.h"
+
+namespace etmem::cli {
+namespace {
+
+struct FirmwareArgs {
+  std::string image;
+  std::string program;
+  std::string runtime, target, runner, method, temp = "runner";
+  BoardArgs board;
+  std::string format = "text";
+  bool no_components = false;
+};
+
+int RunFirmware(const FirmwareArgs& args) {
+  firmware::FirmwareOptions o;
+  o.model.runtime = args.runtime;
+  o.model.target = args.target;
+  o.model.runner = args.runner;
+  o.model.method = args.method;
+  o.model.temp = args.temp;
+  o.program_path = args.program;
+  o.components = !args.no_components;
+  if (!args.board.board.empty()) o.board = LoadBoard(args.board);
+  const report::FirmwareReport r = firmware::CheckFirmware(args.image, o);
+  std::cout << (args.format == "json" ? report::RenderFirmwareJson(r)
+                                      : report::RenderFirmwareText(r));
+  return r.fits() ? kExitOk : kExitDoesNotFit;
+}
+
+}  // namespace
+
+static Run DefineFirmware(CLI::App* cmd) {
+  auto args = std::make_shared<FirmwareArgs>();
+  cmd->add_option("image", args->image, "the linked firmware (ELF executable)")->required();
+  cmd->add_option("program", args->program,
+                  "the ExecuTorch program (.pte), when the firmware reads it at run time "
+                  "instead of embedding it");
+  cmd->add_option("--runtime", args->runtime,
+                  "the ExecuTorch release the firmware is built with (required: an image does "
+                  "not show it beyond doubt)");
+  cmd->add_option("--target", args->target,
+                  "a built-in target or a target file (default: from the ELF header)");
+  cmd->add_option("--runner", args->runner,
+                  "the runner profile, NAME[+OPTION...] or FILE.json (default: the one whose "
+                  "pool symbols the image has)");
+  cmd->add_option("--method", args->method, "only this method (default: every method)");
+  cmd->add_option("--temp", args->temp, "the temp allocator: runner (default), null, nonnull")
+      ->check(CLI::IsMember({"runner", "null", "nonnull"}));
+  AddBoardOptions(cmd, args->board, /*required=*/false);
+  cmd->add_option("--format", args->format, "text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--no-components", args->no_components, "leave out the flash and RAM table");
+  return [args]() { return Guarded([&] { return RunFirmware(*args); }); };
+}
+
+extern const Verb kFirmwareVerb;  // declared for main.cpp, which names it
+const Verb kFirmwareVerb{"firmware",
+                         "Check a linked firmware image: its embedded program against the pools "
+                         "its runner declares (sizes and addresses from the symbols), and flash "
+                         "and RAM by component",
+                         DefineFirmware};
+
+}  // namespace etmem::cli
