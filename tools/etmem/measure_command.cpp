@@ -217,18 +217,21 @@ std::string KernelsAndBackends(const pte::ProgramView& program, const ModelArgs&
     v->erase(std::unique(v->begin(), v->end()), v->end());
   }
   for (const std::string& k : kernels) steps += "kernel " + k + "\n";
+  // What the user declared with --backend ID=BYTES[:ALIGN] (checked as the API checks it),
+  // else nothing.
+  std::map<std::string, runtime::DeclaredBackendInit> declared;
+  for (const std::string& spec : model.backends) {
+    auto d = api::ParseBackend(spec);
+    if (!d) api::Throw(d.error());
+    declared[d->first] = d->second;
+  }
   for (const std::string& b : backends) {
-    // What the user declared with --backend ID=BYTES[:ALIGN], else nothing.
-    std::string bytes = "0", align = "1";
-    for (const std::string& spec : model.backends) {
-      if (!spec.starts_with(b + "=")) continue;
-      std::string v = spec.substr(b.size() + 1);
-      const size_t colon = v.find(':');
-      bytes = v.substr(0, colon);
-      align = colon == std::string::npos ? "8" : v.substr(colon + 1);
-    }
-    steps += "backend " + b + " " + bytes + " " + align + "\n";
-    stubbed.push_back(b + "=" + bytes + (align == "1" ? "" : ":" + align));
+    const auto it = declared.find(b);
+    const uint64_t bytes = it == declared.end() ? 0 : it->second.bytes;
+    const uint32_t align = it == declared.end() ? 1 : it->second.align;
+    steps += "backend " + b + " " + std::to_string(bytes) + " " + std::to_string(align) + "\n";
+    stubbed.push_back(b + "=" + std::to_string(bytes) +
+                      (align == 1 ? "" : ":" + std::to_string(align)));
   }
   return steps;
 }
@@ -313,15 +316,12 @@ int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std
                 << left << right << "\n";
     }
   }
-  const std::string assuming = "ExecuTorch " + r.assumptions.runtime + ", target " +
-                               r.assumptions.target + ", pool base aligned to " +
-                               std::to_string(e.pool_align) + " B, " +
-                               (!e.temp_bytes ? std::string("no temp allocator")
-                                : r.assumptions.temp_pool_bytes
-                                    ? "a " + std::to_string(*e.temp_bytes) + " B temp allocator"
-                                    : std::string("a temp allocator")) +
-                               (args.pool ? ", a " + std::to_string(*args.pool) + " B pool"
-                                          : ", an unbounded pool");
+  report::Assumptions measured_under = r.assumptions;
+  measured_under.pool_align = e.pool_align;
+  measured_under.temp_allocator = e.temp_bytes.has_value();
+  measured_under.temp_pool_bytes = r.assumptions.temp_pool_bytes ? e.temp_bytes : std::nullopt;
+  const std::string assuming =
+      report::AssumptionSentence(measured_under, report::MeasureWording(args.pool));
   for (const auto& u : m.plan.unknowns)
     std::cout << "  note: etmem's figures are a lower bound: delegate " << u.delegate << " ("
               << u.backend << "): " << u.why << "\n";

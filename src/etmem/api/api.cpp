@@ -59,7 +59,8 @@ void CheckOptionValues(const Options& o) {
                   " is larger than any MemoryAllocator can be (its size is a uint32_t)");
 }
 
-// "ID=BYTES[:ALIGN]": what backend ID's init() takes from the method allocator.
+}  // namespace
+
 Result<std::pair<std::string, runtime::DeclaredBackendInit>> ParseBackend(const std::string& s) {
   auto bad = [&](const std::string& why) {
     return MakeError(ErrorCode::kInvalidArgument, "--backend " + s + ": " + why +
@@ -83,6 +84,8 @@ Result<std::pair<std::string, runtime::DeclaredBackendInit>> ParseBackend(const 
     return bad("ALIGN must be a power of two up to 4096");
   return std::pair{s.substr(0, eq), d};
 }
+
+namespace {
 
 const runtime::RuntimeTraits& OneRelease(const std::string& runtime) {
   if (runtime == "all")
