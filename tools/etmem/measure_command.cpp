@@ -25,6 +25,7 @@
 #include "etmem/check/assumption_search.h"
 #include "etmem/device/device_log.h"
 #include "etmem/measure/build.h"
+#include "etmem/measure/harness_output.h"
 #include "etmem/measure/process.h"
 #include "model_options.h"
 
@@ -48,21 +49,6 @@ struct MeasureArgs {
   CLI::App* cmd = nullptr;
   bool given(const char* option) const { return cmd->count(option) > 0; }
 };
-
-// ExecuTorch's Error values (runtime/core/error.h, the same numbers at every tag).
-std::string ErrorName(int code) {
-  static const std::map<int, const char*> names = {
-      {0x00, "Ok"},          {0x01, "Internal"},           {0x02, "InvalidState"},
-      {0x03, "EndOfMethod"}, {0x10, "NotSupported"},        {0x11, "NotImplemented"},
-      {0x12, "InvalidArgument"}, {0x13, "InvalidType"},    {0x14, "OperatorMissing"},
-      {0x15, "RegistrationExceedingMaxKernels"}, {0x16, "RegistrationAlreadyRegistered"},
-      {0x20, "NotFound"},    {0x21, "MemoryAllocationFailed"}, {0x22, "AccessFailed"},
-      {0x23, "InvalidProgram"}, {0x24, "InvalidExternalData"}, {0x25, "OutOfResources"},
-      {0x30, "DelegateInvalidCompatibility"}, {0x31, "DelegateMemoryAllocationFailed"},
-      {0x32, "DelegateInvalidHandle"}};
-  auto it = names.find(code);
-  return it != names.end() ? it->second : "error " + std::to_string(code);
-}
 
 // The host's ABI among etmem's targets: the harness runs on this machine.
 std::string HostTarget() {
@@ -92,33 +78,6 @@ std::string ClosestRelease(const std::string& version, std::string& why) {
   if (best.empty()) best = modelled.front();
   why = version + " is not a modelled release: the closest modelled one";
   return best;
-}
-
-// What the harness prints besides the log records.
-struct HarnessFacts {
-  std::optional<int> program_load, method_meta, load_method;
-  std::vector<uint64_t> planned;
-  std::string runner_failed, harness_error;
-};
-
-HarnessFacts ReadFacts(const std::string& output) {
-  HarnessFacts f;
-  std::istringstream in(output);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.starts_with("measure: ")) continue;
-    std::istringstream s(line.substr(9));
-    std::string key;
-    s >> key;
-    int code = 0;
-    if (key == "program_load" && s >> code) f.program_load = code;
-    if (key == "method_meta" && s >> code) f.method_meta = code;
-    if (key == "load_method" && s >> code) f.load_method = code;
-    if (key == "runner_failed") s >> f.runner_failed;
-    if (key == "harness_error") std::getline(s, f.harness_error);
-    if (key == "planned")
-      for (uint64_t n = 0; s >> n;) f.planned.push_back(n);
-  }
-  return f;
 }
 
 // One call: "1056 8 @0", "48 4 FAIL".
@@ -236,16 +195,6 @@ std::string KernelsAndBackends(const pte::ProgramView& program, const ModelArgs&
   return steps;
 }
 
-std::string Verdict(const HarnessFacts& f, int status) {
-  if (status >= 128) return "crashed (signal " + std::to_string(status - 128) + ")";
-  if (f.harness_error.size()) return "harness error:" + f.harness_error;
-  if (f.program_load && *f.program_load != 0) return "Program::load " + ErrorName(*f.program_load);
-  if (f.method_meta) return "method_meta " + ErrorName(*f.method_meta);
-  if (!f.runner_failed.empty()) return "the runner's own allocation failed";
-  if (f.load_method) return ErrorName(*f.load_method);
-  return "load_method not reached";
-}
-
 int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std::string& method,
                   const ModelArgs& model, const measure::Built& built, const std::string& work,
                   const std::string& kernels_backends) {
@@ -263,10 +212,10 @@ int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std
     std::ofstream out(log_path);
     out << run->output;
   }
-  const HarnessFacts facts = ReadFacts(run->output);
+  const measure::HarnessFacts facts = measure::ReadFacts(run->output);
   std::string etmem_verdict = m.plan.refusal ? m.plan.refusal->error : "Ok";
   if (!m.plan.refusal && !e.prediction.failures.empty()) etmem_verdict = "MemoryAllocationFailed";
-  std::string measured = Verdict(facts, run->status);
+  std::string measured = measure::Verdict(facts, run->status);
   if (measured == "the runner's own allocation failed" && !e.prediction.failures.empty())
     measured = etmem_verdict;  // a failed runner allocation is what etmem predicts as a failure
   std::cout << "method '" << name << "': " << e.layout << "\n";
