@@ -27,6 +27,7 @@
 #include "etmem/measure/build.h"
 #include "etmem/measure/harness_output.h"
 #include "etmem/measure/process.h"
+#include "etmem/report/assumptions.h"
 #include "model_options.h"
 
 namespace etmem::cli {
