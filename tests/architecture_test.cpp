@@ -1,9 +1,11 @@
 // House rules that keep the model honest, checked on every run: release numbers live only in
 // runtime/releases/, and no stage uses host sizes (sizeof of a pointer) where a target's belong.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -97,6 +99,106 @@ TEST(Architecture, TheCommandLineReachesBoardsAndCheckOnlyThroughTheApi) {
   const std::string check = Read(fs::path(ETMEM_SOURCE_DIR) / "tools/etmem/check_command.cpp");
   for (const char* stage : {"etmem/check/", "etmem/device/", "etmem/sim/", "etmem/report/"})
     EXPECT_EQ(check.find(stage), std::string::npos) << "check_command.cpp includes " << stage;
+}
+
+}  // namespace
+
+namespace {
+
+// Verbs in tools/etmem parse arguments, make one library call and print what report/ renders.
+// The rule, per verb file (tools/etmem/*_command.cpp):
+// - its #includes are the standard library, CLI11, fmt, the public header "etmem/etmem.h",
+//   report/'s renderers ("etmem/report/..."), and the command line's own headers (commands.h,
+//   model_options.h, board_options.h); nothing else of src/etmem;
+// - it is at most kMaxVerbLines lines.
+// The verbs that still hold library logic are listed with what they still include and their
+// size today: the test fails when one of them grows or needs more, and when one no longer needs
+// its exception (so the list only shrinks).
+constexpr size_t kMaxVerbLines = 130;
+
+struct VerbException {
+  const char* file;
+  std::vector<std::string> includes;  // beyond the rule
+  size_t max_lines;                   // its size today
+};
+
+const std::vector<VerbException>& VerbExceptions() {
+  static const std::vector<VerbException> list = {
+      // Builds and runs the harness, reads its output, compares with the prediction.
+      {"measure_command.cpp",
+       {"etmem/api/internal.h", "etmem/check/assumption_search.h", "etmem/device/device_log.h",
+        "etmem/measure/build.h", "etmem/measure/harness_output.h", "etmem/measure/process.h"},
+       418},
+      // Compiles probes against the user's tree and reads their sizes from the object file.
+      {"probe_command.cpp",
+       {"nlohmann/json.hpp", "etmem/abi/abi.h", "etmem/elf/elf_reader.h",
+        "etmem/runtime/load_plan.h", "etmem/runtime/release.h"},
+       413},
+      // Reads the written program back and checks its plans.
+      {"replan_command.cpp",
+       {"etmem/base/checked_math.h", "etmem/plan/check.h", "etmem/plan/lifetimes.h",
+        "etmem/plan/replan.h", "etmem/plan/rewrite.h", "etmem/pte/read_program.h"},
+       kMaxVerbLines},
+      // Parses sizes with checked arithmetic.
+      {"plan_command.cpp", {"etmem/base/checked_math.h"}, kMaxVerbLines},
+  };
+  return list;
+}
+
+std::vector<std::string> Includes(const fs::path& p) {
+  std::vector<std::string> out;
+  std::ifstream in(p);
+  const std::regex include(R"re(^\s*#\s*include\s*[<"]([^>"]+)[>"])re");
+  std::smatch m;
+  for (std::string line; std::getline(in, line);)
+    if (std::regex_search(line, m, include)) out.push_back(m[1]);
+  return out;
+}
+
+bool AllowedInAVerb(const std::string& header) {
+  if (header.find('/') == std::string::npos && header.find('.') == std::string::npos)
+    return true;  // <string>, <iostream>, ...
+  for (const char* own : {"commands.h", "model_options.h", "board_options.h", "etmem/etmem.h"})
+    if (header == own) return true;
+  for (const char* prefix : {"CLI/", "fmt/", "etmem/report/", "sys/", "unistd.h", "stdlib.h"})
+    if (header.starts_with(prefix)) return true;
+  return false;
+}
+
+size_t Lines(const fs::path& p) {
+  std::ifstream in(p);
+  size_t n = 0;
+  for (std::string line; std::getline(in, line);) ++n;
+  return n;
+}
+
+TEST(Architecture, VerbsIncludeOnlyThePublicHeaderAndRenderers) {
+  size_t verbs = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(ETMEM_SOURCE_DIR) / "tools/etmem")) {
+    const std::string name = e.path().filename().string();
+    if (!name.ends_with("_command.cpp")) continue;
+    ++verbs;
+    const VerbException* exception = nullptr;
+    for (const VerbException& x : VerbExceptions())
+      if (name == x.file) exception = &x;
+    std::vector<std::string> beyond;
+    for (const std::string& h : Includes(e.path()))
+      if (!AllowedInAVerb(h)) beyond.push_back(h);
+    if (!exception) {
+      for (const std::string& h : beyond) ADD_FAILURE() << name << " includes " << h;
+      EXPECT_LE(Lines(e.path()), kMaxVerbLines) << name << " holds more than argument parsing";
+      continue;
+    }
+    for (const std::string& h : beyond)
+      EXPECT_NE(std::find(exception->includes.begin(), exception->includes.end(), h),
+                exception->includes.end())
+          << name << " includes " << h << " (not among its listed exceptions)";
+    for (const std::string& h : exception->includes)
+      EXPECT_NE(std::find(beyond.begin(), beyond.end(), h), beyond.end())
+          << name << " no longer includes " << h << ": take it off the exception list";
+    EXPECT_LE(Lines(e.path()), exception->max_lines) << name << " grew";
+  }
+  EXPECT_GE(verbs, 11u);  // analyze, list, plan, replan, summary, header, diff, probe, check, ...
 }
 
 }  // namespace

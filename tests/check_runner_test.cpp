@@ -16,6 +16,7 @@
 
 #include "etmem/abi/abi.h"
 #include "etmem/check/assumption_search.h"
+#include "etmem/report/search_text.h"
 #include "etmem/device/device_log.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/runner/profile.h"
@@ -180,7 +181,7 @@ bool Found(const check::SearchResult& r, const Firmware& f, uint32_t align,
 
 std::string Describe(const check::SearchResult& r) {
   std::string s;
-  for (const std::string& line : check::GroupedLines(r)) s += "  " + line + "\n";
+  for (const std::string& line : report::GroupedLines(r)) s += "  " + line + "\n";
   return s.empty() ? "  (none)\n" : s;
 }
 

@@ -292,6 +292,12 @@ class JsonValue {
 // As there, a report made without keep_allocations is an Error.
 JsonValue ToJsonValue(std::span<const Report> reports);
 
+// `etmem summary`: one screen for a person (with a final newline): per method the RAM, what
+// re-planning and the advisories would save, the biggest single cost and the temp allocator at
+// run time; the file's flash and what de-duplicating constants would save. A refused method
+// is an Error.
+std::string Summary(const Report& report);
+
 // `etmem header`: the C99/C++ header with the pool sizes, alignments, planned buffers and the
 // assumptions, for a firmware build.
 struct HeaderOptions {

@@ -25,7 +25,9 @@
 #include "etmem/check/assumption_search.h"
 #include "etmem/device/device_log.h"
 #include "etmem/measure/build.h"
+#include "etmem/measure/harness_output.h"
 #include "etmem/measure/process.h"
+#include "etmem/report/assumptions.h"
 #include "model_options.h"
 
 namespace etmem::cli {
@@ -48,21 +50,6 @@ struct MeasureArgs {
   CLI::App* cmd = nullptr;
   bool given(const char* option) const { return cmd->count(option) > 0; }
 };
-
-// ExecuTorch's Error values (runtime/core/error.h, the same numbers at every tag).
-std::string ErrorName(int code) {
-  static const std::map<int, const char*> names = {
-      {0x00, "Ok"},          {0x01, "Internal"},           {0x02, "InvalidState"},
-      {0x03, "EndOfMethod"}, {0x10, "NotSupported"},        {0x11, "NotImplemented"},
-      {0x12, "InvalidArgument"}, {0x13, "InvalidType"},    {0x14, "OperatorMissing"},
-      {0x15, "RegistrationExceedingMaxKernels"}, {0x16, "RegistrationAlreadyRegistered"},
-      {0x20, "NotFound"},    {0x21, "MemoryAllocationFailed"}, {0x22, "AccessFailed"},
-      {0x23, "InvalidProgram"}, {0x24, "InvalidExternalData"}, {0x25, "OutOfResources"},
-      {0x30, "DelegateInvalidCompatibility"}, {0x31, "DelegateMemoryAllocationFailed"},
-      {0x32, "DelegateInvalidHandle"}};
-  auto it = names.find(code);
-  return it != names.end() ? it->second : "error " + std::to_string(code);
-}
 
 // The host's ABI among etmem's targets: the harness runs on this machine.
 std::string HostTarget() {
@@ -92,33 +79,6 @@ std::string ClosestRelease(const std::string& version, std::string& why) {
   if (best.empty()) best = modelled.front();
   why = version + " is not a modelled release: the closest modelled one";
   return best;
-}
-
-// What the harness prints besides the log records.
-struct HarnessFacts {
-  std::optional<int> program_load, method_meta, load_method;
-  std::vector<uint64_t> planned;
-  std::string runner_failed, harness_error;
-};
-
-HarnessFacts ReadFacts(const std::string& output) {
-  HarnessFacts f;
-  std::istringstream in(output);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.starts_with("measure: ")) continue;
-    std::istringstream s(line.substr(9));
-    std::string key;
-    s >> key;
-    int code = 0;
-    if (key == "program_load" && s >> code) f.program_load = code;
-    if (key == "method_meta" && s >> code) f.method_meta = code;
-    if (key == "load_method" && s >> code) f.load_method = code;
-    if (key == "runner_failed") s >> f.runner_failed;
-    if (key == "harness_error") std::getline(s, f.harness_error);
-    if (key == "planned")
-      for (uint64_t n = 0; s >> n;) f.planned.push_back(n);
-  }
-  return f;
 }
 
 // One call: "1056 8 @0", "48 4 FAIL".
@@ -217,30 +177,23 @@ std::string KernelsAndBackends(const pte::ProgramView& program, const ModelArgs&
     v->erase(std::unique(v->begin(), v->end()), v->end());
   }
   for (const std::string& k : kernels) steps += "kernel " + k + "\n";
+  // What the user declared with --backend ID=BYTES[:ALIGN] (checked as the API checks it),
+  // else nothing.
+  std::map<std::string, runtime::DeclaredBackendInit> declared;
+  for (const std::string& spec : model.backends) {
+    auto d = api::ParseBackend(spec);
+    if (!d) api::Throw(d.error());
+    declared[d->first] = d->second;
+  }
   for (const std::string& b : backends) {
-    // What the user declared with --backend ID=BYTES[:ALIGN], else nothing.
-    std::string bytes = "0", align = "1";
-    for (const std::string& spec : model.backends) {
-      if (!spec.starts_with(b + "=")) continue;
-      std::string v = spec.substr(b.size() + 1);
-      const size_t colon = v.find(':');
-      bytes = v.substr(0, colon);
-      align = colon == std::string::npos ? "8" : v.substr(colon + 1);
-    }
-    steps += "backend " + b + " " + bytes + " " + align + "\n";
-    stubbed.push_back(b + "=" + bytes + (align == "1" ? "" : ":" + align));
+    const auto it = declared.find(b);
+    const uint64_t bytes = it == declared.end() ? 0 : it->second.bytes;
+    const uint32_t align = it == declared.end() ? 1 : it->second.align;
+    steps += "backend " + b + " " + std::to_string(bytes) + " " + std::to_string(align) + "\n";
+    stubbed.push_back(b + "=" + std::to_string(bytes) +
+                      (align == 1 ? "" : ":" + std::to_string(align)));
   }
   return steps;
-}
-
-std::string Verdict(const HarnessFacts& f, int status) {
-  if (status >= 128) return "crashed (signal " + std::to_string(status - 128) + ")";
-  if (f.harness_error.size()) return "harness error:" + f.harness_error;
-  if (f.program_load && *f.program_load != 0) return "Program::load " + ErrorName(*f.program_load);
-  if (f.method_meta) return "method_meta " + ErrorName(*f.method_meta);
-  if (!f.runner_failed.empty()) return "the runner's own allocation failed";
-  if (f.load_method) return ErrorName(*f.load_method);
-  return "load_method not reached";
 }
 
 int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std::string& method,
@@ -260,10 +213,10 @@ int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std
     std::ofstream out(log_path);
     out << run->output;
   }
-  const HarnessFacts facts = ReadFacts(run->output);
+  const measure::HarnessFacts facts = measure::ReadFacts(run->output);
   std::string etmem_verdict = m.plan.refusal ? m.plan.refusal->error : "Ok";
   if (!m.plan.refusal && !e.prediction.failures.empty()) etmem_verdict = "MemoryAllocationFailed";
-  std::string measured = Verdict(facts, run->status);
+  std::string measured = measure::Verdict(facts, run->status);
   if (measured == "the runner's own allocation failed" && !e.prediction.failures.empty())
     measured = etmem_verdict;  // a failed runner allocation is what etmem predicts as a failure
   std::cout << "method '" << name << "': " << e.layout << "\n";
@@ -313,15 +266,12 @@ int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std
                 << left << right << "\n";
     }
   }
-  const std::string assuming = "ExecuTorch " + r.assumptions.runtime + ", target " +
-                               r.assumptions.target + ", pool base aligned to " +
-                               std::to_string(e.pool_align) + " B, " +
-                               (!e.temp_bytes ? std::string("no temp allocator")
-                                : r.assumptions.temp_pool_bytes
-                                    ? "a " + std::to_string(*e.temp_bytes) + " B temp allocator"
-                                    : std::string("a temp allocator")) +
-                               (args.pool ? ", a " + std::to_string(*args.pool) + " B pool"
-                                          : ", an unbounded pool");
+  report::Assumptions measured_under = r.assumptions;
+  measured_under.pool_align = e.pool_align;
+  measured_under.temp_allocator = e.temp_bytes.has_value();
+  measured_under.temp_pool_bytes = r.assumptions.temp_pool_bytes ? e.temp_bytes : std::nullopt;
+  const std::string assuming =
+      report::AssumptionSentence(measured_under, report::MeasureWording(args.pool));
   for (const auto& u : m.plan.unknowns)
     std::cout << "  note: etmem's figures are a lower bound: delegate " << u.delegate << " ("
               << u.backend << "): " << u.why << "\n";

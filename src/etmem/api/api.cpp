@@ -61,6 +61,8 @@ void CheckOptionValues(const Options& o) {
                   " is larger than any MemoryAllocator can be (its size is a uint32_t)");
 }
 
+}  // namespace
+
 // "ID=BYTES[:ALIGN]": what backend ID's init() takes from the method allocator. BYTES as
 // --budget reads sizes (4096, 4K); ALIGN digits only. A sign, trailing text or an overflow is
 // refused, naming the value.
@@ -90,6 +92,8 @@ Result<std::pair<std::string, runtime::DeclaredBackendInit>> ParseBackend(const 
     return bad("ALIGN must be a power of two up to 4096");
   return std::pair{s.substr(0, eq), d};
 }
+
+namespace {
 
 const runtime::RuntimeTraits& OneRelease(const std::string& runtime) {
   if (runtime == "all")

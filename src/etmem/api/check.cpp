@@ -15,7 +15,9 @@
 #include "etmem/api/internal.h"
 #include "etmem/check/assumption_search.h"
 #include "etmem/device/device_log.h"
+#include "etmem/report/assumptions.h"
 #include "etmem/report/runner_rows.h"
+#include "etmem/report/search_text.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/labels.h"
 #include "etmem/runtime/release.h"
@@ -53,10 +55,7 @@ Predicted Predict(const report::MethodReport& m, uint32_t pool_align,
 }
 
 std::string Assuming(const report::Assumptions& a, std::optional<uint64_t> pool) {
-  std::string s = "ExecuTorch " + a.runtime + ", target " + a.target + ", pool base aligned to " +
-                  std::to_string(a.pool_align) + " B, " +
-                  (a.temp_allocator ? "a temp allocator" : "no temp allocator");
-  return s + (pool ? ", a " + std::to_string(*pool) + " B pool" : ", an unbounded pool");
+  return report::AssumptionSentence(a, report::CheckWording(pool));
 }
 
 bool LogShowsAFailure(const device::DeviceLog& log) {
@@ -262,7 +261,7 @@ Result<bool> SearchAndPrint(std::ostream& out, const CheckArgs& args, const pte:
   ETMEM_TRY(check::SearchSpace space, MakeSpace(args, log, pool, false));
   ETMEM_TRY(check::SearchResult found, check::Search(program, method, log, space));
   const check::Given given = GivenAssumptions(args, space, pool);
-  out << indent << "etmem searched " << check::DescribeSpace(space, log) << ": "
+  out << indent << "etmem searched " << report::DescribeSpace(space, log) << ": "
             << found.configs_tried << " combinations\n";
   if (found.nothing_predicted) {
     out << indent << "nothing in this log is predicted without a model of the runner's "
@@ -275,17 +274,17 @@ Result<bool> SearchAndPrint(std::ostream& out, const CheckArgs& args, const pte:
     out << indent << "no combination under the assumptions you gave reproduces the log\n";
     ETMEM_TRY(space, MakeSpace(args, log, pool, true));
     ETMEM_TRY(found, check::Search(program, method, log, space));
-    out << indent << "etmem searched " << check::DescribeSpace(space, log) << ": "
+    out << indent << "etmem searched " << report::DescribeSpace(space, log) << ": "
               << found.configs_tried << " combinations\n";
   }
   if (found.reproductions.empty()) {
     out << indent << "no modelled combination reproduces the log exactly\n";
-    if (!found.nearest.empty()) out << indent << "nearest: " << found.nearest << "\n";
+    if (found.nearest) out << indent << "nearest: " << report::DescribeNearest(*found.nearest) << "\n";
     out << indent << "your assumptions: " << DescribeGiven(given, space) << "\n";
     return false;
   }
   out << indent << "reproduced exactly by:\n";
-  for (const std::string& line : check::GroupedLines(found))
+  for (const std::string& line : report::GroupedLines(found))
     out << indent << "  " << line << "\n";
   if (check::SeveralPools(found))
     out << indent
@@ -390,7 +389,7 @@ int RunCheckWithRunner(std::ostream& out, const Program& opened, const CheckArgs
   const check::MethodPrediction p = check::PredictConfig(config, plan, at, printed);
   const std::optional<device::Difference> d =
       check::RunnerDifference(*log, p, check::RunnerLineTemplates(*space));
-  const std::string assuming = check::DescribeAssumptions(config, at);
+  const std::string assuming = report::DescribeAssumptions(config, at);
   const uint64_t minimum = check::MinimumOf(config, plan);
   const std::string pool_title = report::RunnerPoolTitle(method_pool);
   if (!d) {

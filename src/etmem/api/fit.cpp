@@ -14,6 +14,8 @@
 #include "etmem/board/board.h"
 #include "etmem/board/fit_program.h"
 #include "etmem/plan/check.h"
+#include "etmem/report/assumptions.h"
+#include "etmem/report/html_report.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/plan/rewrite.h"
 #include "etmem/pte/mapped_file.h"
@@ -29,32 +31,6 @@ std::string PieceLabel(const board::ProgramFit& fit, const board::Placed& p) {
   if (!split) return piece.name;
   return fmt::format("{}, part {} (memory id {})", piece.name, p.part + 1,
                      fit.MemoryIdOf(p.piece, p.part));
-}
-
-std::string FitAssumptionLine(const report::Report& r) {
-  const report::Assumptions& a = r.assumptions;
-  std::string s = fmt::format(
-      "ExecuTorch {}, target {}, pool base aligned to {} B, {}", a.runtime, a.target, a.pool_align,
-      a.temp_allocator ? "a temp allocator is passed" : "no temp allocator is passed");
-  if (!a.runner.empty()) s += ", " + a.runner;
-  return s;
-}
-
-std::string FitHtmlEscape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '<')
-      o += "&lt;";
-    else if (c == '>')
-      o += "&gt;";
-    else if (c == '&')
-      o += "&amp;";
-    else if (c == '"')
-      o += "&quot;";
-    else
-      o += c;
-  }
-  return o;
 }
 
 std::string SymbolOf(const board::ProgramFit& fit, const board::Placed& p) {
@@ -77,7 +53,7 @@ static std::string FitText(const report::Report& report, const board::ProgramFit
   std::string o;
   o += fmt::format("{}: method '{}' on board {} ({})\n", report.program->path, Printable(fit.method),
                    fit.board.name, fit.board.file);
-  o += "  assuming " + FitAssumptionLine(report) + "\n";
+  o += "  assuming " + report::AssumptionSentence(report.assumptions, report::FitWording()) + "\n";
   o += "  layout: from each region's base, larger alignment first; a piece aligned more than its "
        "region's base pays the worst-case padding\n";
   for (const std::string& n : fit.notes) o += "  note: " + n + "\n";
@@ -154,16 +130,16 @@ std::string FitRegionsText(const board::ProgramFit& fit) {
 
 std::string FitRegionsHtml(const board::ProgramFit& fit) {
   std::string o = fmt::format("<section class=\"board\"><h2>Board {}: method '{}' ({})</h2>\n",
-                              FitHtmlEscape(fit.board.name), FitHtmlEscape(fit.method),
+                              report::HtmlEscape(fit.board.name), report::HtmlEscape(fit.method),
                               fit.result.best.fits() ? "fits" : "does not fit");
   for (size_t r = 0; r < fit.regions.size(); ++r) {
     o += fmt::format(
         "<h3>{} ({} B free before, {} B used)</h3>\n<table><tr><th>offset</th>"
         "<th>bytes</th><th>piece</th></tr>\n",
-        FitHtmlEscape(fit.regions[r].name), fit.regions[r].free, fit.result.best.used[r]);
+        report::HtmlEscape(fit.regions[r].name), fit.regions[r].free, fit.result.best.used[r]);
     for (const board::Placed& p : InRegion(fit, r))
       o += fmt::format("<tr><td>+{}</td><td>{}</td><td>{}</td></tr>\n", p.offset, p.bytes,
-                       FitHtmlEscape(PieceLabel(fit, p)));
+                       report::HtmlEscape(PieceLabel(fit, p)));
     o += "</table>\n";
   }
   return o + "</section>\n";

@@ -43,6 +43,10 @@ std::string FitRegionsHtml(const board::ProgramFit& fit);
 // `etmem header --board`: each placed piece as a section-attributed, aligned array.
 std::string FitHeaderSection(const board::ProgramFit& fit);
 
+// "ID=BYTES[:ALIGN]" (--backend): what backend ID's init() takes from the method allocator, or
+// the one-line error naming the option.
+Result<std::pair<std::string, runtime::DeclaredBackendInit>> ParseBackend(const std::string& s);
+
 // The internal report of a public one (for the command line's own printing).
 inline const report::Report& Internal(const Report& r) { return r.impl().report; }
 inline const pte::ProgramView& Internal(const Program& p) { return p.impl().view; }

@@ -15,6 +15,7 @@
 #include "etmem/api/internal.h"
 #include "etmem/base/printable.h"
 #include "etmem/base/checked_math.h"
+#include "etmem/report/assumptions.h"
 #include "etmem/plan/advise.h"
 #include "etmem/plan/check.h"
 #include "etmem/plan/duplicate_constants.h"
@@ -288,10 +289,7 @@ report::HtmlMethod HtmlMethodOf(const MethodPlan& p, const report::MethodReport*
 }
 
 std::string AssumptionsLine(const report::Assumptions& a) {
-  return fmt::format("Method allocator assuming ExecuTorch {}, target {}, pool base aligned to {} "
-                     "B, {} temp allocator{}",
-                     a.runtime, a.target, a.pool_align, a.temp_allocator ? "a" : "no",
-                     a.external_data_map ? ", a .ptd data map" : "");
+  return "Method allocator assuming " + report::AssumptionSentence(a, report::PlanWording());
 }
 
 const report::MethodReport* FindReport(const report::Report& r, const pte::MethodView* m) {

@@ -5,12 +5,12 @@
 // failing request's padding + size must be the line's `requested`, and the pool is what was
 // used before it plus the line's `available`), and every candidate is then verified by
 // simulating the whole load at that pool and comparing the whole log. Also the prediction of
-// one configuration as device::Prediction numbers, and the grouped text of the result.
-// Not: reading the log (device/), the command line (tools/etmem/check_command.cpp).
+// one configuration as device::Prediction numbers. Not: reading the log (device/), the text of
+// the result (report/search_text.h), the command line (tools/etmem/check_command.cpp).
 //
 //   SearchSpace space{.releases = *MatchingReleases("all"), .targets = {cortex_m}};
 //   auto found = Search(program, program.methods[0], log, space);
-//   for (const std::string& line : GroupedLines(*found)) puts(line.c_str());
+//   for (const std::string& line : report::GroupedLines(*found)) puts(line.c_str());
 #pragma once
 
 #include <cstdint>
@@ -189,28 +189,33 @@ struct Reproduction {
   bool exact = true;          // false: a backend etmem cannot size; the minimum is a bound
 };
 
+// When no configuration reproduces the log: the one whose failure comes closest to the log's
+// first failure line.
+struct NearestConfig {
+  uint64_t distance = UINT64_MAX;
+  ModelConfig config;
+  // Set (a pool was given): the configuration fails there, logging `requested` and `available`.
+  std::optional<uint64_t> pool;
+  uint64_t requested = 0;  // no pool: the log's failed request
+  uint64_t available = 0;
+  // No pool: the request closest to the log's, with its padding, and what it allocates.
+  struct Closest {
+    uint64_t bytes = 0;
+    std::string what;
+  } closest;
+};
+
 struct SearchResult {
   size_t configs_tried = 0;
   std::vector<Reproduction> reproductions;  // in CandidateConfigs order
   bool nothing_predicted = false;           // the log holds nothing etmem predicts
-  std::string nearest;                      // when none reproduces: the closest, in words
+  std::optional<NearestConfig> nearest;     // when none reproduces: the closest
 };
 
 // Fails when the pool cannot be known: a failed call in the log, no failure line to derive the
 // pool from, and no pool given.
 Result<SearchResult> Search(const pte::ProgramView& program, const pte::MethodView& method,
                             const device::DeviceLog& log, const SearchSpace& space);
-
-// "ExecuTorch 0.3.0, cortex-m, pool base aligned to 4 B, no temp allocator, a 4096 B pool"
-std::string DescribeAssumptions(const ModelConfig& c, std::optional<uint64_t> pool);
-// What was searched, in words (one line, without a leading "searched: ").
-std::string DescribeSpace(const SearchSpace& space, const device::DeviceLog& log);
-
-// One line per group of reproductions, deterministic: a configuration's pools share a line
-// (ascending; past `per_line_pools` the rest are counted), both temp allocators with the same
-// pools and minimum share one, then alignments alike, then releases alike. Each ends
-// "-> minimum N B under these assumptions".
-std::vector<std::string> GroupedLines(const SearchResult& r, size_t per_line_pools = 12);
 
 // Whether a configuration reproduces the log at more than one pool size (a failure line alone
 // often does: any request of that size can be the one that failed).

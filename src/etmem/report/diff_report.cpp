@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "etmem/report/assumptions.h"
 #include "etmem/report/figures.h"
 #include "etmem/report/markdown_report.h"
 #include "etmem/report/runner_rows.h"
@@ -102,13 +103,6 @@ std::vector<std::pair<std::string, Delta>> MethodRows(const MethodDiff& d, bool 
   return rows;
 }
 
-std::string AssumptionText(const Assumptions& a) {
-  return fmt::format("ExecuTorch {}, target {}, pool base aligned to {} B, {} temp allocator{}{}",
-                     a.runtime, a.target, a.pool_align, a.temp_allocator ? "a" : "no",
-                     a.external_data_map ? ", a .ptd data map" : "",
-                     a.runner.empty() ? "" : ", " + a.runner);
-}
-
 std::string MethodTitle(const MethodDiff& d) {
   std::string notes;
   if (!d.old_exact || !d.new_exact) notes += ", lower bounds (unknown delegate)";
@@ -193,7 +187,7 @@ ProgramDiff DiffReports(const Report& old_report, const Report& new_report) {
 
 std::string DiffToText(const ProgramDiff& diff) {
   std::string out = fmt::format("old: {}\nnew: {}\nassuming {}\n", diff.old_path, diff.new_path,
-                                AssumptionText(diff.assumptions));
+                                AssumptionSentence(diff.assumptions, BriefWording()));
   for (const MethodDiff& d : diff.methods) TextTable(out, MethodTitle(d), MethodRows(d, false));
   TextTable(out, "flash", FlashRows(diff));
   return out;
@@ -218,7 +212,7 @@ json DiffToJson(const ProgramDiff& diff) {
 
 std::string DiffToMarkdown(const ProgramDiff& diff) {
   std::string out = fmt::format("`{}` → `{}`, assuming {}\n", MarkdownCell(diff.old_path),
-                                MarkdownCell(diff.new_path), AssumptionText(diff.assumptions));
+                                MarkdownCell(diff.new_path), AssumptionSentence(diff.assumptions, BriefWording()));
   for (const MethodDiff& d : diff.methods) MarkdownTable(out, MethodTitle(d), MethodRows(d, false));
   MarkdownTable(out, "flash", FlashRows(diff));
   return out;

@@ -6,18 +6,12 @@
 #include <fmt/format.h>
 
 #include "etmem/base/printable.h"
+#include "etmem/report/assumptions.h"
 #include "etmem/report/run_temp_text.h"
 #include "etmem/report/runner_rows.h"
 
 namespace etmem::report {
 namespace {
-
-// ", temp pool N B (where that size comes from)" at a release whose operator metadata depends
-// on the temp pool's size; "" elsewhere.
-std::string TempPoolText(const Assumptions& a) {
-  if (!a.temp_pool_bytes) return "";
-  return fmt::format(", temp pool {} B ({})", *a.temp_pool_bytes, a.temp_pool_source);
-}
 
 // Where the operator metadata went, at a release where that depends on the temp pool's size.
 std::string MetadataPlacementText(const Assumptions& a, const MethodReport& m) {
@@ -32,15 +26,6 @@ std::string MetadataPlacementText(const Assumptions& a, const MethodReport& m) {
                        *a.temp_pool_bytes);
   return out + fmt::format("; a temp pool of at least {} B keeps all of it off the method "
                            "allocator\n", p.temp_bytes_for_all);
-}
-
-std::string AssumptionLine(const Assumptions& a) {
-  std::string temp = a.temp_allocator ? "a temp allocator is passed" : "no temp allocator is passed";
-  if (a.temp_is_runner_default) temp += " (what this release's executor_runner does)";
-  temp += TempPoolText(a);
-  return fmt::format("ExecuTorch {}, target {}, pool base aligned to {} B (not {}), {}{}",
-                     a.runtime, a.target, a.pool_align, 2 * a.pool_align, temp,
-                     a.external_data_map ? ", a .ptd data map is passed" : "");
 }
 
 // With --runner: every pool the runner declares, under its own names, with the breakdown.
@@ -85,13 +70,7 @@ void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
                        "elsewhere)\n", total);
   }
   const Assumptions& a = r.assumptions;
-  std::string temp =
-      a.temp_allocator ? "a temp allocator is passed" : "no temp allocator is passed";
-  if (a.temp_is_runner_default) temp += " (what the runner does)";
-  temp += TempPoolText(a);
-  out += fmt::format("  assuming ExecuTorch {}, target {}, {}, {}, {}{}\n", a.runtime, a.target,
-                     a.runner, RunnerPoolAlignText(rr), temp,
-                     a.external_data_map ? ", a .ptd data map is passed" : "");
+  out += "  assuming " + AssumptionSentence(a, RunnerReportWording(rr)) + "\n";
   for (const auto& u : m.plan.unknowns)
     out += UnknownLine(u);
   if (const std::string line = MetadataPlacementText(a, m); !line.empty()) out += "  " + line;
@@ -118,7 +97,7 @@ void Headline(std::string& out, const Report& r, const MethodReport& m) {
   }
   out += fmt::format("Method allocator pool: {}{} bytes minimum\n", m.plan.exact() ? "" : "at least ",
                      m.method_bytes);
-  out += "  assuming " + AssumptionLine(r.assumptions) + "\n";
+  out += "  assuming " + AssumptionSentence(r.assumptions, ReportWording()) + "\n";
   for (const auto& u : m.plan.unknowns)
     out += UnknownLine(u);
   if (m.exceeds_runtime_pool_limit)

@@ -1,0 +1,127 @@
+// Owns: SummaryToText (see summary_report.h).
+#include "etmem/report/summary_report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "etmem/report/assumptions.h"
+#include "etmem/report/figures.h"
+#include "etmem/report/run_temp_text.h"
+#include "etmem/report/runner_rows.h"
+#include "etmem/runtime/labels.h"
+
+namespace etmem::report {
+namespace {
+
+std::string BufferName(const MethodReport& m, uint32_t id) {
+  return PlannedBuffers(m).size() == 1 ? "the planned buffer"
+                                       : fmt::format("planned buffer {}", id);
+}
+
+// The largest of the method pool, each planned buffer and the temp load peak.
+std::string BiggestCost(const MethodReport& m, const MethodSummaryFigures& f) {
+  uint64_t best = m.method_bytes;
+  size_t top = 0;
+  for (size_t c = 1; c < m.by_category.size(); ++c)
+    if (m.by_category[c].bytes > m.by_category[top].bytes) top = c;
+  std::string text = fmt::format("the method allocator pool: {}{} B (largest part: {}, {} B)",
+                                 m.plan.exact() ? "" : "at least ", m.method_bytes,
+                                 runtime::CategoryName(static_cast<runtime::Category>(top)),
+                                 m.by_category[top].bytes);
+  for (const SummaryBuffer& b : f.buffers) {
+    if (b.before < 0 || static_cast<uint64_t>(b.before) <= best) continue;
+    best = static_cast<uint64_t>(b.before);
+    text = fmt::format("{}: {} B", BufferName(m, b.memory_id), b.before);
+    if (b.after < b.before) text += fmt::format(", {} B after etmem replan", b.after);
+  }
+  if (m.temp_load_peak_bytes > best)
+    text = fmt::format("the temp allocator's peak during load: {} B", m.temp_load_peak_bytes);
+  if (m.run_temp.peak_bytes > std::max(best, m.temp_load_peak_bytes))
+    text = fmt::format("the temp allocator's peak while running: {} B", m.run_temp.peak_bytes);
+  return text;
+}
+
+void Savings(std::string& out, const MethodReport& m, const MethodSummaryFigures& f,
+             const std::string& path) {
+  const auto planned = static_cast<int64_t>(PlannedBytes(m));
+  const int64_t replan_saving = planned - f.replanned_total;
+  const auto ram = static_cast<int64_t>(RamBytes(m));
+  out += "  what would save RAM:\n";
+  if (replan_saving > 0)
+    out += fmt::format("    etmem replan {} -o SMALLER.pte: {} B (planned {} B -> {} B; RAM {} B)\n",
+                       path, replan_saving, planned, f.replanned_total, ram - replan_saving);
+  else
+    out += "    etmem replan: nothing, the stored plan is as small as etmem's planners get\n";
+  for (const SummaryAdvice& a : f.advice)
+    out += fmt::format("    {} (value {}, {} B, {} at instruction {}): saves {} B more "
+                       "(re-planned buffer {}: {} B -> {} B without it)\n",
+                       a.kind, a.value, a.bytes, a.op, a.instruction, a.saving, a.memory_id,
+                       a.replanned, a.replanned_without);
+  if (f.advice.size() > 1)
+    out += fmt::format("    all {} advisories together: save {} B more (planned {} B -> {} B)\n",
+                       f.advice.size(), f.replanned_total - f.advised_total, f.replanned_total,
+                       f.advised_total);
+  if (f.advice.empty()) out += "    no advisories (etmem plan lists them)\n";
+}
+
+void Method(std::string& out, const Report& r, const MethodSummaryFigures& f,
+            const std::string& path) {
+  const MethodReport& m = *f.report;
+  const std::string at_least = m.plan.exact() ? "" : "at least ";
+  out += fmt::format("method '{}'\n", m.method->name);
+  if (m.runner) {  // the runner's pools, under its own names
+    std::string parts;
+    for (const sim::RunnerPoolResult& p : m.runner->result.pools)
+      parts += fmt::format("{}{} {} B{}", parts.empty() ? "" : " + ",
+                           RunnerPoolName(m.runner->pool_spec(p.pool)), RunnerPoolBytes(m, p),
+                           !p.temp_role                        ? ""
+                           : m.run_temp.peak_bytes > p.minimum ? " (while running)"
+                                                               : " (at load)");
+    if (!RunnerHoldsPlannedBuffers(*m.runner))
+      parts += fmt::format(" + planned buffers {} B", PlannedBytes(m));
+    out += fmt::format("  RAM {}{} B = {} (runner {})\n", at_least, RamBytes(m), parts,
+                       m.runner->plan.profile->name);
+  } else {
+    const bool run_sets = m.run_temp.peak_bytes > m.temp_load_peak_bytes;
+    out += fmt::format("  RAM {}{} B = method pool {}{} B + planned buffers {} B + {} {} B\n",
+                       at_least, RamBytes(m), at_least, m.method_bytes, PlannedBytes(m),
+                       run_sets ? "temp run-time peak" : "temp load peak", TempPoolBytes(m));
+  }
+  for (const auto& u : m.plan.unknowns)
+    out += fmt::format("  unknown: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+  out += "  temp allocator at run time: " + RunTempLine(m) + "\n";
+  for (const std::string& line : RunTempDetail(r, m, 4)) out += "    " + line + "\n";
+  out += "  biggest single cost: " + BiggestCost(m, f) + "\n";
+  Savings(out, m, f, path);
+}
+
+}  // namespace
+
+std::string SummaryToText(const ProgramSummary& s) {
+  const Report& r = *s.report;
+  std::string out = s.path + ": " + AssumptionSentence(r.assumptions, SummaryWording()) + "\n";
+  const FlashBreakdown& f = r.flash;
+  out += fmt::format("flash {} B (the file: {} B program metadata, {} B constants, {} B delegate "
+                     "blobs)\n",
+                     f.file_bytes, f.metadata_bytes,
+                     f.inline_constant_bytes + f.segment_constant_bytes,
+                     f.inline_delegate_bytes + f.segment_delegate_bytes);
+  const FlashLoad& load = r.flash_load;
+  out += fmt::format("  {}: {} B stay in flash, read in place; {} B copied to RAM at load ({} B "
+                     "written into the planned buffers); {} B backend-dependent: unknown\n",
+                     kBufferDataLoaderAssumption, load.bytes(FlashUse::kReadInPlace),
+                     load.bytes(FlashUse::kCopiedToRam), load.ram_bytes(),
+                     load.bytes(FlashUse::kBackendDependent));
+  if (s.duplicate_groups == 0)
+    out += "  what would save flash: no duplicate constants\n";
+  else
+    out += fmt::format("  what would save flash: duplicate-constants: {} B in {} group(s) of "
+                       "identical constants, by storing each once at export time (etmem plan "
+                       "lists them); {}\n",
+                       s.duplicate_flash_bytes, s.duplicate_groups, s.duplicate_ram_note);
+  for (const MethodSummaryFigures& m : s.methods) Method(out, r, m, s.path);
+  return out;
+}
+
+}  // namespace etmem::report
