@@ -185,7 +185,8 @@ TEST(Api, ErrorsAreTheCommandLinesLines) {
   auto analyze = [&](api::Options o) { return [=] { api::Analyze(program, o); }; };
   EXPECT_EQ(ErrorOf(analyze({.runner = "stm32-cube"}), api::ErrorKind::kInvalidArgument),
             "--runner stm32-cube: no such runner (built-in: arduino, arm-baremetal, cadence, "
-            "espressif, ethos-u-image-classification, pico2, zephyr-hello; or a runner file "
+            "espressif, ethos-u-image-classification, pico2, zephyr-hello, zephyr-mv2-ethosu; or a "
+            "runner file "
             "ending in .json)");
   // The runner's method pool through the API: the same figure `etmem analyze --runner` prints.
   const api::Report arm =

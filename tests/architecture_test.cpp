@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -61,13 +62,18 @@ TEST(Architecture, NoCodeNamesARunner) {
   for (const auto& e : fs::directory_iterator(profiles)) {
     std::ifstream in(e.path());
     const std::string text{std::istreambuf_iterator<char>(in), {}};
-    std::smatch m;
-    if (std::regex_search(text, m, std::regex(R"re("name"\s*:\s*"([^"]+)")re")))
-      names.push_back(m[1]);
+    // The profile's own name (a delta that names none keeps its base's).
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("name") && j["name"].is_string())
+      names.push_back(j["name"].get<std::string>());
   }
   ASSERT_FALSE(names.empty());
   for (const char* dir : {"src/etmem", "tools"})
     for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / dir)) {
+      // Kernel libraries are data too; "cadence" there is an operator namespace, not a runner.
+      if (p.parent_path().filename() == "libraries" &&
+          p.parent_path().parent_path().filename() == "kernels")
+        continue;
       const std::string code = Read(p);
       for (const std::string& name : names)
         EXPECT_EQ(code.find("\"" + name), std::string::npos) << p << " names the runner " << name;
@@ -128,7 +134,9 @@ const std::vector<VerbException>& VerbExceptions() {
       {"measure_command.cpp",
        {"etmem/api/internal.h", "etmem/check/assumption_search.h", "etmem/device/device_log.h",
         "etmem/measure/build.h", "etmem/measure/harness_output.h", "etmem/measure/process.h"},
-       418},
+       419},
+      // Reads the linked image through the firmware stage (not yet in the public header).
+      {"firmware_command.cpp", {"etmem/firmware/firmware.h"}, kMaxVerbLines},
       // Compiles probes against the user's tree and reads their sizes from the object file.
       {"probe_command.cpp",
        {"nlohmann/json.hpp", "etmem/abi/abi.h", "etmem/elf/elf_reader.h",

@@ -53,7 +53,7 @@ TEST(Cli, GarbageAndEmptyFilesAreRejectedWithTheirNames) {
 
 TEST(Cli, UnknownRuntimeListsTheModelledOnes) {
   SKIP_WITHOUT_SHARED();
-  CliRun r = Etmem("analyze " + RealModel(kMotivating).string() + " --runtime 2.0");
+  CliRun r = Etmem("analyze " + RealModel(kMotivating).string() + " --runtime 0.0");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("0.3.0"), std::string::npos);
 }

@@ -379,7 +379,8 @@ TEST(ArmRunnerAcceptance, TheMotivatingCnnThroughTheCli) {
 TEST(RunnerDocs, TheModelExecutorExampleHoldsWhatTheGuideSays) {
   std::ifstream in(std::string(ETMEM_SOURCE_DIR) + "/docs/runner-profiles.md");
   const std::string doc{std::istreambuf_iterator<char>(in), {}};
-  const size_t begin = doc.find("```json\n");
+  // The guide's model-executor example (the Deltas section shows another block before it).
+  const size_t begin = doc.rfind("```json\n", doc.find("\"name\": \"model-executor\""));
   ASSERT_NE(begin, std::string::npos);
   const size_t end = doc.find("```", begin + 8);
   const std::string json = doc.substr(begin + 8, end - begin - 8);

@@ -147,8 +147,8 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
                   "allocations share the pools with load_method");
   cmd->add_option("--kernels", args.kernels,
                   "the kernel libraries for aten operators while the method runs, in order: "
-                  "portable, optimized, quantized, cortex_m, cadence_hifi, cadence_fusion_g3, "
-                  "cadence_vision (default: portable); cadence::, cortex_m:: and "
+                  "portable, optimized, quantized, cortex_m, cadence_hifi, cadence_fusion_g3 "
+                  "or cadence_vision (default: portable); cadence::, cortex_m:: and "
                   "quantized_decomposed:: operators select their own")
       ->delimiter(',');
 }

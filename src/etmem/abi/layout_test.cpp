@@ -185,14 +185,14 @@ void ExpectTargetFileError(const std::string& stem, const std::string& text,
 
 TEST(LayoutTest, TargetFileWithBadJsonIsOneLineNamingTheFile) {
   ExpectTargetFileError("bad_json", R"({"name": "x", "pointer": [4, 4],)", "JSON");
-  ExpectTargetFileError("not_object", "[4, 4]", "JSON");
+  ExpectTargetFileError("not_object", "[4, 4]", "not an object");
 }
 
 TEST(LayoutTest, TargetFileWithMissingFieldsIsOneLineNamingTheFile) {
   ExpectTargetFileError("no_int64", R"({"pointer": [4, 4], "size_t": [4, 4], "double": [8, 8]})",
-                        "\"int64\" is missing");
+                        "missing key \"int64\"");
   ExpectTargetFileError("no_pointer", R"({"size_t": [4, 4], "int64": [8, 8], "double": [8, 8]})",
-                        "\"pointer\" is missing");
+                        "missing key \"pointer\"");
 }
 
 TEST(LayoutTest, TargetFileWithNonPowerOfTwoAlignmentIsOneLineNamingTheFile) {

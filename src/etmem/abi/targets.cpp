@@ -80,6 +80,10 @@ Result<Abi> ReadTargetText(const std::string& text, const std::string& path_raw)
   ETMEM_TRY(abi.name, f.String("name", false));
   ETMEM_TRY(abi.description, f.String("description", false));
   ETMEM_TRY(abi.compiler, f.String("compiler", false));
+  // Reports quote these: kept printable.
+  abi.name = Printable(abi.name, kShownPathBytes);
+  abi.description = Printable(abi.description, 4096);
+  abi.compiler = Printable(abi.compiler, 4096);
   if (!f.Optional("name")) abi.name = path;
   if (!f.Optional("description")) abi.description = "target described by " + path;
   ETMEM_TRY(abi.pointer, ReadPair(f, "pointer"));

@@ -10,8 +10,6 @@
 namespace etmem::json_file {
 namespace {
 
-constexpr size_t kMaxText = 4096;  // a string field longer than this is cut short
-
 std::string Key(std::string_view key) { return "\"" + Printable(key) + "\""; }
 
 }  // namespace
@@ -70,7 +68,7 @@ Result<std::string> Object::String(const char* key, bool required) const {
     return std::string();
   }
   if (!v->is_string()) return WrongType(key, "a string");
-  return Printable(v->get<std::string>(), kMaxText);  // reports quote it: kept printable
+  return v->get<std::string>();
 }
 
 Result<std::vector<std::string>> Object::Strings(const char* key, bool required) const {
@@ -83,7 +81,7 @@ Result<std::vector<std::string>> Object::Strings(const char* key, bool required)
   if (!v->is_array()) return WrongType(key, "a list of strings");
   for (const json& s : *v) {
     if (!s.is_string()) return WrongType(key, "a list of strings");
-    out.push_back(Printable(s.get<std::string>(), kMaxText));
+    out.push_back(s.get<std::string>());
   }
   return out;
 }

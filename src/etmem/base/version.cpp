@@ -92,10 +92,19 @@ int Version::Number() const {
 std::strong_ordering Version::operator<=>(const Version& o) const {
   if (snapshot() != o.snapshot()) return snapshot() ? std::strong_ordering::greater
                                                     : std::strong_ordering::less;
-  if (snapshot())
-    return std::tie(snapshot_date, snapshot_commit) <=>
-           std::tie(o.snapshot_date, o.snapshot_commit);
-  return std::tie(major, minor, patch) <=> std::tie(o.major, o.minor, o.patch);
+  // Field by field: em++'s libc++ (clang 14) has no operator<=> for tuples or strings.
+  auto order = [](int c) {
+    return c < 0 ? std::strong_ordering::less
+                 : c > 0 ? std::strong_ordering::greater : std::strong_ordering::equal;
+  };
+  if (snapshot()) {
+    if (const int c = snapshot_date.compare(o.snapshot_date); c != 0) return order(c);
+    return order(snapshot_commit.compare(o.snapshot_commit));
+  }
+  if (major != o.major) return major < o.major ? std::strong_ordering::less : std::strong_ordering::greater;
+  if (minor != o.minor) return minor < o.minor ? std::strong_ordering::less : std::strong_ordering::greater;
+  if (patch != o.patch) return patch < o.patch ? std::strong_ordering::less : std::strong_ordering::greater;
+  return std::strong_ordering::equal;
 }
 
 }  // namespace etmem

@@ -15,6 +15,8 @@
 namespace etmem::board {
 namespace {
 
+constexpr size_t kMaxText = 4096;  // a text field (name, comment, source) longer than this is cut short
+
 using nlohmann::json;
 
 struct Embedded {
@@ -47,7 +49,8 @@ Result<uint64_t> Bytes(const json& o, const char* key, const std::string& where)
 }
 
 Result<std::string> Text(const json& o, const char* key, const std::string& where, bool required) {
-  return json_file::Object(o, where).String(key, required);
+  ETMEM_TRY(std::string text, json_file::Object(o, where).String(key, required));
+  return Printable(text, kMaxText);  // reports quote it
 }
 
 // A comment or source: a string or a list of strings.
@@ -55,8 +58,10 @@ Result<std::vector<std::string>> Texts(const json& o, const char* key, const std
   std::vector<std::string> out;
   if (!o.contains(key)) return out;
   const json& v = o[key];
-  if (v.is_string()) return std::vector<std::string>{v.get<std::string>()};
-  return json_file::Object(o, where).Strings(key, false);
+  if (v.is_string()) return std::vector<std::string>{Printable(v.get<std::string>(), kMaxText)};
+  ETMEM_TRY(std::vector<std::string> texts, json_file::Object(o, where).Strings(key, false));
+  for (std::string& t : texts) t = Printable(t, kMaxText);  // reports quote them
+  return texts;
 }
 
 std::string Join(const std::vector<std::string>& parts) {
