@@ -613,8 +613,10 @@ Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::
     if (out.mutable_segments > 0 && p.mutable_segments()->Get(0) &&
         p.mutable_segments()->Get(0)->offsets()) {
       out.first_mutable_has_offsets = true;
-      for (uint64_t o : *p.mutable_segments()->Get(0)->offsets())
-        out.first_mutable_offsets.push_back(o);
+      // Read byte-wise: a hostile file may place the vector at any 4-byte boundary.
+      const auto* offsets = p.mutable_segments()->Get(0)->offsets();
+      for (uint32_t i = 0; i < offsets->size(); ++i)
+        out.first_mutable_offsets.push_back(UnalignedAt(offsets, i));
     }
     for (const fb::SubSegments* s : *p.mutable_segments())
       if (s) out.mutable_segment_indices.push_back(s->segment_index());
