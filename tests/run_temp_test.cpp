@@ -40,17 +40,17 @@ TEST(KernelLibraries, PortableTopkFirstRegisteredAtItsRelease) {
   auto before = kernels::LibraryAt("portable", Release("0.3.0"));
   auto at = kernels::LibraryAt("portable", Release("0.4.0"));
   ASSERT_TRUE(before && at);
-  EXPECT_FALSE(before->ops.contains("aten::topk.values"));
-  EXPECT_EQ(at->ops.at("aten::topk.values"), kernels::TempRule::kTopk);
-  EXPECT_EQ(at->ops.at("aten::convolution.out"), kernels::TempRule::kNone);
+  EXPECT_FALSE((*before)->ops.contains("aten::topk.values"));
+  EXPECT_EQ((*at)->ops.at("aten::topk.values"), kernels::TempRule::kTopk);
+  EXPECT_EQ((*at)->ops.at("aten::convolution.out"), kernels::TempRule::kNone);
 }
 
 TEST(KernelLibraries, CortexMScratchLeavesTheTempAllocatorAt140) {
   auto with = kernels::LibraryAt("cortex_m", Release("1.3.1"));
   auto without = kernels::LibraryAt("cortex_m", Release("1.4.0"));
   ASSERT_TRUE(with && without);
-  EXPECT_EQ(with->ops.at("cortex_m::quantized_conv2d.out"), kernels::TempRule::kUnknownSize);
-  EXPECT_EQ(without->ops.at("cortex_m::quantized_conv2d.out"), kernels::TempRule::kNone);
+  EXPECT_EQ((*with)->ops.at("cortex_m::quantized_conv2d.out"), kernels::TempRule::kUnknownSize);
+  EXPECT_EQ((*without)->ops.at("cortex_m::quantized_conv2d.out"), kernels::TempRule::kNone);
 }
 
 TEST(KernelLibraries, EthosUScratchFromTheTempAllocatorFrom070At16From100) {

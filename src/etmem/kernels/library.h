@@ -80,9 +80,11 @@ struct DelegateLibrary {
 // Every modelled kernel library's name, in the registry's order.
 const std::vector<std::string>& KernelLibraryNames();
 // The library at a release (its deltas up to and including that release, snapshots after
-// every release). An unknown name is an error listing the known ones.
-Result<KernelLibrary> LibraryAt(const std::string& name, const runtime::RuntimeTraits& release);
-std::vector<KernelLibrary> AllLibrariesAt(const runtime::RuntimeTraits& release);
-std::vector<DelegateLibrary> DelegateLibrariesAt(const runtime::RuntimeTraits& release);
+// every release). An unknown name is an error listing the known ones. The libraries are applied
+// once per release and kept for the process (read-only, shared by every thread): the pointer and
+// the references stay valid until exit.
+Result<const KernelLibrary*> LibraryAt(const std::string& name, const runtime::RuntimeTraits& release);
+const std::vector<KernelLibrary>& AllLibrariesAt(const runtime::RuntimeTraits& release);
+const std::vector<DelegateLibrary>& DelegateLibrariesAt(const runtime::RuntimeTraits& release);
 
 }  // namespace etmem::kernels

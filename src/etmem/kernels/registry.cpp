@@ -1,6 +1,9 @@
 // Owns: the list of modelled kernel and delegate libraries (one function per file in
-// libraries/) and applying their per-release deltas.
+// libraries/) and applying their per-release deltas, once per release.
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include "etmem/base/printable.h"
 #include "etmem/kernels/library.h"
@@ -54,6 +57,39 @@ KernelLibrary Apply(const KernelLibraryData& d, const runtime::RuntimeTraits& re
   return lib;
 }
 
+DelegateLibrary ApplyDelegate(const DelegateLibraryData& d, const runtime::RuntimeTraits& release) {
+  DelegateLibrary lib{d.name, {}, 0, ""};
+  for (const DelegateDelta& delta : d.deltas) {
+    if (!AppliesAt(delta.version, release)) break;
+    for (const auto& [id, rule] : delta.backends) lib.backends[id] = rule;
+    if (delta.scratch_align != 0) lib.scratch_align = delta.scratch_align;
+    if (!delta.why.empty()) lib.why = delta.why;
+  }
+  return lib;
+}
+
+struct AtRelease {
+  std::vector<KernelLibrary> kernels;
+  std::vector<DelegateLibrary> delegates;
+};
+
+// Every library as it stands at `release`, applied on first use and kept for the process (every
+// method of every analysis looks them up; applying hundreds of operators each time cost more
+// than the rest of an analysis). A delta applies by the release's version alone (AppliesAt).
+const AtRelease& Applied(const runtime::RuntimeTraits& release) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, bool>, std::unique_ptr<const AtRelease>> applied;
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<const AtRelease>& at = applied[{release.version, release.is_snapshot()}];
+  if (!at) {
+    auto fresh = std::make_unique<AtRelease>();
+    for (const KernelLibraryData& d : Data()) fresh->kernels.push_back(Apply(d, release));
+    for (const DelegateLibraryData& d : DelegateData()) fresh->delegates.push_back(ApplyDelegate(d, release));
+    at = std::move(fresh);
+  }
+  return *at;
+}
+
 }  // namespace
 
 const std::vector<std::string>& KernelLibraryNames() {
@@ -65,34 +101,21 @@ const std::vector<std::string>& KernelLibraryNames() {
   return names;
 }
 
-Result<KernelLibrary> LibraryAt(const std::string& name, const runtime::RuntimeTraits& release) {
-  for (const KernelLibraryData& d : Data())
-    if (d.name == name) return Apply(d, release);
+Result<const KernelLibrary*> LibraryAt(const std::string& name, const runtime::RuntimeTraits& release) {
+  for (const KernelLibrary& l : Applied(release).kernels)
+    if (l.name == name) return &l;
   std::string known;
   for (const std::string& n : KernelLibraryNames()) known += (known.empty() ? "" : ", ") + n;
   return MakeError(ErrorCode::kInvalidArgument,
                    "--kernels: no kernel library named '" + Printable(name) + "' (known: " + known + ")");
 }
 
-std::vector<KernelLibrary> AllLibrariesAt(const runtime::RuntimeTraits& release) {
-  std::vector<KernelLibrary> out;
-  for (const KernelLibraryData& d : Data()) out.push_back(Apply(d, release));
-  return out;
+const std::vector<KernelLibrary>& AllLibrariesAt(const runtime::RuntimeTraits& release) {
+  return Applied(release).kernels;
 }
 
-std::vector<DelegateLibrary> DelegateLibrariesAt(const runtime::RuntimeTraits& release) {
-  std::vector<DelegateLibrary> out;
-  for (const DelegateLibraryData& d : DelegateData()) {
-    DelegateLibrary lib{d.name, {}, 0, ""};
-    for (const DelegateDelta& delta : d.deltas) {
-      if (!AppliesAt(delta.version, release)) break;
-      for (const auto& [id, rule] : delta.backends) lib.backends[id] = rule;
-      if (delta.scratch_align != 0) lib.scratch_align = delta.scratch_align;
-      if (!delta.why.empty()) lib.why = delta.why;
-    }
-    out.push_back(std::move(lib));
-  }
-  return out;
+const std::vector<DelegateLibrary>& DelegateLibrariesAt(const runtime::RuntimeTraits& release) {
+  return Applied(release).delegates;
 }
 
 }  // namespace etmem::kernels

@@ -24,9 +24,9 @@ uint64_t SaturatingMul(uint64_t a, uint64_t b) { return CheckedMul(a, b).value_o
 uint64_t SaturatingAdd(uint64_t a, uint64_t b) { return CheckedAdd(a, b).value_or(UINT64_MAX); }
 
 struct Libraries {
-  std::vector<KernelLibrary> chosen;  // --kernels, in order
-  std::vector<KernelLibrary> all;     // every modelled library (custom namespaces)
-  std::vector<DelegateLibrary> delegates;
+  std::vector<const KernelLibrary*> chosen;  // --kernels, in order
+  const std::vector<KernelLibrary>* all = nullptr;  // every modelled library (custom namespaces)
+  const std::vector<DelegateLibrary>* delegates = nullptr;
 };
 
 std::string Namespace(std::string_view op) {
@@ -42,14 +42,14 @@ std::pair<const KernelLibrary*, TempRule> Resolve(const Libraries& libs, const s
     if (it == l.ops.end()) return std::nullopt;
     return it->second;
   };
-  for (const KernelLibrary& l : libs.chosen)
-    if (auto r = in(l)) return {&l, *r};
-  for (const KernelLibrary& l : libs.all)
+  for (const KernelLibrary* l : libs.chosen)
+    if (auto r = in(*l)) return {l, *r};
+  for (const KernelLibrary& l : *libs.all)
     if (l.always)
       if (auto r = in(l)) return {&l, *r};
   const std::string ns = Namespace(op);
   if (ns != "aten")
-    for (const KernelLibrary& l : libs.all)
+    for (const KernelLibrary& l : *libs.all)
       if (std::find(l.namespaces.begin(), l.namespaces.end(), ns) != l.namespaces.end())
         if (auto r = in(l)) return {&l, *r};
   return {nullptr, TempRule::kNone};
@@ -116,7 +116,7 @@ void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
   const pte::DelegateView& d = m.delegates[static_cast<size_t>(ins.target)];
   c.delegate = true;
   c.what = fmt::format("delegate {} ({})", ins.target, Printable(d.backend));
-  for (const DelegateLibrary& l : libs.delegates) {
+  for (const DelegateLibrary& l : *libs.delegates) {
     auto it = l.backends.find(d.backend);
     if (it == l.backends.end()) continue;
     c.library = l.name;
@@ -244,11 +244,11 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
   RunTemp out;
   out.libraries = options.kernels.empty() ? std::vector<std::string>{kDefaultKernelLibrary} : options.kernels;
   for (const std::string& name : out.libraries) {
-    ETMEM_TRY(KernelLibrary l, LibraryAt(name, release));
-    libs.chosen.push_back(std::move(l));
+    ETMEM_TRY(const KernelLibrary* l, LibraryAt(name, release));
+    libs.chosen.push_back(l);
   }
-  libs.all = AllLibrariesAt(release);
-  libs.delegates = DelegateLibrariesAt(release);
+  libs.all = &AllLibrariesAt(release);
+  libs.delegates = &DelegateLibrariesAt(release);
   out.reset_each_instruction = release.temp_reset_each_instruction;
   out.platform_fallback = !options.temp_allocator && release.platform_allocator_when_no_temp;
   out.no_temp_allocator = !options.temp_allocator && !release.platform_allocator_when_no_temp;
@@ -275,7 +275,7 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
         auto [lib, rule] = Resolve(libs, name);
         if (rule == TempRule::kOtherLibrary) {  // another library's kernel: its rule
           rule = TempRule::kNone;
-          for (const KernelLibrary& other : libs.all) {
+          for (const KernelLibrary& other : *libs.all) {
             auto it = other.name == lib->other_library ? other.ops.find(name) : other.ops.end();
             if (it != other.ops.end()) rule = it->second;
           }

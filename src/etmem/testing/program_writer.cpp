@@ -6,6 +6,7 @@
 // delegates, ...) are always written, even when empty: flatbuffers' object API would drop
 // empty vectors, which is why this file builds tables by hand.
 #include "etmem/testing/program_writer.h"
+#include "etmem/testing/writer_bytes.h"
 
 #include <cstring>
 #include <filesystem>
@@ -19,10 +20,6 @@ namespace {
 
 constexpr size_t kHeaderOffset = 8;        // the extended header follows the identifier
 constexpr size_t kPaddedHeaderBytes = 32;  // header length rounded up to the 16-byte alignment
-
-uint64_t AlignUp(uint64_t value, uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 struct BlobRef {
   fb::BlobLocation location = fb::BlobLocation::INLINE;
@@ -390,8 +387,6 @@ std::vector<uint8_t> FlatbufferWriter::Finish(std::span<const MethodRecord* cons
   return {fbb_.GetBufferPointer(), fbb_.GetBufferPointer() + fbb_.GetSize()};
 }
 
-void StoreU32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }  // little-endian host
-void StoreU64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, 8); }
 
 // Inserts the extended header after the identifier. Flatbuffer offsets are relative, so only
 // the root offset, which counts from byte 0, moves.

@@ -8,6 +8,7 @@
 //   segment base = (48 + flatbuffer size) rounded up to 128; blobs' segments follow it, each
 //   starting at a multiple of 16 from the base, the last one unpadded.
 #include "etmem/testing/ptd_writer.h"
+#include "etmem/testing/writer_bytes.h"
 
 #include <flatbuffers/flatbuffers.h>
 
@@ -23,9 +24,6 @@ constexpr size_t kPaddedHeader = 48;  // 40 header bytes rounded up to 16
 constexpr uint64_t kSegmentAlign = 128;
 constexpr uint64_t kBlobAlign = 16;
 
-uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-void StoreU32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
-void StoreU64(uint8_t* p, uint64_t v) { std::memcpy(p, &v, 8); }
 
 uint64_t BlobBytes(const PtdBlob& b) {
   if (b.bytes != 0 || !b.shape) return b.bytes;
