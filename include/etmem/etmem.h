@@ -13,8 +13,9 @@
 //   memory throws std::bad_alloc.
 // - Plain single-threaded code: it starts no threads and never spins. Any thread may call it,
 //   and several threads may call it at once: the only process-wide state is the table of
-//   modelled releases, built on first use under a lock and read-only afterwards. A Program and
-//   a Report may be shared between threads (all their member functions are const).
+//   modelled releases and each release's kernel libraries, built on first use under a lock and
+//   read-only afterwards. A Program and a Report may be shared between threads (all their
+//   member functions are const).
 // - Output is byte for byte what the command line prints for the same options.
 //
 //   #include <etmem/etmem.h>

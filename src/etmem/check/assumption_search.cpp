@@ -515,7 +515,11 @@ std::optional<device::Difference> RunnerDifference(const device::DeviceLog& log,
         i < p.prediction.failures.size() ? std::optional(p.prediction.failures[i].call)
                                          : std::nullopt;
     size_t next = 0;
-    for (const auto& [line, text] : log.lines_after_failure) {
+    for (const auto& entry : log.lines_after_failure) {
+      // Named, not bound (`auto [line, text]`): clang 14, the fuzz build's compiler, does not
+      // let a lambda capture a structured binding.
+      const auto& line = entry.first;
+      const std::string& text = entry.second;
       if (line <= from || line >= until) continue;
       const bool runner_line =
           std::any_of(templates.begin(), templates.end(),
