@@ -127,7 +127,12 @@ Result<std::vector<Section>> ReadSections(const Reader& r, const Format& f) {
   }
   // Section names: e_shstrndx (SHN_XINDEX, 0xffff: the index is entry 0's sh_link).
   uint64_t shstrndx = r.Read(f.e_shstrndx, 2);
-  if (shstrndx == 0xffff) shstrndx = sections[0].link;
+  if (shstrndx == 0xffff) {
+    if (sections.empty())
+      return r.Fail("section name table index is extended (0xffff) but there is no section 0 "
+                    "to hold it");
+    shstrndx = sections[0].link;
+  }
   if (shstrndx == 0) return sections;  // no names (allowed by the specification)
   if (shstrndx >= sections.size() || sections[shstrndx].type != kShtStrtab)
     return r.Fail("section name table index " + std::to_string(shstrndx) +

@@ -9,6 +9,7 @@
 // (force-)aligned field stays aligned.
 #include "etmem/plan/rewrite.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
@@ -140,8 +141,22 @@ class TableCopier {
       }
       case reflection::Obj:
         return Table(*schema_.objects()->Get(f.type()->index()), *flatbuffers::GetFieldT(t, f));
-      case reflection::Union:
-        return Table(flatbuffers::GetUnionType(schema_, obj, f, t), *flatbuffers::GetFieldT(t, f));
+      case reflection::Union: {
+        // flatbuffers::GetUnionType assumes a type the schema defines; the verifier lets any
+        // type byte through (forward compatibility), so a hostile one is checked here.
+        const reflection::Field* type_field = obj.fields()->LookupByKey(
+            (f.name()->str() + flatbuffers::UnionTypeFieldSuffix()).c_str());
+        const uint8_t type = type_field ? flatbuffers::GetFieldI<uint8_t>(t, *type_field) : 0;
+        const reflection::EnumVal* value =
+            schema_.enums()->Get(f.type()->index())->values()->LookupByKey(type);
+        if (type == 0 || !value || !value->union_type() ||
+            value->union_type()->base_type() != reflection::Obj)
+          return MakeError(ErrorCode::kInvalidProgram,
+                           "union field " + f.name()->str() + " holds type " +
+                               std::to_string(type) + ", which the program schema does not define");
+        return Table(*schema_.objects()->Get(value->union_type()->index()),
+                     *flatbuffers::GetFieldT(t, f));
+      }
       case reflection::Vector: {
         const auto it = r_.planned_sizes.find(&t);
         if (it != r_.planned_sizes.end() && f.name()->str() == "planned_buffer_sizes")
@@ -222,15 +237,26 @@ Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
                                          const std::vector<PlanEdit>& edits) {
   if (!program.file)
     return MakeError(ErrorCode::kInvalidArgument, program.path + ": the program's bytes are gone");
+  // Without an extended header, segment offsets count from the file's first byte: a segment with
+  // bytes overlaps the program flatbuffer that the rewrite replaces (the runtime reads such a
+  // file). A rewrite cannot keep both, so it is refused, not written wrong. (Empty segments, as
+  // in some real 2024 programs without a header, lose nothing.)
+  const bool segment_bytes = std::any_of(program.segments.begin(), program.segments.end(),
+                                         [](const pte::SegmentView& s) { return s.size != 0; });
+  if (!program.header && segment_bytes)
+    return MakeError(ErrorCode::kInvalidArgument,
+                     program.path + ": its segments have no extended header (\"eh00\" at byte 8), so "
+                     "their offsets count from the file's first byte, inside the program a rewrite "
+                     "replaces; etmem does not rewrite such a program");
   std::span<const uint8_t> input = program.file->bytes();
   ETMEM_TRY(Replacements r, FindReplacements(*fb::GetProgram(input.data()), edits, program.path));
   const reflection::Schema& schema = *reflection::GetSchema(fb::ProgramBinarySchema::data());
   flatbuffers::FlatBufferBuilder builder(program.flatbuffer_bytes + 1024);
   TableCopier copier(schema, r, builder);
-  ETMEM_TRY(flatbuffers::uoffset_t root,
-            copier.Table(*schema.root_table(),
-                         *reinterpret_cast<const flatbuffers::Table*>(fb::GetProgram(input.data()))));
-  fb::FinishProgramBuffer(builder, flatbuffers::Offset<fb::Program>(root));
+  auto root = copier.Table(*schema.root_table(),
+                           *reinterpret_cast<const flatbuffers::Table*>(fb::GetProgram(input.data())));
+  if (!root) return MakeError(root.error().code, program.path + ": " + root.error().message);
+  fb::FinishProgramBuffer(builder, flatbuffers::Offset<fb::Program>(*root));
   std::span<const uint8_t> out(builder.GetBufferPointer(), builder.GetSize());
   if (!program.header) return std::vector<uint8_t>(out.begin(), out.end());
   return Splice(out, program, input);

@@ -133,10 +133,11 @@ std::vector<std::string> GroupedLines(const check::SearchResult& r, size_t per_l
       if (temp) continue;  // told with the entry without
       phrase = "with or without a temp allocator";
     }
-    auto same = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) {
-      return e.target == t && e.runner == runner && e.release == v && e.temp == phrase &&
-             e.found == f;
-    });
+    // A loop, not find_if with a lambda: clang 14 (the fuzz build) cannot capture the bindings.
+    auto same = entries.begin();
+    while (same != entries.end() && !(same->target == t && same->runner == runner &&
+                                      same->release == v && same->temp == phrase && same->found == f))
+      ++same;
     if (same != entries.end())
       same->aligns.push_back(std::to_string(align));
     else

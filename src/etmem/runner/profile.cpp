@@ -16,6 +16,12 @@
 namespace etmem::runner {
 namespace {
 
+// Text a profile keeps only to print it in reports (descriptions, roles, the source path),
+// escaped to printable text once, on reading, as boards and target files keep theirs. The log
+// lines a runner prints are kept as they are: `etmem check` compares them byte for byte with a
+// device's log (the Pico 2 example's hold UTF-8 emoji).
+std::string ReportText(const std::string& text) { return Printable(text, text.size()); }
+
 using json = nlohmann::json;
 
 struct KindName {
@@ -71,7 +77,7 @@ Result<StepSpec> ReadStep(const json& j, const std::string& where, const Profile
   if (k == std::end(kKinds)) {
     std::string known;
     for (const KindName& n : kKinds) known += (known.empty() ? "" : ", ") + std::string(n.name);
-    return Fields::Bad(where + ": unknown step kind \"" + kind + "\" (known: " + known + ")");
+    return Fields::Bad(where + ": unknown step kind \"" + Printable(kind) + "\" (known: " + known + ")");
   }
   s.kind = k->kind;
   ETMEM_TRY(s.pool, f.String("pool", true));
@@ -251,12 +257,14 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
       p.name.ends_with(".json"))
     return Fields::Bad(origin + ": \"name\" must be non-empty, without '+', '/', blanks or .json");
   ETMEM_TRY(p.description, f.String("description", true));
+  p.description = ReportText(p.description);
 
   const json* source = f.Optional("source");
   if (!source) return f.Missing("source");
   Fields src(*source, origin + " source");
   if (auto ok = src.Known({"path", "tags"}); !ok) return ok.error();
   ETMEM_TRY(p.source_path, src.String("path", true));
+  p.source_path = ReportText(p.source_path);
   ETMEM_TRY(p.source_tags, src.Strings("tags", false));
 
   const json* releases = f.Optional("releases");
@@ -280,6 +288,7 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
       OptionSpec spec;
       ETMEM_TRY(spec.name, o.String("name", true));
       ETMEM_TRY(spec.description, o.String("description", true));
+      spec.description = ReportText(spec.description);
       if (spec.name.empty() || spec.name.find_first_of("+ \t") != std::string::npos)
         return Fields::Bad(o.where() + ": \"name\" must be non-empty, without '+' or blanks");
       if (p.HasOption(spec.name))
@@ -309,6 +318,7 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
       return Fields::Bad(o.where() + ": \"base_align\" must be a power of two up to 4096");
     pool.base_align = static_cast<uint32_t>(align);
     ETMEM_TRY(pool.role, o.String("role", true));
+    pool.role = ReportText(pool.role);
     ETMEM_TRY(pool.when, o.String("when", false));
     if (!pool.when.empty() && !p.HasOption(pool.when))
       return Fields::Bad(o.where() + ": \"when\" names an option the profile does not declare: \"" +
