@@ -3,6 +3,7 @@
 #include "etmem/runner/profile.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,13 @@ namespace {
 // lines a runner prints are kept as they are: `etmem check` compares them byte for byte with a
 // device's log (the Pico 2 example's hold UTF-8 emoji).
 std::string ReportText(const std::string& text) { return Printable(text, text.size()); }
+
+bool IsCIdentifier(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
 
 using json = nlohmann::json;
 
@@ -81,12 +89,12 @@ Result<StepSpec> ReadStep(const json& j, const std::string& where, const Profile
   }
   s.kind = k->kind;
   ETMEM_TRY(s.pool, f.String("pool", true));
-  if (!p.FindPool(s.pool)) return Fields::Bad(where + ": unknown pool \"" + s.pool + "\"");
+  if (!p.FindPool(s.pool)) return Fields::Bad(where + ": unknown pool \"" + Printable(s.pool) + "\"");
   ETMEM_TRY(s.temp_pool, f.String("temp_pool", false));
   if (!s.temp_pool.empty() && s.kind != StepKind::kLoadMethod)
     return Fields::Bad(where + ": \"temp_pool\" belongs to a load_method step");
   if (!s.temp_pool.empty() && !p.FindPool(s.temp_pool))
-    return Fields::Bad(where + ": unknown pool \"" + s.temp_pool + "\"");
+    return Fields::Bad(where + ": unknown pool \"" + Printable(s.temp_pool) + "\"");
   if (!s.temp_pool.empty() && s.temp_pool == s.pool)
     return Fields::Bad(where + ": the temp allocator cannot use the method allocator's pool");
   if (const json* a = f.Optional("align")) {
@@ -169,7 +177,7 @@ Result<PrintoutSpec> ReadPrintout(const json& j, const std::string& where, const
   ETMEM_TRY(out.format, f.String("format", true));
   if (out.format.empty()) return Fields::Bad(where + ": \"format\" is empty");
   ETMEM_TRY(out.pool, f.String("pool", true));
-  if (!p.FindPool(out.pool)) return Fields::Bad(where + ": unknown pool \"" + out.pool + "\"");
+  if (!p.FindPool(out.pool)) return Fields::Bad(where + ": unknown pool \"" + Printable(out.pool) + "\"");
   ETMEM_TRY(std::string counter, f.String("counter", true));
   if (counter == "cursor")
     out.counter = Counter::kCursor;
@@ -191,7 +199,7 @@ Result<PrintoutSpec> ReadPrintout(const json& j, const std::string& where, const
     if (spec.name.empty()) return Fields::Bad(o.where() + ": \"name\" is empty");
     if (std::any_of(out.figures.begin(), out.figures.end(),
                     [&](const FigureSpec& s) { return s.name == spec.name; }))
-      return Fields::Bad(o.where() + ": figure \"" + spec.name + "\" declared twice");
+      return Fields::Bad(o.where() + ": figure \"" + Printable(spec.name) + "\" declared twice");
     ETMEM_TRY(std::string measure, o.String("measure", true));
     auto m = std::find_if(std::begin(kMeasures), std::end(kMeasures),
                           [&](const MeasureName& n) { return measure == n.name; });
@@ -203,7 +211,7 @@ Result<PrintoutSpec> ReadPrintout(const json& j, const std::string& where, const
     if (!spec.pool.empty() && spec.measure != Measure::kPoolSize)
       return Fields::Bad(o.where() + ": \"pool\" belongs to a pool_size figure");
     if (!spec.pool.empty() && !p.FindPool(spec.pool))
-      return Fields::Bad(o.where() + ": unknown pool \"" + spec.pool + "\"");
+      return Fields::Bad(o.where() + ": unknown pool \"" + Printable(spec.pool) + "\"");
     out.figures.push_back(std::move(spec));
   }
   return out;
@@ -292,7 +300,7 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
       if (spec.name.empty() || spec.name.find_first_of("+ \t") != std::string::npos)
         return Fields::Bad(o.where() + ": \"name\" must be non-empty, without '+' or blanks");
       if (p.HasOption(spec.name))
-        return Fields::Bad(o.where() + ": option \"" + spec.name + "\" declared twice");
+        return Fields::Bad(o.where() + ": option \"" + Printable(spec.name) + "\" declared twice");
       p.options.push_back(std::move(spec));
     }
   }
@@ -309,9 +317,15 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
     ETMEM_TRY(pool.id, o.String("id", true));
     if (pool.id.empty()) return Fields::Bad(o.where() + ": \"id\" is empty");
     if (p.FindPool(pool.id))
-      return Fields::Bad(o.where() + ": pool \"" + pool.id + "\" declared twice");
+      return Fields::Bad(o.where() + ": pool \"" + Printable(pool.id) + "\" declared twice");
     ETMEM_TRY(pool.variable, o.String("variable", true));
     ETMEM_TRY(pool.macro, o.String("macro", false));
+    // Both name C symbols (`etmem header` writes them): a C identifier or, for the macro, none.
+    for (const auto& [key, name] : {std::pair<const char*, const std::string*>{"variable", &pool.variable},
+                                    {"macro", &pool.macro}})
+      if (!name->empty() && !IsCIdentifier(*name))
+        return Fields::Bad(o.where() + ": \"" + key + "\" \"" + Printable(*name) +
+                           "\" is not a C identifier");
     ETMEM_TRY(pool.default_bytes, o.Bytes("default_bytes", true));
     ETMEM_TRY(uint64_t align, o.Bytes("base_align", true));
     if (!PowerOfTwo(align))
