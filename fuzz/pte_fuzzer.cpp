@@ -108,9 +108,7 @@ void CheckRewrites(const pte::ProgramView& program) {
   auto replanned = plan::RewritePlan(program, edits);
   // The one program etmem refuses to rewrite: segment bytes without an extended header (they
   // overlap the flatbuffer a rewrite replaces); the refusal is one line naming the file.
-  const bool segment_bytes = std::any_of(program.segments.begin(), program.segments.end(),
-                                         [](const pte::SegmentView& s) { return s.size != 0; });
-  if (!program.header && segment_bytes) {
+  if (plan::SegmentsOverlapProgram(program)) {
     Require(!replanned.has_value(), "replan wrote a program whose segments had no extended header");
     RequireOneLineNamingFile(replanned.error());
     return;

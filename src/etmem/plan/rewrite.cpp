@@ -233,17 +233,20 @@ std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView&
 
 }  // namespace
 
+// Empty segments (as in some real 2024 programs without a header) lose nothing.
+bool SegmentsOverlapProgram(const pte::ProgramView& program) {
+  return !program.header &&
+         std::any_of(program.segments.begin(), program.segments.end(),
+                     [](const pte::SegmentView& s) { return s.size != 0; });
+}
+
 Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
                                          const std::vector<PlanEdit>& edits) {
   if (!program.file)
     return MakeError(ErrorCode::kInvalidArgument, program.path + ": the program's bytes are gone");
-  // Without an extended header, segment offsets count from the file's first byte: a segment with
-  // bytes overlaps the program flatbuffer that the rewrite replaces (the runtime reads such a
-  // file). A rewrite cannot keep both, so it is refused, not written wrong. (Empty segments, as
-  // in some real 2024 programs without a header, lose nothing.)
-  const bool segment_bytes = std::any_of(program.segments.begin(), program.segments.end(),
-                                         [](const pte::SegmentView& s) { return s.size != 0; });
-  if (!program.header && segment_bytes)
+  // The runtime reads such a file; a rewrite cannot keep both the new flatbuffer and the
+  // segment bytes at the same offsets, so it is refused, not written wrong.
+  if (SegmentsOverlapProgram(program))
     return MakeError(ErrorCode::kInvalidArgument,
                      program.path + ": its segments have no extended header (\"eh00\" at byte 8), so "
                      "their offsets count from the file's first byte, inside the program a rewrite "

@@ -23,6 +23,10 @@ struct PlanEdit {
   std::vector<uint32_t> memory_ids;
 };
 
+// Whether `program` has segment bytes but no extended header: their offsets then count from the
+// file's first byte, inside the flatbuffer a rewrite replaces, so RewritePlan refuses it.
+bool SegmentsOverlapProgram(const pte::ProgramView& program);
+
 // The bytes of the rewritten program. `program` must still hold its mapped file.
 Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
                                          const std::vector<PlanEdit>& edits);
