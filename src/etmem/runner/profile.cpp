@@ -283,9 +283,9 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
   ETMEM_TRY(p.last_release, rel.String("last", true));
   const auto first = Version::Parse(p.first_release), last = Version::Parse(p.last_release);
   if (!first)
-    return Fields::Bad(origin + ": releases first \"" + p.first_release + "\" is not a version");
+    return Fields::Bad(origin + ": releases first \"" + Printable(p.first_release) + "\" is not a version");
   if (!last)
-    return Fields::Bad(origin + ": releases last \"" + p.last_release + "\" is not a version");
+    return Fields::Bad(origin + ": releases last \"" + Printable(p.last_release) + "\" is not a version");
   if (*last < *first) return Fields::Bad(origin + ": releases last comes before first");
 
   if (const json* options = f.Optional("options")) {
