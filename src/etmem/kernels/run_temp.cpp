@@ -283,9 +283,9 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
         if (!lib) {
           std::string asked;
           for (const std::string& l : out.libraries) asked += (asked.empty() ? "" : ",") + l;
+          const std::string ns = Namespace(name);
           c.unknown = fmt::format("no modelled library implements {} (asked: {}{})", c.what, asked,
-                                  Namespace(name) == "aten" ? "" : " and the " + Namespace(name) +
-                                                                     ":: libraries");
+                                  ns == "aten" ? "" : " and the " + Printable(ns) + ":: libraries");
         } else {
           c.library = lib->name;
           if (rule == TempRule::kTopk) Topk(m, m.ArgsOf(ins), release, target, c);
