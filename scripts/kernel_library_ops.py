@@ -110,10 +110,33 @@ def library_at(tree, lib):
     return ops, temp, portable
 
 
-# What each temp-requesting kernel asks for, written after reading it (see the library files).
+# What each temp-requesting kernel asks for, written after reading it (see the library files):
+# a rule, or [(first tag, rule), ...] where the kernel changed.
 RULES = {
     ("portable", "aten::topk.values"): "TempRule::kTopk",
+    # backends/cadence/hifi/operators/op_mm.cpp: the zeroed bias from 1.0.0.
+    ("cadence_hifi", "aten::mm.out"): [("v0.7.0", "TempRule::kHifiMmTranspose"),
+                                       ("v1.0.0", "TempRule::kHifiMmTransposeAndBias")],
+    ("cadence_hifi", "aten::bmm.out"): "TempRule::kHifiBmm",  # op_bmm.cpp
 }
+# A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
+# allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines
+# it logs when a request fails).
+TEMP_HELPER = {
+    "cadence_hifi": [("v0.6.0", 0, []),
+                     ("v1.0.0", 16, ["Failed to allocate temp memory, error: 0x21"])],
+}
+
+
+def rule_at(lib, name, tag):
+    rule = RULES.get((lib, name), "TempRule::kUnknownSize")
+    if isinstance(rule, str):
+        return rule
+    now = "TempRule::kUnknownSize"
+    for first, r in rule:
+        if RELEASES.index(first) <= RELEASES.index(tag):
+            now = r
+    return now
 UNKNOWN_WHY = {
     "cortex_m": "sizes its CMSIS-NN scratch with arm_*_get_buffer_size (CMSIS-NN, outside "
                 "ExecuTorch's tree, and dependent on the core's DSP/MVE extensions): not modelled",
@@ -180,7 +203,7 @@ def write(root):
         lines.append("  KernelLibraryData d;")
         lines.append('  d.name = "%s";' % lib)
         lines.append("  d.namespaces = %s;" % cxx_list(NAMESPACES[lib]))
-        prev_ops, prev_temp, prev_port = {}, set(), set()
+        prev_ops, prev_temp, prev_port, prev_tag = {}, set(), set(), None
         for tag in RELEASES:
             ops, temp, port = library_at(os.path.join(root, tag), lib)
             added = sorted(set(ops) - set(prev_ops))
@@ -188,9 +211,9 @@ def write(root):
             rules = []
             for n in sorted(set(ops)):
                 now = ("TempRule::kOtherLibrary" if n in port else
-                       RULES.get((lib, n), "TempRule::kUnknownSize") if n in temp else "TempRule::kNone")
+                       rule_at(lib, n, tag) if n in temp else "TempRule::kNone")
                 was = ("TempRule::kOtherLibrary" if n in prev_port else
-                       RULES.get((lib, n), "TempRule::kUnknownSize") if n in prev_temp else
+                       rule_at(lib, n, prev_tag) if n in prev_temp else
                        "TempRule::kNone") if n in prev_ops else "TempRule::kNone"
                 if now != was:
                     rules.append((n, now))
@@ -200,7 +223,10 @@ def write(root):
                 lines.append("                     %s," % cxx_list(removed))
                 lines.append("                     {%s}});" % (",\n" + " " * 22).join(
                     '{"%s", %s}' % r for r in rules))
-            prev_ops, prev_temp, prev_port = ops, temp, port
+            prev_ops, prev_temp, prev_port, prev_tag = ops, temp, port, tag
+        for first, alignment, log in TEMP_HELPER.get(lib, []):
+            lines.append('  d.temp_helper.push_back({"%s", %d, %s});' % (first[1:], alignment,
+                                                                      cxx_list(log, 42)))
         why = UNKNOWN_WHY.get(lib, "")
         if lib not in ("portable", "prim_ops"):
             lines.append('  d.other_library = "portable";')

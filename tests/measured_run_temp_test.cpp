@@ -1,11 +1,13 @@
-// Holds the temp allocator while running (kernels/run_temp.h) to the real portable topk of every
-// release that has it (tests/measured/x86_64_run_temp.json, which says how it was measured): each
+// Holds the temp allocator while running (kernels/run_temp.h) to the real kernels: the portable
+// topk of every release that has it (tests/measured/x86_64_run_temp.json) and the Cadence HiFi
+// mm.out and bmm.out (x86_64_run_temp_hifi.json; each file says how it was measured): each
 // call's requests and pool bytes, the peak, the call that fails in a pool of peak - 1 bytes and
 // the lines logged, the heap requests of the no-temp-allocator fallback and its failure without
-// a heap.
+// a heap (for a kernel that does not check the pointer, the lines up to where it goes on).
 #include <gtest/gtest.h>
 
 #include "etmem/abi/abi.h"
+#include "etmem/base/sha256.h"
 #include "etmem/kernels/run_temp.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/runtime/release.h"
@@ -14,18 +16,20 @@
 namespace etmem {
 namespace {
 
-TEST(MeasuredRunTemp, TopkMatchesTheRealKernelCallForCall) {
-  const nlohmann::json measured = test::ReadMeasured("x86_64_run_temp.json");
+void HoldToMeasured(const char* file) {
+  const nlohmann::json measured = test::ReadMeasured(file);
   ASSERT_FALSE(measured["records"].empty());
   const abi::Abi target = *abi::FindBuiltinTarget("x86_64");
   for (const nlohmann::json& rec : measured["records"]) {
     SCOPED_TRACE(rec["release"].get<std::string>());
     const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(rec);
-    auto p = pte::ReadProgramBytes(bytes, "topk");
+    if (rec.contains("sha256")) ASSERT_EQ(Sha256Hex(bytes), rec["sha256"]);  // the same program
+    auto p = pte::ReadProgramBytes(bytes, rec["program"].get<std::string>());
     ASSERT_TRUE(p.has_value());
     const runtime::RuntimeTraits& release = **runtime::FindRelease(rec["release"]);
     kernels::RunTempOptions o;
     o.pool_align = 16;
+    if (rec.contains("kernels")) o.kernels = rec["kernels"].get<std::vector<std::string>>();
     o.temp_pool_bytes = rec["pool_bytes"].get<uint64_t>();
     auto t = kernels::ComputeRunTemp(*p, p->methods[0], release, target, o);
     ASSERT_TRUE(t.has_value());
@@ -57,17 +61,31 @@ TEST(MeasuredRunTemp, TopkMatchesTheRealKernelCallForCall) {
     ASSERT_EQ(heap->calls.size(), rec["heap_requests"].size());
     uint64_t peak = 0;
     for (size_t i = 0; i < heap->calls.size(); ++i) {
-      EXPECT_EQ(heap->calls[i].heap_bytes, rec["heap_requests"][i][0].get<uint64_t>());
-      peak = std::max(peak, rec["heap_requests"][i][0].get<uint64_t>());
+      uint64_t bytes = 0;  // every request of the instruction is held until it ends
+      for (const nlohmann::json& r : rec["heap_requests"][i]) bytes += r.get<uint64_t>();
+      EXPECT_EQ(heap->calls[i].heap_bytes, bytes);
+      peak = std::max(peak, bytes);
     }
     EXPECT_EQ(heap->heap_peak_bytes, peak);
     ASSERT_TRUE(heap->no_heap_failing_call.has_value());
     EXPECT_EQ(heap->calls[*heap->no_heap_failing_call].instruction,
               rec["no_heap_failing_instruction"].get<size_t>());
     const auto no_heap = rec["no_heap_log"].get<std::vector<std::string>>();
-    ASSERT_EQ(heap->no_heap_log.size(), no_heap.size() + 1);
+    // A kernel that checks fails the call (the model adds Method::step's line); one that does
+    // not goes on with NULL, which no line says: the model says it in no_heap_then.
+    const bool stops = rec.value("no_heap_kernel_stops", true);
+    EXPECT_EQ(heap->no_heap_then.empty(), stops);
+    ASSERT_EQ(heap->no_heap_log.size(), no_heap.size() + (stops ? 1 : 0));
     for (size_t i = 0; i < no_heap.size(); ++i) EXPECT_EQ(heap->no_heap_log[i], no_heap[i]);
   }
+}
+
+TEST(MeasuredRunTemp, TopkMatchesTheRealKernelCallForCall) {
+  HoldToMeasured("x86_64_run_temp.json");
+}
+
+TEST(MeasuredRunTemp, CadenceHifiMatmulsMatchTheRealKernelsCallForCall) {
+  HoldToMeasured("x86_64_run_temp_hifi.json");
 }
 
 }  // namespace

@@ -23,7 +23,10 @@ Every function takes the program as a path (``str`` or ``os.PathLike``) or as it
 - ``method``: only this method; None: every method;
 - ``temp_pool`` (keyword only): the temp allocator's size in bytes (``--temp-pool``), which matters
   at a release whose operator metadata falls back to the method allocator when the temp pool is
-  too small (main); None: the runner's temp pool, else the portable executor_runner's.
+  too small (main); None: the runner's temp pool, else the portable executor_runner's;
+- ``kernels`` (keyword only): the kernel libraries that implement the aten operators while the
+  method runs, in order (``--kernels``), a name or a list ("portable", "optimized", "quantized",
+  "cortex_m", "cadence_hifi", ...); None: portable. Custom namespaces select their own library.
 
 Sizes (``pool``, ``pool_align``, ``temp_pool``, ``alignment``, ``columns``) are ints: a negative
 or too large one is a ``ValueError``, anything else a ``TypeError``, each naming the keyword and
@@ -118,19 +121,23 @@ def _size(name, value, limit=2**64 - 1):
 
 
 def _model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
-           temp_pool=None):
+           temp_pool=None, kernels=None):
     if isinstance(backends, str):
         backends = [backends]
+    if isinstance(kernels, str):
+        kernels = [kernels]
     return dict(runtime=runtime, target=_os.fspath(target),
                 pool_align=_size("pool_align", pool_align, 2**32 - 1), temp=temp,
                 pool=_size("pool", pool), external_data=_external_data(external_data),
                 backends=list(backends) if backends is not None else None,
                 runner=_os.fspath(runner) if runner is not None else None, method=method,
-                temp_pool=_size("temp_pool", temp_pool))
+                temp_pool=_size("temp_pool", temp_pool),
+                kernels=list(kernels) if kernels is not None else None)
 
 
 def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner", pool=None,
-            external_data=False, backends=None, runner=None, *, method=None, temp_pool=None):
+            external_data=False, backends=None, runner=None, *, method=None, temp_pool=None,
+            kernels=None):
     """``etmem analyze PROGRAM --format json``: the report as a dict (exactly the JSON's
     content); with runtime or target "all", the list of them (releases outer, targets inner).
 
@@ -140,17 +147,17 @@ def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="ru
     # The extension builds the dict from the report's value itself: no JSON text is made or read.
     return _etmem.analyze(
         _program(program), **_model(runtime, target, pool_align, temp, pool, external_data,
-                                    backends, runner, method, temp_pool))
+                                    backends, runner, method, temp_pool, kernels))
 
 
 def report(program, format="text", runtime="1.4", target="cortex-m", pool_align=None,
            temp="runner", pool=None, external_data=False, backends=None, runner=None, *,
-           method=None, allocations=False, temp_pool=None):
+           method=None, allocations=False, temp_pool=None, kernels=None):
     """``etmem analyze PROGRAM --format text|csv|md [--allocations]``: what it prints, as str."""
     return _etmem.analyze_text(
         _program(program), format=format, allocations=allocations,
         **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
-                 temp_pool))
+                 temp_pool, kernels))
 
 
 def _budget_spec(budget):
@@ -163,7 +170,7 @@ def _budget_spec(budget):
 
 def check_budget(program, budget=None, *, budget_file=None, runtime="1.4", target="cortex-m",
                  pool_align=None, temp="runner", pool=None, external_data=False, backends=None,
-                 runner=None, method=None, temp_pool=None):
+                 runner=None, method=None, temp_pool=None, kernels=None):
     """``etmem analyze PROGRAM --budget SPEC`` (or ``--budget-file FILE``): whether the program
     fits a board's RAM and flash.
 
@@ -179,13 +186,13 @@ def check_budget(program, budget=None, *, budget_file=None, runtime="1.4", targe
     items = _etmem.check_budget(
         _program(program), spec=spec, file=file,
         **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
-                 temp_pool))
+                 temp_pool, kernels))
     return {"fits": not any(item["over"] for item in items), "items": items}
 
 
 def header(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner",
            external_data=False, backends=None, runner=None, *, margin=None, define_pools=False,
-           section=None, method=None, temp_pool=None, board=None, reserve=None):
+           section=None, method=None, temp_pool=None, kernels=None, board=None, reserve=None):
     """``etmem header PROGRAM [--board B --reserve R=N]``: the C header with the pool sizes, as
     str; with a board (see ``fit``), also where each pool goes (region, section, alignment)."""
     return _etmem.header(
@@ -193,12 +200,12 @@ def header(program, runtime="1.4", target="cortex-m", pool_align=None, temp="run
         define_pools=define_pools, section=section, board=_board(board),
         reserve=_reserve(reserve),
         **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method,
-                 temp_pool))
+                 temp_pool, kernels))
 
 
 def plan(program, method=None, alignment=16, format="json", columns=64, *, runtime="1.4",
          target="cortex-m", pool_align=None, temp="runner", external_data=False, backends=None,
-         runner=None, temp_pool=None, board=None, reserve=None):
+         runner=None, temp_pool=None, kernels=None, board=None, reserve=None):
     """``etmem plan PROGRAM``: the planned memory's live ranges, soundness, bounds and advisories.
 
     format "json" (default) gives the JSON's content as a dict; "text" and "html" give what the
@@ -209,13 +216,13 @@ def plan(program, method=None, alignment=16, format="json", columns=64, *, runti
         _program(program), format=format, plan_method=method,
         alignment=_size("alignment", alignment), columns=_size("columns", columns, 2**32 - 1), board=_board(board), reserve=_reserve(reserve),
         **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, None,
-                 temp_pool))
+                 temp_pool, kernels))
     return _json.loads(output) if format == "json" else output
 
 
 def fit(program, board, *, reserve=None, runtime="1.4", target="cortex-m", pool_align=None,
         temp="runner", external_data=False, backends=None, runner=None, method=None,
-        temp_pool=None, fitted_program=False):
+        temp_pool=None, kernels=None, fitted_program=False):
     """``etmem fit PROGRAM --board BOARD [--reserve REGION=BYTES]... [-o FITTED.pte]``: one
     method's pools (method allocator, temp allocator, each planned buffer; with a runner, the
     runner's pools) placed in the board's memory regions.
@@ -238,7 +245,7 @@ def fit(program, board, *, reserve=None, runtime="1.4", target="cortex-m", pool_
         _program(program), board=_board(board), reserve=_reserve(reserve),
         fitted_program=bool(fitted_program),
         **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method,
-                 temp_pool))
+                 temp_pool, kernels))
 
 
 def boards():

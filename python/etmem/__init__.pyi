@@ -43,6 +43,7 @@ def analyze(
     *,
     method: Optional[str] = None,
     temp_pool: Optional[int] = None,
+    kernels: Optional[Union[str, Sequence[str]]] = None,
 ) -> Any: ...
 def report(
     program: Program,
@@ -59,6 +60,7 @@ def report(
     method: Optional[str] = None,
     allocations: bool = False,
     temp_pool: Optional[int] = None,
+    kernels: Optional[Union[str, Sequence[str]]] = None,
 ) -> str: ...
 def check_budget(
     program: Program,
@@ -75,6 +77,7 @@ def check_budget(
     runner: Optional[PathLike] = None,
     method: Optional[str] = None,
     temp_pool: Optional[int] = None,
+    kernels: Optional[Union[str, Sequence[str]]] = None,
 ) -> BudgetResult: ...
 def header(
     program: Program,
@@ -91,6 +94,7 @@ def header(
     section: Optional[str] = None,
     method: Optional[str] = None,
     temp_pool: Optional[int] = None,
+    kernels: Optional[Union[str, Sequence[str]]] = None,
     board: BoardSpec = None,
     reserve: Reserve = None,
 ) -> str: ...
@@ -110,6 +114,7 @@ def plan(
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
     temp_pool: Optional[int] = None,
+    kernels: Optional[Union[str, Sequence[str]]] = None,
     board: BoardSpec = None,
     reserve: Reserve = None,
 ) -> Dict[str, Any]: ...
@@ -129,6 +134,7 @@ def plan(
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
     temp_pool: Optional[int] = None,
+    kernels: Optional[Union[str, Sequence[str]]] = None,
     board: BoardSpec = None,
     reserve: Reserve = None,
 ) -> str: ...
@@ -146,6 +152,7 @@ def fit(
     runner: Optional[PathLike] = None,
     method: Optional[str] = None,
     temp_pool: Optional[int] = None,
+    kernels: Optional[Union[str, Sequence[str]]] = None,
     fitted_program: bool = False,
 ) -> Dict[str, Any]: ...
 def boards() -> List[str]: ...

@@ -92,7 +92,8 @@ api::Options MakeOptions(const std::string& runtime, const std::string& target,
                          std::optional<uint64_t> pool, const py::object& external_data,
                          std::optional<std::vector<std::string>> backends,
                          std::optional<std::string> runner, std::optional<std::string> method,
-                         std::optional<uint64_t> temp_pool) {
+                         std::optional<uint64_t> temp_pool,
+                         std::optional<std::vector<std::string>> kernels) {
   api::Options o;
   o.runtime = runtime;
   o.target = target;
@@ -116,6 +117,7 @@ api::Options MakeOptions(const std::string& runtime, const std::string& target,
   if (runner) o.runner = std::move(*runner);
   if (method) o.method = std::move(*method);
   o.temp_pool = temp_pool;
+  if (kernels) o.kernels = std::move(*kernels);
   return o;
 }
 
@@ -210,10 +212,11 @@ class PythonBuilder final : public api::JsonVisitor {
   const std::string &runtime, const std::string &target, std::optional<uint32_t> pool_align, \
       const std::string &temp, std::optional<uint64_t> pool, const py::object &external_data, \
       std::optional<std::vector<std::string>> backends, std::optional<std::string> runner,    \
-      std::optional<std::string> method, std::optional<uint64_t> temp_pool
+      std::optional<std::string> method, std::optional<uint64_t> temp_pool,                \
+      std::optional<std::vector<std::string>> kernels
 #define ETMEM_MODEL_VALUES                                                                   \
   runtime, target, pool_align, temp, pool, external_data, std::move(backends), std::move(runner), \
-      method, temp_pool
+      method, temp_pool, std::move(kernels)
 
 // `etmem analyze --format json` for the pairs: one object, or an array with "all".
 std::string AnalyzeJson(const py::object& program, ETMEM_MODEL_ARGS) {
@@ -435,22 +438,24 @@ PYBIND11_MODULE(_etmem, m) {
     return std::make_tuple(py::arg("runtime"), py::arg("target"), py::arg("pool_align"),
                            py::arg("temp"), py::arg("pool"), py::arg("external_data"),
                            py::arg("backends"), py::arg("runner"), py::arg("method"),
-                           py::arg("temp_pool") = py::none());
+                           py::arg("temp_pool") = py::none(), py::arg("kernels") = py::none());
   };
-  auto [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9] = model();
-  m.def("analyze_json", &AnalyzeJson, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-  m.def("analyze", &Analyze, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+  auto [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10] = model();
+  m.def("analyze_json", &AnalyzeJson, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
+        a10);
+  m.def("analyze", &Analyze, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
   m.def("analyze_text", &AnalyzeText, py::arg("program"), py::arg("format"),
-        py::arg("allocations"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+        py::arg("allocations"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
   m.def("check_budget", &CheckBudget, py::arg("program"), py::arg("spec"), py::arg("file"), a0,
-        a1, a2, a3, a4, a5, a6, a7, a8, a9);
+        a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
   m.def("header", &Header, py::arg("program"), py::arg("margin"), py::arg("define_pools"),
-        py::arg("section"), py::arg("board"), py::arg("reserve"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+        py::arg("section"), py::arg("board"), py::arg("reserve"), a0, a1, a2, a3, a4, a5, a6, a7,
+        a8, a9, a10);
   m.def("plan", &Plan, py::arg("program"), py::arg("format"), py::arg("plan_method"),
         py::arg("alignment"), py::arg("columns"), py::arg("board"),
-        py::arg("reserve"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+        py::arg("reserve"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
   m.def("fit", &Fit, py::arg("program"), py::arg("board"), py::arg("reserve"),
-        py::arg("fitted_program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+        py::arg("fitted_program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
   m.def("boards", [] {
     py::list out;
     for (const api::Board& b : api::Boards()) {

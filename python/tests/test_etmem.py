@@ -549,3 +549,28 @@ def test_external_data_takes_the_ptd_as_a_path_or_its_bytes(etmem_binary, tmp_pa
     junk.write_bytes(b"\0" * 100)
     with pytest.raises(ValueError, match="junk.ptd: not a readable .ptd file"):
         etmem.analyze(pte, runtime="1.4.1", external_data=junk)
+
+
+def test_kernels_choose_the_library_for_the_run_time_temp_figure(etmem_binary, tmp_path):
+    from conftest import BUILD_DIR
+
+    examples = BUILD_DIR / "tools" / "etmem-examples" / "etmem-examples"
+    subprocess.run([str(examples), str(tmp_path), "--temp"], check=True, capture_output=True)
+    program = tmp_path / "hifi_matmul.pte"
+    for kernels, cli_kernels in ((None, None), ("cadence_hifi", "cadence_hifi"),
+                                 (["cadence_hifi", "portable"], "cadence_hifi,portable")):
+        got = etmem.analyze(program, runtime="1.4.1", kernels=kernels)
+        args = ["analyze", program, "--runtime", "1.4.1", "--format", "json"]
+        if cli_kernels:
+            args += ["--kernels", cli_kernels]
+        assert got == json.loads(cli(etmem_binary, *args).stdout)
+        run = got["methods"][0]["temp_allocator"]["run"]
+        assert run["kernels"] == ([kernels] if isinstance(kernels, str) else kernels or
+                                  ["portable"])
+    # The portable mm and bmm ask for nothing; the HiFi ones do (measured: x86_64_run_temp_hifi).
+    assert etmem.analyze(program, runtime="1.4.1")["methods"][0]["temp_allocator"]["run"][
+        "peak_bytes"] == 0
+    hifi = etmem.analyze(program, runtime="1.4.1", kernels="cadence_hifi")
+    assert hifi["methods"][0]["temp_allocator"]["run"]["peak_bytes"] > 0
+    with pytest.raises(ValueError, match="no kernel library named 'nope'"):
+        etmem.analyze(program, kernels="nope")

@@ -23,7 +23,29 @@ namespace etmem::kernels {
 // memory, with a size etmem does not model (the library's unknown_size_why says why).
 // kOtherLibrary: the library registers another library's kernel for this operator (the Cadence
 // yamls register portable kernels for many aten operators): that library's rule answers.
-enum class TempRule : uint8_t { kNone, kTopk, kUnknownSize, kOtherLibrary };
+// kHifiMmTranspose, kHifiMmTransposeAndBias, kHifiBmm: the Cadence HiFi mm.out and bmm.out on
+// a Float output (other dtypes take the portable path, which asks for nothing): mm asks for the
+// transposed mat2 (n x p words), from 1.0.0 also for a zeroed bias (m floats), and does not check
+// either pointer; bmm asks twice for batch x m x p words and checks each (ET_KERNEL_CHECK).
+enum class TempRule : uint8_t {
+  kNone,
+  kTopk,
+  kUnknownSize,
+  kOtherLibrary,
+  kHifiMmTranspose,
+  kHifiMmTransposeAndBias,
+  kHifiBmm,
+};
+
+// How a library's own temp helper asks (from a release on): the alignment it passes to
+// allocate_temp (0: the allocator's default, alignof(void*)) and what it logs when the request
+// fails, after KernelRuntimeContext's own line. The Cadence HiFi kernels' allocate_temp_memory
+// passes 16 and logs from 1.0.0.
+struct TempHelperDelta {
+  std::string version;
+  uint32_t alignment = 0;
+  std::vector<std::string> failure_log;
+};
 
 struct LibraryDelta {
   std::string version;                                  // the release that made this change
@@ -39,6 +61,7 @@ struct KernelLibraryData {
   std::string unknown_size_why;
   std::string other_library;  // whose kernels the kOtherLibrary entries are
   bool always = false;        // in every runner, whatever --kernels says (the prim ops)
+  std::vector<TempHelperDelta> temp_helper;  // oldest first; none: kernels call allocate_temp
 };
 
 // A delegate backend's execute(). kEthosUScratch: the Vela payload's scratch_size block, taken
@@ -65,6 +88,8 @@ struct KernelLibrary {
   std::string unknown_size_why;
   std::string other_library;
   bool always = false;
+  uint32_t temp_alignment = 0;               // the temp helper's (0: the allocator's default)
+  std::vector<std::string> temp_failure_log;  // what the temp helper logs when a request fails
 };
 
 // What --kernels means when neither it nor the runner names a library.

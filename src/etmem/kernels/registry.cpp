@@ -47,12 +47,18 @@ bool AppliesAt(const std::string& version, const runtime::RuntimeTraits& release
 }
 
 KernelLibrary Apply(const KernelLibraryData& d, const runtime::RuntimeTraits& release) {
-  KernelLibrary lib{d.name, d.namespaces, {}, d.unknown_size_why, d.other_library, d.always};
+  KernelLibrary lib{d.name,          d.namespaces, {}, d.unknown_size_why,
+                    d.other_library, d.always,     0,  {}};
   for (const LibraryDelta& delta : d.deltas) {
     if (!AppliesAt(delta.version, release)) break;
     for (const std::string& op : delta.remove) lib.ops.erase(op);
     for (const std::string& op : delta.add) lib.ops.emplace(op, TempRule::kNone);
     for (const auto& [op, rule] : delta.rules) lib.ops[op] = rule;
+  }
+  for (const TempHelperDelta& delta : d.temp_helper) {
+    if (!AppliesAt(delta.version, release)) break;
+    lib.temp_alignment = delta.alignment;
+    lib.temp_failure_log = delta.failure_log;
   }
   return lib;
 }

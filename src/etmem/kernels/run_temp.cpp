@@ -105,9 +105,63 @@ void Topk(const pte::MethodView& m, std::span<const int32_t> args,
   }
   const uint64_t n = rank == 0 ? 1 : static_cast<uint64_t>(std::max(sizes[static_cast<size_t>(d)], 0));
   const uint64_t pair = PairWithInt64(in->dtype, *element, target);
-  c.requests.push_back({SaturatingMul(n, pair), target.pointer.align});
+  c.requests.push_back({SaturatingMul(n, pair), target.pointer.align, "temp_mem_allocated"});
   c.formula = fmt::format("nonempty_size(in, dim) {} x sizeof(std::pair<CTYPE, int64_t>) {}", n,
                           pair);
+}
+
+// The Cadence HiFi mm.out / bmm.out (TempRule kHifi*): the optimized path runs for a Float
+// output once the argument checks pass (bmm: at most 3 dimensions); it asks through the
+// library's allocate_temp_memory (`helper`'s alignment).
+void HifiMatmul(const pte::MethodView& m, std::span<const int32_t> args, TempRule rule,
+                const KernelLibrary& helper, const abi::Abi& target, CallTemp& c) {
+  const bool bmm = rule == TempRule::kHifiBmm;
+  const pte::TensorView* in = args.size() >= 3 ? m.TensorAt(args[0]) : nullptr;
+  const pte::TensorView* mat2 = args.size() >= 3 ? m.TensorAt(args[1]) : nullptr;
+  const pte::TensorView* out = args.size() >= 3 ? m.TensorAt(args[2]) : nullptr;
+  if (!in || !mat2 || !out) {
+    c.unknown = fmt::format("the call's arguments are not {}(Tensor, Tensor, *, Tensor out)",
+                            bmm ? "bmm.out" : "mm.out");
+    return;
+  }
+  const auto a = m.SizesOf(*in);
+  const auto b = m.SizesOf(*mat2);
+  const size_t rank = bmm ? 3 : 2;
+  const size_t k = bmm ? 1 : 0;  // the first matrix dimension
+  // check_mm_args / check_bmm_args: ranks, one dtype, inner dimensions agree.
+  const auto o = m.SizesOf(*out);
+  const bool args_ok = a.size() == rank && b.size() == rank && o.size() == rank &&
+                       in->dtype == mat2->dtype && in->dtype == out->dtype && a[k + 1] == b[k] &&
+                       (!bmm || a[0] == b[0]);
+  // resize_tensor(out, {.., m, p}) fails on a static output of other sizes.
+  const bool resizes = !args_ok || out->dynamism != pte::Dynamism::kStatic ||
+                       (o[k] == a[k] && o[k + 1] == b[k + 1] && (!bmm || o[0] == a[0]));
+  constexpr int8_t kFloat = 6;
+  if (!args_ok || !resizes) {
+    c.formula = "none: the kernel fails its argument check before asking";
+    return;
+  }
+  if (out->dtype != kFloat) {
+    c.formula = "none: not a Float output, the portable path asks for nothing";
+    return;
+  }
+  auto dim = [](int32_t s) { return static_cast<uint64_t>(std::max(s, 0)); };
+  const uint32_t align = helper.temp_alignment ? helper.temp_alignment : target.pointer.align;
+  c.failure_log = helper.temp_failure_log;
+  if (bmm) {
+    const uint64_t words = SaturatingMul(SaturatingMul(dim(a[0]), dim(a[1])), dim(b[2]));
+    c.requests.push_back({SaturatingMul(words, 4), align, "tmp != nullptr"});
+    c.requests.push_back({SaturatingMul(words, 4), align, "p_o != nullptr"});
+    c.formula = fmt::format("batch {} x m {} x p {} x 4 B, twice (bias, transposed mat2)", a[0],
+                            a[1], b[2]);
+    return;
+  }
+  c.requests.push_back({SaturatingMul(SaturatingMul(dim(a[1]), dim(b[1])), 4), align, ""});
+  c.formula = fmt::format("n {} x p {} x 4 B (transposed mat2)", a[1], b[1]);
+  if (rule == TempRule::kHifiMmTransposeAndBias) {
+    c.requests.push_back({SaturatingMul(dim(a[0]), 4), align, ""});
+    c.formula += fmt::format(", m {} x 4 B (zeroed bias)", a[0]);
+  }
 }
 
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
@@ -167,15 +221,22 @@ uint64_t HeapBytes(const std::vector<TempRequest>& requests, const runtime::Runt
   return total;
 }
 
-// What the runtime and the kernel log when `c`'s requests do not fit a pool of `pool` bytes (or
-// there is no temp allocator at all).
-std::vector<std::string> FailureLog(const CallTemp& c, std::optional<uint64_t> pool,
-                                    uint32_t pool_align) {
+// Where a call's temp requests go when one fails: a bounded pool, no temp allocator at all
+// (0.3.0), or a PlatformMemoryAllocator whose et_pal_allocate returns NULL (a firmware without a
+// heap, 0.4.0 on).
+enum class FailingPool : uint8_t { kBounded, kNone, kNoHeap };
+
+// What the runtime and the kernel log when `c`'s requests do not fit (`pool` bytes for
+// kBounded), in order, and in `then` what follows when the kernel goes on without checking.
+std::vector<std::string> FailureLog(const CallTemp& c, FailingPool where, uint64_t pool,
+                                    uint32_t pool_align, const runtime::RuntimeTraits& release,
+                                    const abi::Abi& target, std::string& then) {
   std::vector<std::string> log;
-  uint64_t size = 0;
-  if (pool) {
-    sim::BumpAllocator a({pool_align, *pool, 0});
+  sim::BumpAllocator a({pool_align, pool, 0});
+  if (c.delegate) {
+    uint64_t size = c.requests.empty() ? 0 : c.requests.front().bytes;
     for (const TempRequest& r : c.requests) {
+      if (where != FailingPool::kBounded) break;
       sim::Placement p;
       uint64_t available = 0;
       a.Allocate(r.bytes, r.alignment, p, available);
@@ -185,24 +246,41 @@ std::vector<std::string> FailureLog(const CallTemp& c, std::optional<uint64_t> p
         break;
       }
     }
-  } else {
-    size = c.requests.empty() ? 0 : c.requests.front().bytes;
-  }
-  if (c.delegate) {
+    if (where == FailingPool::kNoHeap)
+      log.push_back(fmt::format("Failed to allocate {} bytes",
+                                HeapBytes({c.requests.front()}, release, target)));
     log.push_back(fmt::format("Failed to allocate scratch buffer of {} bytes from temp_allocator",
                               size));
     log.push_back(fmt::format("CALL_DELEGATE execute failed at instruction {}: 0x21",
                               c.chain_instruction));
     return log;
   }
-  if (!pool) {
-    log.push_back("No temp allocator provided");
-  } else {
-    log.push_back(fmt::format("Failed to allocate temp memory. Bytes requested: {}", size));
+  bool unchecked = false;
+  for (const TempRequest& r : c.requests) {
+    if (where == FailingPool::kBounded) {
+      sim::Placement p;
+      uint64_t available = 0;
+      a.Allocate(r.bytes, r.alignment, p, available);
+      if (!p.failed) continue;
+      log.push_back(sim::FailureLog(p.consumed(r.bytes), available));
+    } else if (where == FailingPool::kNoHeap) {
+      log.push_back(fmt::format("Failed to allocate {} bytes", HeapBytes({r}, release, target)));
+    }
+    log.push_back(where == FailingPool::kNone
+                      ? std::string("No temp allocator provided")
+                      : fmt::format("Failed to allocate temp memory. Bytes requested: {}", r.bytes));
+    log.insert(log.end(), c.failure_log.begin(), c.failure_log.end());
+    if (!r.check.empty()) {
+      log.push_back(fmt::format("Check failed ({}): ", r.check));
+      log.push_back(fmt::format("KernelCall failed at instruction {}:{} in operator {}: 0x{:x}",
+                                c.chain, c.chain_instruction, c.what, 0x21));
+      return log;
+    }
+    unchecked = true;  // the kernel goes on: its next request is made as well
   }
-  log.push_back("Check failed (temp_mem_allocated): ");
-  log.push_back(fmt::format("KernelCall failed at instruction {}:{} in operator {}: 0x{:x}",
-                            c.chain, c.chain_instruction, c.what, 0x21));
+  if (unchecked)
+    then = "the kernel does not check the pointer and goes on with NULL: undefined behaviour "
+           "(on the device, typically a fault), with no line saying so";
   return log;
 }
 
@@ -273,11 +351,15 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
                                      ? std::string(op.name)
                                      : std::string(op.name) + "." + std::string(op.overload);
         auto [lib, rule] = Resolve(libs, name);
+        const KernelLibrary* kernel_lib = lib;  // whose kernel runs (and whose temp helper)
         if (rule == TempRule::kOtherLibrary) {  // another library's kernel: its rule
           rule = TempRule::kNone;
           for (const KernelLibrary& other : *libs.all) {
             auto it = other.name == lib->other_library ? other.ops.find(name) : other.ops.end();
-            if (it != other.ops.end()) rule = it->second;
+            if (it != other.ops.end()) {
+              rule = it->second;
+              kernel_lib = &other;
+            }
           }
         }
         if (!lib) {
@@ -289,6 +371,9 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
         } else {
           c.library = lib->name;
           if (rule == TempRule::kTopk) Topk(m, m.ArgsOf(ins), release, target, c);
+          if (rule == TempRule::kHifiMmTranspose || rule == TempRule::kHifiMmTransposeAndBias ||
+              rule == TempRule::kHifiBmm)
+            HifiMatmul(m, m.ArgsOf(ins), rule, *kernel_lib, target, c);
           if (rule == TempRule::kUnknownSize) c.unknown = lib->unknown_size_why;
         }
       } else if (ins.kind == pte::InstructionKind::kDelegateCall) {
@@ -321,16 +406,8 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       const CallTemp& c = out.calls[n];
       if (c.requests.empty()) continue;
       out.no_heap_failing_call = n;
-      out.no_heap_log = FailureLog(c, std::nullopt, options.pool_align);
-      // PlatformMemoryAllocator logs the bytes it asked et_pal_allocate for, then the kernel's
-      // lines follow as for a full pool.
-      out.no_heap_log.front() =
-          c.delegate ? out.no_heap_log.front()
-                     : fmt::format("Failed to allocate temp memory. Bytes requested: {}",
-                                   c.requests.front().bytes);
-      out.no_heap_log.insert(out.no_heap_log.begin(),
-                             fmt::format("Failed to allocate {} bytes",
-                                         HeapBytes({c.requests.front()}, release, target)));
+      out.no_heap_log = FailureLog(c, FailingPool::kNoHeap, 0, options.pool_align, release, target,
+                                   out.no_heap_then);
     }
   }
   // A temp pool is checked when the runner passes one; with none, only where nothing replaces it.
@@ -344,8 +421,8 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       if (fits) continue;
       check.fits = false;
       check.failing_call = n;
-      check.log = FailureLog(c, out.no_temp_allocator ? std::nullopt : options.temp_pool_bytes,
-                             options.pool_align);
+      check.log = FailureLog(c, out.no_temp_allocator ? FailingPool::kNone : FailingPool::kBounded,
+                             check.pool_bytes, options.pool_align, release, target, check.then);
       break;
     }
     out.check = std::move(check);

@@ -24,6 +24,10 @@ namespace etmem::kernels {
 struct TempRequest {
   uint64_t bytes = 0;
   uint32_t alignment = 0;
+  // The condition the kernel checks (ET_KERNEL_CHECK) when the request fails, e.g.
+  // "temp_mem_allocated": the call then fails with MemoryAllocationFailed. Empty: the kernel does
+  // not check and goes on with a null pointer.
+  std::string check;
 };
 
 // One call that asks for temp memory, or whose asking is unknown.
@@ -37,6 +41,7 @@ struct CallTemp {
   std::vector<TempRequest> requests;
   uint64_t pool_bytes = 0;  // what it takes from a temp pool reset before it (padding included)
   uint64_t heap_bytes = 0;  // no temp allocator, PlatformMemoryAllocator: bytes from et_pal_allocate
+  std::vector<std::string> failure_log;  // what the library's temp helper logs when one fails
   std::string formula;      // how the bytes follow from the call's arguments
   bool upper_bound = false; // a dynamic-shaped argument: the stored sizes are its upper bound
   std::string unknown;      // non-empty: the requests are unknown, and why
@@ -47,6 +52,9 @@ struct TempPoolCheck {
   bool fits = true;
   std::optional<size_t> failing_call;  // into RunTemp::calls: the first instruction that fails
   std::vector<std::string> log;        // what the runtime and the kernel log, in order
+  // Non-empty when the failing kernel does not stop: what happens next (it goes on with a null
+  // pointer), since no line says so.
+  std::string then;
 };
 
 struct RunTemp {
@@ -65,6 +73,7 @@ struct RunTemp {
   // call that asks fails, and these are the lines logged.
   std::optional<size_t> no_heap_failing_call;  // into calls
   std::vector<std::string> no_heap_log;
+  std::string no_heap_then;  // as TempPoolCheck::then
   std::optional<TempPoolCheck> check;  // with a temp pool size
   bool known() const { return unknown_calls == 0; }
   // One line: "0 B: none of these kernels ...", "96 B at instruction 3 (aten::topk.values, ...)".

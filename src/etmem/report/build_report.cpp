@@ -351,11 +351,22 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
         "this program has no constant segment; a runtime built with ExecuTorch's CMake defaults "
         "(ET_ENABLE_DEPRECATED_CONSTANT_BUFFER=0) refuses it in Program::load (InvalidProgram); "
         "the figures assume the source default (1) or a re-exported program");
-  // While running: --kernels, else the default (the profiled runners link the portable kernels
-  // for aten operators, and custom namespaces select their own libraries); the temp pool to
-  // check is --temp-pool, else the runner's.
+  // While running: --kernels, else the runner's (its profile's "kernels"), else the portable
+  // kernels (custom namespaces select their own libraries); the temp pool to check is
+  // --temp-pool, else the runner's.
   kernels::RunTempOptions run;
   run.kernels = options.kernels;
+  if (run.kernels.empty() && profile) {
+    for (const std::string& k : profile->kernels) {
+      const std::vector<std::string>& known = kernels::KernelLibraryNames();
+      if (std::find(known.begin(), known.end(), k) == known.end())
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "runner profile " + Printable(profile->file) +
+                             ": \"kernels\" names no kernel library '" + k +
+                             "' (see --kernels for the known ones)");
+    }
+    run.kernels = profile->kernels;
+  }
   if (run.kernels.empty()) run.kernels = {kernels::kDefaultKernelLibrary};
   run.pool_align = effective.pool_align;
   run.temp_allocator = effective.load.temp_allocator;

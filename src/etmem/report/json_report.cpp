@@ -183,6 +183,7 @@ json TempJson(const MethodReport& m) {
                      t.check->failing_call ? json(t.calls[*t.check->failing_call].instruction)
                                            : json(nullptr)},
                     {"log", log}};
+    if (!t.check->then.empty()) run["check"]["then"] = t.check->then;
   }
   return {{"load_peak_bytes", m.temp_load_peak_bytes},
           {"pool_bytes", TempPoolBytes(m)},

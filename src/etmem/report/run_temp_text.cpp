@@ -42,9 +42,11 @@ std::vector<std::string> RunTempDetail(const Report& r, const MethodReport& m, s
         t.heap_peak_bytes > 0 ? "; a firmware without a heap (et_pal_allocate returning NULL) "
                                 "fails there"
                               : ""));
-    if (t.no_heap_failing_call)
+    if (t.no_heap_failing_call) {
       for (const std::string& line : t.no_heap_log)
         out.push_back("  without a heap, the runtime logs: " + line);
+      if (!t.no_heap_then.empty()) out.push_back("  then " + t.no_heap_then);
+    }
   }
   if (t.check) {
     const kernels::TempPoolCheck& c = *t.check;
@@ -66,6 +68,7 @@ std::vector<std::string> RunTempDetail(const Report& r, const MethodReport& m, s
                                                      t.calls[*c.failing_call].pool_bytes)));
     }
     for (const std::string& line : c.log) out.push_back("  the runtime logs: " + line);
+    if (!c.then.empty()) out.push_back("  then " + c.then);
   }
   return out;
 }

@@ -251,7 +251,7 @@ Result<RefusalSpec> ReadRefusal(const json& j, const std::string& where) {
 Result<Profile> ParseJson(const json& j, const std::string& origin) {
   Fields f(j, origin);
   if (auto ok = f.Known({"etmem_runner_profile", "name", "description", "source", "releases",
-                         "pools", "options", "steps", "printout", "refusals"});
+                         "kernels", "pools", "options", "steps", "printout", "refusals"});
       !ok)
     return ok.error();
   const json* version = f.Optional("etmem_runner_profile");
@@ -287,6 +287,12 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
   if (!last)
     return Fields::Bad(origin + ": releases last \"" + Printable(p.last_release) + "\" is not a version");
   if (*last < *first) return Fields::Bad(origin + ": releases last comes before first");
+
+  ETMEM_TRY(p.kernels, f.Strings("kernels", false));
+  for (const std::string& k : p.kernels)  // a library name: checked against the libraries later
+    if (k.empty() || !IsCIdentifier(k))
+      return Fields::Bad(origin + ": \"kernels\" entry \"" + Printable(k) +
+                         "\" is not a kernel library name");
 
   if (const json* options = f.Optional("options")) {
     if (!options->is_array()) return f.WrongType("options", "a list");

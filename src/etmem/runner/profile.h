@@ -141,6 +141,9 @@ struct Profile {
   std::string name;  // e.g. "arm-baremetal": what --runner takes
   std::string description;
   std::string source_path;                  // the runner's source in ExecuTorch's tree
+  // The kernel libraries the runner's build links for aten operators, in order (kernels/
+  // library.h names them); empty: the portable kernels. --kernels overrides it.
+  std::vector<std::string> kernels;
   std::vector<std::string> source_tags;     // the tags it was read at
   std::string first_release, last_release;  // inclusive; versions as etmem spells them (1.4.1)
   std::vector<PoolSpec> pools;

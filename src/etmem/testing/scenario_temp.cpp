@@ -1,7 +1,10 @@
 // Owns: the scenarios whose kernels ask the temp allocator for memory while the method runs
 // (TempScenarios): `topk`, three portable topk.values calls of different sizes and dtypes, the
 // largest in the middle, for the run-time temp figure and its measurement with the real kernel
-// (tests/measured/x86_64_run_temp.json). Not: the builder (program_builder.h).
+// (tests/measured/x86_64_run_temp.json); `hifi_matmul`, the aten mm.out and bmm.out calls the
+// Cadence HiFi kernels answer (a Float mm, a Float bmm, a Long mm that takes the portable path),
+// for --kernels cadence_hifi and its measurement with the real HiFi kernels
+// (tests/measured/x86_64_run_temp_hifi.json). Not: the builder (program_builder.h).
 #include "etmem/testing/scenario_helpers.h"
 #include "etmem/testing/scenarios.h"
 
@@ -40,8 +43,39 @@ ProgramBuilder ProgramWithTopk() {
   return program;
 }
 
+// mm.out(self, mat2, *, out) and bmm.out(self, mat2, *, out): the out variant's arguments, then
+// what it returns.
+int Matmul(MethodBuilder& m, BumpPlanner& planner, int op, int a, int b,
+           std::vector<int32_t> out_sizes, int8_t dtype) {
+  const int out = PlannedTensor(m, planner, out_sizes, dtype);
+  m.KernelCall(op, {a, b, out, out});
+  return out;
+}
+
+ProgramBuilder ProgramWithHifiMatmul() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {3, 5});           // mm: m 3, n 5
+  const int b = PlannedTensor(m, planner, {5, 4});           //     p 4
+  const int c = PlannedTensor(m, planner, {2, 3, 5});        // bmm: batch 2, m 3, n 5
+  const int d = PlannedTensor(m, planner, {2, 5, 4});        //      p 4
+  const int e = PlannedTensor(m, planner, {6, 7}, kInt64);   // a Long mm: the portable path
+  const int f = PlannedTensor(m, planner, {7, 2}, kInt64);
+  m.Inputs({a, b, c, d, e, f});
+  const int mm = m.Operator("aten::mm", "out");
+  const int bmm = m.Operator("aten::bmm", "out");
+  const int x = Matmul(m, planner, mm, a, b, {3, 4}, kFloat32);
+  const int y = Matmul(m, planner, bmm, c, d, {2, 3, 4}, kFloat32);
+  const int z = Matmul(m, planner, mm, e, f, {6, 2}, kInt64);
+  m.Outputs({x, y, z});
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
 constexpr NamedScenario kTemp[] = {
     {"topk", ProgramWithTopk},
+    {"hifi_matmul", ProgramWithHifiMatmul},
 };
 
 }  // namespace

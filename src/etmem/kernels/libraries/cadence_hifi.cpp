@@ -94,11 +94,11 @@ KernelLibraryData Library_CadenceHifi() {
                       {"aten::bitwise_or.Tensor_out", TempRule::kUnknownSize},
                       {"aten::bitwise_xor.Scalar_out", TempRule::kUnknownSize},
                       {"aten::bitwise_xor.Tensor_out", TempRule::kUnknownSize},
-                      {"aten::bmm.out", TempRule::kUnknownSize},
+                      {"aten::bmm.out", TempRule::kHifiBmm},
                       {"aten::embedding.out", TempRule::kNone},
                       {"aten::gt.Scalar_out", TempRule::kNone},
                       {"aten::hardtanh.out", TempRule::kNone},
-                      {"aten::mm.out", TempRule::kUnknownSize},
+                      {"aten::mm.out", TempRule::kHifiMmTranspose},
                       {"aten::slice_copy.Tensor_out", TempRule::kNone},
                       {"aten::split_with_sizes_copy.out", TempRule::kNone},
                       {"aten::view_copy.out", TempRule::kNone},
@@ -135,7 +135,8 @@ KernelLibraryData Library_CadenceHifi() {
                       "cadence::quantized_relu_asym8s_asym8s.per_tensor_out",
                       "cadence::quantized_relu_asym8u_asym8u.per_tensor_out"},
                      {"cadence::quantized_conv.out"},
-                     {{"cadence::quantized_conv1d_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
+                     {{"aten::mm.out", TempRule::kHifiMmTransposeAndBias},
+                      {"cadence::quantized_conv1d_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_conv1d_nchw_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_conv1d_nhwc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_conv1d_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
@@ -248,6 +249,8 @@ KernelLibraryData Library_CadenceHifi() {
                       {"cadence::quantized_conv1d_nlc.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_depthwise_conv1d_nlc.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_max_pool2d_nhwc.out", TempRule::kUnknownSize}}});
+  d.temp_helper.push_back({"0.6.0", 0, {}});
+  d.temp_helper.push_back({"1.0.0", 16, {"Failed to allocate temp memory, error: 0x21"}});
   d.other_library = "portable";
   d.unknown_size_why =
       "asks allocate_temp for a size computed from the call's shapes; this kernel's "
