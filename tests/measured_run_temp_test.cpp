@@ -23,7 +23,9 @@ void HoldToMeasured(const char* file) {
   for (const nlohmann::json& rec : measured["records"]) {
     SCOPED_TRACE(rec["release"].get<std::string>());
     const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(rec);
-    if (rec.contains("sha256")) ASSERT_EQ(Sha256Hex(bytes), rec["sha256"]);  // the same program
+    if (rec.contains("sha256")) {
+      ASSERT_EQ(Sha256Hex(bytes), rec["sha256"]);  // the program measured
+    }
     auto p = pte::ReadProgramBytes(bytes, rec["program"].get<std::string>());
     ASSERT_TRUE(p.has_value());
     const runtime::RuntimeTraits& release = **runtime::FindRelease(rec["release"]);
