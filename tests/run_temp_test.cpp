@@ -4,6 +4,9 @@
 // and the motivating CNN, whose portable kernels take no temp memory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "etmem/abi/abi.h"
@@ -224,6 +227,34 @@ TEST(RunTempCli, AnUnknownKernelLibraryIsOneLine) {
   test::CliRun r = test::Etmem("summary " + p.string() + " --kernels portable,nosuch");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no kernel library named 'nosuch'"), std::string::npos) << r.err;
+}
+
+// The cadence runner's profile names its kernels (HiFi, then portable): without --kernels the
+// HiFi mm/bmm answer; --kernels overrides the runner; a profile naming no library is one line.
+TEST(RunTempCli, TheRunnersKernelsAnswerUnlessKernelsIsGiven) {
+  const test::fs::path p =
+      test::WriteScenario(testing::NamedScenarioProgram("hifi_matmul"), "hifi_matmul");
+  auto run = [&](const std::string& extra) {
+    test::CliRun r = test::Etmem("analyze " + p.string() + " --runtime 1.4.1 --target x86_64 "
+                                 "--pool-align 16 --format json " + extra);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out)["methods"][0]["temp_allocator"]["run"];
+  };
+  const nlohmann::json runner = run("--runner cadence");
+  EXPECT_EQ(runner["kernels"], nlohmann::json({"cadence_hifi", "portable"}));
+  // tests/measured/x86_64_run_temp_hifi.json: the real HiFi bmm takes 192 B at 1.4.1.
+  EXPECT_EQ(runner["peak_bytes"], 192);
+  const nlohmann::json portable = run("--runner cadence --kernels portable");
+  EXPECT_EQ(portable["kernels"], nlohmann::json({"portable"}));
+  EXPECT_EQ(portable["peak_bytes"], 0);
+  const test::fs::path bad = p.parent_path() / "bad_kernels_runner.json";
+  std::ofstream(bad) << R"({"etmem_runner_profile": 1, "extends": "cadence-0.3",
+                            "kernels": ["no_such_library"]})";
+  test::CliRun r = test::Etmem("analyze " + p.string() + " --runner " + bad.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("\"kernels\" names no kernel library 'no_such_library'"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 }  // namespace
