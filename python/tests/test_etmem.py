@@ -574,3 +574,20 @@ def test_kernels_choose_the_library_for_the_run_time_temp_figure(etmem_binary, t
     assert hifi["methods"][0]["temp_allocator"]["run"]["peak_bytes"] > 0
     with pytest.raises(ValueError, match="no kernel library named 'nope'"):
         etmem.analyze(program, kernels="nope")
+
+
+def test_exceptions_quote_hostile_input_on_one_printable_line(cnn):
+    # Issue 25: every message that quotes input escapes it, Python's exceptions included.
+    hostile = "a\nb\x1b[31m\x7f"
+    calls = [lambda: etmem.analyze("/nonexistent/" + hostile + ".pte"),
+             lambda: etmem.analyze(cnn, runner=hostile),
+             lambda: etmem.analyze(cnn, target="/nonexistent/" + hostile + ".json"),
+             lambda: etmem.analyze(cnn, kernels=hostile),
+             lambda: etmem.analyze(cnn, runtime=hostile),
+             lambda: etmem.analyze(cnn, method=hostile),
+             lambda: etmem.header(cnn, board="/nonexistent/" + hostile + ".json")]
+    for call in calls:
+        with pytest.raises((ValueError, OSError)) as e:
+            call()
+        message = str(e.value)
+        assert message.isprintable() and "\\x0a" in message, repr(message)
