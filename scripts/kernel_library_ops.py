@@ -118,6 +118,10 @@ RULES = {
     ("cadence_hifi", "aten::mm.out"): [("v0.7.0", "TempRule::kHifiMmTranspose"),
                                        ("v1.0.0", "TempRule::kHifiMmTransposeAndBias")],
     ("cadence_hifi", "aten::bmm.out"): "TempRule::kHifiBmm",  # op_bmm.cpp
+    # op_softmax.cpp: the transpose only when dim is not last from 1.0.0, never from 1.3.0.
+    ("cadence_hifi", "aten::_softmax.out"): [("v0.6.0", "TempRule::kHifiSoftmax"),
+                                             ("v1.0.0", "TempRule::kHifiSoftmaxWhenPermuted"),
+                                             ("v1.3.0", "TempRule::kNone")],
 }
 # A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
 # allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines

@@ -27,6 +27,10 @@ namespace etmem::kernels {
 // a Float output (other dtypes take the portable path, which asks for nothing): mm asks for the
 // transposed mat2 (n x p words), from 1.0.0 also for a zeroed bias (m floats), and does not check
 // either pointer; bmm asks twice for batch x m x p words and checks each (ET_KERNEL_CHECK).
+// kHifiSoftmax, kHifiSoftmaxWhenPermuted: the Cadence HiFi _softmax.out on a Float output of at
+// most 16 dimensions asks twice for numel words (checked), to transpose `dim` last and back:
+// always (0.6.0, 0.7.0), or only when `dim` is not the last (1.0.0 to 1.2.0; from 1.3.0 such a
+// call takes the portable path and nothing is asked).
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -35,6 +39,8 @@ enum class TempRule : uint8_t {
   kHifiMmTranspose,
   kHifiMmTransposeAndBias,
   kHifiBmm,
+  kHifiSoftmax,
+  kHifiSoftmaxWhenPermuted,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

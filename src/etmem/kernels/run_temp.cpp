@@ -164,6 +164,46 @@ void HifiMatmul(const pte::MethodView& m, std::span<const int32_t> args, TempRul
   }
 }
 
+// The Cadence HiFi _softmax.out(in, dim, half_to_float, *, out) (TempRule kHifiSoftmax*).
+void HifiSoftmax(const pte::MethodView& m, std::span<const int32_t> args, TempRule rule,
+                 const KernelLibrary& helper, const abi::Abi& target, CallTemp& c) {
+  const pte::TensorView* in = args.size() >= 4 ? m.TensorAt(args[0]) : nullptr;
+  const pte::ValueView* dim = args.size() >= 4 ? &m.values[static_cast<size_t>(args[1])] : nullptr;
+  const pte::TensorView* out = args.size() >= 4 ? m.TensorAt(args[3]) : nullptr;
+  if (!in || !out || dim->kind != ValueKind::kInt) {
+    c.unknown = "the call's arguments are not _softmax.out(Tensor, int dim, bool, *, Tensor out)";
+    return;
+  }
+  const auto sizes = m.SizesOf(*in);
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  const int64_t nonzero = std::max<int64_t>(rank, 1);
+  int64_t d = dim->int_value();
+  const bool floating = in->dtype == 5 || in->dtype == 6 || in->dtype == 7 || in->dtype == 15;
+  // check_softmax_args: one floating dtype, a valid dim.
+  if (in->dtype != out->dtype || !floating || d < -nonzero || d >= nonzero) {
+    c.formula = "none: the kernel fails its argument check before asking";
+    return;
+  }
+  constexpr int8_t kFloat = 6;
+  if (out->dtype != kFloat || rank > 16) {
+    c.formula = "none: not a Float output of at most 16 dimensions, the portable path asks for "
+                "nothing";
+    return;
+  }
+  if (d < 0) d += nonzero;
+  if (rule == TempRule::kHifiSoftmaxWhenPermuted && (rank == 0 || d == rank - 1)) {
+    c.formula = "none: dim is the last, no transpose";
+    return;
+  }
+  uint64_t numel = 1;
+  for (int32_t s : sizes) numel = SaturatingMul(numel, static_cast<uint64_t>(std::max(s, 0)));
+  const uint32_t align = helper.temp_alignment ? helper.temp_alignment : target.pointer.align;
+  c.failure_log = helper.temp_failure_log;
+  c.requests.push_back({SaturatingMul(numel, 4), align, "p_out != nullptr"});
+  c.requests.push_back({SaturatingMul(numel, 4), align, "p_out1 != nullptr"});
+  c.formula = fmt::format("numel {} x 4 B, twice (dim {} transposed last and back)", numel, d);
+}
+
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
               const pte::InstructionView& ins, const Libraries& libs, const abi::Abi& target,
               CallTemp& c) {
@@ -374,6 +414,8 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
           if (rule == TempRule::kHifiMmTranspose || rule == TempRule::kHifiMmTransposeAndBias ||
               rule == TempRule::kHifiBmm)
             HifiMatmul(m, m.ArgsOf(ins), rule, *kernel_lib, target, c);
+          if (rule == TempRule::kHifiSoftmax || rule == TempRule::kHifiSoftmaxWhenPermuted)
+            HifiSoftmax(m, m.ArgsOf(ins), rule, *kernel_lib, target, c);
           if (rule == TempRule::kUnknownSize) c.unknown = lib->unknown_size_why;
         }
       } else if (ins.kind == pte::InstructionKind::kDelegateCall) {

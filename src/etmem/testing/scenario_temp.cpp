@@ -4,7 +4,9 @@
 // (tests/measured/x86_64_run_temp.json); `hifi_matmul`, the aten mm.out and bmm.out calls the
 // Cadence HiFi kernels answer (a Float mm, a Float bmm, a Long mm that takes the portable path),
 // for --kernels cadence_hifi and its measurement with the real HiFi kernels
-// (tests/measured/x86_64_run_temp_hifi.json). Not: the builder (program_builder.h).
+// (tests/measured/x86_64_run_temp_hifi.json); `hifi_softmax`, three Float _softmax.out calls
+// (over the first dim, the last, and the middle of three) for the HiFi softmax's transposes.
+// Not: the builder (program_builder.h).
 #include "etmem/testing/scenario_helpers.h"
 #include "etmem/testing/scenarios.h"
 
@@ -73,9 +75,35 @@ ProgramBuilder ProgramWithHifiMatmul() {
   return program;
 }
 
+// _softmax.out(self, dim, half_to_float, *, out): the out variant's arguments, then what it
+// returns.
+int Softmax(MethodBuilder& m, BumpPlanner& planner, int op, int in, std::vector<int32_t> sizes,
+            int64_t dim) {
+  const int out = PlannedTensor(m, planner, sizes);
+  m.KernelCall(op, {in, m.Int(dim), m.Bool(false), out, out});
+  return out;
+}
+
+ProgramBuilder ProgramWithHifiSoftmax() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {3, 5});
+  const int b = PlannedTensor(m, planner, {2, 4, 6});
+  m.Inputs({a, b});
+  const int softmax = m.Operator("aten::_softmax", "out");
+  const int x = Softmax(m, planner, softmax, a, {3, 5}, 0);      // the first dim: transposed
+  const int y = Softmax(m, planner, softmax, a, {3, 5}, -1);     // the last: not from 1.0.0
+  const int z = Softmax(m, planner, softmax, b, {2, 4, 6}, 1);   // the middle of three
+  m.Outputs({x, y, z});
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
 constexpr NamedScenario kTemp[] = {
     {"topk", ProgramWithTopk},
     {"hifi_matmul", ProgramWithHifiMatmul},
+    {"hifi_softmax", ProgramWithHifiSoftmax},
 };
 
 }  // namespace
