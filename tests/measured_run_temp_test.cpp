@@ -1,9 +1,10 @@
 // Holds the temp allocator while running (kernels/run_temp.h) to the real kernels: the portable
 // topk of every release that has it (tests/measured/x86_64_run_temp.json) and the Cadence HiFi
 // mm.out, bmm.out and _softmax.out (x86_64_run_temp_hifi.json; each file says how it was
-// measured): each call's requests and pool bytes, the peak, the call that fails in a pool of peak - 1 bytes and
-// the lines logged, the heap requests of the no-temp-allocator fallback and its failure without
-// a heap (for a kernel that does not check the pointer, the lines up to where it goes on).
+// measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
+// peak - 1 bytes and the lines logged, the heap requests of the no-temp-allocator fallback and its
+// failure without a heap (for a kernel that does not check the pointer, the lines up to where it
+// goes on).
 #include <gtest/gtest.h>
 
 #include "etmem/abi/abi.h"
