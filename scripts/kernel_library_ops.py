@@ -144,8 +144,9 @@ def rule_at(lib, name, tag):
 UNKNOWN_WHY = {
     "cortex_m": "sizes its CMSIS-NN scratch with arm_*_get_buffer_size (CMSIS-NN, outside "
                 "ExecuTorch's tree, and dependent on the core's DSP/MVE extensions): not modelled",
-    "cadence_hifi": "asks allocate_temp for a size computed from the call's shapes; this "
-                    "kernel's formula is not modelled yet",
+    "cadence_hifi": "asks allocate_temp for sizes computed from the call's shapes or returned "
+                    "by the HiFi NNLib's *_getsize functions (outside ExecuTorch's tree); not "
+                    "modelled for this kernel",
     "cadence_fusion_g3": "asks allocate_temp for a size computed from the call's shapes; this "
                          "kernel's formula is not modelled yet",
     "cadence_vision": "asks allocate_temp for a size computed from the call's shapes; this "

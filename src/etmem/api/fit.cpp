@@ -312,7 +312,7 @@ std::vector<std::byte> BoardFit::FittedProgram() const {
     const plan::Lifetimes l = Take(plan::ComputeLifetimes(m));
     if (!plan::Validate(l).sound())
       throw api::Error(ErrorKind::kInvalidProgram, name + ": the fitted method '" +
-                                                       std::string(m.name) +
+                                                       Printable(m.name) +
                                                        "' is not sound (a bug in etmem)");
   }
   Options options = impl_->report.impl().options;

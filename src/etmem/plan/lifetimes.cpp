@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/base/printable.h"
 #include "etmem/pte/scalar_type.h"
 
 namespace etmem::plan {
@@ -60,14 +61,14 @@ Result<uint64_t> TensorBytes(const MethodView& m, const pte::TensorView& t, int3
   std::optional<uint32_t> element = ElementSize(t.dtype);
   if (!element)
     return MakeError(ErrorCode::kInvalidProgram,
-                     "method '" + std::string(m.name) + "', value " + std::to_string(value) +
+                     "method '" + Printable(m.name) + "', value " + std::to_string(value) +
                          ": planned tensor has unknown dtype " + std::to_string(t.dtype));
   std::optional<uint64_t> bytes = *element;
   for (int32_t s : m.SizesOf(t))
     if (bytes) bytes = CheckedMul(*bytes, static_cast<uint64_t>(s));
   if (!bytes)
     return MakeError(ErrorCode::kInvalidProgram,
-                     "method '" + std::string(m.name) + "', value " + std::to_string(value) +
+                     "method '" + Printable(m.name) + "', value " + std::to_string(value) +
                          ": planned tensor's byte size overflows 64 bits");
   return *bytes;
 }

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "etmem/base/printable.h"
 #include "etmem/pte/scalar_type.h"
 #include "etmem/report/report.h"
 
@@ -35,7 +36,7 @@ FlashPart BlobPart(std::string what, uint64_t bytes, std::string_view backend,
   return {std::move(what), bytes, FlashUse::kBackendDependent, 0,
           fmt::format("the runtime hands backend '{}' a pointer to these bytes; what its init() "
                       "copies into RAM is up to the backend and not in the program (unknown)",
-                      std::string(backend))};
+                      Printable(backend))};
 }
 
 // Bytes load_method copies into planned memory: the initial state of stateful planned tensors.
@@ -55,7 +56,7 @@ void AddInlineBlobs(const pte::ProgramView& p, const runtime::RuntimeTraits& t,
     for (const pte::DelegateView& d : m.delegates) {
       if (d.location != BlobLocation::kInline || !seen.insert(d.blob_index).second) continue;
       parts.push_back(BlobPart(fmt::format("inline delegate blob {} ({})", d.blob_index,
-                                           std::string(d.backend)),
+                                           Printable(d.backend)),
                                d.blob_bytes, d.backend, t));
       inline_blob_bytes += d.blob_bytes;
     }
@@ -78,7 +79,7 @@ FlashPart SegmentPart(const pte::ProgramView& p, const runtime::RuntimeTraits& t
     for (const pte::DelegateView& d : m.delegates)
       if (d.location == BlobLocation::kSegment && d.blob_index == index)
         return BlobPart(fmt::format("delegate blob (segment {}, {})", index,
-                                    std::string(d.backend)),
+                                    Printable(d.backend)),
                         bytes, d.backend, t);
   if (!p.mutable_segment_indices.empty() && p.mutable_segment_indices.front() == index) {
     if (t.copies_mutable_state_at_load)

@@ -1,6 +1,8 @@
 // Owns: ToMarkdown, the summary as a table. Not: choosing the cells (summary_table.cpp).
 #include "etmem/report/markdown_report.h"
 
+#include <fmt/format.h>
+
 #include "etmem/report/summary_table.h"
 
 namespace etmem::report {
@@ -31,6 +33,8 @@ std::string MarkdownCell(const std::string& s) {
       out += "\\|";
     else if (c == '\n' || c == '\r')
       out += ' ';
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));  // as Printable writes it
     else
       out += c;
   }

@@ -255,8 +255,9 @@ KernelLibraryData Library_CadenceHifi() {
   d.temp_helper.push_back({"1.0.0", 16, {"Failed to allocate temp memory, error: 0x21"}});
   d.other_library = "portable";
   d.unknown_size_why =
-      "asks allocate_temp for a size computed from the call's shapes; this kernel's "
-      "formula is not modelled yet";
+      "asks allocate_temp for sizes computed from the call's shapes or returned by the "
+      "HiFi NNLib's *_getsize functions (outside ExecuTorch's tree); not modelled for "
+      "this kernel";
   return d;
 }
 
