@@ -59,6 +59,34 @@ TEST(MeasureExpect, ARunnersStepsArePlacedAsTheReportPlacesThem) {
   EXPECT_TRUE(short_pool.prediction.calls[short_pool.prediction.failures.front().call].failed);
 }
 
+// Measured on the real runtime (2026-12-02, x86_64, g++ 12.2):
+//   etmem measure build/examples/cnn.pte --executorch /work/et/v1.4.1 --runner arm-baremetal
+//     [--pool 36000 | --pool 20000] --brief
+// printed "real runtime: Ok, 107 calls, 37520 B" (unbounded), "MemoryAllocationFailed, 71 calls,
+// 35992 B" with "64B requested (adjusted for alignment), 8B available" at 36000 B, and
+// "MemoryAllocationFailed, 1 calls, 0 B" with "33168B requested ..., 20000B available" at 20000 B:
+// the run stops at the failure, as sim::TraceMethodPool places it.
+TEST(MeasureExpect, ARunnerRunMeasuredOnTheRealRuntime) {
+  const api::Report analysed = CnnReport("arm-baremetal");
+  const report::Report& r = api::Internal(analysed);
+  const report::MethodReport& m = r.methods.front();
+  const measure::Expected unbounded = measure::Expect(r, m, std::nullopt);
+  EXPECT_EQ(unbounded.prediction.calls.size(), 107u);
+  EXPECT_EQ(unbounded.prediction.used_bytes, 37520u);
+  const measure::Expected at36000 = measure::Expect(r, m, 36000);
+  EXPECT_EQ(at36000.prediction.calls.size(), 71u);
+  EXPECT_EQ(at36000.prediction.used_bytes, 35992u);
+  ASSERT_EQ(at36000.prediction.failures.size(), 1u);
+  EXPECT_EQ(at36000.prediction.failures[0].requested, 64u);
+  EXPECT_EQ(at36000.prediction.failures[0].available, 8u);
+  const measure::Expected at20000 = measure::Expect(r, m, 20000);
+  EXPECT_EQ(at20000.prediction.calls.size(), 1u);
+  EXPECT_EQ(at20000.prediction.used_bytes, 0u);
+  ASSERT_EQ(at20000.prediction.failures.size(), 1u);
+  EXPECT_EQ(at20000.prediction.failures[0].requested, 33168u);
+  EXPECT_EQ(at20000.prediction.failures[0].available, 20000u);
+}
+
 TEST(MeasureExpect, WithoutARunnerTheLoadAloneAsAnalyzeSimulatesIt) {
   const api::Report analysed = CnnReport("");
   const report::Report& r = api::Internal(analysed);
