@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -36,6 +37,14 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace etmem::report {
+struct CheckReport;  // the structured result of Check (not installed)
+}  // namespace etmem::report
+namespace etmem::measure {
+struct MeasureRun;  // the structured result of Measure (not installed)
+struct ProbeRun;    // the structured result of Probe (not installed)
+}  // namespace etmem::measure
 
 namespace etmem::api {
 
@@ -331,6 +340,10 @@ struct Replanned {
   std::vector<ReplannedBuffer> buffers;
 };
 Replanned Replan(const Program& program, uint64_t alignment = 16);
+// Writes `replanned.program` to `path`, reads the file back and checks every method's plan is
+// sound; returns what `etmem replan` prints (one line per buffer, then the saving). Throws
+// (kIo, kInvalidProgram) with one line.
+std::string WriteReplanned(const Replanned& replanned, const std::string& path);
 
 // `etmem plan`: the planned memory's live ranges, soundness, bounds and advisories.
 enum class PlanFormat { kText, kJson, kHtml };
@@ -438,16 +451,69 @@ struct CheckOptions {
   Options model;
   bool temp_given = false;       // model.temp pins the temp allocator (--temp given)
   std::optional<uint64_t> pool;  // --pool: the device's method pool (else the log's, if any)
+  Format format = Format::kText;  // of `output`: kText or kJson (others are refused)
 };
 struct CheckResult {
-  std::string output;        // what `etmem check` prints
+  std::string output;        // what `etmem check` prints, in CheckOptions::format
   bool reproduced = false;   // the given assumptions reproduce the log (exit 0; else 1)
   std::string error;         // non-empty: the check stopped after `output` with this line (exit 2)
+  // The structured result `output` is rendered from (src/etmem/report/check_report.h): for the
+  // library's own renderers and tests; opaque to users of this header.
+  std::shared_ptr<const report::CheckReport> value;
 };
 // Errors before anything is printed (a program, log or option that cannot be used) throw. (Not
 // in the web page's WebAssembly build, which checks no device log.)
 CheckResult Check(const Program& program, const std::string& log_path,
                   const CheckOptions& options = {});
+
+// `etmem measure PROGRAM --executorch TREE`: builds etmem's harness against the user's
+// ExecuTorch source tree with their compiler, loads each method on that real runtime with a
+// recording method allocator (as the portable executor_runner does, or as model.runner's
+// profile does: its own requests replayed around load_method), and compares every call with
+// etmem's prediction for the release the tree names (or the closest modelled one). Not in the
+// web page's build.
+struct MeasureOptions {
+  std::string executorch;  // the tree (nothing is written into it)
+  std::string cxx;         // the host C++ compiler (empty: c++, else g++)
+  std::string work;        // kept build and logs (empty: a temporary directory, removed)
+  int jobs = 2;            // compiles at once
+  std::string method;      // empty: every method
+  std::optional<uint64_t> pool;  // the method pool (empty: 64 MiB, the prediction unbounded)
+  bool brief = false;            // the text without the call-by-call table
+  // runtime: empty = the tree's release (or the closest modelled one); target: empty = the
+  // host's; pool_align: unset = 16.
+  Options model;
+};
+struct MeasureResult {
+  int exit_code = 0;  // 0 every method matches etmem's prediction, 1 one does not
+  // The structured result (src/etmem/measure/measure.h), rendered by report/measure_text.h.
+  std::shared_ptr<const measure::MeasureRun> value;
+};
+// Prints the text through `print` part by part as it is known (the build takes minutes).
+// Invalid input, a tree that is not ExecuTorch or does not build throw (after what was printed).
+MeasureResult Measure(const std::string& program_path, const MeasureOptions& options,
+                      const std::function<void(const std::string&)>& print);
+
+// `etmem probe`: a custom build's ABI and runtime type layouts measured with its own (cross)
+// compiler (the sizes of objects in the object file it compiles; nothing runs), written as a
+// --target file, each layout compared with etmem's. Not in the web page's build.
+struct ProbeOptions {
+  std::string executorch;  // the ExecuTorch source tree (its headers are probed)
+  std::string cxx;         // the (cross) C++ compiler of the build
+  std::string cxxflags;    // the build's flags (split by the shell)
+  std::string release;     // compared with (empty: the newest modelled release)
+  std::string output;      // the target-description file to write
+  std::string name;        // the target's name (empty: the output file's stem)
+  bool keep = false;       // keep the probe sources and compiler logs
+};
+struct ProbeResult {
+  std::string output;  // what `etmem probe` prints
+  // The structured result (src/etmem/measure/probe.h), rendered by report/probe_text.h.
+  std::shared_ptr<const measure::ProbeRun> value;
+};
+// Throws (kInvalidArgument, kIo) with one line: not an ExecuTorch tree, the compiler failing on
+// the probe, a file that cannot be written.
+ProbeResult Probe(const ProbeOptions& options);
 
 // `etmem list runtimes|targets` (boards: Boards()).
 struct ReleaseInfo {

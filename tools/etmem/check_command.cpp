@@ -4,7 +4,8 @@
 // bytes, or the first difference; then, when they differ or the pool size is not known,
 // searches the assumptions the user did not pin for every combination that reproduces the log.
 // Exit 0 the given assumptions reproduce the log, 1 they do not, 2 invalid input.
-// Not: the comparison, the search or their text (api::Check, include/etmem/etmem.h).
+// Not: the comparison, the search (api::Check, include/etmem/etmem.h) or their text and JSON
+// (src/etmem/report/check_report.h).
 #include <iostream>
 #include <memory>
 
@@ -20,6 +21,7 @@ struct CheckArgs {
   ModelArgs model;
   std::string method;
   std::optional<uint64_t> pool;
+  std::string format = "text";
   CLI::App* cmd = nullptr;  // to tell the options given from the defaults
 };
 
@@ -31,6 +33,7 @@ int RunCheck(const CheckArgs& args) {
   options.model.method = args.method;
   options.temp_given = args.cmd->count("--temp") > 0;
   options.pool = args.pool;
+  options.format = args.format == "json" ? api::Format::kJson : api::Format::kText;
   const api::CheckResult result = api::Check(program, args.log, options);
   std::cout << result.output;
   if (!result.error.empty()) return FailInvalid(result.error);
@@ -50,6 +53,9 @@ static Run DefineCheck(CLI::App* cmd) {
   Bytes(cmd->add_option("--pool", args->pool,
                         "the device's method pool in bytes (default: the log's ETMEM P record, "
                         "else derived from the failure line by the search)"));
+  cmd->add_option("--format", args->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   return [args]() { return Guarded([&] { return RunCheck(*args); }); };
 }
 

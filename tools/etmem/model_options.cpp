@@ -7,15 +7,15 @@
 #include <string_view>
 
 #include "commands.h"
+#include "etmem/base/byte_size.h"
 #include "etmem/base/printable.h"
 #include "etmem/abi/abi.h"
-#include "etmem/report/budget.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::cli {
 namespace {
 
-std::string CheckPoolAlign(std::string& s) {
+std::string CheckPowerOfTwoUpTo4096(std::string& s) {
   unsigned long v = 0;
   try {
     v = std::stoul(s);
@@ -25,14 +25,10 @@ std::string CheckPoolAlign(std::string& s) {
   return (v >= 1 && v <= 4096 && (v & (v - 1)) == 0) ? "" : "must be a power of two up to 4096";
 }
 
-// `text` as a whole number (digits only, or 0x hex when `hex`), nullopt on anything else or an
+// `text` as a whole number (digits only; a count, not a size), nullopt on anything else or an
 // overflow.
-std::optional<uint64_t> WholeNumber(std::string_view text, bool hex) {
-  int base = 10;
-  if (hex && text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    text.remove_prefix(2);
-    base = 16;
-  }
+std::optional<uint64_t> WholeNumber(std::string_view text) {
+  constexpr int base = 10;
   uint64_t v = 0;
   const char* end = text.data() + text.size();
   if (text.empty() || text[0] == '+' || text[0] == '-') return std::nullopt;
@@ -48,11 +44,11 @@ CLI::Option* Strict(CLI::Option* option, uint64_t max, bool bytes) {
         const std::string what = bytes ? "not a size in bytes (a whole number, optionally "
                                          "followed by K, M or G, 1024-based; or 0x hex)"
                                        : "not a whole number";
-        std::optional<uint64_t> v = WholeNumber(s, bytes);
-        if (!v && bytes) {
-          // Digits with a unit, as --budget reads them; a sign or junk stays refused.
-          auto sized = report::ParseByteSize(s);
-          if (sized && !s.empty() && s[0] >= '0' && s[0] <= '9') v = *sized;
+        std::optional<uint64_t> v;
+        if (!bytes) {
+          v = WholeNumber(s);
+        } else if (auto sized = ParseByteSize(s)) {  // the one grammar: K, M, G, 0x
+          v = *sized;
         }
         if (!v) throw OneLineUsageError(name + " '" + Printable(s) + "': " + what);
         if (*v > max)
@@ -65,6 +61,10 @@ CLI::Option* Strict(CLI::Option* option, uint64_t max, bool bytes) {
 }
 
 }  // namespace
+
+CLI::Validator PowerOfTwoUpTo4096() {
+  return CLI::Validator(CheckPowerOfTwoUpTo4096, "POWER_OF_TWO");
+}
 
 CLI::Option* Bytes(CLI::Option* option, uint64_t max) { return Strict(option, max, true); }
 CLI::Option* Count(CLI::Option* option, uint64_t max) { return Strict(option, max, false); }
@@ -119,7 +119,7 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
                         "the pool base is aligned to this many bytes, not to twice as many "
                         "(default: the target's malloc alignment)"),
         UINT32_MAX)
-      ->check(CLI::Validator(CheckPoolAlign, "POWER_OF_TWO"));
+      ->check(PowerOfTwoUpTo4096());
   cmd->add_option("--temp", args.temp,
                   "temp allocator passed to load_method: null, nonnull, or runner (what the "
                   "release's executor_runner does)")

@@ -62,10 +62,13 @@ class OneLineUsageError : public CLI::ParseError {
 };
 
 // Reads `option`'s value strictly as a size in bytes: a whole number, optionally followed by K,
-// M or G (1024-based, as --budget reads sizes), or 0x hex; at most `max`. A sign, anything else
+// M or G (1024-based), or 0x hex (etmem::ParseByteSize, the one grammar); at most `max`. A sign, anything else
 // after the number, or an overflow is a OneLineUsageError naming the option and the value, e.g.
 // "--pool '-5': not a size in bytes (...)", where CLI11 alone reads -5 as 18446744073709551611.
 CLI::Option* Bytes(CLI::Option* option, uint64_t max = UINT64_MAX);
+// Checks an alignment option: a power of two up to 4096 ("not a number" / "must be a power of
+// two up to 4096").
+CLI::Validator PowerOfTwoUpTo4096();
 // The same for a count (--columns, --jobs): digits only, at most `max`.
 CLI::Option* Count(CLI::Option* option, uint64_t max);
 // For app.failure_message: a OneLineUsageError as "etmem: <message>", any other usage error as

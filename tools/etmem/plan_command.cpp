@@ -9,7 +9,6 @@
 #include "commands.h"
 #include "board_options.h"
 #include "model_options.h"
-#include "etmem/base/checked_math.h"
 
 namespace etmem::cli {
 namespace {
@@ -24,17 +23,6 @@ struct PlanArgs {
   ModelArgs model;     // for the method allocator breakdown of the HTML page
   BoardArgs board;     // --board: the placement region by region after the plan
 };
-
-CLI::Validator PowerOfTwo() {
-  return CLI::Validator(
-      [](std::string& s) {
-        unsigned long v = 0;
-        try { v = std::stoul(s); } catch (...) { return std::string("not a number"); }
-        return IsPowerOfTwo(v) && v <= 4096 ? std::string()
-                                            : std::string("must be a power of two up to 4096");
-      },
-      "POWER_OF_TWO");
-}
 
 // Sends std::cout to a file while alive (when a path is given).
 class OutputTo {
@@ -90,7 +78,7 @@ static Run DefinePlan(CLI::App* cmd) {
   AddBoardOptions(cmd, args->board, /*required=*/false);
   Bytes(cmd->add_option("--alignment", args->alignment,
                         "bytes each tensor is rounded up to in the lower bound"))
-      ->check(PowerOfTwo())
+      ->check(PowerOfTwoUpTo4096())
       ->capture_default_str();
   Count(cmd->add_option("--columns", args->columns, "width of the map"), UINT32_MAX)
       ->check(CLI::Range(8, 512))

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "etmem/abi/abi.h"
 #include "etmem/api/internal.h"
+#include "etmem/base/byte_size.h"
 #include "etmem/base/printable.h"
 #include "etmem/base/sha256.h"
 #include "etmem/plan/lifetimes.h"
@@ -76,7 +78,7 @@ Result<std::pair<std::string, runtime::DeclaredBackendInit>> ParseBackend(const 
   runtime::DeclaredBackendInit d;
   const std::string_view value = std::string_view(s).substr(eq + 1);
   const size_t colon = value.find(':');
-  auto bytes = report::ParseByteSize(value.substr(0, colon));
+  auto bytes = ParseByteSize(value.substr(0, colon));
   if (!bytes) return bad("BYTES " + bytes.error().message);
   d.bytes = *bytes;
   if (colon != std::string::npos) {
@@ -476,6 +478,33 @@ Replanned Replan(const Program& program, uint64_t alignment) {
   out.program.resize(bytes.size());
   std::memcpy(out.program.data(), bytes.data(), bytes.size());
   return out;
+}
+
+std::string WriteReplanned(const Replanned& replanned, const std::string& path) {
+  {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(reinterpret_cast<const char*>(replanned.program.data()),
+            static_cast<std::streamsize>(replanned.program.size()));
+    if (!f) throw api::Error(ErrorKind::kIo, path + ": cannot write the program");
+  }
+  // Read back from the file: it must verify and every method's plan must be sound.
+  const pte::ProgramView out = Take(pte::ReadProgram(path));
+  for (const pte::MethodView& m : out.methods) {
+    const plan::Lifetimes l = Take(plan::ComputeLifetimes(m));
+    if (!plan::Validate(l).sound())
+      throw api::Error(ErrorKind::kInvalidProgram,
+                       path + ": the re-planned method '" + Printable(m.name) +
+                           "' is not sound (a bug in etmem)");
+  }
+  std::string text;
+  int64_t saved = 0;
+  for (const ReplannedBuffer& b : replanned.buffers) {
+    text += fmt::format("method '{}', buffer {}: {} -> {} bytes ({})\n", b.method, b.memory_id,
+                        b.before, b.after, b.planner);
+    saved += b.before - b.after;
+  }
+  return text + fmt::format("wrote {} ({} bytes): plan sound, {} bytes of planned memory saved\n",
+                            path, replanned.program.size(), saved);
 }
 
 // --- Budgets ---

@@ -1,13 +1,13 @@
-// Owns: api::Check, what `etmem check` prints: a device log (written on the firmware by
+// Owns: api::Check, the result of `etmem check` as a structured value (report/check_report.h,
+// rendered there): a device log (written on the firmware by
 // include/etmem/recording_allocator.h, holding ExecuTorch's "Memory allocation failed" line, or
 // a runner's memory report) compared with etmem's prediction for the same model options (same
 // calls and bytes, or the first difference); then, when they differ or the pool size is not
 // known, the assumptions the user did not pin searched for every combination that reproduces
-// the log. Not: the log format (device/), the search (check/assumption_search.h), the command
-// line's options and exit code (tools/etmem/check_command.cpp).
-#include <algorithm>
-#include <ostream>
-#include <sstream>
+// the log. Not: the log format (device/), the search (check/assumption_search.h), the text and
+// JSON (report/check_text.cpp, check_json.cpp), the command line's options and exit code
+// (tools/etmem/check_command.cpp).
+#include <memory>
 #include <string_view>
 
 #include "etmem/abi/abi.h"
@@ -15,18 +15,14 @@
 #include "etmem/api/internal.h"
 #include "etmem/check/assumption_search.h"
 #include "etmem/device/device_log.h"
-#include "etmem/report/assumptions.h"
+#include "etmem/report/check_report.h"
 #include "etmem/report/runner_rows.h"
-#include "etmem/report/search_text.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/labels.h"
 #include "etmem/runtime/release.h"
-#include "etmem/sim/simulate.h"
 
 namespace etmem::api {
 namespace {
-
-constexpr int kReproduced = 0, kDiffers = 1;
 
 // A failure the command line reports as invalid input (exit 2).
 [[noreturn]] void Fail(const std::string& message) {
@@ -52,10 +48,6 @@ using Predicted = check::MethodPrediction;
 Predicted Predict(const report::MethodReport& m, uint32_t pool_align,
                   std::optional<uint64_t> pool) {
   return check::PredictMethodPool(m.plan.requests, pool_align, pool);
-}
-
-std::string Assuming(const report::Assumptions& a, std::optional<uint64_t> pool) {
-  return report::AssumptionSentence(a, report::CheckWording(pool));
 }
 
 bool LogShowsAFailure(const device::DeviceLog& log) {
@@ -85,76 +77,29 @@ Result<const pte::MethodView*> PickProgramMethod(const pte::ProgramView& p,
   return MakeError(ErrorCode::kInvalidArgument, p.path + ": no method named '" + Printable(name) + "'");
 }
 
-// The runner figures of a log that matched: which agree, which etmem does not predict.
-void PrintFigures(std::ostream& out, const device::DeviceLog& log, const device::FigurePrediction& predicted) {
-  std::string unpredicted;
+// The runner figures of a log compared with load_method's figures (no runner profile).
+std::vector<report::CheckFigure> LoadMethodFigureRows(const device::DeviceLog& log,
+                                                      const device::FigurePrediction& predicted) {
+  std::vector<report::CheckFigure> out;
   for (const device::FigureCheck& c : device::CompareRunnerFigures(log, predicted)) {
     const device::RunnerFigure& f = *c.figure;
-    if (c.matches())
-      out << "  line " << f.line << ": " << f.label << " " << f.bytes
-                << " B: as etmem predicts (" << device::PrintoutName(f.printout)
-                << "; what load_method takes from the pool)\n";
-    else
-      unpredicted +=
-          (unpredicted.empty() ? "" : ", ") + f.name + " " + std::to_string(f.bytes) + " B";
+    out.push_back({f.line, f.label, f.name, f.bytes, c.predicted,
+                   std::string(device::PrintoutName(f.printout)) +
+                       "; what load_method takes from the pool"});
   }
-  if (!unpredicted.empty())
-    out << "  not compared (they count the runner's own allocations or pools, which etmem "
-                 "does not model without a runner profile): " << unpredicted << "\n";
+  return out;
 }
 
 // A runner figure that differs, as a Difference; with what the Arm runner's bookkeeping counts.
 device::Difference FigureDifference(const device::FigureCheck& c, const Predicted& p,
-                                    std::string& note) {
+                                    report::CheckComparison& out) {
   const device::RunnerFigure& f = *c.figure;
   if (f.printout == device::Printout::kArmMemoryReport &&
       device::BookkeepingUsed(p.prediction.calls) == f.bytes)
-    note = "  note: " + std::to_string(f.bytes) + " B is what the Arm runner's ArmMemoryAllocator "
-           "(v0.5.0 to v1.3.x) counts in used_size() for exactly these calls: its bookkeeping "
-           "skips padding and rounds odd sizes up, so the figure is not the bytes the load "
-           "took (" + std::to_string(*c.predicted) + " B)\n";
+    out.bookkeeping = report::CheckComparison::Bookkeeping{f.bytes, *c.predicted};
   return device::Difference{
       f.line, std::nullopt, f.label + ": " + std::to_string(f.bytes) + " B",
       std::to_string(*c.predicted) + " B (what load_method takes from the pool)"};
-}
-
-void PrintMatch(std::ostream& out, const CheckArgs& args, const device::DeviceLog& log, const report::Report& r,
-                const report::MethodReport& m, const Predicted& p, std::optional<uint64_t> pool) {
-  out << Printable(args.log, kShownPathBytes) << ": matches etmem's prediction for method '"
-      << Printable(m.method->name) << "'";
-  if (!log.calls.empty()) out << ", call for call (" << log.calls.size() << " calls)";
-  if (log.totals)
-    out << ", totals " << log.totals->used_bytes << " B in " << log.totals->calls
-              << " calls";
-  out << "\n  assuming " << Assuming(r.assumptions, pool) << "\n";
-  if (LogShowsAFailure(log) && !p.prediction.failures.empty()) {
-    const device::PredictedFailure& f = p.prediction.failures.front();
-    out << "  the failure is exactly the one etmem predicts for a " << pool.value_or(0)
-              << " B pool: call #" << f.call << ", "
-              << report::Describe(m, p.request_of_call[f.call]) << "\n";
-  }
-}
-
-void PrintDifference(std::ostream& out, const CheckArgs& args, const device::DeviceLog& log,
-                     const report::Report& r, const report::MethodReport& m, const Predicted& p,
-                     const device::Difference& d, std::optional<uint64_t> pool) {
-  out << Printable(args.log, kShownPathBytes) << (d.line ? ":" + std::to_string(d.line) : "")
-      << ": differs from etmem's prediction for method '" << Printable(m.method->name) << "'";
-  if (d.call) out << " at call #" << *d.call;
-  out << "\n  device: " << d.got << "\n  etmem:  " << d.predicted << "\n";
-  if (d.call && *d.call < p.request_of_call.size())
-    out << "  etmem says call #" << *d.call << " is: "
-              << report::Describe(m, p.request_of_call[*d.call]) << "\n";
-  out << "  assuming " << Assuming(r.assumptions, pool) << "\n";
-  if (log.pool && log.pool->base_align != r.assumptions.pool_align)
-    out << "  note: the device's pool base is aligned to " << log.pool->base_align
-              << " B, etmem modelled " << r.assumptions.pool_align << " B: try --pool-align "
-              << std::min<uint64_t>(log.pool->base_align, 4096) << "\n";
-  for (const auto& u : m.plan.unknowns) {
-    out << "  note: etmem's figures are a lower bound: ";
-    if (u.delegate >= 0) out << "delegate " << u.delegate << " (" << u.backend << "): ";
-    out << u.why << "\n";
-  }
 }
 
 // What the search may vary: every assumption the user did not pin (the device's P record pins
@@ -221,98 +166,33 @@ check::Given GivenAssumptions(const CheckArgs& args, const check::SearchSpace& s
   return g;
 }
 
-std::string DescribeGiven(const check::Given& g, const check::SearchSpace& space) {
-  const abi::Abi& t = space.targets.front();
-  if (g.runner) {  // a runner profile: its pool's declared alignment and its temp allocator
-    return "ExecuTorch " + (g.release ? g.release->version : std::string("(any)")) + ", " +
-           (g.target ? *g.target : std::string("any target")) + ", runner " + *g.runner +
-           ", pool base aligned to " +
-           (g.pool_align ? std::to_string(*g.pool_align) + " B"
-                         : std::string("the alignment the runner declares")) +
-           ", the runner's temp allocator" +
-           (g.pool ? ", a " + std::to_string(*g.pool) + " B pool" : std::string());
-  }
-  if (!space.runners.empty()) {  // --runner all: any runner, each with its own defaults
-    return "ExecuTorch " + (g.release ? g.release->version : std::string("(any)")) + ", " +
-           (g.target ? *g.target : std::string("any target")) + ", any runner, pool base aligned to " +
-           (g.pool_align ? std::to_string(*g.pool_align) + " B"
-                         : std::string("the alignment each runner declares (the target's malloc "
-                                       "alignment for the portable executor_runner)")) +
-           ", each runner's temp allocator" +
-           (g.pool ? ", a " + std::to_string(*g.pool) + " B pool" : std::string());
-  }
-  std::string s =
-      "ExecuTorch " + (g.release ? g.release->version : std::string("(any)")) + ", " +
-      (g.target ? *g.target : std::string("any target")) + ", pool base aligned to " +
-      (g.pool_align || g.target ? std::to_string(g.pool_align.value_or(t.malloc_align)) + " B"
-                                : std::string("the target's malloc alignment")) +
-      ", " +
-      (g.temp == check::TempChoice::kRunner ? "the temp allocator of the release's executor_runner"
-       : g.temp == check::TempChoice::kNull ? "no temp allocator"
-                                            : "a temp allocator");
-  return g.pool ? s + ", a " + std::to_string(*g.pool) + " B pool" : s;
-}
-
-// Prints the search's findings (each line indented by `indent`); true when the given
-// assumptions are among the combinations that reproduce the log.
-Result<bool> SearchAndPrint(std::ostream& out, const CheckArgs& args, const pte::ProgramView& program,
-                            const pte::MethodView& method, const device::DeviceLog& log,
-                            std::optional<uint64_t> pool, const std::string& indent) {
-  ETMEM_TRY(check::SearchSpace space, MakeSpace(args, log, pool, false));
-  ETMEM_TRY(check::SearchResult found, check::Search(program, method, log, space));
-  const check::Given given = GivenAssumptions(args, space, pool);
-  out << indent << "etmem searched " << report::DescribeSpace(space, log) << ": "
-            << found.configs_tried << " combinations\n";
-  if (found.nothing_predicted) {
-    out << indent << "nothing in this log is predicted without a model of the runner's "
-                           "own allocations: no combination can be told apart\n";
+// The search's findings into `out.search`; true when the given assumptions are among the
+// combinations that reproduce the log. An error leaves the search incomplete.
+Result<bool> SearchInto(report::CheckReport& out, const CheckArgs& args,
+                        const pte::ProgramView& program, const pte::MethodView& method) {
+  const std::optional<uint64_t> pool = out.pool;
+  report::CheckSearch& s = out.search.emplace();
+  ETMEM_TRY(check::SearchSpace space, MakeSpace(args, out.log, pool, false));
+  ETMEM_TRY(check::SearchResult found, check::Search(program, method, out.log, space));
+  s.given = GivenAssumptions(args, space, pool);
+  s.pinned = args.given("--runtime") || args.model.pool_align || args.given("--temp") ||
+             (!args.model.runner.empty() && args.model.runner != "all");
+  const bool widen = found.reproductions.empty() && s.pinned && !found.nothing_predicted;
+  s.attempts.push_back({std::move(space), std::move(found)});
+  if (s.attempts.back().found.nothing_predicted) {
+    s.complete = true;
     return false;
   }
-  const bool pinned = args.given("--runtime") || args.model.pool_align || args.given("--temp") ||
-                      (!args.model.runner.empty() && args.model.runner != "all");
-  if (found.reproductions.empty() && pinned) {
-    out << indent << "no combination under the assumptions you gave reproduces the log\n";
-    ETMEM_TRY(space, MakeSpace(args, log, pool, true));
-    ETMEM_TRY(found, check::Search(program, method, log, space));
-    out << indent << "etmem searched " << report::DescribeSpace(space, log) << ": "
-              << found.configs_tried << " combinations\n";
+  if (widen) {
+    ETMEM_TRY(check::SearchSpace wide, MakeSpace(args, out.log, pool, true));
+    ETMEM_TRY(check::SearchResult again, check::Search(program, method, out.log, wide));
+    s.attempts.push_back({std::move(wide), std::move(again)});
   }
-  if (found.reproductions.empty()) {
-    out << indent << "no modelled combination reproduces the log exactly\n";
-    if (found.nearest) out << indent << "nearest: " << report::DescribeNearest(*found.nearest) << "\n";
-    out << indent << "your assumptions: " << DescribeGiven(given, space) << "\n";
-    return false;
-  }
-  out << indent << "reproduced exactly by:\n";
-  for (const std::string& line : report::GroupedLines(found))
-    out << indent << "  " << line << "\n";
-  if (check::SeveralPools(found))
-    out << indent
-              << "the line alone fits several pool sizes (each request of that size "
-                 "with its padding can be the one that failed): give --pool to narrow it\n";
-  const std::vector<std::string> releases = check::ReproducingReleases(found);
-  if (releases.size() > 1) {
-    std::string list;
-    for (size_t i = 0; i < releases.size(); ++i)
-      list += (i == 0 ? "" : i + 1 == releases.size() ? " and " : ", ") + releases[i];
-    out << indent << releases.size() << " releases give this log (" << list
-              << "): the log alone does not tell them apart\n";
-  }
-  const std::vector<const check::Reproduction*> mine = check::Matching(found, given);
-  out << indent << "your assumptions (" << DescribeGiven(given, space) << ") "
-            << (mine.empty() ? "do not reproduce it" : "are among them");
-  // Which pools, when the log does not say: every one (the user's firmware has one of them).
-  std::vector<uint64_t> pools;
-  for (const check::Reproduction* x : mine)
-    if (!pool) pools.insert(pools.end(), x->pools.begin(), x->pools.end());
-  constexpr size_t kListed = 24;
-  for (size_t i = 0; i < pools.size() && i < kListed; ++i)
-    out << (i == 0 ? ", with a " : i + 1 == pools.size() ? " or " : ", ") << pools[i]
-              << (i + 1 == pools.size() ? " B pool" : "");
-  if (pools.size() > kListed)
-    out << " B pool or " << pools.size() - kListed << " other sizes";
-  out << "\n";
-  return !mine.empty();
+  const check::SearchResult& last = s.attempts.back().found;
+  for (const check::Reproduction* x : check::Matching(last, s.given))
+    s.matching.push_back(static_cast<size_t>(x - last.reproductions.data()));
+  s.complete = true;
+  return !s.matching.empty();
 }
 
 // ---- With --runner: the runner's own allocations, failure lines and printout ----
@@ -328,45 +208,39 @@ std::string DescribeRunnerCall(const check::ConfigPlan& plan, const pte::MethodV
 }
 
 // Every figure of the runner's printout: as predicted, differing, or not predicted.
-void PrintRunnerFigures(std::ostream& out, const device::DeviceLog& log, const check::MethodPrediction& p) {
-  std::string unpredicted;
+std::vector<report::CheckFigure> RunnerFigureRows(const device::DeviceLog& log,
+                                                  const check::MethodPrediction& p) {
+  std::vector<report::CheckFigure> out;
   for (const device::FigureCheck& c : check::RunnerFigureChecks(log, p)) {
     const device::RunnerFigure& f = *c.figure;
     const auto meaning = p.figure_meaning.find(f.name);
-    const std::string why = meaning == p.figure_meaning.end() ? "" : " (" + meaning->second + ")";
-    if (c.matches())
-      out << "  line " << f.line << ": " << check::FigureLabel(f) << " " << f.bytes
-                << " B: as etmem predicts" << why << "\n";
-    else if (c.differs())
-      out << "  line " << f.line << ": " << check::FigureLabel(f) << " " << f.bytes
-                << " B: DIFFERS, etmem predicts " << *c.predicted << " B" << why << "\n";
-    else
-      unpredicted +=
-          (unpredicted.empty() ? "" : ", ") + f.name + " " + std::to_string(f.bytes) + " B";
+    out.push_back({f.line, check::FigureLabel(f), f.name, f.bytes, c.predicted,
+                   meaning == p.figure_meaning.end() ? "" : meaning->second});
   }
-  if (!unpredicted.empty())
-    out << "  not predicted (the firmware's own settings): " << unpredicted << "\n";
+  return out;
 }
 
-int RunCheckWithRunner(std::ostream& out, const Program& opened, const CheckArgs& args) {
-  const pte::ProgramView* program = &Internal(opened);
-  auto log = device::ReadDeviceLog(args.log);
-  if (!log) Throw(log.error());
-  auto method = PickProgramMethod(*program, args.method);
+// The search alone (no one prediction to compare with): with --runtime, --target or --runner
+// all, or a failure in the log and no pool size.
+bool SearchOnly(report::CheckReport& out, const CheckArgs& args, const pte::ProgramView& program) {
+  auto method = PickProgramMethod(program, args.method);
   if (!method) Throw(method.error());
-  std::optional<uint64_t> pool = args.pool;
-  if (!pool && log->pool) pool = log->pool->pool_bytes;
+  out.method = (*method)->name;
+  auto included = SearchInto(out, args, program, **method);
+  if (!included) Throw(included.error());
+  return *included;
+}
+
+bool RunCheckWithRunner(report::CheckReport& out, const Program& opened, const CheckArgs& args) {
+  const pte::ProgramView* program = &Internal(opened);
+  const device::DeviceLog& log = out.log;
   const Options& m = args.model;
   const bool any = m.runner == "all" || m.runtime == "all" || m.target == "all";
-  if (any || (!pool && LogShowsAFailure(*log))) {
-    out << args.log << ": method '" << (*method)->name << "'"
-              << (pool ? "" : ": the log does not give the pool size") << "\n";
-    auto included = SearchAndPrint(out, args, *program, **method, *log, pool, "  ");
-    if (!included) Throw(included.error());
-    return *included ? kReproduced : kDiffers;
-  }
+  if (any || (!out.pool && LogShowsAFailure(log))) return SearchOnly(out, args, *program);
+  auto method = PickProgramMethod(*program, args.method);
+  if (!method) Throw(method.error());
   // One configuration: the options given, the runner's own defaults for the rest.
-  auto space = MakeSpace(args, *log, pool, false);
+  auto space = MakeSpace(args, log, out.pool, false);
   if (!space) Throw(space.error());
   auto release = runtime::FindRelease(m.runtime);
   if (!release) Throw(release.error());
@@ -381,93 +255,79 @@ int RunCheckWithRunner(std::ostream& out, const Program& opened, const CheckArgs
   check::ConfigPlan plan;
   check::PlanConfig(*program, **method, config, space->load, plan);
   if (!plan.runner_error.empty()) Fail(plan.runner_error);
-  const std::optional<uint64_t> printed = check::PrintedPool(*log);
-  std::optional<uint64_t> at = pool;
-  if (!at && printed && (*profile)->printout && !log->runner_figures.empty() &&
-      (*profile)->printout->format == device::PrintoutFormat(log->runner_figures.front().printout))
+  const std::optional<uint64_t> printed = check::PrintedPool(log);
+  std::optional<uint64_t> at = out.pool;
+  if (!at && printed && (*profile)->printout && !log.runner_figures.empty() &&
+      (*profile)->printout->format == device::PrintoutFormat(log.runner_figures.front().printout))
     at = printed;
   const check::MethodPrediction p = check::PredictConfig(config, plan, at, printed);
-  const std::optional<device::Difference> d =
-      check::RunnerDifference(*log, p, check::RunnerLineTemplates(*space));
-  const std::string assuming = report::DescribeAssumptions(config, at);
-  const uint64_t minimum = check::MinimumOf(config, plan);
-  const std::string pool_title = report::RunnerPoolTitle(method_pool);
-  if (!d) {
-    out << args.log << ": matches etmem's prediction for method '" << (*method)->name
-              << "'";
-    if (!log->calls.empty()) out << ", call for call (" << log->calls.size() << " calls)";
-    out << "\n  assuming " << assuming << "\n";
-    if (!log->failures.empty() && !p.prediction.failures.empty()) {
+  out.method = (*method)->name;
+  report::CheckComparison& c = out.comparison.emplace();
+  c.difference = check::RunnerDifference(log, p, check::RunnerLineTemplates(*space));
+  c.config = config;
+  c.pool = at;
+  c.minimum = check::MinimumOf(config, plan);
+  c.minimum_pool_title = report::RunnerPoolTitle(method_pool);
+  c.runner_figures = true;
+  c.figures = RunnerFigureRows(log, p);
+  if (!c.difference) {
+    if (!log.failures.empty() && !p.prediction.failures.empty()) {
       const device::PredictedFailure& f = p.prediction.failures.front();
-      out << "  the failure is exactly the one etmem predicts for a " << at.value_or(0)
-                << " B pool: call #" << f.call << ", " << DescribeRunnerCall(plan, **method, p, f.call)
-                << "\n";
-      for (const std::string& line : p.runner_lines.front())
-        out << "  then the runner prints: " << line << "\n";
+      c.failure = report::CheckComparison::Failure{
+          f.call, DescribeRunnerCall(plan, **method, p, f.call), p.runner_lines.front()};
     }
-    PrintRunnerFigures(out, *log, p);
-    out << "  the exact minimum under these assumptions: " << pool_title << " " << minimum
-              << " B\n";
-    return kReproduced;
+    return true;
   }
-  out << args.log << (d->line ? ":" + std::to_string(d->line) : "")
-            << ": differs from etmem's prediction for method '" << (*method)->name << "'";
-  if (d->call) out << " at call #" << *d->call;
-  out << "\n  device: " << d->got << "\n  etmem:  " << d->predicted << "\n";
-  if (d->call && *d->call < p.request_of_call.size())
-    out << "  etmem says call #" << *d->call
-              << " is: " << DescribeRunnerCall(plan, **method, p, *d->call) << "\n";
-  out << "  assuming " << assuming << "\n";
-  PrintRunnerFigures(out, *log, p);
-  out << "  the exact minimum under these assumptions: " << pool_title << " " << minimum
-            << " B\n";
-  auto included = SearchAndPrint(out, args, *program, **method, *log, pool, "  ");
+  const device::Difference& d = *c.difference;
+  if (d.call && *d.call < p.request_of_call.size())
+    c.differing_call = DescribeRunnerCall(plan, **method, p, *d.call);
+  auto included = SearchInto(out, args, *program, **method);
   if (!included) Throw(included.error());
-  return kDiffers;
+  return false;
 }
 
-int RunCheck(std::ostream& out, const Program& opened, const CheckArgs& args) {
+bool RunCheck(report::CheckReport& out, const Program& opened, const CheckArgs& args) {
   if (!args.model.runner.empty()) return RunCheckWithRunner(out, opened, args);
   const pte::ProgramView* program = &Internal(opened);
-  auto log = device::ReadDeviceLog(args.log);
-  if (!log) Throw(log.error());
-  std::optional<uint64_t> pool = args.pool;
-  if (!pool && log->pool) pool = log->pool->pool_bytes;
+  const device::DeviceLog& log = out.log;
   const bool any_pair = args.model.runtime == "all" || args.model.target == "all";
-  if (any_pair || (!pool && LogShowsAFailure(*log))) {
-    // No one prediction to compare with: search what is open.
-    auto method = PickProgramMethod(*program, args.method);
-    if (!method) Throw(method.error());
-    out << args.log << ": method '" << (*method)->name << "'"
-              << (pool ? "" : ": the log does not give the pool size") << "\n";
-    auto included = SearchAndPrint(out, args, *program, **method, *log, pool, "  ");
-    if (!included) Throw(included.error());
-    return *included ? kReproduced : kDiffers;
-  }
+  if (any_pair || (!out.pool && LogShowsAFailure(log))) return SearchOnly(out, args, *program);
   Options single = args.model;
   single.method = args.method;
   const Report analysed = Analyze(opened, single);
   const report::Report* report = &Internal(analysed);
   auto method = PickMethod(*report, opened.name());
   if (!method) Throw(method.error());
-  const Predicted p = Predict(**method, report->assumptions.pool_align, pool);
-  const device::FigurePrediction figures = device::LoadMethodFigures(*log, p.prediction.used_bytes);
-  std::string note;
-  std::optional<device::Difference> d = device::Compare(*log, p.prediction);
-  if (!d)
-    if (auto f = device::FirstDifferingFigure(*log, figures)) d = FigureDifference(*f, p, note);
-  if (!d) {
-    PrintMatch(out, args, *log, *report, **method, p, pool);
-    if (!log->runner_figures.empty()) PrintFigures(out, *log, figures);
-    return kReproduced;
+  const report::MethodReport& mr = **method;
+  const Predicted p = Predict(mr, report->assumptions.pool_align, out.pool);
+  const device::FigurePrediction figures = device::LoadMethodFigures(log, p.prediction.used_bytes);
+  out.method = mr.method->name;
+  report::CheckComparison& c = out.comparison.emplace();
+  c.assumptions = report->assumptions;
+  c.pool = out.pool;
+  c.difference = device::Compare(log, p.prediction);
+  if (!c.difference)
+    if (auto f = device::FirstDifferingFigure(log, figures))
+      c.difference = FigureDifference(*f, p, c);
+  if (!c.difference) {
+    if (LogShowsAFailure(log) && !p.prediction.failures.empty()) {
+      const device::PredictedFailure& f = p.prediction.failures.front();
+      c.failure = report::CheckComparison::Failure{
+          f.call, report::Describe(mr, p.request_of_call[f.call]), {}};
+    }
+    c.figures = LoadMethodFigureRows(log, figures);
+    return true;
   }
-  PrintDifference(out, args, *log, *report, **method, p, *d, pool);
-  out << note;
-  auto included = SearchAndPrint(out, args, *program, *(*method)->method, *log, pool, "  ");
+  const device::Difference& d = *c.difference;
+  if (d.call && *d.call < p.request_of_call.size())
+    c.differing_call = report::Describe(mr, p.request_of_call[*d.call]);
+  if (log.pool && log.pool->base_align != report->assumptions.pool_align)
+    c.device_pool_align = log.pool->base_align;
+  c.unknowns = mr.plan.unknowns;
+  auto included = SearchInto(out, args, *program, *mr.method);
   if (!included) Throw(included.error());
-  return kDiffers;  // 1: the log and the prediction under the given assumptions differ
+  return false;  // the log and the prediction under the given assumptions differ
 }
-
 
 }  // namespace
 
@@ -481,15 +341,27 @@ CheckResult Check(const Program& program, const std::string& log, const CheckOpt
   args.runtime_given = !options.model.runtime.empty();
   args.temp_given = options.temp_given;
   if (args.model.runtime.empty()) args.model.runtime = runtime::ReleaseVersions().back();
-  std::ostringstream out;
+  auto read = device::ReadDeviceLog(args.log);
+  if (!read) Throw(read.error());
+  auto value = std::make_shared<report::CheckReport>();
+  report::CheckReport& r = *value;
+  r.log_path = args.log;
+  r.log = std::move(*read);
+  r.pool = args.pool;
+  if (!r.pool && r.log.pool) r.pool = r.log.pool->pool_bytes;
+  if (options.format != Format::kText && options.format != Format::kJson)
+    Fail("etmem check: the format must be text or json");
   CheckResult result;
   try {
-    result.reproduced = RunCheck(out, program, args) == kReproduced;
+    r.reproduced = RunCheck(r, program, args);
   } catch (const api::Error& e) {
-    if (out.str().empty()) throw;  // nothing printed yet: an error as any other
-    result.error = e.what();
+    if (!r.comparison && !r.search) throw;  // nothing to show yet: an error as any other
+    r.error = e.what();
   }
-  result.output = out.str();
+  result.reproduced = r.reproduced;
+  result.error = r.error;
+  result.output = options.format == Format::kJson ? report::CheckJson(r) : report::CheckText(r);
+  result.value = std::move(value);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "etmem/base/byte_size.h"
 #include "etmem/base/checked_math.h"
 #include "etmem/base/json_file.h"
 #include "etmem/base/printable.h"
@@ -40,8 +41,8 @@ Result<uint64_t> Bytes(const json& o, const char* key, const std::string& where)
   const json_file::Object f(o, where);
   const json& v = o.at(key);
   if (v.is_string()) {
-    auto b = ParseBytes(v.get<std::string>());
-    if (!b) return f.WrongType(key, "a size (bytes, or a number with K or M, or 0x...)");
+    auto b = ParseByteSize(v.get<std::string>());
+    if (!b) return f.WrongType(key, "a size (bytes, or a number with K, M or G, or 0x...)");
     if (*b > kMaxRegionBytes) return f.OutOfRange(key, v, 0, kMaxRegionBytes);
     return *b;
   }
@@ -187,38 +188,6 @@ const Region* Board::FindRegion(std::string_view name) const {
   return nullptr;
 }
 
-std::optional<uint64_t> ParseBytes(std::string_view t) {
-  if (t.empty() || t.size() > 24) return std::nullopt;
-  uint64_t base = 10, scale = 1;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-    base = 16;
-    t.remove_prefix(2);
-  } else if (t.back() == 'K' || t.back() == 'k') {
-    scale = 1024;
-    t.remove_suffix(1);
-  } else if (t.back() == 'M' || t.back() == 'm') {
-    scale = 1024 * 1024;
-    t.remove_suffix(1);
-  }
-  if (t.empty()) return std::nullopt;
-  uint64_t v = 0;
-  for (char c : t) {
-    uint64_t d;
-    if (c >= '0' && c <= '9')
-      d = static_cast<uint64_t>(c - '0');
-    else if (base == 16 && c >= 'a' && c <= 'f')
-      d = static_cast<uint64_t>(c - 'a' + 10);
-    else if (base == 16 && c >= 'A' && c <= 'F')
-      d = static_cast<uint64_t>(c - 'A' + 10);
-    else
-      return std::nullopt;
-    if (v > (UINT64_MAX - d) / base) return std::nullopt;
-    v = v * base + d;
-  }
-  if (v > UINT64_MAX / scale) return std::nullopt;
-  return v * scale;
-}
-
 Result<Board> ParseBoard(std::string_view text, const std::string& origin_raw) {
   const std::string origin = Printable(origin_raw, kShownPathBytes);  // every message quotes it
   ETMEM_TRY(const json j, json_file::Parse(text, origin));
@@ -273,10 +242,10 @@ Status AddReservation(Board& board, const std::string& spec) {
     return Bad("--reserve " + Printable(spec) + ": board " + board.name + " has no region '" + Printable(name) +
                "' (regions: " + known + ")");
   }
-  auto bytes = ParseBytes(std::string_view(spec).substr(eq + 1));
+  auto bytes = ParseByteSize(std::string_view(spec).substr(eq + 1));
   if (!bytes)
     return Bad("--reserve " + Printable(spec) + ": '" + Printable(spec.substr(eq + 1)) +
-               "' is not a size (bytes, 0x hex, or with K or M)");
+               "' is not a size (bytes, 0x hex, or with K, M or G)");
   region->reserved.push_back({"application (--reserve)", *bytes});
   if (region->reserved_bytes() > region->size)
     return Bad("--reserve " + Printable(spec) + ": the reservations in " + name + " (" +

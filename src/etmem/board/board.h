@@ -60,7 +60,4 @@ Result<Board> SelectBoard(const std::string& spec);
 // that region. Errors name the region or the size.
 Status AddReservation(Board& board, const std::string& spec);
 
-// "4096", "24K", "1M", "0x6000": bytes; empty on anything else (or overflow).
-std::optional<uint64_t> ParseBytes(std::string_view text);
-
 }  // namespace etmem::board

@@ -71,15 +71,20 @@ TEST(Board, BadFilesGetOneLineNamingTheFile) {
 }
 
 TEST(Board, SizesAndReservations) {
-  EXPECT_EQ(*ParseBytes("24K"), 24576u);
-  EXPECT_EQ(*ParseBytes("0x6000"), 24576u);
-  EXPECT_EQ(*ParseBytes("2M"), 2u << 20);
-  EXPECT_FALSE(ParseBytes("K"));
-  EXPECT_FALSE(ParseBytes("99999999999999999999999"));
   auto b = SelectBoard("stm32wb55");
   ASSERT_TRUE(b);
   ASSERT_TRUE(AddReservation(*b, "SRAM1=24K"));
   EXPECT_EQ(b->FindRegion("SRAM1")->free_bytes(), 192u * 1024 - 24576);
+  // Sizes go through the one byte-size grammar (base/byte_size_test.cpp): 0x hex, K, M, G.
+  ASSERT_TRUE(AddReservation(*b, "SRAM1=0x400"));
+  EXPECT_EQ(b->FindRegion("SRAM1")->free_bytes(), 192u * 1024 - 24576 - 1024);
+  for (const char* bad : {"SRAM1=-5", "SRAM1=+5", "SRAM1=1.5K", "SRAM1=K", "SRAM1=0x",
+                          "SRAM1=99999999999999999999999", "SRAM1= 1K"}) {
+    auto r = AddReservation(*b, bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_NE(r.error().message.find("--reserve " + std::string(bad) + ": '"), std::string::npos)
+        << r.error().message;
+  }
   EXPECT_FALSE(AddReservation(*b, "SRAM9=1K"));
   EXPECT_FALSE(AddReservation(*b, "SRAM1=1000K"));
   EXPECT_FALSE(AddReservation(*b, "SRAM1"));

@@ -5,8 +5,11 @@
 // failing request's padding + size must be the line's `requested`, and the pool is what was
 // used before it plus the line's `available`), and every candidate is then verified by
 // simulating the whole load at that pool and comparing the whole log. Also the prediction of
-// one configuration as device::Prediction numbers. Not: reading the log (device/), the text of
-// the result (report/search_text.h), the command line (tools/etmem/check_command.cpp).
+// one configuration as device::Prediction numbers. In four files by concern: the candidates
+// (candidates.cpp), load_method's prediction (prediction.cpp), what a runner profile adds to it
+// (runner_prediction.cpp), the search (search.cpp). Not: reading the log (device/), the text of
+// the result (report/search_text.h, check_report.h), the command line
+// (tools/etmem/check_command.cpp).
 //
 //   SearchSpace space{.releases = *MatchingReleases("all"), .targets = {cortex_m}};
 //   auto found = Search(program, program.methods[0], log, space);
@@ -37,6 +40,8 @@ namespace etmem::check {
 // How the temp allocator is chosen: none, one, or what the release's portable executor_runner
 // does (--temp runner).
 enum class TempChoice : uint8_t { kNull, kNonNull, kRunner };
+// Whether a load at `release` gets a temp allocator under `t`.
+bool TempAllocatorOf(TempChoice t, const runtime::RuntimeTraits& release);
 
 // The runner of one configuration: a profile (built-in or the user's file) with the options
 // turned on, or the portable executor_runner (no profile: load_method alone in its pool).
@@ -107,6 +112,11 @@ ConfigPlan PlanConfig(const pte::ProgramView& program, const pte::MethodView& me
 // The same into `out`, reusing its buffers.
 void PlanConfig(const pte::ProgramView& program, const pte::MethodView& method,
                 const ModelConfig& config, const runtime::LoadOptions& load, ConfigPlan& out);
+// Only the runner's own requests of `out` (config.runner's profile; none without one), planned
+// again: they depend on the pool's alignment and the runner, not on load_method's plan.
+void PlanConfigRunner(const pte::ProgramView& program, const pte::MethodView& method,
+                      const ModelConfig& config, const runtime::RuntimeModel& model,
+                      ConfigPlan& out);
 
 // The prediction for a pool of `pool` bytes (empty: unbounded) as plain numbers, and which plan
 // request each predicted call is. `scratch`: a result whose buffers the simulation reuses.

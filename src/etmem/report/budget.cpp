@@ -1,4 +1,5 @@
-// Owns: parsing byte sizes, budgets and margins, and checking reports against a budget.
+// Owns: parsing budgets and margins (their sizes through base/byte_size.h), and checking reports
+// against a budget.
 #include "etmem/report/budget.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "etmem/base/byte_size.h"
 #include "etmem/base/checked_math.h"
 #include "etmem/base/printable.h"
 #include "etmem/report/figures.h"
@@ -16,8 +18,6 @@
 namespace etmem::report {
 namespace {
 
-constexpr const char* kSizeGrammar =
-    "a whole number of bytes, optionally followed by K, M or G; 1024-based";
 constexpr const char* kKnownKeys = "ram, flash";
 
 std::string_view Trim(std::string_view s) {
@@ -30,28 +30,6 @@ std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::optional<uint64_t> SuffixMultiplier(std::string_view suffix) {
-  static const std::map<std::string, uint64_t> kSuffixes = {{"", 1},
-                                                            {"b", 1},
-                                                            {"k", 1ull << 10},
-                                                            {"kb", 1ull << 10},
-                                                            {"kib", 1ull << 10},
-                                                            {"m", 1ull << 20},
-                                                            {"mb", 1ull << 20},
-                                                            {"mib", 1ull << 20},
-                                                            {"g", 1ull << 30},
-                                                            {"gb", 1ull << 30},
-                                                            {"gib", 1ull << 30}};
-  auto it = kSuffixes.find(Lower(Trim(suffix)));
-  if (it == kSuffixes.end()) return std::nullopt;
-  return it->second;
-}
-
-Error NotASize(std::string_view text) {
-  return MakeError(ErrorCode::kInvalidArgument,
-                   fmt::format("'{}' is not a byte size ({})", Printable(text), kSizeGrammar));
 }
 
 // Digits at the front of `s` as a number; nullopt on none or on overflow.
@@ -122,18 +100,6 @@ BudgetCheck FlashCheck(const Report& r, uint64_t limit) {
 }
 
 }  // namespace
-
-Result<uint64_t> ParseByteSize(std::string_view text) {
-  const std::string_view s = Trim(text);
-  size_t digits = 0;
-  const std::optional<uint64_t> number = LeadingNumber(s, digits);
-  if (!number) return NotASize(text);
-  const std::optional<uint64_t> multiplier = SuffixMultiplier(s.substr(digits));
-  if (!multiplier) return NotASize(text);
-  const std::optional<uint64_t> bytes = CheckedMul(*number, *multiplier);
-  if (!bytes) return MakeError(ErrorCode::kInvalidArgument, fmt::format("'{}' is too large", Printable(text)));
-  return *bytes;
-}
 
 Result<Budget> ParseBudget(std::string_view spec) {
   const std::string where = fmt::format("--budget '{}'", Printable(spec));
@@ -216,7 +182,7 @@ Result<Margin> ParseMargin(std::string_view text) {
     return MakeError(
         ErrorCode::kInvalidArgument,
         fmt::format("--margin '{}': neither a percentage (10%) nor {}", Printable(text),
-                    kSizeGrammar));
+                    kByteSizeGrammar));
   m.bytes = *bytes;
   return m;
 }

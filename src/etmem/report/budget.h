@@ -1,7 +1,7 @@
-// Owns: memory budgets for a firmware build and checking reports against them: the byte-size
-// grammar ("64K", 1024-based), `--budget ram=64K,flash=256K`, budget files ("key = value"
-// lines), the --margin grammar, and which figures each budget item limits.
-// Not: printing or exit codes (tools/etmem), the figures themselves (build_report.cpp).
+// Owns: memory budgets for a firmware build and checking reports against them:
+// `--budget ram=64K,flash=256K`, budget files ("key = value" lines), the --margin grammar, and
+// which figures each budget item limits. Not: the byte-size grammar (base/byte_size.h),
+// printing or exit codes (tools/etmem), the figures themselves (build_report.cpp).
 #pragma once
 
 #include <cstdint>
@@ -14,9 +14,6 @@
 #include "etmem/report/report.h"
 
 namespace etmem::report {
-
-// "4096", "64K", "1M", "1G" (1024-based; "64KB" and "64KiB" mean the same), no fractions.
-Result<uint64_t> ParseByteSize(std::string_view text);
 
 struct Budget {
   // Per method: method allocator pool + planned buffers + temp allocator load peak.
