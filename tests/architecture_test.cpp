@@ -135,8 +135,6 @@ const std::vector<VerbException>& VerbExceptions() {
        {"etmem/api/internal.h", "etmem/check/assumption_search.h", "etmem/device/device_log.h",
         "etmem/measure/build.h", "etmem/measure/harness_output.h", "etmem/measure/process.h"},
        419},
-      // Reads the linked image through the firmware stage (not yet in the public header).
-      {"firmware_command.cpp", {"etmem/firmware/firmware.h"}, kMaxVerbLines},
       // Compiles probes against the user's tree and reads their sizes from the object file.
       {"probe_command.cpp",
        {"nlohmann/json.hpp", "etmem/abi/abi.h", "etmem/elf/elf_reader.h",

@@ -148,6 +148,38 @@ def fit(
     temp_pool: Optional[int] = None,
     fitted_program: bool = False,
 ) -> Dict[str, Any]: ...
+@overload
+def firmware(
+    image: Program,
+    program: Optional[PathLike] = None,
+    *,
+    runtime: str,
+    target: Optional[PathLike] = None,
+    runner: Optional[PathLike] = None,
+    method: Optional[str] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    kernels: Union[str, Sequence[str], None] = None,
+    board: BoardSpec = None,
+    components: bool = True,
+    format: Literal["json"] = "json",
+    name: str = "<firmware bytes>",
+) -> Dict[str, Any]: ...
+@overload
+def firmware(
+    image: Program,
+    program: Optional[PathLike] = None,
+    *,
+    runtime: str,
+    target: Optional[PathLike] = None,
+    runner: Optional[PathLike] = None,
+    method: Optional[str] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    kernels: Union[str, Sequence[str], None] = None,
+    board: BoardSpec = None,
+    components: bool = True,
+    format: Literal["text"],
+    name: str = "<firmware bytes>",
+) -> str: ...
 def boards() -> List[str]: ...
 def replan(program: Program, alignment: int = 16) -> bytes: ...
 def releases() -> List[str]: ...
