@@ -148,7 +148,6 @@ def fit(
     temp_pool: Optional[int] = None,
     fitted_program: bool = False,
 ) -> Dict[str, Any]: ...
-@overload
 def firmware(
     image: Program,
     program: Optional[PathLike] = None,
@@ -161,25 +160,9 @@ def firmware(
     kernels: Union[str, Sequence[str], None] = None,
     board: BoardSpec = None,
     components: bool = True,
-    format: Literal["json"] = "json",
+    format: Literal["json", "text"] = "json",
     name: str = "<firmware bytes>",
-) -> Dict[str, Any]: ...
-@overload
-def firmware(
-    image: Program,
-    program: Optional[PathLike] = None,
-    *,
-    runtime: str,
-    target: Optional[PathLike] = None,
-    runner: Optional[PathLike] = None,
-    method: Optional[str] = None,
-    temp: Literal["runner", "null", "nonnull"] = "runner",
-    kernels: Union[str, Sequence[str], None] = None,
-    board: BoardSpec = None,
-    components: bool = True,
-    format: Literal["text"],
-    name: str = "<firmware bytes>",
-) -> str: ...
+) -> Any: ...  # format "json": Dict[str, Any]; "text": str
 def boards() -> List[str]: ...
 def replan(program: Program, alignment: int = 16) -> bytes: ...
 def releases() -> List[str]: ...

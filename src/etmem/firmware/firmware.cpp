@@ -312,45 +312,44 @@ const elf::Symbol* FindPoolSymbol(const elf::ObjectFile& elf, const std::string&
 }
 
 TargetGuess GuessTarget(const elf::ObjectFile& elf) {
-  TargetGuess g;
-  const std::string cls = fmt::format("ELF{}", elf.bits);
-  switch (elf.machine) {
-    case 40:
-      g.machine = "ARM";
-      g.evidence = fmt::format("EM_ARM {}, EABI version {}", cls, elf.flags >> 24);
-      if (elf.arm) {
-        if (elf.arm->profile) g.evidence += fmt::format(", Tag_CPU_arch_profile '{}'", *elf.arm->profile);
-        if (elf.arm->cpu_arch) g.evidence += fmt::format(", Tag_CPU_arch {}", *elf.arm->cpu_arch);
-        if (!elf.arm->cpu_name.empty())
-          g.evidence += ", Tag_CPU_name " + Printable(elf.arm->cpu_name);
-      }
+  // e_machine, its name and constant, the class etmem's target has, that target.
+  struct Machine {
+    uint16_t machine;
+    const char* name;
+    const char* constant;
+    unsigned bits;
+    const char* target;
+  };
+  static constexpr Machine kMachines[] = {
       // AAPCS on a 32-bit Arm core: the M profile is etmem's cortex-m; A and R cores share its
       // type layout, but their C library's malloc may differ (said in a note by the caller).
-      if (elf.bits == 32) g.target = "cortex-m";
-      break;
-    case 243:
-      g.machine = "RISC-V";
-      g.evidence = fmt::format("EM_RISCV {}, e_flags {:#x}", cls, elf.flags);
-      if (elf.bits == 32) g.target = "riscv32";
-      break;
-    case 94:
-      g.machine = "Xtensa";
-      g.evidence = fmt::format("EM_XTENSA {}", cls);
-      if (elf.bits == 32) g.target = "xtensa";
-      break;
-    case 183:
-      g.machine = "AArch64";
-      g.evidence = fmt::format("EM_AARCH64 {}", cls);
-      if (elf.bits == 64) g.target = "aarch64";
-      break;
-    case 62:
-      g.machine = "x86-64";
-      g.evidence = fmt::format("EM_X86_64 {}", cls);
-      if (elf.bits == 64) g.target = "x86_64";
-      break;
-    default:
-      g.machine = fmt::format("machine {}", elf.machine);
-      g.evidence = fmt::format("e_machine {} {}", elf.machine, cls);
+      {40, "ARM", "EM_ARM", 32, "cortex-m"},
+      {243, "RISC-V", "EM_RISCV", 32, "riscv32"},
+      {94, "Xtensa", "EM_XTENSA", 32, "xtensa"},
+      {183, "AArch64", "EM_AARCH64", 64, "aarch64"},
+      {62, "x86-64", "EM_X86_64", 64, "x86_64"},
+  };
+  TargetGuess g;
+  const std::string cls = fmt::format("ELF{}", elf.bits);
+  const auto m = std::find_if(std::begin(kMachines), std::end(kMachines),
+                              [&](const Machine& k) { return k.machine == elf.machine; });
+  if (m == std::end(kMachines)) {
+    g.machine = fmt::format("machine {}", elf.machine);
+    g.evidence = fmt::format("e_machine {} {}", elf.machine, cls);
+    return g;
+  }
+  g.machine = m->name;
+  g.evidence = fmt::format("{} {}", m->constant, cls);
+  if (elf.bits == m->bits) g.target = m->target;
+  if (elf.machine == 40) {
+    g.evidence += fmt::format(", EABI version {}", elf.flags >> 24);
+    if (elf.arm) {
+      if (elf.arm->profile) g.evidence += fmt::format(", Tag_CPU_arch_profile '{}'", *elf.arm->profile);
+      if (elf.arm->cpu_arch) g.evidence += fmt::format(", Tag_CPU_arch {}", *elf.arm->cpu_arch);
+      if (!elf.arm->cpu_name.empty()) g.evidence += ", Tag_CPU_name " + Printable(elf.arm->cpu_name);
+    }
+  } else if (elf.machine == 243) {
+    g.evidence += fmt::format(", e_flags {:#x}", elf.flags);
   }
   return g;
 }

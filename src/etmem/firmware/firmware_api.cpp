@@ -2,7 +2,9 @@
 // FirmwareReport): the image read from a path or bytes, checked by firmware::CheckFirmware and
 // rendered by report/firmware_report.h. They live in the firmware stage, which runs on the API's
 // model, and ship in libetmem.a with it.
-#include "etmem/api/internal.h"
+#include <cstdint>
+#include <vector>
+
 #include "etmem/etmem.h"
 #include "etmem/firmware/firmware.h"
 #include "etmem/report/firmware_report.h"
