@@ -191,8 +191,10 @@ function(etmem_check_firmware)
     endif()
   endforeach()
   # The report goes to the build log; etmem's exit code (1: too small, 2: bad input) fails the
-  # step (run by _etmem_check_firmware_step below, which also deletes the image then).
-  string(REPLACE ";" "\\;" args_escaped "${args}")
+  # step (this file in script mode, at its top, which also deletes the image then). The list
+  # goes as one -DARGS argument, its semicolons as $<SEMICOLON> (written after the command is
+  # split into arguments; an escaped "\\;" reached the script as a literal: one argument).
+  string(REPLACE ";" "$<SEMICOLON>" args_escaped "${args}")
   add_custom_command(TARGET ${A_TARGET} POST_BUILD
     COMMAND "${CMAKE_COMMAND}" "-DETMEM=${ETMEM_EXECUTABLE}" "-DIMAGE=$<TARGET_FILE:${A_TARGET}>"
             "-DARGS=${args_escaped}" -P "${_etmem_module_dir}/etmem.cmake"
