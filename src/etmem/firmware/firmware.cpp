@@ -257,7 +257,7 @@ void CheckRunTemp(const pte::ProgramView& program, const pte::MethodView& method
   p.load_peak = p.needed;
   p.run_peak = run.peak_bytes;
   p.needed = std::max(p.load_peak, p.run_peak);
-  p.note = "while the method runs: " + run.Describe();
+  p.note += (p.note.empty() ? "" : "; ") + ("while the method runs: " + run.Describe());
   if (!run.known()) {
     const kernels::CallTemp* first = nullptr;
     for (const kernels::CallTemp& c : run.calls)
