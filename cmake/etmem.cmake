@@ -176,27 +176,25 @@ function(etmem_check_firmware)
     list(APPEND args "${program}")
   endif()
   list(APPEND args --runtime "${A_RUNTIME}")
-  if(A_RUNNER)
-    if(A_RUNNER MATCHES "\\.json")
-      get_filename_component(A_RUNNER "${A_RUNNER}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  # A runner or board file (.json) is made absolute: etmem runs in the binary directory.
+  foreach(key RUNNER BOARD)
+    if(A_${key} MATCHES "\\.json")
+      get_filename_component(A_${key} "${A_${key}}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     endif()
-    list(APPEND args --runner "${A_RUNNER}")
-  endif()
-  if(A_BOARD)
-    if(A_BOARD MATCHES "\\.json$")
-      get_filename_component(A_BOARD "${A_BOARD}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  endforeach()
+  foreach(pair RUNNER:--runner BOARD:--board TARGET_ABI:--target METHOD:--method)
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 key)
+    list(GET pair 1 flag)
+    if(A_${key})
+      list(APPEND args ${flag} "${A_${key}}")
     endif()
-    list(APPEND args --board "${A_BOARD}")
-  endif()
-  if(A_TARGET_ABI)
-    list(APPEND args --target "${A_TARGET_ABI}")
-  endif()
-  if(A_METHOD)
-    list(APPEND args --method "${A_METHOD}")
-  endif()
+  endforeach()
   # The report goes to the build log; etmem's exit code (1: too small, 2: bad input) fails the
-  # step (run by _etmem_check_firmware_step below, which also deletes the image then).
-  string(REPLACE ";" "\\;" args_escaped "${args}")
+  # step (this file in script mode, at its top, which also deletes the image then). The list
+  # goes as one -DARGS argument, its semicolons as $<SEMICOLON> (written after the command is
+  # split into arguments; an escaped "\\;" reached the script as a literal: one argument).
+  string(REPLACE ";" "$<SEMICOLON>" args_escaped "${args}")
   add_custom_command(TARGET ${A_TARGET} POST_BUILD
     COMMAND "${CMAKE_COMMAND}" "-DETMEM=${ETMEM_EXECUTABLE}" "-DIMAGE=$<TARGET_FILE:${A_TARGET}>"
             "-DARGS=${args_escaped}" -P "${_etmem_module_dir}/etmem.cmake"

@@ -130,8 +130,6 @@ struct VerbException {
 
 const std::vector<VerbException>& VerbExceptions() {
   static const std::vector<VerbException> list = {
-      // Reads the linked image through the firmware stage (not yet in the public header).
-      {"firmware_command.cpp", {"etmem/firmware/firmware.h"}, kMaxVerbLines},
   };
   return list;
 }

@@ -2,7 +2,9 @@
 // cross-compiled for Cortex-M4 with arm-none-eabi-gcc takes its pool size from the header that
 // etmem_add_pools() generates with the host etmem; touching the program reruns etmem without
 // recompiling, a different program changes the header and recompiles; include() from the source
-// tree works too (with Ninja when installed). Skipped without arm-none-eabi-gcc.
+// tree works too (with Ninja when installed); etmem_check_firmware() fails a build whose linked
+// image has a pool one byte short (the Arm example of docs/firmware.md). Skipped without
+// arm-none-eabi-gcc (arm-none-eabi-g++ for the firmware check), saying so.
 #include <regex>
 #include <string>
 
@@ -180,6 +182,129 @@ TEST(CMakeModule, ABoardPlacesThePoolsAndWritesTheLinkerFragment) {
             std::string::npos);
   EXPECT_NE(ReadFile(p.build / "generated/etmem_regions.ld").find("KEEP(*(.etmem_sram1))"),
             std::string::npos);
+}
+
+// ---- etmem_check_firmware: the Arm example of docs/firmware.md ----
+
+constexpr const char* kArmToolchain = R"(set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR arm)
+set(CMAKE_CXX_COMPILER arm-none-eabi-g++)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(CMAKE_CXX_FLAGS_INIT "-mcpu=cortex-m4 -mthumb -ffreestanding -fno-exceptions -fno-rtti")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-nostdlib")
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+)";
+
+// The Arm runner's declarations (examples/arm/executor_runner/arm_executor_runner.cpp, v1.4.1:
+// the method pool in input_data_sec, the temp pool in .bss.tensor_arena, both aligned 16; the
+// program, as pte_to_header.py writes model_pte.h, in network_model_sec aligned 16).
+constexpr const char* kArmMain = R"(#include <stddef.h>
+#include "model_pte.h"
+const size_t method_allocation_pool_size = METHOD_POOL_BYTES;
+unsigned char __attribute__((section("input_data_sec"), aligned(16)))
+method_allocation_pool[METHOD_POOL_BYTES];
+const size_t temp_allocation_pool_size = 2048;
+unsigned char __attribute__((section(".bss.tensor_arena"), aligned(16)))
+temp_allocation_pool[2048];
+volatile const void* keep[3];
+int main() {
+  keep[0] = model_pte;
+  keep[1] = method_allocation_pool;
+  keep[2] = temp_allocation_pool;
+  return 0;
+}
+extern "C" void _start() { main(); for (;;) {} }
+)";
+
+// Corstone-300's layout in short: the temp pool in SRAM, the method pool and the program in DDR
+// (the method pool 0x100 past the region's base, so its address is 256-aligned).
+constexpr const char* kArmLinkerScript = R"(MEMORY {
+  FLASH (rx) : ORIGIN = 0x00000000, LENGTH = 4M
+  SRAM (rwx) : ORIGIN = 0x20000000, LENGTH = 512K
+  DDR (rwx)  : ORIGIN = 0x60000000, LENGTH = 64M
+}
+ENTRY(_start)
+SECTIONS {
+  .text : { *(.text*) *(.rodata*) } > FLASH
+  .data : { *(.data*) } > SRAM AT > FLASH
+  .sram.bss (NOLOAD) : { *(.bss.tensor_arena) } > SRAM
+  .bss (NOLOAD) : { *(.bss*) *(COMMON) } > SRAM
+  .ddr : { . = . + 0x100; *(input_data_sec) . = ALIGN(16); *(network_model_sec) } > DDR
+  /DISCARD/ : { *(.ARM.exidx*) *(.comment) }
+}
+)";
+
+bool HaveArmGxx() { return HaveTool("arm-none-eabi-g++"); }
+
+// The Arm example: an arm_executor_runner-like image whose method pool is METHOD_POOL bytes (a
+// cache variable), checked after linking by etmem_check_firmware.
+Project WriteArmFirmware(const std::string& name) {
+  Project p{TempPath(name), TempPath(name) / "build"};
+  fs::create_directories(p.source);
+  std::ofstream(p.source / "toolchain.cmake") << kArmToolchain;
+  std::ofstream(p.source / "main.cpp") << kArmMain;
+  std::ofstream(p.source / "app.ld") << kArmLinkerScript;
+  const std::string cnn = ReadFile(MotivatingCnnFile());
+  std::string header =
+      "__attribute__((section(\"network_model_sec\"), aligned(16))) unsigned char model_pte[] = {";
+  for (size_t i = 0; i < cnn.size(); ++i)
+    header += (i ? "," : "") + std::to_string(static_cast<unsigned char>(cnn[i]));
+  std::ofstream(p.source / "model_pte.h") << header << "};\n";
+  std::ofstream(p.source / "CMakeLists.txt")
+      << "cmake_minimum_required(VERSION 3.22)\n"
+         "project(app CXX)\n"
+         "include(" ETMEM_SOURCE_DIR "/cmake/etmem.cmake)\n"
+         "set(METHOD_POOL 65536 CACHE STRING \"the method pool's bytes\")\n"
+         "add_executable(app main.cpp)\n"
+         "set_target_properties(app PROPERTIES SUFFIX .elf)\n"
+         "target_compile_definitions(app PRIVATE METHOD_POOL_BYTES=${METHOD_POOL})\n"
+         "target_link_options(app PRIVATE -T ${CMAKE_CURRENT_SOURCE_DIR}/app.ld)\n"
+         "etmem_check_firmware(TARGET app RUNTIME 1.4.1)\n";
+  return p;
+}
+
+// The post-link step fails the build with etmem's report for a method pool one byte short of
+// what `etmem firmware` says the image needs, deleting the image, and passes one that fits.
+TEST(CMakeModule, CheckFirmwareFailsTheBuildForAPoolOneByteShort) {
+  if (!HaveArmGxx()) GTEST_SKIP() << "arm-none-eabi-g++ not installed: no firmware to link";
+  Project p = WriteArmFirmware("fw_check");
+  CliRun configure = Configure(p, "-DETMEM_EXECUTABLE=" ETMEM_BINARY);
+  ASSERT_EQ(configure.exit_code, 0) << configure.out << configure.err;
+  CliRun roomy = Build(p);
+  ASSERT_EQ(roomy.exit_code, 0) << roomy.out;
+  EXPECT_NE(roomy.out.find("etmem: checking app's pools against its program"), std::string::npos)
+      << roomy.out;
+  EXPECT_NE(roomy.out.find("verdict: fits"), std::string::npos) << roomy.out;
+  const fs::path image = p.build / "app.elf";
+  CliRun j = Etmem("firmware " + image.string() + " --runtime 1.4.1 --format json");
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const uint64_t needed = nlohmann::json::parse(j.out)["methods"][0]["pools"][0]["needed"];
+  EXPECT_EQ(needed, 36080u) << "the motivating CNN under the Arm runner at 1.4.1, 256-aligned";
+
+  ASSERT_EQ(Configure(p, "-DMETHOD_POOL=" + std::to_string(needed - 1)).exit_code, 0);
+  CliRun short_pool = Build(p);
+  EXPECT_NE(short_pool.exit_code, 0) << short_pool.out;
+  EXPECT_NE(short_pool.out.find("TOO SMALL by 1 B: " + std::to_string(needed) + " B needed, " +
+                                std::to_string(needed - 1) + " B declared"),
+            std::string::npos)
+      << short_pool.out;
+  EXPECT_NE(short_pool.out.find("log: Memory allocation failed: "), std::string::npos)
+      << short_pool.out;
+  // CMake's error (on stderr) wraps its words: compared with white space folded.
+  const std::string error = std::regex_replace(short_pool.err, std::regex(R"(\s+)"), " ");
+  EXPECT_NE(error.find("etmem firmware: " + image.string() + " fails its check (exit 1); image "
+                       "deleted"),
+            std::string::npos)
+      << short_pool.err;
+  EXPECT_FALSE(fs::exists(image)) << "a refused image is not kept";
+
+  ASSERT_EQ(Configure(p, "-DMETHOD_POOL=" + std::to_string(needed)).exit_code, 0);
+  CliRun fits = Build(p);
+  EXPECT_EQ(fits.exit_code, 0) << fits.out;
+  EXPECT_NE(fits.out.find("fits: " + std::to_string(needed) + " B needed, 0 B to spare"),
+            std::string::npos)
+      << fits.out;
+  EXPECT_TRUE(fs::exists(image));
 }
 
 }  // namespace

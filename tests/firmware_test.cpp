@@ -17,6 +17,7 @@
 #include "etmem/firmware/firmware.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"
+#include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"
 
 namespace etmem::test {
@@ -199,6 +200,123 @@ TEST(Firmware, TempPoolAgainstItsLoadPeak) {
   EXPECT_EQ(m.at("align"), 256);
   EXPECT_EQ(m.at("needed"), Analysed(cnn, "arm-baremetal", "cortex-m", 256, std::nullopt).method_pool_bytes);
   EXPECT_EQ(m.at("spare"), 65536 - m.at("needed").get<uint64_t>());
+}
+
+// ---- the temp pool while the method runs ----
+
+// The builder's topk program (three aten::topk.values calls; the portable kernel's requests on
+// Cortex-M: 80, 640 and 112 B, tests/run_temp_test.cpp) in an Arm image whose temp pool is one
+// byte short of the run-time peak, then exactly the peak.
+TEST(Firmware, TempPoolOneByteShortOfTheRunTimePeak) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> topk = testing::NamedScenarioProgram("topk").Build();
+  api::Options o;
+  o.runtime = "1.4.1";
+  o.runner = "arm-baremetal";
+  const api::MethodSummary analysed =
+      api::Analyze(api::Program::FromBytes(topk.data(), topk.size()), o).methods()[0];
+  ASSERT_EQ(analysed.temp_run_peak_bytes, 640u);  // what `etmem analyze` gives
+  ASSERT_LT(analysed.temp_load_peak_bytes, 639u) << "the load alone fits a 639 B pool";
+  Layout l;
+  l.method_pool = 65536;
+  l.temp_pool = 639;
+  int code = -1;
+  const fs::path short_elf = Link(l, topk, "topk_639");
+  const json j = FirmwareJson(short_elf, "--runtime 1.4.1", &code);
+  EXPECT_EQ(code, 1);
+  const json& t = Pool(j, "temp");
+  EXPECT_EQ(t.at("bytes"), 639);
+  EXPECT_EQ(t.at("load_peak"), analysed.temp_load_peak_bytes);
+  EXPECT_EQ(t.at("run_peak"), 640);
+  EXPECT_EQ(t.at("needed"), 640);
+  EXPECT_EQ(t.at("short"), 1);
+  EXPECT_FALSE(t.at("fits").get<bool>());
+  EXPECT_TRUE(t.at("run_unknown").is_null());
+  EXPECT_EQ(t.at("log"), json({"Memory allocation failed: 640B requested (adjusted for "
+                               "alignment), 639B available",
+                               "Failed to allocate temp memory. Bytes requested: 640",
+                               "Check failed (temp_mem_allocated): ",
+                               "KernelCall failed at instruction 0:1 in operator "
+                               "aten::topk.values: 0x21"}));
+  EXPECT_NE(t.at("failing").get<std::string>().find("instruction 1 (aten::topk.values"),
+            std::string::npos) << t.at("failing");
+  const CliRun text = Etmem("firmware " + short_elf.string() + " --runtime 1.4.1 --no-components");
+  EXPECT_NE(text.out.find("TOO SMALL by 1 B: 640 B needed (the larger of its peaks: " +
+                          std::to_string(analysed.temp_load_peak_bytes) +
+                          " B during load_method, 640 B while the method runs), 639 B declared"),
+            std::string::npos) << text.out;
+
+  l.temp_pool = 640;
+  const json ok = FirmwareJson(Link(l, topk, "topk_640"), "--runtime 1.4.1", &code);
+  EXPECT_EQ(code, 0) << ok.dump();
+  EXPECT_EQ(Pool(ok, "temp").at("spare"), 0);
+}
+
+// An operator no modelled kernel library implements: the temp pool's verdict is "unknown",
+// naming the operator, not "fits".
+TEST(Firmware, TempPoolUnknownWhereTheKernelsAreUnknown) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  const int x = m.Tensor({.sizes = {4}});
+  m.KernelCall(m.Operator("my_ns::frobnicate", "out"), {x, x});
+  Layout l;
+  l.method_pool = 65536;
+  const fs::path elf = Link(l, b.Build(), "unknown_kernel");
+  int code = -1;
+  const json j = FirmwareJson(elf, "--runtime 1.4.1", &code);
+  EXPECT_EQ(code, 0) << "unknown is said, not failed";
+  const json& t = Pool(j, "temp");
+  EXPECT_NE(t.at("run_unknown").get<std::string>().find("my_ns::frobnicate.out"),
+            std::string::npos) << t;
+  const CliRun text = Etmem("firmware " + elf.string() + " --runtime 1.4.1 --no-components");
+  EXPECT_NE(text.out.find("    unknown: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("not known: the run-time requests of instruction 0 (my_ns::frobnicate.out)"),
+            std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("verdict: fits as far as etmem knows"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("verdict: fits\n"), std::string::npos) << text.out;
+}
+
+// ---- the public API ----
+
+// api::CheckFirmware (include/etmem/etmem.h) gives the structured value the command line prints,
+// from a path or from bytes, and api::Render prints exactly what `etmem firmware` does.
+TEST(Firmware, PublicApiFromPathAndBytesRendersAsTheCommandLine) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  Layout l;
+  const fs::path elf = Link(l, BuilderCnn(), "public_api");
+  api::FirmwareOptions o;
+  o.model.runtime = "1.4.1";
+  const api::FirmwareReport r = api::CheckFirmware(elf.string(), o);
+  EXPECT_FALSE(r.fits());
+  ASSERT_EQ(r.programs.size(), 1u);
+  EXPECT_EQ(r.programs[0].name, "model_pte");
+  ASSERT_FALSE(r.methods.empty());
+  const api::FirmwarePool& method = r.methods[0].pools.at(0);
+  EXPECT_EQ(method.symbol, "method_allocation_pool");
+  EXPECT_EQ(method.bytes, 32768u);
+  EXPECT_EQ(method.address, 0x60000100u);
+  EXPECT_EQ(method.align, 256u);
+  EXPECT_EQ(method.needed, 36080u);
+  ASSERT_TRUE(r.components.has_value());
+  EXPECT_EQ(r.components->flash_total, r.components->section_flash_bytes);
+  EXPECT_EQ(api::Render(r, api::Format::kText),
+            Etmem("firmware " + elf.string() + " --runtime 1.4.1").out);
+  EXPECT_EQ(api::Render(r, api::Format::kJson),
+            Etmem("firmware " + elf.string() + " --runtime 1.4.1 --format json").out);
+  const std::vector<uint8_t> bytes = FileBytes(elf);
+  const api::FirmwareReport b =
+      api::CheckFirmware(std::as_bytes(std::span(bytes)), elf.string(), o);
+  EXPECT_EQ(api::Render(b, api::Format::kJson), api::Render(r, api::Format::kJson));
+  EXPECT_THROW(api::Render(r, api::Format::kCsv), api::Error);
+  o.model.runtime.clear();
+  try {
+    api::CheckFirmware(std::as_bytes(std::span(bytes)), "app.elf", o);
+    ADD_FAILURE() << "no --runtime accepted";
+  } catch (const api::Error& e) {
+    EXPECT_EQ(e.kind(), api::ErrorKind::kInvalidArgument);
+    EXPECT_TRUE(std::string(e.what()).starts_with("app.elf: ")) << e.what();
+  }
 }
 
 // ---- programs: found, verified, placed ----

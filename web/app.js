@@ -1,4 +1,5 @@
-// Owns: the web page's behaviour: opening a .pte (file picker or drag and drop), the options,
+// Owns: the web page's behaviour: opening a .pte or a linked firmware image (.elf: `etmem
+// firmware`) by file picker or drag and drop, the options,
 // calling etmem's WebAssembly binding (etmem_wasm.cpp) and drawing its JSON as tables, the
 // planned-memory map and the downloads. Not: any figure (every number shown comes from the
 // binding, which is etmem's public API), nor any network access (there is none).
@@ -6,7 +7,7 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
-  const state = { module: null, program: null, report: null, plan: null, sort: { key: null, dir: 1 } };
+  const state = { module: null, program: null, firmware: null, report: null, plan: null, sort: { key: null, dir: 1 } };
   const timing = {};  // the last open-to-rendered times (ms), for the benchmark and the test
 
   // --- the binding --------------------------------------------------------------------------
@@ -296,6 +297,72 @@
     if (l.notes && l.notes.length) box.append(el('ul', { class: 'note' }, ...l.notes.map((n) => el('li', {}, n))));
   }
 
+  // --- firmware (a linked ELF image) -----------------------------------------------------------
+  const isElf = (b) => b.length >= 4 && b[0] === 0x7f && b[1] === 0x45 && b[2] === 0x4c && b[3] === 0x46;
+  // `etmem firmware IMAGE --runtime R [--runner N] [--method M]`: {json, text} (json: the text
+  // `--format json` prints), for the opened image and the options (the image gives the target).
+  function firmwareResult(o) {
+    const f = state.firmware, m = state.module, p = m._malloc(Math.max(1, f.bytes.length));
+    try {
+      m.HEAPU8.set(f.bytes, p);
+      const opts = o || { runtime: $('runtime').value, runner: $('runner').value, method: $('method').value };
+      const rc = withStrings([f.name, JSON.stringify(opts)], (n, j) => m._etmem_web_firmware(p, f.bytes.length, n, j));
+      if (rc !== 0) throw new Error(resultText());
+      return JSON.parse(resultText());
+    } finally {
+      m._free(p);
+    }
+  }
+  const hex = (v) => '0x' + v.toString(16).padStart(8, '0');
+  function poolVerdict(p) {
+    if (!p.fits) return el('strong', { class: 'fail' }, `TOO SMALL by ${p.short} B`);
+    if (p.run_unknown) return el('strong', {}, `unknown: ${p.spare} B to spare where known`);
+    return el('strong', { class: 'ok' }, `fits, ${p.spare} B to spare`);
+  }
+  function drawFirmware() {
+    let result;
+    try {
+      result = firmwareResult();
+    } catch (e) {
+      $('firmware').hidden = true;
+      status(`etmem: ${e.message}`, true);
+      return false;
+    }
+    const r = JSON.parse(result.json);
+    state.firmwareReport = r;
+    $('fw-verdict').replaceChildren(
+      el('strong', { class: r.fits ? 'ok' : 'fail' }, r.fits ? 'fits' : 'DOES NOT FIT'),
+      ` (target ${r.assumptions.target} from ${r.assumptions.target_source}; runner ${r.assumptions.runner} from ` +
+      `${r.assumptions.runner_source}; ExecuTorch ${r.assumptions.runtime})`);
+    $('fw-programs').replaceChildren(table(['program', 'bytes', 'section', 'address', 'placement'],
+      r.programs.map((p) => [p.name, p.bytes, p.section || '', p.from_file ? '' : hex(p.address), p.placement || 'from a file'])));
+    const pools = $('fw-pools');
+    pools.replaceChildren();
+    for (const m of r.methods) {
+      pools.append(el('h3', {}, `method '${m.name}' of ${m.program}`));
+      if (m.refusal) { pools.append(el('p', { class: 'fail' }, `REFUSED by ExecuTorch ${r.assumptions.runtime}: ${m.refusal}`)); continue; }
+      pools.append(table(['pool', 'symbol', 'bytes', 'address', 'aligned to', 'section', 'needed', 'verdict'],
+        m.pools.map((p) => [p.id, p.symbol, p.bytes, hex(p.address), `${p.align_capped ? 'at least ' : ''}${p.align} B`,
+                            p.section, p.needed, poolVerdict(p)])));
+      for (const p of m.pools) {
+        if (p.failing) pools.append(el('p', {}, `${p.symbol} fails at: ${p.failing}`));
+        for (const line of p.log) pools.append(el('p', { class: 'failure-line' }, line));
+        if (p.run_unknown) pools.append(el('p', { class: 'note' }, `${p.symbol}: not known: the run-time requests of ${p.run_unknown}`));
+      }
+    }
+    const c = r.components;
+    $('fw-components').replaceChildren(...(c ? [
+      table(['component', 'flash B', 'RAM B'], [...c.rows.map((row) => [row.name, row.flash_bytes, row.ram_bytes]),
+                                                ['total', c.flash_total, c.ram_total]]),
+      el('p', { class: 'note' }, c.method)] : []));
+    $('fw-text').textContent = result.text;
+    $('report').hidden = true;
+    $('firmware').hidden = false;
+    status(`${state.firmware.name} (${state.firmware.bytes.length} B): ${r.programs.length} program(s), runner ${r.assumptions.runner}, ` +
+           `ExecuTorch ${r.assumptions.runtime}: ${r.fits ? 'fits' : 'DOES NOT FIT'}`, !r.fits);
+    return true;
+  }
+
   // --- analysis -------------------------------------------------------------------------------
   function status(text, error) {
     $('status').textContent = text;
@@ -363,6 +430,7 @@
 
   // Report first (painted), then the planned memory.
   async function analyzeAndPlan() {
+    if (state.firmware) { drawFirmware(); return; }
     if (!analyze()) return;
     const mine = generation;
     await paint();
@@ -390,9 +458,22 @@
     const t0 = performance.now();
     for (const k of Object.keys(timing)) delete timing[k];
     state.program = null;
+    state.firmware = null;
+    $('firmware').hidden = true;
     status(`Reading ${file.name}...`);
     const bytes = new Uint8Array(await file.arrayBuffer());
     const t1 = performance.now();
+    if (isElf(bytes)) {
+      state.firmware = { bytes, name: file.name };
+      $('report').hidden = true;
+      $('method').replaceChildren();
+      addOption($('method'), '', 'every method');
+      if (drawFirmware()) {
+        await paint();
+        document.body.dataset.report = String(++reports);
+      }
+      return;
+    }
     try {
       state.program = openBytes(bytes, file.name);
     } catch (e) {
@@ -451,7 +532,7 @@
     state.module = module;
     call('lists', []);
     fillOptions(JSON.parse(resultText()));
-    status('Open a .pte: drop it above or click to choose one.');
+    status('Open a .pte or a linked firmware (.elf): drop it above or click to choose one.');
     $('file').addEventListener('change', (e) => {
       const file = $('file').files[0];
       $('file').value = '';  // choosing the same file again opens it again
@@ -476,5 +557,6 @@
   });
 
   // For the browser test and the benchmark (web/test/): the same functions the page uses.
-  window.etmemPage = { ready, timing, settings, analyzeJson, fitJson, get runners() { return state.runners; }, openFile, header: () => call('header', ['{}']) };
+  window.etmemPage = { ready, timing, settings, analyzeJson, fitJson, get runners() { return state.runners; }, openFile, header: () => call('header', ['{}']),
+                       firmwareResult };
 })();

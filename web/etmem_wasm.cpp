@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -225,6 +226,28 @@ EMSCRIPTEN_KEEPALIVE int etmem_web_fit(const char* fit_json) {
                     {"notes", fit.notes()},
                     {"splits", fit.splits()},
                     {"text", fit.Render()}}
+                   .dump();
+  });
+}
+
+// `etmem firmware IMAGE --runtime R [--runner N] [--method M] [--target T]` for a linked image
+// in data[0..size) (`name` stands for its path); options_json {"runtime", "runner", "method",
+// "target", "kernels"} ("" or absent: the command line's default). Result: {"json": what
+// `etmem firmware --format json` prints, "text": what it prints}.
+EMSCRIPTEN_KEEPALIVE int etmem_web_firmware(const uint8_t* data, size_t size, const char* name,
+                                            const char* options_json) {
+  return Guarded([&] {
+    const json j = json::parse(options_json);
+    api::FirmwareOptions o;
+    o.model.runtime = j.value("runtime", o.model.runtime);
+    o.model.runner = j.value("runner", o.model.runner);
+    o.model.method = j.value("method", o.model.method);
+    o.model.target = j.value("target", o.model.target);
+    o.model.kernels = j.value("kernels", o.model.kernels);
+    const api::FirmwareReport r = api::CheckFirmware(
+        std::span(reinterpret_cast<const std::byte*>(data), size), name, o);
+    g_result = json{{"json", api::Render(r, api::Format::kJson)},
+                    {"text", api::Render(r, api::Format::kText)}}
                    .dump();
   });
 }

@@ -1,9 +1,10 @@
 // Owns: etmem's public C++ API, the one header a program includes to embed etmem (link
 // etmem::etmem from find_package(etmem)). It answers what `etmem analyze` answers: how many bytes
 // an ExecuTorch program (.pte) needs from each pool for a release, target and runner, and where
-// they go, computed offline; and what header, plan, replan, diff, check, fit (a board's regions)
-// and list answer. Not: any type of the libraries etmem is built on (flatbuffers, CLI11, fmt,
-// nlohmann-json); JSON comes out as text, or as a walk over its value (JsonValue).
+// they go, computed offline; and what header, plan, replan, diff, check, fit (a board's regions),
+// list and firmware (a linked image's pools) answer. Not: any type of the libraries etmem is
+// built on (flatbuffers, CLI11, fmt, nlohmann-json); JSON comes out as text, or as a walk over
+// its value (JsonValue).
 //
 // Conventions
 // - Errors are exceptions: every function below throws etmem::api::Error (a std::runtime_error)
@@ -514,6 +515,145 @@ struct ProbeResult {
 // Throws (kInvalidArgument, kIo) with one line: not an ExecuTorch tree, the compiler failing on
 // the probe, a file that cannot be written.
 ProbeResult Probe(const ProbeOptions& options);
+
+// `etmem firmware APP.elf`: a linked firmware image (ELF32/ELF64 executable) checked against
+// what its ExecuTorch program needs: the target from the ELF header, every program embedded in
+// an allocated section (or one the firmware reads at run time), the runner whose pool symbols
+// the image has, each pool's exact size, address and alignment (facts of the image, not
+// assumptions), a verdict per pool and method, and flash and RAM by component.
+struct FirmwareOptions {
+  // runtime: required (an image never shows its release beyond doubt; the error says so);
+  // target: "" = from the ELF header; runner: "" = the profile whose pool symbols the image
+  // has (options may follow '+'); method: "" = every method; kernels: the libraries that
+  // implement the operators while the method runs (the temp pool's run-time peak). pool,
+  // pool_align and temp_pool are ignored: the image gives the pools.
+  Options model = [] {
+    Options o;
+    o.target.clear();
+    return o;
+  }();
+  // A .pte the firmware reads at run time (file system, semihosting) instead of embedding one.
+  std::string program_path;
+  std::optional<Board> board;  // --board: each pool's and program's region, totals per region
+  bool components = true;      // the flash and RAM table
+};
+
+// An ExecuTorch program found in the image (or named on the command line).
+struct FirmwareProgram {
+  std::string name;      // "model_pte" (the symbol) or "network_model_sec+0x40"; a path if given
+  std::string section;   // the allocated section holding it ("" when from the command line)
+  uint64_t address = 0;  // where it lives when the firmware runs
+  uint64_t bytes = 0;
+  bool from_file = false;  // named on the command line (read from a file system / semihosting)
+  // "read in place" (its bytes are used where they are linked), "copied to RAM at boot"
+  // (initialised data: a load image in flash copied to `address` by the start-up code).
+  std::string placement;
+  uint64_t ram_bytes = 0;      // RAM it costs (copied: its size; read in place from flash: 0)
+  std::optional<uint64_t> load_address;  // copied: where its load image is
+  std::string region;          // the board region of `address` (with --board), else ""
+  std::string file_identifier;  // "ET12"
+  std::vector<std::string> methods;
+};
+
+// One pool the runner declares, as the image has it, and its verdict for one method.
+struct FirmwarePool {
+  std::string id;       // the profile's pool id ("method", "temp", ...)
+  std::string symbol;   // the symbol found, e.g. "method_allocation_pool"
+  std::string section;  // the section it is in
+  std::string expected_section;  // the runner's own declaration's section ("" = the default)
+  uint64_t address = 0;
+  uint64_t bytes = 0;  // the symbol's size
+  // The largest power of two dividing the address (capped at 2^30; `align_capped` says so):
+  // the pool's base alignment, a fact of this image.
+  uint64_t align = 0;
+  bool align_capped = false;
+  std::string role;  // the profile's words
+  std::string region;  // the board region (with --board)
+  // The verdict: needed = the smallest pool that works (the temp pool: the larger of its peak
+  // during load_method and its peak while the method runs); fits when bytes >= needed.
+  uint64_t needed = 0;
+  bool fits = true;
+  bool temp = false;           // load_method's temp allocator (and the kernels' while running)
+  // The temp pool: its two peaks. run_peak is a lower bound when run_unknown is not empty.
+  uint64_t load_peak = 0;      // during load_method
+  uint64_t run_peak = 0;       // while the method runs (the runtime resets it per instruction)
+  // Not empty: what etmem does not know of the run-time requests (the operator and why); a pool
+  // that fits the known peaks is then "unknown", not "fits" (it does not fail the check).
+  std::string run_unknown;
+  std::string failing;         // does not fit: the allocation that fails, in words
+  std::vector<std::string> log;  // the runtime's line, then the runner's (empty: not known)
+  std::string consequence;     // what the firmware does next
+  std::string note;            // anything the figure does not cover
+};
+
+struct FirmwareMethod {
+  std::string program;  // FirmwareProgram::name
+  std::string name;
+  std::optional<std::string> refusal;  // the release refuses it: "Error: reason"
+  std::vector<FirmwarePool> pools;     // in the runner's order
+  bool exact = true;                   // false: a part etmem does not model (a lower bound)
+};
+
+// One line of the flash and RAM table.
+struct FirmwareComponent {
+  std::string name;   // "ExecuTorch runtime core", "operator aten::add.out", "program model_pte" ...
+  uint64_t flash_bytes = 0;  // code, read-only data, and the load images of initialised data
+  uint64_t ram_bytes = 0;    // initialised data, zero-initialised data and the pools
+  uint64_t symbols = 0;      // how many symbols (or section remainders) it holds
+  bool unused_operator = false;  // an operator's kernel the program does not call
+};
+struct FirmwareRegionTotal {
+  std::string name;  // a board region, or "segment N (R-X)" from the image
+  uint64_t origin = 0, size = 0, used = 0;
+  bool known_size = false;  // a board region's size (segments: used only)
+};
+struct FirmwareComponents {
+  std::vector<FirmwareComponent> rows;  // in the order of the table
+  uint64_t flash_total = 0, ram_total = 0;  // summed rows (= the sections' sizes)
+  uint64_t section_flash_bytes = 0, section_ram_bytes = 0;  // from the section headers
+  std::vector<FirmwareRegionTotal> regions;
+  std::vector<std::string> unused_operators;  // linked, not called: "name (N B)"
+  uint64_t unused_operator_bytes = 0;
+  std::string method;  // how symbols were attributed, in one line
+};
+
+struct FirmwareReport {
+  std::string image;          // the ELF's path
+  unsigned bits = 0;
+  std::string machine;        // "ARM", "RISC-V", ...
+  std::string abi_evidence;   // "EM_ARM ELF32, Tag_CPU_arch_profile 'M', Tag_CPU_name cortex-m4"
+  std::string target;         // etmem's target the figures use
+  std::string target_source;  // "the ELF header" or "--target"
+  std::string runtime;        // the release modelled
+  std::string runtime_source;  // "--runtime" (the image never shows it beyond doubt)
+  std::string runner;          // the profile's name
+  std::string runner_releases;  // the profile's release range
+  std::string runner_source;    // "its pool symbols" or "--runner"
+  std::vector<std::string> other_runners;  // whose symbols the image also has
+  std::vector<std::string> runner_options;  // options the image's symbols turn on
+  std::vector<FirmwareProgram> programs;
+  std::vector<FirmwareMethod> methods;
+  std::vector<std::string> notes;
+  std::optional<FirmwareComponents> components;
+  bool fits() const {
+    for (const FirmwareMethod& m : methods) {
+      if (m.refusal) return false;
+      for (const FirmwarePool& p : m.pools)
+        if (!p.fits) return false;
+    }
+    return true;
+  }
+};
+
+// Checks the image at `path`, or held in `bytes` (`name` stands for its path). Errors: kIo /
+// kInvalidArgument for a file that is no usable image or options that do not fit it (one line
+// naming it), kInvalidProgram for an embedded program that does not verify. A pool too small is
+// not an error: FirmwareReport::fits().
+FirmwareReport CheckFirmware(const std::string& path, const FirmwareOptions& options);
+FirmwareReport CheckFirmware(std::span<const std::byte> bytes, const std::string& name,
+                             const FirmwareOptions& options);
+// `etmem firmware --format F` (kText or kJson; other formats are an Error), with a final newline.
+std::string Render(const FirmwareReport& report, Format format);
 
 // `etmem list runtimes|targets` (boards: Boards()).
 struct ReleaseInfo {

@@ -1,5 +1,6 @@
 # Owns: the Python package etmem: the functions an export script or a model repository's pytest
-# calls (analyze, check_budget, header, plan, replan, fit, releases, runners, targets, boards),
+# calls (analyze, check_budget, header, plan, replan, fit, firmware, releases, runners, targets,
+# boards),
 # their defaults (the command line's), turning paths into str and checking sizes, and the
 # exceptions. Its namespace holds those names only (helpers and modules start with "_").
 # Not: any figure (the extension etmem._etmem runs etmem's C++ API, include/etmem/etmem.h).
@@ -51,6 +52,7 @@ __all__ = [
     "analyze",
     "boards",
     "check_budget",
+    "firmware",
     "fit",
     "header",
     "plan",
@@ -246,6 +248,42 @@ def fit(program, board, *, reserve=None, runtime="1.4", target="cortex-m", pool_
         fitted_program=bool(fitted_program),
         **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method,
                  temp_pool, kernels))
+
+
+def firmware(image, program=None, *, runtime, target=None, runner=None, method=None,
+             temp="runner", kernels=None, board=None, components=True, format="json",
+             name="<firmware bytes>"):
+    """``etmem firmware IMAGE [PROGRAM] --runtime V --format json``: a linked firmware image
+    (ELF executable) checked against what its ExecuTorch program needs, as a dict (exactly the
+    JSON's content): the target from the ELF header (``elf``, ``assumptions``), every program
+    embedded in it (``programs``: name, section, address, bytes, placement), per method each pool
+    the runner declares with its size, address and alignment read from the symbol table and its
+    verdict (``methods[i]["pools"]``: ``bytes``, ``address``, ``align``, ``needed``, ``fits``,
+    ``short`` or ``spare``, ``log``; the temp pool with ``load_peak``, ``run_peak`` and
+    ``run_unknown``), flash and RAM by component (``components``), and ``fits``.
+
+    ``image`` is a path or the image's bytes (``name`` stands for it in messages); ``program``
+    the path of a .pte the firmware reads at run time instead of embedding one; ``runtime`` the
+    ExecuTorch release (required: an image does not show it beyond doubt); ``target`` None: from
+    the ELF header; ``runner`` None: the runner whose pool symbols the image has; ``kernels`` the
+    kernel libraries for the run-time temp peak (None: portable); ``board`` a board name, file or
+    JSON bytes. ``format="text"`` returns what the command prints. A pool too small is not an
+    error (``fits`` is False); an image etmem cannot use is a ``ValueError`` (``OSError`` when
+    unreadable) in one line naming it.
+
+    >>> r = etmem.firmware("app.elf", runtime="1.4.1")
+    >>> [(p["symbol"], p["bytes"], p["needed"]) for p in r["methods"][0]["pools"]]
+    """
+    if isinstance(kernels, str):
+        kernels = [kernels]
+    output, _fits = _etmem.firmware(
+        _program(image), name=str(name),
+        program=_program(program) if program is not None else None, runtime=str(runtime),
+        target=_os.fspath(target) if target is not None else None,
+        runner=_os.fspath(runner) if runner is not None else None, method=method, temp=temp,
+        kernels=list(kernels) if kernels is not None else None, board=_board(board),
+        components=bool(components), format=format)
+    return _json.loads(output) if format == "json" else output
 
 
 def boards():

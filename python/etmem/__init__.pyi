@@ -155,6 +155,21 @@ def fit(
     kernels: Optional[Union[str, Sequence[str]]] = None,
     fitted_program: bool = False,
 ) -> Dict[str, Any]: ...
+def firmware(
+    image: Program,
+    program: Optional[PathLike] = None,
+    *,
+    runtime: str,
+    target: Optional[PathLike] = None,
+    runner: Optional[PathLike] = None,
+    method: Optional[str] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    kernels: Union[str, Sequence[str], None] = None,
+    board: BoardSpec = None,
+    components: bool = True,
+    format: Literal["json", "text"] = "json",
+    name: str = "<firmware bytes>",
+) -> Any: ...  # format "json": Dict[str, Any]; "text": str
 def boards() -> List[str]: ...
 def replan(program: Program, alignment: int = 16) -> bytes: ...
 def releases() -> List[str]: ...

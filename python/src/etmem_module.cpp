@@ -405,6 +405,50 @@ py::bytes Replan(const py::object& program, uint64_t alignment) {
   return py::bytes(reinterpret_cast<const char*>(r.program.data()), r.program.size());
 }
 
+// `etmem firmware IMAGE [PROGRAM] --format json|text`: a linked image (a path, or its bytes
+// named `name` in messages) checked against its program; the report's JSON text (the package
+// makes the dict) or its text.
+std::pair<std::string, bool> Firmware(const py::object& image, const std::string& name,
+                                      const std::optional<std::string>& program,
+                                      const std::string& runtime,
+                                      const std::optional<std::string>& target,
+                                      const std::optional<std::string>& runner,
+                                      const std::optional<std::string>& method,
+                                      const std::string& temp,
+                                      std::optional<std::vector<std::string>> kernels,
+                                      const py::object& board, bool components,
+                                      const std::string& format) {
+  api::FirmwareOptions o;
+  o.model.runtime = runtime;
+  if (target) o.model.target = *target;
+  if (runner) o.model.runner = *runner;
+  if (method) o.model.method = *method;
+  o.model.temp = temp;
+  if (kernels) o.model.kernels = std::move(*kernels);
+  if (program) o.program_path = *program;
+  o.components = components;
+  const api::Format f = format == "json"   ? api::Format::kJson
+                        : format == "text" ? api::Format::kText
+                                           : throw py::value_error("format " + format +
+                                                                   ": want json or text");
+  o.board = LoadBoard(board, std::nullopt);
+  std::optional<api::FirmwareReport> r;
+  if (py::isinstance<py::str>(image)) {
+    const std::string path = image.cast<std::string>();
+    py::gil_scoped_release nogil;
+    r = api::CheckFirmware(path, o);
+  } else if (PyObject_CheckBuffer(image.ptr())) {
+    BufferView view(image);
+    py::gil_scoped_release nogil;
+    r = api::CheckFirmware(
+        std::span(static_cast<const std::byte*>(view.data()), view.size()), name, o);
+  } else {
+    throw py::type_error("image: want a path (str or os.PathLike) or bytes-like object, not " +
+                         std::string(Py_TYPE(image.ptr())->tp_name));
+  }
+  return {api::Render(*r, f), r->fits()};
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_etmem, m) {
@@ -456,6 +500,10 @@ PYBIND11_MODULE(_etmem, m) {
         py::arg("reserve"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
   m.def("fit", &Fit, py::arg("program"), py::arg("board"), py::arg("reserve"),
         py::arg("fitted_program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+  m.def("firmware", &Firmware, py::arg("image"), py::arg("name"), py::arg("program"),
+        py::arg("runtime"), py::arg("target"), py::arg("runner"), py::arg("method"),
+        py::arg("temp"), py::arg("kernels"), py::arg("board"), py::arg("components"),
+        py::arg("format"));
   m.def("boards", [] {
     py::list out;
     for (const api::Board& b : api::Boards()) {

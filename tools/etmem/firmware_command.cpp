@@ -2,14 +2,12 @@
 // [--method M] [--format text|json] [--no-components]`: a linked image checked against what its
 // program needs: the pools the runner declares, found by symbol, each with a verdict. Exit 0
 // fits, 1 a pool is too small (or the release refuses a method), 2 bad input. Not: the checks
-// (firmware/firmware.h) or their text (report/firmware_report.h).
+// or their text (api::CheckFirmware and api::Render, include/etmem/etmem.h).
 #include <iostream>
 #include <memory>
 
 #include "board_options.h"
 #include "commands.h"
-#include "etmem/firmware/firmware.h"
-#include "etmem/report/firmware_report.h"
 #include "model_options.h"
 
 namespace etmem::cli {
@@ -25,7 +23,7 @@ struct FirmwareArgs {
 };
 
 int RunFirmware(const FirmwareArgs& args) {
-  firmware::FirmwareOptions o;
+  api::FirmwareOptions o;
   o.model.runtime = args.runtime;
   o.model.target = args.target;
   o.model.runner = args.runner;
@@ -34,9 +32,8 @@ int RunFirmware(const FirmwareArgs& args) {
   o.program_path = args.program;
   o.components = !args.no_components;
   if (!args.board.board.empty()) o.board = LoadBoard(args.board);
-  const report::FirmwareReport r = firmware::CheckFirmware(args.image, o);
-  std::cout << (args.format == "json" ? report::RenderFirmwareJson(r)
-                                      : report::RenderFirmwareText(r));
+  const api::FirmwareReport r = api::CheckFirmware(args.image, o);
+  std::cout << api::Render(r, args.format == "json" ? api::Format::kJson : api::Format::kText);
   return r.fits() ? kExitOk : kExitDoesNotFit;
 }
 

@@ -2,7 +2,8 @@
 // driven by puppeteer-core, loads the built page from file://, opens the motivating CNN through
 // the file picker, chooses 0.3 / cortex-m / pool 4096 and checks the page shows 4266 B and the
 // exact failure line; checks the downloads (JSON, C header, re-planned program) against the
-// command line's output; compares the page's fit (board selector) with `etmem fit` for the CNN on
+// command line's output; drops a linked Arm image (.elf) and checks the page shows `etmem
+// firmware`'s report (skipped without arm-none-eabi-g++); compares the page's fit (board selector) with `etmem fit` for the CNN on
 // every board and a few real programs on two, and --temp-pool at main with the CLI; compares the
 // page's JSON with the command line's for every real program in ../shared/models/real at every
 // release on cortex-m and x86_64 (skipped, saying so, when ../shared is absent); checks no
@@ -314,6 +315,76 @@ try {
             `temp pool ${tempPool} at main: the page's JSON is the CLI's`);
     }
     await choose('temp_pool', '');
+  }
+
+  // 2b. A linked firmware image (.elf) dropped on the page: `etmem firmware`'s report. The image
+  // is linked here from tests/firmware/ (the Arm runner's pool declarations, the CNN embedded as
+  // its model_pte.h, a 32 KiB method pool: 3312 B short at 1.4.1); skipped, saying so, without
+  // arm-none-eabi-g++.
+  {
+    const sources = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../tests/firmware');
+    const gxx = spawnSync('arm-none-eabi-g++', ['--version']);
+    if (gxx.status !== 0) {
+      console.log('SKIP: arm-none-eabi-g++ is absent: no firmware image to drop on the page');
+    } else {
+      const dir = path.resolve(args.out, 'firmware');
+      fs.mkdirSync(dir, { recursive: true });
+      const cnnBytes = fs.readFileSync(args.cnn);
+      fs.writeFileSync(path.join(dir, 'model_pte.h'),
+        `__attribute__((section("network_model_sec"), aligned(16))) unsigned char model_pte[] = {${[...cnnBytes].join(',')}};\n`);
+      const elf = path.join(dir, 'app.elf');
+      execFileSync('arm-none-eabi-g++', ['-mcpu=cortex-m4', '-mthumb', '-O2', '-ffreestanding', '-fno-exceptions', '-fno-rtti',
+        '-nostdlib', '-DRUNNER_ARM_BAREMETAL', '-DMETHOD_POOL_BYTES=32768', '-DTEMP_POOL_BYTES=2048', `-I${dir}`,
+        path.join(sources, 'runner_pools.cpp'), '-T', path.join(sources, 'firmware.ld'), '-Wl,--defsym=POOL_SKIP=0x100',
+        '-o', elf], { stdio: 'pipe' });
+      await choose('runtime', '1.4.1');
+      await choose('runner', '');
+      // Dropped, as a user does: a drop event carrying the file on the drop zone.
+      const b64 = fs.readFileSync(elf).toString('base64');
+      opened++;
+      await page.evaluate((data, name) => {
+        const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+        const dt = new DataTransfer();
+        dt.items.add(new File([bytes], name));
+        document.getElementById('drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, b64, 'app.elf');
+      await page.waitForSelector(`body[data-rendered="${opened}"]`, { timeout: 60000 });
+      const fw = await page.evaluate(() => ({
+        hidden: document.querySelector('#firmware').hidden,
+        reportHidden: document.querySelector('#report').hidden,
+        text: document.querySelector('#fw-text').textContent,
+        verdict: document.querySelector('#fw-verdict strong')?.textContent,
+        pools: [...document.querySelectorAll('#fw-pools tr')].slice(1).map((tr) => [...tr.children].map((td) => td.textContent)),
+        failure: document.querySelector('#fw-pools .failure-line')?.textContent,
+      }));
+      const cliFw = cli(['firmware', 'app.elf', '--runtime', '1.4.1'], dir).toString();
+      check(!fw.hidden && fw.reportHidden, 'a dropped .elf shows the firmware report (not the program report)');
+      check(fw.text === cliFw, "the dropped .elf's text is `etmem firmware`'s, byte for byte", `page:
+${fw.text}
+cli:
+${cliFw}`);
+      check(fw.verdict === 'DOES NOT FIT', 'the dropped .elf is drawn as not fitting', fw.verdict);
+      const method = fw.pools.find((r) => r[1] === 'method_allocation_pool');
+      check(method && method[2] === '32768' && method[3] === '0x60000100' && method[4] === '256 B' && method[6] === '36080' &&
+            method[7] === 'TOO SMALL by 3312 B', "the method pool's row: 32768 B at 0x60000100, 256-aligned, 36080 B needed, 3312 B short",
+            JSON.stringify(method));
+      check(fw.failure === 'Memory allocation failed: 33168B requested (adjusted for alignment), 32768B available',
+            "the dropped .elf shows the runtime's line", fw.failure);
+      const got = await page.evaluate(() => window.etmemPage.firmwareResult({ runtime: '1.4.1' }).json);
+      check(got === cli(['firmware', 'app.elf', '--runtime', '1.4.1', '--format', 'json'], dir).toString(),
+            "the dropped .elf's JSON is `etmem firmware --format json`'s, byte for byte");
+      const fwShot = path.join(args.out, 'web-firmware.png');
+      await (await page.$('#firmware')).screenshot({ path: fwShot });
+      // An ELF etmem cannot use: the command line's one line.
+      const broken = path.join(dir, 'broken.elf');
+      fs.writeFileSync(broken, fs.readFileSync(elf).subarray(0, 200));
+      await open(broken);
+      const brokenStatus = await page.$eval('#status', (e) => e.textContent);
+      const brokenCli = spawnSync(args.etmem, ['firmware', 'broken.elf', '--runtime', '1.4.1'], { cwd: dir, encoding: 'utf8' }).stderr.trim();
+      check(brokenStatus === brokenCli && brokenCli.startsWith('etmem: broken.elf'), 'a damaged .elf gets the command line\'s line',
+            `page: ${brokenStatus}\ncli:  ${brokenCli}`);
+      await open(args.cnn);
+    }
   }
 
   // 3. A bad file gets the command line's one-line error.

@@ -12,6 +12,7 @@
 #include "etmem/api/internal.h"
 #include "etmem/base/printable.h"
 #include "etmem/firmware/components.h"
+#include "etmem/kernels/run_temp.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/report.h"
 #include "etmem/runner/profile.h"
@@ -240,6 +241,41 @@ std::string FillPlaceholders(std::string line, const std::string& method) {
   return line;
 }
 
+// The temp pool `p` (its load_method verdict made) checked against the kernels' requests while
+// the method runs, at the pool's own size and base alignment: needed becomes the larger peak; a
+// pool the load fits but an instruction does not is too small at that instruction, with the lines
+// the runtime and the kernel log; requests etmem does not know make the verdict "unknown".
+void CheckRunTemp(const pte::ProgramView& program, const pte::MethodView& method,
+                  const runtime::RuntimeTraits& release, const abi::Abi& target,
+                  const std::vector<std::string>& kernel_libraries, report::FirmwarePool& p) {
+  kernels::RunTempOptions o;
+  o.kernels = kernel_libraries;
+  o.pool_align = static_cast<uint32_t>(p.align);
+  o.temp_allocator = true;
+  o.temp_pool_bytes = p.bytes;
+  const kernels::RunTemp run = api::Take(kernels::ComputeRunTemp(program, method, release, target, o));
+  p.load_peak = p.needed;
+  p.run_peak = run.peak_bytes;
+  p.needed = std::max(p.load_peak, p.run_peak);
+  p.note += (p.note.empty() ? "" : "; ") + ("while the method runs: " + run.Describe());
+  if (!run.known()) {
+    const kernels::CallTemp* first = nullptr;
+    for (const kernels::CallTemp& c : run.calls)
+      if (!c.unknown.empty() && !first) first = &c;
+    p.run_unknown = fmt::format("instruction {} ({}): {}", first->instruction, first->what,
+                                first->unknown);
+    if (run.unknown_calls > 1) p.run_unknown += fmt::format(" (and {} more)", run.unknown_calls - 1);
+  }
+  if (!p.fits || !run.check || run.check->fits) return;  // the load fails first, or it all fits
+  const kernels::CallTemp& c = run.calls[*run.check->failing_call];
+  p.fits = false;
+  p.failing = fmt::format("instruction {} ({}, {} kernels) while the method runs: {} B asked, {} B "
+                          "declared",
+                          c.instruction, c.what, c.library, c.pool_bytes, p.bytes);
+  p.log = run.check->log;
+  p.consequence = "Method::execute returns MemoryAllocationFailed (0x21) at that instruction";
+}
+
 }  // namespace
 
 const std::vector<RunnerSymbols>& BuiltinRunnerSymbols() {
@@ -276,45 +312,44 @@ const elf::Symbol* FindPoolSymbol(const elf::ObjectFile& elf, const std::string&
 }
 
 TargetGuess GuessTarget(const elf::ObjectFile& elf) {
-  TargetGuess g;
-  const std::string cls = fmt::format("ELF{}", elf.bits);
-  switch (elf.machine) {
-    case 40:
-      g.machine = "ARM";
-      g.evidence = fmt::format("EM_ARM {}, EABI version {}", cls, elf.flags >> 24);
-      if (elf.arm) {
-        if (elf.arm->profile) g.evidence += fmt::format(", Tag_CPU_arch_profile '{}'", *elf.arm->profile);
-        if (elf.arm->cpu_arch) g.evidence += fmt::format(", Tag_CPU_arch {}", *elf.arm->cpu_arch);
-        if (!elf.arm->cpu_name.empty())
-          g.evidence += ", Tag_CPU_name " + Printable(elf.arm->cpu_name);
-      }
+  // e_machine, its name and constant, the class etmem's target has, that target.
+  struct Machine {
+    uint16_t machine;
+    const char* name;
+    const char* constant;
+    unsigned bits;
+    const char* target;
+  };
+  static constexpr Machine kMachines[] = {
       // AAPCS on a 32-bit Arm core: the M profile is etmem's cortex-m; A and R cores share its
       // type layout, but their C library's malloc may differ (said in a note by the caller).
-      if (elf.bits == 32) g.target = "cortex-m";
-      break;
-    case 243:
-      g.machine = "RISC-V";
-      g.evidence = fmt::format("EM_RISCV {}, e_flags {:#x}", cls, elf.flags);
-      if (elf.bits == 32) g.target = "riscv32";
-      break;
-    case 94:
-      g.machine = "Xtensa";
-      g.evidence = fmt::format("EM_XTENSA {}", cls);
-      if (elf.bits == 32) g.target = "xtensa";
-      break;
-    case 183:
-      g.machine = "AArch64";
-      g.evidence = fmt::format("EM_AARCH64 {}", cls);
-      if (elf.bits == 64) g.target = "aarch64";
-      break;
-    case 62:
-      g.machine = "x86-64";
-      g.evidence = fmt::format("EM_X86_64 {}", cls);
-      if (elf.bits == 64) g.target = "x86_64";
-      break;
-    default:
-      g.machine = fmt::format("machine {}", elf.machine);
-      g.evidence = fmt::format("e_machine {} {}", elf.machine, cls);
+      {40, "ARM", "EM_ARM", 32, "cortex-m"},
+      {243, "RISC-V", "EM_RISCV", 32, "riscv32"},
+      {94, "Xtensa", "EM_XTENSA", 32, "xtensa"},
+      {183, "AArch64", "EM_AARCH64", 64, "aarch64"},
+      {62, "x86-64", "EM_X86_64", 64, "x86_64"},
+  };
+  TargetGuess g;
+  const std::string cls = fmt::format("ELF{}", elf.bits);
+  const auto m = std::find_if(std::begin(kMachines), std::end(kMachines),
+                              [&](const Machine& k) { return k.machine == elf.machine; });
+  if (m == std::end(kMachines)) {
+    g.machine = fmt::format("machine {}", elf.machine);
+    g.evidence = fmt::format("e_machine {} {}", elf.machine, cls);
+    return g;
+  }
+  g.machine = m->name;
+  g.evidence = fmt::format("{} {}", m->constant, cls);
+  if (elf.bits == m->bits) g.target = m->target;
+  if (elf.machine == 40) {
+    g.evidence += fmt::format(", EABI version {}", elf.flags >> 24);
+    if (elf.arm) {
+      if (elf.arm->profile) g.evidence += fmt::format(", Tag_CPU_arch_profile '{}'", *elf.arm->profile);
+      if (elf.arm->cpu_arch) g.evidence += fmt::format(", Tag_CPU_arch {}", *elf.arm->cpu_arch);
+      if (!elf.arm->cpu_name.empty()) g.evidence += ", Tag_CPU_name " + Printable(elf.arm->cpu_name);
+    }
+  } else if (elf.machine == 243) {
+    g.evidence += fmt::format(", e_flags {:#x}", elf.flags);
   }
   return g;
 }
@@ -417,7 +452,6 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
 
   // Pools: every pool the runner has with these options, by symbol.
   std::vector<report::FirmwarePool> pools;
-  std::vector<std::pair<std::string, uint32_t>> aligns;  // pool id, its base's alignment
   for (const runner::PoolSpec& spec : profile->pools) {
     if (!runner::WhenHolds(spec.when, selection.options)) continue;
     report::FirmwarePool p;
@@ -448,7 +482,6 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
     const uint64_t low = LowestSetBit(s->value);
     p.align_capped = low == 0 || low > (uint64_t{1} << 30);
     p.align = p.align_capped ? uint64_t{1} << 30 : low;
-    aligns.emplace_back(spec.id, static_cast<uint32_t>(p.align));
     if (options.board)
       for (const api::BoardRegion& g : options.board->regions())
         if (g.origin && p.address >= *g.origin && p.address - *g.origin < g.size_bytes)
@@ -488,8 +521,11 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
   // profile's base_align is the array's alignment; here it is known, not assumed).
   auto imaged = std::make_shared<runner::Profile>(*profile);
   for (runner::PoolSpec& spec : imaged->pools)
-    for (const auto& [id, align] : aligns)
-      if (spec.id == id) spec.base_align = align;
+    for (const report::FirmwarePool& p : pools)
+      if (spec.id == p.id) {
+        spec.base_align = static_cast<uint32_t>(p.align);
+        spec.default_bytes = p.bytes;  // its size in this image (the temp pool's fallback reads it)
+      }
   imaged->file = profile->file + ", each pool's base aligned as its address in " + name + " is";
   const auto chosen_profiles = selection.candidates;  // keeps `profile` alive
   selection.candidates = {imaged};
@@ -573,9 +609,8 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
               p.failing = fmt::format("load_method's temp allocations (peak {} B)", pr.minimum);
           }
         }
-        if (p.temp && p.note.empty())
-          p.note = "kernels' temp allocations while executing are not counted (the load peak "
-                   "only): keep room above it";
+        if (p.temp) CheckRunTemp(api::Internal(*f.program), *m.method, *release, target,
+                                 options.model.kernels, p);
         fm.pools.push_back(std::move(p));
       }
       out.methods.push_back(std::move(fm));

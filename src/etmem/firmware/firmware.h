@@ -3,7 +3,8 @@
 // identifier, verified with etmem's reader, placed: read in place or copied to RAM at boot), the
 // runner whose pool symbols it has (data: firmware/runner_symbols.json), each pool's exact size
 // and address (so its alignment is a fact), and every pool's verdict for every method, as a
-// report::FirmwareReport. Flash and RAM by component: components.h. Not: reading ELF
+// report::FirmwareReport (= api::FirmwareReport); api::CheckFirmware, the public entry
+// (firmware_api.cpp), calls it. Flash and RAM by component: components.h. Not: reading ELF
 // (elf/), the runner's behaviour (runner/ profiles), rendering (report/firmware_report.h).
 //
 //   firmware::FirmwareOptions o;
@@ -23,20 +24,8 @@
 
 namespace etmem::firmware {
 
-struct FirmwareOptions {
-  // runtime: required (an image never shows its release beyond doubt; the error says so);
-  // target: "" = from the ELF header; runner: "" = the profile whose pool symbols the image
-  // has (options may follow '+'); method: "" = every method. pool, pool_align, temp_pool are
-  // ignored: the image gives the pools.
-  api::Options model = [] {
-    api::Options o;
-    o.target.clear();
-    return o;
-  }();
-  std::string program_path;  // a .pte the firmware reads at run time (file system, semihosting)
-  std::optional<api::Board> board;
-  bool components = true;  // the flash and RAM table
-};
+// The options (include/etmem/etmem.h: api::FirmwareOptions).
+using FirmwareOptions = api::FirmwareOptions;
 
 // One runner's declarations as data (runner_symbols.json).
 struct RunnerSymbols {

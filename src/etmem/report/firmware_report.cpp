@@ -26,7 +26,15 @@ std::string PoolLine(const FirmwarePool& p) {
 }
 
 std::string VerdictLine(const FirmwarePool& p) {
-  const std::string what = p.temp ? "needed (its peak during load_method)" : "needed";
+  const std::string what =
+      !p.temp ? "needed"
+              : fmt::format("needed (the larger of its peaks: {} B during load_method, {}{} B while "
+                            "the method runs)",
+                            p.load_peak, p.run_unknown.empty() ? "" : "at least ", p.run_peak);
+  if (p.fits && !p.run_unknown.empty())
+    return fmt::format("    unknown: {} B {}, {} B to spare; not known: the run-time requests "
+                       "of {}\n",
+                       p.needed, what, p.bytes - p.needed, Printable(p.run_unknown, 400));
   if (p.fits)
     return fmt::format("    fits: {} B {}, {} B to spare\n", p.needed, what, p.bytes - p.needed);
   std::string out = fmt::format("    TOO SMALL by {} B: {} B {}, {} B declared\n",
@@ -112,7 +120,13 @@ std::string RenderFirmwareText(const FirmwareReport& r) {
     }
   }
   for (const std::string& n : r.notes) out += "note: " + n + "\n";
-  out += r.fits() ? "verdict: fits\n" : "verdict: DOES NOT FIT\n";
+  bool unknown = false;
+  for (const FirmwareMethod& m : r.methods)
+    for (const FirmwarePool& p : m.pools) unknown = unknown || !p.run_unknown.empty();
+  out += !r.fits() ? "verdict: DOES NOT FIT\n"
+         : unknown ? "verdict: fits as far as etmem knows (a temp pool's run-time requests are "
+                     "unknown: see above)\n"
+                   : "verdict: fits\n";
   return out;
 }
 
@@ -154,6 +168,11 @@ std::string RenderFirmwareJson(const FirmwareReport& r) {
                 {"log", p.log},         {"failing", p.failing}, {"consequence", p.consequence},
                 {"note", p.note}};
       q[p.fits ? "spare" : "short"] = p.fits ? p.bytes - p.needed : p.needed - p.bytes;
+      if (p.temp) {
+        q["load_peak"] = p.load_peak;
+        q["run_peak"] = p.run_peak;
+        q["run_unknown"] = p.run_unknown.empty() ? json(nullptr) : json(p.run_unknown);
+      }
       if (!p.region.empty()) q["region"] = p.region;
       e["pools"].push_back(q);
     }
