@@ -214,7 +214,9 @@ int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std
     out << run->output;
   }
   const measure::HarnessFacts facts = measure::ReadFacts(run->output);
-  std::string etmem_verdict = m.plan.refusal ? m.plan.refusal->error : "Ok";
+  std::string etmem_verdict =
+      !m.plan.refusal ? "Ok"
+                      : (m.plan.refusal->program_load ? "Program::load " : "") + m.plan.refusal->error;
   if (!m.plan.refusal && !e.prediction.failures.empty()) etmem_verdict = "MemoryAllocationFailed";
   std::string measured = measure::Verdict(facts, run->status);
   if (measured == "the runner's own allocation failed" && !e.prediction.failures.empty())
