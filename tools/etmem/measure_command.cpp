@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -223,9 +224,13 @@ int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std
     measured = etmem_verdict;  // a failed runner allocation is what etmem predicts as a failure
   std::cout << "method '" << name << "': " << e.layout << "\n";
   auto log = device::ParseDeviceLog(run->output, log_path);
+  // A predicted crash agrees with a harness that died of a signal; a predicted ET_CHECK abort
+  // with SIGABRT, or SIGILL where the build's abort traps (v0.1.0's runtime_abort).
+  const int signal = run->status >= 128 ? run->status - 128 : 0;
   const bool verdicts_agree =
       measured == etmem_verdict ||
-      (run->status >= 128 && etmem_verdict.find("crash") != std::string::npos);
+      (signal != 0 && etmem_verdict.find("crash") != std::string::npos) ||
+      ((signal == SIGABRT || signal == SIGILL) && etmem_verdict.starts_with("abort"));
   if (!log) {  // no record: the program or method never reached the allocator
     std::cout << "  real runtime: " << measured << "\n  etmem:        " << etmem_verdict
               << (m.plan.refusal ? " (" + m.plan.refusal->reason + ")" : "") << "\n"
