@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -215,22 +214,15 @@ int MeasureMethod(const MeasureArgs& args, const api::Program& opened, const std
     out << run->output;
   }
   const measure::HarnessFacts facts = measure::ReadFacts(run->output);
-  std::string etmem_verdict =
-      !m.plan.refusal ? "Ok"
-                      : (m.plan.refusal->program_load ? "Program::load " : "") + m.plan.refusal->error;
+  std::string etmem_verdict = m.plan.refusal ? m.plan.refusal->error : "Ok";
+  if (m.plan.refusal && m.plan.refusal->program_load) etmem_verdict = "Program::load " + etmem_verdict;
   if (!m.plan.refusal && !e.prediction.failures.empty()) etmem_verdict = "MemoryAllocationFailed";
   std::string measured = measure::Verdict(facts, run->status);
   if (measured == "the runner's own allocation failed" && !e.prediction.failures.empty())
     measured = etmem_verdict;  // a failed runner allocation is what etmem predicts as a failure
   std::cout << "method '" << name << "': " << e.layout << "\n";
   auto log = device::ParseDeviceLog(run->output, log_path);
-  // A predicted crash agrees with a harness that died of a signal; a predicted ET_CHECK abort
-  // with SIGABRT, or SIGILL where the build's abort traps (v0.1.0's runtime_abort).
-  const int signal = run->status >= 128 ? run->status - 128 : 0;
-  const bool verdicts_agree =
-      measured == etmem_verdict ||
-      (signal != 0 && etmem_verdict.find("crash") != std::string::npos) ||
-      ((signal == SIGABRT || signal == SIGILL) && etmem_verdict.starts_with("abort"));
+  const bool verdicts_agree = measure::VerdictsAgree(measured, etmem_verdict, run->status);
   if (!log) {  // no record: the program or method never reached the allocator
     std::cout << "  real runtime: " << measured << "\n  etmem:        " << etmem_verdict
               << (m.plan.refusal ? " (" + m.plan.refusal->reason + ")" : "") << "\n"
