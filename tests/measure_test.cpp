@@ -15,6 +15,7 @@
 #include "etmem/check/assumption_search.h"
 #include "etmem/etmem.h"
 #include "etmem/measure/build.h"
+#include "etmem/measure/harness_output.h"
 #include "etmem/runtime/release.h"
 #include "etmem_cli.h"
 
@@ -260,6 +261,21 @@ TEST(MeasureTree, TheReleaseIsReadFromVersionTxtOrATag) {
   EXPECT_EQ(measure::ReleaseInVersionText("1."), std::nullopt);
   EXPECT_EQ(measure::VersionNumber("1.4.1"), 10401);
   EXPECT_EQ(measure::VersionNumber("0.3.0a0"), 300);
+}
+
+// The real runtime's verdict against etmem's: the same words, a Program::load refusal on both
+// sides (issue 25: no_constants at 0.2-0.3), a crash for any signal, an ET_CHECK abort for
+// SIGABRT or SIGILL (v0.1.0's abort traps: operator_name_too_long measured there) only.
+TEST(MeasureVerdicts, AbortsCrashesAndProgramLoadRefusalsAgreeAsTheRuntimeShowsThem) {
+  EXPECT_TRUE(measure::VerdictsAgree("Ok", "Ok", 0));
+  EXPECT_TRUE(measure::VerdictsAgree("Program::load InvalidProgram", "Program::load InvalidProgram", 0));
+  EXPECT_FALSE(measure::VerdictsAgree("Program::load InvalidProgram", "InvalidProgram", 0));
+  EXPECT_TRUE(measure::VerdictsAgree("crashed (signal 11)", "crash (null dereference)", 128 + 11));
+  EXPECT_TRUE(measure::VerdictsAgree("crashed (signal 6)", "abort (ET_CHECK)", 128 + 6));
+  EXPECT_TRUE(measure::VerdictsAgree("crashed (signal 4)", "abort (ET_CHECK)", 128 + 4));
+  EXPECT_FALSE(measure::VerdictsAgree("crashed (signal 11)", "abort (ET_CHECK)", 128 + 11));
+  EXPECT_FALSE(measure::VerdictsAgree("crashed (signal 6)", "Ok", 128 + 6));
+  EXPECT_FALSE(measure::VerdictsAgree("Internal", "abort (ET_CHECK)", 0));
 }
 
 }  // namespace

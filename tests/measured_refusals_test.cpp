@@ -2,11 +2,15 @@
 // item 4): for each refusal class a builder program (testing::RefusalScenarios) measured at
 // every tag and at main, and etmem's verdict, error code, log line and the allocations made
 // before the refusal (scalar types, mutable state, constants a release cannot resolve, data
-// from outside the program without a data map, and crashes of the real runtime).
+// from outside the program without a data map, and crashes of the real runtime); and the
+// exporter's layouts a strict reader could call invalid (testing::AcceptanceScenarios, issue 25
+// item 3), measured the same way at every tag.
 // Not: the programs every release loads (the other measured tests).
 //
 // tests/measured/x86_64_refusals.json says how it was measured (how_measured): the same portable
-// harness as x86_64_early_releases.json, run at all 16 tags and at main.
+// harness as x86_64_early_releases.json, run at all 16 tags and at main;
+// x86_64_refusals_issue26.json and x86_64_acceptance.json were measured with etmem measure's own
+// harness (each file's how_measured).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -41,6 +45,13 @@ const json& MeasuredIssue26() {
   return kMeasured;
 }
 
+// Issue 25's exporter layouts (no constants, that with a delegate segment, inline constants
+// only), measured with the etmem measure binary at every tag.
+const json& MeasuredAcceptance() {
+  static const json kMeasured = test::ReadMeasured("x86_64_acceptance.json");
+  return kMeasured;
+}
+
 // ExecuTorch's Error names (runtime/core/error.h).
 std::string ErrorName(int code) {
   switch (code) {
@@ -68,11 +79,100 @@ std::string Release(const json& e) {
   return tag == "main" ? "main" : tag.substr(1);
 }
 
+// What the records compared: runs, method refusals, crashes, programs Program::load refused.
+struct Counts {
+  size_t compared = 0, refused = 0, crashed = 0, program_refused = 0;
+};
+
+// One record (a program at one tag, with or without a temp allocator) against etmem's analysis
+// as etmem measure's harness ran it: the verdict, the error, the log line and every call to the
+// method allocator up to the refusal.
+void HoldRecord(const json& e, const std::vector<uint8_t>& bytes, Counts& counts) {
+  const std::string name = e["program"];
+  const std::string what = e["tag"].get<std::string>() + " " + name + " temp " +
+                           e["temp"].get<std::string>();
+  ASSERT_EQ(Sha256Hex(bytes), e["sha256"]) << what;
+  auto program = pte::ReadProgramBytes(bytes, name + ".pte");
+  ASSERT_TRUE(program) << what << ": " << program.error().message;
+  runtime::RuntimeModel model(**runtime::FindRelease(Release(e)), *abi::FindBuiltinTarget("x86_64"));
+  report::ReportOptions o;
+  o.pool_align = 16;
+  o.temp_is_runner_default = false;
+  o.load.temp_allocator = e["temp"] == "nonnull";
+  o.load.temp_pool_bytes = 1u << 20;  // the harness's temp pool
+  for (const pte::MethodView& m : program->methods)
+    for (const pte::DelegateView& d : m.delegates)
+      o.load.declared_backends[std::string(d.backend)] = {0, 8};  // the harness's stubs take nothing
+  const report::Report r = *report::BuildReport(*program, model, o);
+  if (e.contains("crash")) {
+    // The real runtime died in load_method (abort or fault): etmem reports a refusal whose
+    // error names the crash, not an error code.
+    ASSERT_EQ(r.methods.size(), 1u) << what;
+    ASSERT_TRUE(r.methods[0].plan.refusal.has_value()) << what << ": the runtime crashed";
+    // SIGABRT (rc -6) is an ET_CHECK: "abort (ET_CHECK)" (SIGILL, rc -4, where the build's
+    // abort traps: v0.1.0 with etmem measure's harness, after the runtime's "assert failed"
+    // line); SIGSEGV (rc -11) a null dereference: "crash (null dereference)".
+    const int rc = e["crash"]["rc"].get<int>();
+    ASSERT_TRUE(rc == -6 || rc == -4 || rc == -11) << what << ": rc " << rc;
+    EXPECT_EQ(r.methods[0].plan.refusal->error,
+              rc == -11 ? "crash (null dereference)" : "abort (ET_CHECK)")
+        << what;
+    ++counts.crashed;
+    ++counts.compared;
+    return;
+  }
+  ASSERT_EQ(r.methods.size(), e["methods"].size()) << what;
+  if (!e["program_load_ok"].get<bool>()) {
+    // Program::load refused the file: no method was loaded and nothing allocated; etmem names
+    // the program's refusal in every method.
+    const int code = e["program_load_code"].get<int>();
+    for (size_t k = 0; k < r.methods.size(); ++k) {
+      const report::MethodReport& m = r.methods[k];
+      const json& mm = e["methods"][k];
+      ASSERT_TRUE(m.plan.refusal.has_value()) << what << ": Program::load fails with "
+                                              << ErrorName(code);
+      EXPECT_EQ(m.plan.refusal->error, ErrorName(code)) << what;
+      EXPECT_TRUE(m.plan.refusal->program_load) << what;
+      EXPECT_EQ(m.plan.refusal->log, LogText(mm["load_log"].get<std::string>())) << what;
+      EXPECT_EQ(mm["n_calls"].get<size_t>(), 0u) << what;
+      EXPECT_TRUE(test::PoolCalls(m, runtime::PoolKind::kMethod).empty()) << what;
+    }
+    ++counts.program_refused;
+    ++counts.compared;
+    return;
+  }
+  for (size_t k = 0; k < r.methods.size(); ++k) {
+    const report::MethodReport& m = r.methods[k];
+    const json& mm = e["methods"][k];
+    const int code = mm["load_error_code"].get<int>();
+    if (code != 0) {
+      ASSERT_TRUE(m.plan.refusal.has_value()) << what << ": the runtime fails with "
+                                              << ErrorName(code);
+      EXPECT_EQ(m.plan.refusal->error, ErrorName(code)) << what;
+      EXPECT_FALSE(m.plan.refusal->program_load) << what << ": load_method refused, not Program::load";
+      EXPECT_EQ(m.plan.refusal->log, LogText(mm["load_log"].get<std::string>())) << what;
+      ++counts.refused;
+    } else {
+      EXPECT_FALSE(m.plan.refusal.has_value()) << what << ": " << m.plan.refusal->reason;
+      EXPECT_EQ(m.method_bytes, mm["total_bytes"].get<uint64_t>()) << what;
+      // (etmem measure's harness does not record the temp allocator.)
+      if (mm.contains("temp_peak_bytes")) {
+        EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << what;
+      }
+    }
+    // Every allocation the runtime made (up to the refusal), call for call.
+    const std::vector<std::array<uint64_t, 3>> got = test::PoolCalls(m, runtime::PoolKind::kMethod);
+    ASSERT_EQ(got.size(), mm["n_calls"].get<size_t>()) << what;
+    for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(json(got[i]), mm["trace"][i]) << what << " call " << i;
+  }
+  ++counts.compared;
+}
+
 TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
   std::map<std::string, std::vector<uint8_t>> bytes;
   for (const testing::NamedScenario& s : testing::RefusalScenarios())
     bytes[s.name] = s.make().Build();
-  size_t compared = 0, refused = 0, crashed = 0;
+  Counts counts;
   std::map<std::string, std::set<std::string>> tags_by_program;
   std::vector<json> records(Measured()["results"].begin(), Measured()["results"].end());
   std::set<std::string> issue26_programs;
@@ -82,63 +182,10 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
   }
   for (const json& e : records) {
     const std::string name = e["program"];
-    const std::string what = e["tag"].get<std::string>() + " " + name + " temp " +
-                             e["temp"].get<std::string>();
-    ASSERT_TRUE(bytes.count(name)) << what << ": no such refusal scenario";
-    ASSERT_EQ(Sha256Hex(bytes[name]), e["sha256"]) << what;
+    ASSERT_TRUE(bytes.count(name)) << e["tag"] << " " << name << ": no such refusal scenario";
     tags_by_program[name].insert(e["tag"]);
-    auto program = pte::ReadProgramBytes(bytes[name], name + ".pte");
-    ASSERT_TRUE(program) << what << ": " << program.error().message;
-    runtime::RuntimeModel model(**runtime::FindRelease(Release(e)), *abi::FindBuiltinTarget("x86_64"));
-    report::ReportOptions o;
-    o.pool_align = 16;
-    o.temp_is_runner_default = false;
-    o.load.temp_allocator = e["temp"] == "nonnull";
-    o.load.temp_pool_bytes = 1u << 20;  // the harness's temp pool
-    const report::Report r = *report::BuildReport(*program, model, o);
-    if (e.contains("crash")) {
-      // The real runtime died in load_method (abort or fault): etmem reports a refusal whose
-      // error names the crash, not an error code.
-      ASSERT_EQ(r.methods.size(), 1u) << what;
-      ASSERT_TRUE(r.methods[0].plan.refusal.has_value()) << what << ": the runtime crashed";
-      // SIGABRT (rc -6) is an ET_CHECK: "abort (ET_CHECK)" (SIGILL, rc -4, where the build's
-      // abort traps: v0.1.0 with etmem measure's harness, after the runtime's "assert failed"
-      // line); SIGSEGV (rc -11) a null dereference: "crash (null dereference)".
-      const int rc = e["crash"]["rc"].get<int>();
-      ASSERT_TRUE(rc == -6 || rc == -4 || rc == -11) << what << ": rc " << rc;
-      EXPECT_EQ(r.methods[0].plan.refusal->error,
-                rc == -11 ? "crash (null dereference)" : "abort (ET_CHECK)")
-          << what;
-      ++crashed;
-      ++compared;
-      continue;
-    }
-    ASSERT_TRUE(e["program_load_ok"].get<bool>()) << what;
-    ASSERT_EQ(r.methods.size(), e["methods"].size()) << what;
-    for (size_t k = 0; k < r.methods.size(); ++k) {
-      const report::MethodReport& m = r.methods[k];
-      const json& mm = e["methods"][k];
-      const int code = mm["load_error_code"].get<int>();
-      if (code != 0) {
-        ASSERT_TRUE(m.plan.refusal.has_value()) << what << ": the runtime fails with "
-                                                << ErrorName(code);
-        EXPECT_EQ(m.plan.refusal->error, ErrorName(code)) << what;
-        EXPECT_EQ(m.plan.refusal->log, LogText(mm["load_log"].get<std::string>())) << what;
-        ++refused;
-      } else {
-        EXPECT_FALSE(m.plan.refusal.has_value()) << what << ": " << m.plan.refusal->reason;
-        EXPECT_EQ(m.method_bytes, mm["total_bytes"].get<uint64_t>()) << what;
-        // (etmem measure's harness does not record the temp allocator.)
-        if (mm.contains("temp_peak_bytes")) {
-          EXPECT_EQ(m.temp_load_peak_bytes, mm["temp_peak_bytes"].get<uint64_t>()) << what;
-        }
-      }
-      // Every allocation the runtime made (up to the refusal), call for call.
-      const std::vector<std::array<uint64_t, 3>> got = test::PoolCalls(m, runtime::PoolKind::kMethod);
-      ASSERT_EQ(got.size(), mm["n_calls"].get<size_t>()) << what;
-      for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(json(got[i]), mm["trace"][i]) << what << " call " << i;
-    }
-    ++compared;
+    HoldRecord(e, bytes[name], counts);
+    if (::testing::Test::HasFatalFailure()) return;
   }
   // Each refusal program was measured at all 16 tags and at main; issue 26's at the tags its
   // file lists (with and without a temp allocator).
@@ -147,9 +194,34 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
     EXPECT_EQ(tags_by_program[s.name].size(),
               issue26_programs.count(s.name) ? issue26_tags : 17u)
         << s.name;
-  EXPECT_GT(refused, 0u);
-  EXPECT_GT(crashed, 0u);
-  EXPECT_GT(compared, 0u);
+  EXPECT_EQ(issue26_tags, 17u);  // every tag and main
+  EXPECT_GT(counts.refused, 0u);
+  EXPECT_GT(counts.crashed, 0u);
+  EXPECT_GT(counts.compared, 0u);
+}
+
+// Issue 25 item 3: the exporter's layouts that a strict reader could call invalid load (or are
+// refused by Program::load, no_constants at 0.2-0.3) in etmem exactly as on the real runtime, at
+// every tag, with and without a temp allocator: the verdict, the error and log line, and every
+// method-allocator call.
+TEST(MeasuredAcceptance, EveryReleaseLoadsTheExporterLayoutsAsItsRuntimeDid) {
+  std::map<std::string, std::vector<uint8_t>> bytes;
+  for (const testing::NamedScenario& s : testing::AcceptanceScenarios())
+    bytes[s.name] = s.make().Build();
+  Counts counts;
+  std::map<std::string, std::set<std::string>> runs_by_program;  // "tag temp"
+  for (const json& e : MeasuredAcceptance()["results"]) {
+    const std::string name = e["program"];
+    ASSERT_TRUE(bytes.count(name)) << e["tag"] << " " << name << ": no such acceptance scenario";
+    runs_by_program[name].insert(e["tag"].get<std::string>() + " " + e["temp"].get<std::string>());
+    HoldRecord(e, bytes[name], counts);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  // Every scenario at all 16 tags and main, with and without a temp allocator.
+  for (const testing::NamedScenario& s : testing::AcceptanceScenarios())
+    EXPECT_EQ(runs_by_program[s.name].size(), 34u) << s.name;
+  EXPECT_EQ(MeasuredAcceptance()["tags"].size(), 17u);
+  EXPECT_GT(counts.compared, 0u);
 }
 
 }  // namespace

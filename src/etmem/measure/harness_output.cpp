@@ -1,6 +1,7 @@
-// Owns: ReadFacts, ErrorName and Verdict (see harness_output.h).
+// Owns: ReadFacts, ErrorName, Verdict and VerdictsAgree (see harness_output.h).
 #include "etmem/measure/harness_output.h"
 
+#include <csignal>
 #include <map>
 #include <sstream>
 
@@ -49,6 +50,12 @@ std::string Verdict(const HarnessFacts& f, int status) {
   if (!f.runner_failed.empty()) return "the runner's own allocation failed";
   if (f.load_method) return ErrorName(*f.load_method);
   return "load_method not reached";
+}
+
+bool VerdictsAgree(const std::string& measured, const std::string& predicted, int status) {
+  const int signal = status >= 128 ? status - 128 : 0;
+  return measured == predicted || (signal != 0 && predicted.find("crash") != std::string::npos) ||
+         ((signal == SIGABRT || signal == SIGILL) && predicted.starts_with("abort"));
 }
 
 }  // namespace etmem::measure

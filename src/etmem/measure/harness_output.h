@@ -26,4 +26,10 @@ std::string ErrorName(int code);
 // facts and the harness's exit status.
 std::string Verdict(const HarnessFacts& f, int status);
 
+// Whether the real runtime's verdict (Verdict) is etmem's `predicted` one ("Ok", an Error name,
+// "Program::load " + an Error name, "crash (...)", "abort (ET_CHECK)"): the same words, or a
+// harness killed by a signal where etmem predicts a crash, or by SIGABRT (or SIGILL, where the
+// build's abort traps, as v0.1.0's does) where it predicts an abort.
+bool VerdictsAgree(const std::string& measured, const std::string& predicted, int status);
+
 }  // namespace etmem::measure

@@ -168,6 +168,8 @@ Result<MethodMeasurement> MeasureMethod(const report::Report& r, const Built& bu
   }
   const HarnessFacts facts = ReadFacts(run.output);
   out.etmem_verdict = m.plan.refusal ? m.plan.refusal->error : "Ok";
+  if (m.plan.refusal && m.plan.refusal->program_load)
+    out.etmem_verdict = "Program::load " + out.etmem_verdict;
   if (m.plan.refusal) out.refusal_reason = m.plan.refusal->reason;
   if (!m.plan.refusal && !e.prediction.failures.empty())
     out.etmem_verdict = "MemoryAllocationFailed";
@@ -175,9 +177,7 @@ Result<MethodMeasurement> MeasureMethod(const report::Report& r, const Built& bu
   if (out.measured_verdict == "the runner's own allocation failed" &&
       !e.prediction.failures.empty())
     out.measured_verdict = out.etmem_verdict;  // what etmem predicts as a failure
-  out.verdicts_agree =
-      out.measured_verdict == out.etmem_verdict ||
-      (run.status >= 128 && out.etmem_verdict.find("crash") != std::string::npos);
+  out.verdicts_agree = VerdictsAgree(out.measured_verdict, out.etmem_verdict, run.status);
   out.unknowns = m.plan.unknowns;
   out.assumptions = r.assumptions;
   out.assumptions.pool_align = e.pool_align;

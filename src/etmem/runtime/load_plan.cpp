@@ -165,12 +165,14 @@ class Planner {
                                    " (" + std::to_string(program_.constant_offsets) +
                                    " constant offsets) and has no segments");
       plan_.refusal->log = "No segments in program";
+      plan_.refusal->program_load = true;
       return false;
     }
     Refuse("InvalidProgram", "the constant segment index " + std::to_string(index) +
                                  " names no segment (the program has " + std::to_string(n) + ")");
     plan_.refusal->log = "Constant segment index " + std::to_string(index) +
                          " invalid for program segments range " + std::to_string(n);
+    plan_.refusal->program_load = true;
     return false;
   }
 
@@ -197,6 +199,7 @@ class Planner {
                            " items, constant_segment.offsets contains " +
                            std::to_string(program_.constant_offsets) +
                            " items. Only one should be used.";
+      plan_.refusal->program_load = true;
       return false;
     }
     return true;

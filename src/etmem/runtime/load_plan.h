@@ -94,6 +94,9 @@ struct Refusal {
   std::string error;   // the runtime's Error name, e.g. "NotSupported"
   std::string reason;  // what in the program triggers it
   std::string log;     // the runtime's own log line (its message text), where modelled
+  // Program::load refuses the file (no method reaches load_method); etmem measure's harness
+  // reports it as "Program::load <error>".
+  bool program_load = false;
 };
 
 // Where each kernel call's operator metadata (R28/R29) went.

@@ -77,6 +77,11 @@ int MethodBuilder::Operator(const std::string& name, const std::string& overload
   return static_cast<int>(record_.operators.size()) - 1;
 }
 
+int MethodBuilder::NamelessOperator(const std::string& overload) {
+  record_.operators.push_back({"", overload, true});
+  return static_cast<int>(record_.operators.size()) - 1;
+}
+
 int MethodBuilder::Delegate(DelegateSpec spec) {
   record_.delegates.push_back(std::move(spec));
   return static_cast<int>(record_.delegates.size()) - 1;
@@ -119,6 +124,16 @@ ProgramBuilder& ProgramBuilder::OmitInlineConstantVector() {
 
 ProgramBuilder& ProgramBuilder::PlaceholderConstantOffset() {
   options_.placeholder_constant_offset = true;
+  return *this;
+}
+
+ProgramBuilder& ProgramBuilder::AlsoInlineConstantBuffers(uint32_t n) {
+  options_.extra_inline_constant_buffers = n;
+  return *this;
+}
+
+ProgramBuilder& ProgramBuilder::MutableDataSegment(MutableSegmentRecord segment) {
+  options_.mutable_segment = std::move(segment);
   return *this;
 }
 

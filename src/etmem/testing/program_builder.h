@@ -60,6 +60,8 @@ class MethodBuilder {
 
   // Returns the operator's index; the same name and overload twice give the same index.
   int Operator(const std::string& name, const std::string& overload);
+  // An operator whose name string is absent (refusal programs); returns its index.
+  int NamelessOperator(const std::string& overload);
   // Returns the delegate's index.
   int Delegate(DelegateSpec spec);
   // Writes no delegates vector at all, not even an empty one (refusal programs).
@@ -116,6 +118,12 @@ class ProgramBuilder {
   // Without constants, writes constant_segment {segment 0, offsets [0]} and no constant segment,
   // as ExecuTorch's exporter does (ProgramOptions::placeholder_constant_offset).
   ProgramBuilder& PlaceholderConstantOffset();
+  // In segment mode, also writes `n` empty buffers into Program.constant_buffer: constants in
+  // both storages (ProgramOptions::extra_inline_constant_buffers).
+  ProgramBuilder& AlsoInlineConstantBuffers(uint32_t n);
+  // Adds Program.mutable_data_segments with one entry: a segment of `bytes`, `offsets` into it
+  // (ProgramOptions::mutable_segment). Mutable state names an offset by its TensorSpec::data_index.
+  ProgramBuilder& MutableDataSegment(MutableSegmentRecord segment);
   // Adds Program.named_data entry `key`, whose bytes get a segment of their own.
   ProgramBuilder& NamedData(std::string key, std::vector<uint8_t> bytes);
 

@@ -108,6 +108,7 @@ using InstructionRecord =
 struct OperatorRecord {
   std::string name;
   std::string overload;
+  bool omit_name = false;  // write no name string at all (refusal programs)
 };
 
 struct MethodRecord {
@@ -125,6 +126,15 @@ struct MethodRecord {
 };
 
 // Settings that decide the file layout rather than any method's content.
+// One Program.mutable_data_segments entry (mutable state's initial values, 0.4+): a segment of
+// `bytes` and the offsets of the values in it; `segment_index` written instead of the segment's
+// own index (refusal programs: a segment that does not exist).
+struct MutableSegmentRecord {
+  std::vector<uint8_t> bytes;
+  std::vector<uint64_t> offsets;
+  std::optional<uint32_t> segment_index;
+};
+
 struct ProgramOptions {
   bool constants_in_segment = true;  // false: legacy inline constant buffers
   uint32_t header_length = 32;       // extended-header length: 24 (writers <= 0.7) or 32
@@ -136,6 +146,11 @@ struct ProgramOptions {
   // Segment mode without constants: write constant_segment {segment 0, offsets [0]} (the
   // reserved entry only) and no constant segment, as ExecuTorch's exporter does. false: {0, []}.
   bool placeholder_constant_offset = false;
+  // Segment mode: also write this many empty buffers into Program.constant_buffer, so the
+  // program keeps constants in both storages (refusal programs; Program::load refuses it).
+  uint32_t extra_inline_constant_buffers = 0;
+  // Program.mutable_data_segments with this one entry (after every other segment).
+  std::optional<MutableSegmentRecord> mutable_segment;
 };
 
 struct NamedDataRecord {

@@ -34,11 +34,14 @@ struct DataPlan {
   std::vector<uint64_t> constant_offsets;             // segment mode, with the reserved 0
   bool constants_inline = false;                      // legacy Program.inline_constants
   bool inline_constant_vector = true;                 // ProgramOptions::inline_constant_vector
+  uint32_t extra_inline_buffers = 0;  // ProgramOptions::extra_inline_constant_buffers
   std::vector<const ConstantData*> inline_constants;  // inline mode, without the reserved one
   std::vector<const std::vector<uint8_t>*> inline_blobs;
   std::vector<std::vector<BlobRef>> delegate_blobs;  // [method][delegate]
   std::vector<uint32_t> first_data_index;            // [method]: data_index of constant 0
   std::vector<uint32_t> named_data_segments;
+  const MutableSegmentRecord* mutable_segment = nullptr;  // ProgramOptions::mutable_segment
+  uint32_t mutable_segment_index = 0;                     // as written
   uint64_t segment_alignment = 1;
 
   uint32_t AddSegment(uint64_t size) {
@@ -124,12 +127,20 @@ DataPlan PlanData(const ProgramOptions& options, std::span<const MethodRecord* c
   PlanConstantIndices(methods, plan);
   plan.constants_inline = !options.constants_in_segment;
   plan.inline_constant_vector = options.inline_constant_vector;
+  plan.extra_inline_buffers = options.extra_inline_constant_buffers;
   if (plan.constants_inline)
     PlanInlineConstants(methods, plan);
   else
     PlanConstantSegment(options, methods, plan);
   PlanDelegateBlobs(methods, plan);
   PlanNamedData(named_data, plan);
+  if (options.mutable_segment) {
+    const MutableSegmentRecord& s = *options.mutable_segment;
+    const uint32_t index = plan.AddSegment(s.bytes.size());
+    plan.AddPiece(plan.segments[index].first, s.bytes.data(), s.bytes.size());
+    plan.mutable_segment = &s;
+    plan.mutable_segment_index = s.segment_index.value_or(index);
+  }
   return plan;
 }
 
@@ -292,7 +303,8 @@ Offset<fb::Method> FlatbufferWriter::Method(const MethodRecord& m, size_t method
   std::vector<Offset<fb::Operator>> operators;
   for (const OperatorRecord& op : m.operators)
     operators.push_back(
-        fb::CreateOperator(fbb_, fbb_.CreateString(op.name), fbb_.CreateString(op.overload)));
+        fb::CreateOperator(fbb_, op.omit_name ? 0 : fbb_.CreateString(op.name),
+                           fbb_.CreateString(op.overload)));
   std::vector<Offset<fb::Delegate>> delegates;
   for (size_t d = 0; d < m.delegates.size(); ++d)
     delegates.push_back(Delegate(m.delegates[d], plan_.delegate_blobs[method_index][d]));
@@ -337,6 +349,8 @@ Offset<flatbuffers::Vector<Offset<fb::InlineBuffer>>> FlatbufferWriter::InlineCo
     const uint8_t* data = c->bytes.empty() ? nullptr : c->bytes.data();
     buffers.push_back(fb::CreateInlineBuffer(fbb_, AlignedBytes(data, c->size())));
   }
+  for (uint32_t i = 0; i < plan_.extra_inline_buffers; ++i)
+    buffers.push_back(fb::CreateInlineBuffer(fbb_, AlignedBytes(nullptr, 0)));
   return fbb_.CreateVector(buffers);
 }
 
@@ -381,8 +395,13 @@ std::vector<uint8_t> FlatbufferWriter::Finish(std::span<const MethodRecord* cons
   auto segments = Segments();
   auto constant_segment = ConstantSegment();
   auto named = NamedData(named_data);
+  Offset<flatbuffers::Vector<Offset<fb::SubSegments>>> mutable_segments = 0;
+  if (plan_.mutable_segment)
+    mutable_segments = fbb_.CreateVector(std::vector<Offset<fb::SubSegments>>{
+        fb::CreateSubSegments(fbb_, plan_.mutable_segment_index,
+                              fbb_.CreateVector(plan_.mutable_segment->offsets))});
   auto root = fb::CreateProgram(fbb_, 0, methods_vector, inline_constants, inline_blobs, segments,
-                                constant_segment, 0, named);
+                                constant_segment, mutable_segments, named);
   fb::FinishProgramBuffer(fbb_, root);
   return {fbb_.GetBufferPointer(), fbb_.GetBufferPointer() + fbb_.GetSize()};
 }

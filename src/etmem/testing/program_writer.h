@@ -8,7 +8,7 @@
 //   [40, program_size)   the rest of the flatbuffer
 //   segment_base_offset = program_size rounded up to the segment alignment; each segment is
 //   aligned likewise relative to that base. Segment order: constants, delegate blobs (method
-//   order, then delegate order), named data.
+//   order, then delegate order), named data, the mutable data segment.
 #pragma once
 
 #include <cstdint>

@@ -47,6 +47,29 @@ ProgramBuilder MutableStateWithoutSegment() {
   return program;
 }
 
+// Mutable state as the exporter writes it from 0.4: a planned [1, 4] float tensor whose initial
+// value is entry `data_index` of the program's mutable data segment (`offsets` into `bytes`
+// bytes of it; `segment_index` written instead of the segment's own when given). The runtime
+// copies the value into planned memory when it parses the tensor.
+ProgramBuilder MutableStateInSegment(uint32_t data_index, std::vector<uint64_t> offsets,
+                                     size_t bytes = 32,
+                                     std::optional<uint32_t> segment_index = std::nullopt) {
+  ProgramBuilder program;
+  program.MutableDataSegment({CounterBytes(bytes), std::move(offsets), segment_index});
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  int x = PlannedTensor(m, planner, {1, 4});
+  int state = m.Tensor({.sizes = {1, 4}, .placement = planner.Take(16), .data_index = data_index});
+  int y = PlannedTensor(m, planner, {1, 4});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.PlannedBufferSizes({planner.high_water()});
+  int add = m.Operator("aten::add", "out");
+  int alpha = m.Int(1);
+  m.KernelCall(add, {x, state, alpha, y, y});
+  return program;
+}
+
 // x -> add(x, w) -> add(., c) -> y, with a float [1, 4] input and output, where w is an
 // ordinary constant and c the tensor under test: `c` describes it, `setup` sets program options.
 ProgramBuilder AddsTensor(TensorSpec c, void (*setup)(ProgramBuilder&) = nullptr) {
@@ -268,6 +291,45 @@ constexpr NamedScenario kRefusals[] = {
        m.KernelCall(m.Operator("custom::" + std::string(88, 'r'), "out"), {x, y});
        return program;
      }},
+    // An operator without a name string (only its overload): InvalidProgram "Missing operator
+    // name" from 0.2, when the kernel call is parsed.
+    {"operator_without_name", [] {
+       ProgramBuilder program;
+       MethodBuilder& m = program.Method("forward");
+       int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}});
+       int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 16}});
+       m.Inputs({x});
+       m.Outputs({y});
+       m.PlannedBufferSizes({32});
+       m.KernelCall(m.NamelessOperator("out"), {x, y});
+       return program;
+     }},
+    // A constant in the constant segment and an (empty) entry in Program.constant_buffer too:
+    // Program::load refuses the file from 0.2 ("Only one should be used"), InvalidProgram.
+    {"constants_in_both_storages", [] {
+       ProgramBuilder program;
+       program.AlsoInlineConstantBuffers(1);
+       MethodBuilder& m = program.Method("forward");
+       BumpPlanner planner;
+       int x = PlannedTensor(m, planner, {1, 4});
+       int w = ConstantTensor(m, {1, 4});
+       int y = PlannedTensor(m, planner, {1, 4});
+       int alpha = m.Int(1);
+       m.Inputs({x});
+       m.Outputs({y});
+       m.PlannedBufferSizes({planner.high_water()});
+       m.KernelCall(m.Operator("aten::add", "out"), {x, w, alpha, y, y});
+       return program;
+     }},
+    // Mutable state with its initial value in a mutable data segment (32 bytes, offsets [0, 16]):
+    // entry 1 loads from 0.4; 0.2/0.3 look the index up among the constants.
+    {"mutable_state_in_segment", [] { return MutableStateInSegment(1, {0, 16}); }},
+    // Entry 2 of a segment with two offsets: NotFound "offset index 2 out of range >= 2" (0.4+).
+    {"mutable_state_index_beyond_offsets", [] { return MutableStateInSegment(2, {0, 16}); }},
+    // Entry 1 at offset 24 of 32 bytes: its 16 bytes run past the segment's end (InvalidArgument).
+    {"mutable_state_past_segment_end", [] { return MutableStateInSegment(1, {0, 24}); }},
+    // The mutable data segment entry names segment 7 of a program with one: NotFound.
+    {"mutable_segment_missing", [] { return MutableStateInSegment(1, {0, 16}, 32, 7); }},
     // Several methods, only one refused; several faults in one file.
     {"two_methods_one_refused", TwoMethodsOneRefused},
     {"several_faults", SeveralFaults},
