@@ -25,6 +25,7 @@
 #include "etmem/check/assumption_search.h"
 #include "etmem/device/device_log.h"
 #include "etmem/measure/build.h"
+#include "etmem/measure/execute.h"
 #include "etmem/measure/harness_output.h"
 #include "etmem/measure/process.h"
 #include "etmem/report/assumptions.h"
@@ -46,6 +47,7 @@ struct MeasureArgs {
   std::string method;
   std::optional<uint64_t> pool;
   bool brief = false;
+  bool execute = false, no_heap = false;  // --execute, --no-heap (measure/execute.h)
   ModelArgs model;
   CLI::App* cmd = nullptr;
   bool given(const char* option) const { return cmd->count(option) > 0; }
@@ -380,6 +382,27 @@ int RunMeasure(MeasureArgs args) {
     }
     exit = std::max(exit, code);
   }
+  if (args.execute) {  // the real kernels run each method once (measure/execute.h)
+    const api::Report first = BuildSingleReport(opened, model, methods.front());
+    const report::Report& r = api::Internal(first);
+    auto release_traits = runtime::FindRelease(release);
+    auto target = abi::FindBuiltinTarget(model.target);
+    if (!release_traits || !target) return FailInvalid("--execute: no model of the host target");
+    measure::ExecuteOptions x{*tree, options, fs::absolute(args.program).string(), &program,
+                              methods, *release_traits, &*target};
+    x.kernels = model.kernels;
+    x.temp_allocator = r.assumptions.temp_allocator;
+    x.temp_pool_bytes = r.assumptions.temp_pool_bytes.value_or(kPortableTemp);
+    x.no_heap = args.no_heap;
+    x.method_pool_bytes = args.pool.value_or(kDefaultPool);
+    x.backend_steps = kernels_backends;
+    auto code = measure::MeasureExecution(x, std::cout);
+    if (!code) {
+      if (temporary) fs::remove_all(work_abs, ec);
+      return FailInvalid(code.error().message);
+    }
+    exit = std::max(exit, *code);
+  }
   if (temporary)
     fs::remove_all(work_abs, ec);
   else
@@ -407,6 +430,12 @@ static Run DefineMeasure(CLI::App* cmd) {
                         "the method pool in bytes (default 64 MiB, and etmem's prediction "
                         "unbounded)"));
   cmd->add_flag("--brief", args->brief, "omit the call-by-call table");
+  cmd->add_flag("--execute", args->execute,
+                "also run each method once with the tree's real portable kernels (inputs "
+                "filled) and compare the run-time temp trace with etmem's");
+  cmd->add_flag("--no-heap", args->no_heap,
+                "with --execute and --temp null: et_pal_allocate returns NULL while the method "
+                "executes (a firmware without a heap)")->needs("--execute");
   AddModelOptions(cmd, args->model);
   return [args]() { return Guarded([&] { return RunMeasure(*args); }); };
 }
