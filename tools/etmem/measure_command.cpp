@@ -392,7 +392,8 @@ int RunMeasure(MeasureArgs args) {
                               methods, *release_traits, &*target};
     x.kernels = model.kernels;
     x.temp_allocator = r.assumptions.temp_allocator;
-    x.temp_pool_bytes = r.assumptions.temp_pool_bytes.value_or(kPortableTemp);
+    x.temp_pool_bytes = r.assumptions.run_temp_pool_bytes.value_or(
+        r.assumptions.temp_pool_bytes.value_or(kPortableTemp));
     x.no_heap = args.no_heap;
     x.method_pool_bytes = args.pool.value_or(kDefaultPool);
     x.backend_steps = kernels_backends;

@@ -69,6 +69,13 @@ struct ExecutionTrace {
 };
 ExecutionTrace ReadExecution(const std::string& harness_output);
 
+// Prints the trace of one method beside etmem's prediction for the same temp allocator (or heap,
+// `predicted.platform_fallback`; `no_heap`: et_pal_allocate returned NULL): per call the requests
+// (and the pool bytes, or the heap bytes), MATCH or DIFFER, the peak and the instruction that
+// sets it, the failing instruction and the lines logged. Returns whether everything matches.
+bool CompareExecution(const pte::MethodView& method, const ExecutionTrace& trace,
+                      const kernels::RunTemp& predicted, bool no_heap, std::ostream& out);
+
 struct ExecuteOptions {
   Tree tree;
   BuildOptions build;                  // compiler, work directory, jobs, version
