@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -104,16 +103,54 @@ std::string ParamType(std::string p) {
   return p;
 }
 
+// The identifiers and punctuation of a type, in order ("const exec_aten::Tensor&" ->
+// const, exec_aten, ::, Tensor, &). No std::regex: its recursion grows with the input.
+std::vector<std::string> TypeTokens(std::string_view t) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < t.size();) {
+    if (IdentChar(t[i])) {
+      size_t e = i;
+      while (e < t.size() && IdentChar(t[e])) ++e;
+      out.emplace_back(t.substr(i, e - i));
+      i = e;
+    } else if (t.compare(i, 2, "::") == 0) {
+      out.emplace_back("::");
+      i += 2;
+    } else if (std::isspace(static_cast<unsigned char>(t[i]))) {
+      ++i;
+    } else {
+      out.emplace_back(1, t[i++]);
+    }
+  }
+  return out;
+}
+
 // The type with qualifiers and namespaces dropped ("const exec_aten::Tensor&" -> "Tensor").
-std::string BareType(const std::string& t, bool& is_const, bool& is_ref) {
-  std::string s = t;
-  is_const = std::regex_search(s, std::regex("\\bconst\\b"));
-  is_ref = s.find('&') != std::string::npos;
-  s = std::regex_replace(s, std::regex("\\bconst\\b|\\bvolatile\\b|&"), "");
-  s = std::regex_replace(s, std::regex("\\s+"), "");
-  s = std::regex_replace(s, std::regex("([A-Za-z_][A-Za-z_0-9]*::)+"), "");
-  if (s.starts_with("::")) s = s.substr(2);
+std::string BareType(std::string_view t, bool& is_const, bool& is_ref) {
+  is_const = is_ref = false;
+  const std::vector<std::string> tokens = TypeTokens(t);
+  std::string s;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& k = tokens[i];
+    if (k == "const") { is_const = true; continue; }
+    if (k == "volatile") continue;
+    if (k == "&") { is_ref = true; continue; }
+    if (k == "::") continue;
+    if (i + 1 < tokens.size() && tokens[i + 1] == "::") continue;  // a namespace
+    s += k;
+  }
   return s;
+}
+
+// Runs of blanks as one space.
+std::string OneSpaced(std::string_view t) {
+  std::string s;
+  for (char c : t) {
+    const bool blank = std::isspace(static_cast<unsigned char>(c));
+    if (blank && (s.empty() || s.back() == ' ')) continue;
+    s += blank ? ' ' : c;
+  }
+  return Trim(s);
 }
 
 // The spelling the generated declaration uses for a bare type; nullopt when unsupported.
@@ -203,10 +240,23 @@ std::map<std::string, std::string> KernelNames(const std::string& yaml) {
 void AddIncludedSources(const fs::path& root, const std::string& rel, std::set<std::string>& seen,
                         std::vector<std::string>& sources) {
   const std::string text = ReadText((root / rel).string());
-  static const std::regex include("#\\s*include\\s*[<\"](executorch/)?((kernels|extension)/[^>\"]+)[>\"]");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), include);
-       it != std::sregex_iterator(); ++it) {
-    const std::string header = (*it)[2];
+  std::vector<std::string> headers;  // #include <executorch/kernels/...> or "kernels/..." lines
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::string l = Trim(line);
+    if (!l.starts_with("#")) continue;
+    l = Trim(l.substr(1));
+    if (!l.starts_with("include")) continue;
+    l = Trim(l.substr(7));
+    if (l.size() < 2 || (l[0] != '<' && l[0] != '"')) continue;
+    const size_t end = l.find(l[0] == '<' ? '>' : '"', 1);
+    if (end == std::string::npos) continue;
+    std::string h = l.substr(1, end - 1);
+    if (h.starts_with("executorch/")) h = h.substr(11);
+    if ((h.starts_with("kernels/") || h.starts_with("extension/")) && h.find("..") == std::string::npos)
+      headers.push_back(h);
+  }
+  for (const std::string& header : headers) {
     if (!seen.insert(header).second) continue;
     std::error_code ec;
     if (!fs::is_regular_file(root / header, ec)) continue;
@@ -232,6 +282,70 @@ void AddIncludedSources(const fs::path& root, const std::string& rel, std::set<s
         AddIncludedSources(root, f, seen, sources);
       }
   }
+}
+
+// The declaration of `function` (qualified: `qualified`) from its definition, every type spelled
+// as the generated file spells it; an unsupported type fails with one line naming `op`.
+Result<std::string> Declaration(const std::string& op, const std::string& function,
+                                const std::string& qualified, const std::string& source,
+                                const Definition& def) {
+  // The declaration, every type spelled as the generated file spells it.
+  const std::vector<std::string> params = SplitParams(def.params);
+  std::string decl_params;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const std::string type = ParamType(params[i]);
+    bool is_const = false, is_ref = false;
+    const std::string bare = BareType(type, is_const, is_ref);
+    std::string spelled;
+    if (i == 0) {
+      if (bare != "KernelRuntimeContext" && bare != "RuntimeContext")
+        return MakeError(ErrorCode::kInvalidArgument,
+                         fmt::format("operator {}: kernel {} in {} does not take the kernel "
+                                     "context first (its first parameter is '{}')",
+                                     Printable(op), Printable(qualified), source,
+                                     Printable(type)));
+      spelled = "EtmemContext&";
+    } else {
+      const std::optional<std::string> canon = CanonicalType(bare);
+      if (!canon)
+        return MakeError(ErrorCode::kInvalidArgument,
+                         fmt::format("operator {}: argument type '{}' of kernel {} ({}) is not "
+                                     "supported by etmem measure --execute",
+                                     Printable(op), Printable(Trim(type)), Printable(qualified),
+                                     source));
+      spelled = (is_const ? "const " : "") + *canon + (is_ref ? "&" : "");
+    }
+    decl_params += (i ? ", " : "") + spelled;
+  }
+  // The return type: void, T&, or std::tuple<T&, ...>.
+  std::string ret = OneSpaced(def.return_type);
+  for (const char* word : {"inline ", "static ", "ET_NODISCARD "})
+    if (ret.starts_with(word)) ret = ret.substr(std::strlen(word));
+  std::string ret_spelled;
+  bool ret_const = false, ret_ref = false;
+  const std::string ret_bare = BareType(ret, ret_const, ret_ref);
+  if (ret_bare == "void") {
+    ret_spelled = "void";
+  } else if (ret_bare.starts_with("tuple<") && ret_bare.ends_with(">")) {
+    const std::vector<std::string> parts = SplitParams(ret.substr(ret.find('<') + 1, ret.rfind('>') - ret.find('<') - 1));
+    ret_spelled = "std::tuple<";
+    for (size_t i = 0; i < parts.size(); ++i) {
+      bool c = false, r = false;
+      const auto canon = CanonicalType(BareType(parts[i], c, r));
+      if (!canon) { ret_spelled.clear(); break; }
+      ret_spelled += (i ? ", " : "") + std::string(c ? "const " : "") + *canon + (r ? "&" : "");
+    }
+    if (!ret_spelled.empty()) ret_spelled += ">";
+  } else if (auto canon = CanonicalType(ret_bare)) {
+    ret_spelled = (ret_const ? "const " : "") + *canon + (ret_ref ? "&" : "");
+  }
+  if (ret_spelled.empty())
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("operator {}: return type '{}' of kernel {} ({}) is not "
+                                 "supported by etmem measure --execute",
+                                 Printable(op), Printable(Trim(def.return_type)),
+                                 Printable(qualified), source));
+  return ret_spelled + " " + function + "(" + decl_params + ");";
 }
 
 // The generated file's fixed part: boxing that reads each argument from the instruction's
@@ -279,6 +393,21 @@ void EtmemCall(R (*fn)(C&, P...), EtmemContext& ctx, EtmemStack stack) {
 )";
 
 }  // namespace
+
+Result<std::optional<std::string>> KernelDeclaration(const std::string& op,
+                                                     const std::string& function,
+                                                     const std::string& source_text,
+                                                     const std::string& source_path) {
+  const std::optional<Definition> def = FindDefinition(Uncommented(source_text), function);
+  if (!def) return std::optional<std::string>();
+  ETMEM_TRY(std::string d, Declaration(op, function, "::torch::executor::native::" + function,
+                                       source_path, *def));
+  return std::optional<std::string>(std::move(d));
+}
+
+std::map<std::string, std::string> PortableKernelNames(const std::string& yaml) {
+  return KernelNames(yaml);
+}
 
 Result<KernelSet> FindRealKernels(const Tree& tree, const std::vector<std::string>& ops) {
   const fs::path root(tree.root);
@@ -351,62 +480,7 @@ Result<KernelSet> FindRealKernels(const Tree& tree, const std::vector<std::strin
                        fmt::format("operator {}: its kernel {} (functions.yaml) is not defined in "
                                    "the tree's kernels/portable/cpu/op_*.cpp",
                                    Printable(op), Printable(k.function)));
-    // The declaration, every type spelled as the generated file spells it.
-    const std::vector<std::string> params = SplitParams(def->params);
-    std::string decl_params;
-    for (size_t i = 0; i < params.size(); ++i) {
-      const std::string type = ParamType(params[i]);
-      bool is_const = false, is_ref = false;
-      const std::string bare = BareType(type, is_const, is_ref);
-      std::string spelled;
-      if (i == 0) {
-        if (bare != "KernelRuntimeContext" && bare != "RuntimeContext")
-          return MakeError(ErrorCode::kInvalidArgument,
-                           fmt::format("operator {}: kernel {} in {} does not take the kernel "
-                                       "context first (its first parameter is '{}')",
-                                       Printable(op), Printable(k.function), k.source,
-                                       Printable(type)));
-        spelled = "EtmemContext&";
-      } else {
-        const std::optional<std::string> canon = CanonicalType(bare);
-        if (!canon)
-          return MakeError(ErrorCode::kInvalidArgument,
-                           fmt::format("operator {}: argument type '{}' of kernel {} ({}) is not "
-                                       "supported by etmem measure --execute",
-                                       Printable(op), Printable(Trim(type)), Printable(k.function),
-                                       k.source));
-        spelled = (is_const ? "const " : "") + *canon + (is_ref ? "&" : "");
-      }
-      decl_params += (i ? ", " : "") + spelled;
-    }
-    // The return type: void, T&, or std::tuple<T&, ...>.
-    std::string ret = std::regex_replace(def->return_type, std::regex("\\s+"), " ");
-    for (const char* word : {"inline ", "static ", "ET_NODISCARD "})
-      if (ret.starts_with(word)) ret = ret.substr(std::strlen(word));
-    std::string ret_spelled;
-    bool ret_const = false, ret_ref = false;
-    const std::string ret_bare = BareType(ret, ret_const, ret_ref);
-    if (ret_bare == "void") {
-      ret_spelled = "void";
-    } else if (ret_bare.starts_with("tuple<") && ret_bare.ends_with(">")) {
-      const std::vector<std::string> parts = SplitParams(ret.substr(ret.find('<') + 1, ret.rfind('>') - ret.find('<') - 1));
-      ret_spelled = "std::tuple<";
-      for (size_t i = 0; i < parts.size(); ++i) {
-        bool c = false, r = false;
-        const auto canon = CanonicalType(BareType(parts[i], c, r));
-        if (!canon) { ret_spelled.clear(); break; }
-        ret_spelled += (i ? ", " : "") + std::string(c ? "const " : "") + *canon + (r ? "&" : "");
-      }
-      if (!ret_spelled.empty()) ret_spelled += ">";
-    } else if (auto canon = CanonicalType(ret_bare)) {
-      ret_spelled = (ret_const ? "const " : "") + *canon + (ret_ref ? "&" : "");
-    }
-    if (ret_spelled.empty())
-      return MakeError(ErrorCode::kInvalidArgument,
-                       fmt::format("operator {}: return type '{}' of kernel {} ({}) is not "
-                                   "supported by etmem measure --execute",
-                                   Printable(op), Printable(Trim(def->return_type)),
-                                   Printable(k.function), k.source));
+    ETMEM_TRY(k.declaration, Declaration(op, function, k.function, k.source, *def));
     const std::string inner = space.starts_with("::") ? space.substr(2) : space;
     std::string open, close;
     for (size_t b = 0, e; b < inner.size(); b = e + 2) {
@@ -415,7 +489,6 @@ Result<KernelSet> FindRealKernels(const Tree& tree, const std::vector<std::strin
       open += "namespace " + inner.substr(b, e - b) + " { ";
       close += "} ";
     }
-    k.declaration = ret_spelled + " " + function + "(" + decl_params + ");";
     declarations += open + k.declaration + " " + close + "\n";
     const size_t index = set.kernels.size();
     wrappers += fmt::format(
@@ -482,7 +555,8 @@ ExecutionTrace ReadExecution(const std::string& output) {
       if (where != "FAIL") a.offset = std::strtoull(where.c_str(), nullptr, 10);
       ExecutedCall& c = current ? *current : outside;
       c.temp.push_back(a);
-      if (a.offset) c.pool_bytes = std::max(c.pool_bytes, *a.offset + a.size);
+      if (a.offset)  // saturating: the numbers are the harness's, but read as text
+        c.pool_bytes = std::max(c.pool_bytes, *a.offset > UINT64_MAX - a.size ? UINT64_MAX : *a.offset + a.size);
     } else if (tag == "measure:" && key == "temp_reset") {
       ++t.resets;
       current = nullptr;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -47,6 +48,17 @@ struct KernelSet {
 // the operator: not in the tree's portable kernels, its definition not found, or an argument or
 // return type the generated wrapper does not support (naming the type).
 Result<KernelSet> FindRealKernels(const Tree& tree, const std::vector<std::string>& ops);
+
+// The parts of FindRealKernels that read the tree's text (also the fuzz target's entry points):
+// functions.yaml's operator -> kernel_name entries ("topk.values" ->
+// "torch::executor::topk_values"), and the declaration generated for `function`
+// (unqualified, in torch::executor::native) from a source's text: nullopt when the text does not
+// define it, else the declaration or one line naming `op` and the type not supported.
+std::map<std::string, std::string> PortableKernelNames(const std::string& yaml);
+Result<std::optional<std::string>> KernelDeclaration(const std::string& op,
+                                                     const std::string& function,
+                                                     const std::string& source_text,
+                                                     const std::string& source_path);
 
 // What the harness printed while the method executed.
 struct ExecutedCall {
