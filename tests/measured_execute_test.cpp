@@ -147,5 +147,38 @@ TEST(MeasuredExecute, TheRealKernelsTempTraceIsWhatEtmemPredicts) {
     std::cout << "[ note ] " << skipped << " record(s) of real programs skipped: ../shared is absent\n";
 }
 
+// The comparison says DIFFER, and fails, when the real kernel asks for other bytes than etmem
+// predicts: the 1.4.1 trace of topk with its largest request changed by 8 bytes.
+TEST(MeasuredExecute, ADifferentRequestIsADifference) {
+  const nlohmann::json doc = test::ReadMeasured("x86_64_execute_temp.json");
+  for (const nlohmann::json& rec : doc["records"]) {
+    if (rec["release"] != "1.4.1" || rec["program"] != "topk" || !rec["temp_allocator"].get<bool>() ||
+        rec["temp_pool_bytes"] != 1 << 20)
+      continue;
+    auto p = pte::ReadProgramBytes(test::MeasuredProgramBytes(rec), "topk");
+    ASSERT_TRUE(p.has_value());
+    kernels::RunTempOptions o;
+    o.pool_align = 16;
+    o.temp_pool_bytes = 1 << 20;
+    auto predicted = kernels::ComputeRunTemp(*p, p->methods[0], **runtime::FindRelease("1.4.1"),
+                                             *abi::FindBuiltinTarget("x86_64"), o);
+    ASSERT_TRUE(predicted.has_value());
+    std::string text;
+    for (const auto& l : rec["trace"]) {
+      std::string line = l.get<std::string>();
+      if (line == "measure: temp_alloc 640 8 0") line = "measure: temp_alloc 648 8 0";
+      text += line + "\n";
+    }
+    std::ostringstream out;
+    EXPECT_FALSE(measure::CompareExecution(p->methods[0], measure::ReadExecution(text), *predicted,
+                                           false, out));
+    EXPECT_NE(out.str().find("* 1 "), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("measured 648 B at instruction 1, etmem 640 B at instruction 1: DIFFER"),
+              std::string::npos) << out.str();
+    return;
+  }
+  FAIL() << "no 1.4.1 topk record with a 1 MiB temp pool";
+}
+
 }  // namespace
 }  // namespace etmem
