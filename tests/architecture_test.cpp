@@ -133,8 +133,9 @@ const std::vector<VerbException>& VerbExceptions() {
       // Builds and runs the harness, reads its output, compares with the prediction.
       {"measure_command.cpp",
        {"etmem/api/internal.h", "etmem/check/assumption_search.h", "etmem/device/device_log.h",
-        "etmem/measure/build.h", "etmem/measure/harness_output.h", "etmem/measure/process.h"},
-       419},
+        "etmem/measure/build.h", "etmem/measure/execute.h", "etmem/measure/harness_output.h",
+        "etmem/measure/process.h"},
+       435},
       // Reads the linked image through the firmware stage (not yet in the public header).
       {"firmware_command.cpp", {"etmem/firmware/firmware.h"}, kMaxVerbLines},
       // Compiles probes against the user's tree and reads their sizes from the object file.

@@ -384,24 +384,12 @@ int RunMeasure(MeasureArgs args) {
   }
   if (args.execute) {  // the real kernels run each method once (measure/execute.h)
     const api::Report first = BuildSingleReport(opened, model, methods.front());
-    const report::Report& r = api::Internal(first);
-    auto release_traits = runtime::FindRelease(release);
-    auto target = abi::FindBuiltinTarget(model.target);
-    if (!release_traits || !target) return FailInvalid("--execute: no model of the host target");
-    measure::ExecuteOptions x{*tree, options, fs::absolute(args.program).string(), &program,
-                              methods, *release_traits, &*target};
-    x.kernels = model.kernels;
-    x.temp_allocator = r.assumptions.temp_allocator;
-    x.temp_pool_bytes = r.assumptions.run_temp_pool_bytes.value_or(
-        r.assumptions.temp_pool_bytes.value_or(kPortableTemp));
-    x.no_heap = args.no_heap;
-    x.method_pool_bytes = args.pool.value_or(kDefaultPool);
-    x.backend_steps = kernels_backends;
-    auto code = measure::MeasureExecution(x, std::cout);
-    if (!code) {
-      if (temporary) fs::remove_all(work_abs, ec);
-      return FailInvalid(code.error().message);
-    }
+    auto code = measure::MeasureExecution(
+        *tree, options, fs::absolute(args.program).string(), program, methods,
+        api::Internal(first), args.no_heap, args.pool.value_or(kDefaultPool), kernels_backends,
+        std::cout);
+    if (!code && temporary) fs::remove_all(work_abs, ec);
+    if (!code) return FailInvalid(code.error().message);
     exit = std::max(exit, *code);
   }
   if (temporary)
@@ -431,12 +419,10 @@ static Run DefineMeasure(CLI::App* cmd) {
                         "the method pool in bytes (default 64 MiB, and etmem's prediction "
                         "unbounded)"));
   cmd->add_flag("--brief", args->brief, "omit the call-by-call table");
-  cmd->add_flag("--execute", args->execute,
-                "also run each method once with the tree's real portable kernels (inputs "
-                "filled) and compare the run-time temp trace with etmem's");
-  cmd->add_flag("--no-heap", args->no_heap,
-                "with --execute and --temp null: et_pal_allocate returns NULL while the method "
-                "executes (a firmware without a heap)")->needs("--execute");
+  cmd->add_flag("--execute", args->execute, "also run each method once with the tree's real "
+                "portable kernels and compare the run-time temp trace with etmem's");
+  cmd->add_flag("--no-heap", args->no_heap, "with --execute --temp null: no heap while executing")
+      ->needs("--execute");
   AddModelOptions(cmd, args->model);
   return [args]() { return Guarded([&] { return RunMeasure(*args); }); };
 }

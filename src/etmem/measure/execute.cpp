@@ -866,4 +866,23 @@ Result<int> MeasureExecution(const ExecuteOptions& o, std::ostream& out) {
   return exit;
 }
 
+Result<int> MeasureExecution(const Tree& tree, const BuildOptions& build,
+                             const std::string& program_path, const pte::ProgramView& program,
+                             const std::vector<std::string>& methods,
+                             const report::Report& analysed, bool no_heap,
+                             uint64_t method_pool_bytes, const std::string& backend_steps,
+                             std::ostream& out) {
+  ETMEM_TRY(const runtime::RuntimeTraits* release, runtime::FindRelease(analysed.assumptions.runtime));
+  ETMEM_TRY(abi::Abi target, abi::FindBuiltinTarget(analysed.assumptions.target));
+  ExecuteOptions x{tree, build, program_path, &program, methods, release, &target};
+  x.kernels = analysed.assumptions.kernels;
+  x.temp_allocator = analysed.assumptions.temp_allocator;
+  x.temp_pool_bytes = analysed.assumptions.run_temp_pool_bytes.value_or(
+      analysed.assumptions.temp_pool_bytes.value_or(1 << 20));
+  x.no_heap = no_heap;
+  x.method_pool_bytes = method_pool_bytes;
+  x.backend_steps = backend_steps;
+  return MeasureExecution(x, out);
+}
+
 }  // namespace etmem::measure

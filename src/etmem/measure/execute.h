@@ -22,6 +22,7 @@
 #include "etmem/kernels/run_temp.h"
 #include "etmem/measure/build.h"
 #include "etmem/pte/program_view.h"
+#include "etmem/report/report.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::measure {
@@ -111,5 +112,15 @@ struct ExecuteOptions {
 // etmem's prediction. Returns 0 when every method matches, 1 on a difference; an error (one
 // line) for a tree whose kernels cannot be found or built.
 Result<int> MeasureExecution(const ExecuteOptions& options, std::ostream& out);
+
+// The same for the measure verb: the release, target, kernels, temp allocator and temp pool of
+// `analysed` (its report of the first method: a temp allocator when its assumptions say so, of
+// the run-time temp pool's size, else the load's, else 1 MiB).
+Result<int> MeasureExecution(const Tree& tree, const BuildOptions& build,
+                             const std::string& program_path, const pte::ProgramView& program,
+                             const std::vector<std::string>& methods,
+                             const report::Report& analysed, bool no_heap,
+                             uint64_t method_pool_bytes, const std::string& backend_steps,
+                             std::ostream& out);
 
 }  // namespace etmem::measure
