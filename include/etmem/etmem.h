@@ -481,6 +481,11 @@ struct MeasureOptions {
   std::string method;      // empty: every method
   std::optional<uint64_t> pool;  // the method pool (empty: 64 MiB, the prediction unbounded)
   bool brief = false;            // the text without the call-by-call table
+  // --execute: also run each method once with the tree's real portable kernels (and prim ops)
+  // and compare the run-time temp trace with etmem's (src/etmem/measure/execute.h); no_heap:
+  // with no temp allocator, et_pal_allocate returns NULL while the method executes.
+  bool execute = false;
+  bool no_heap = false;
   // runtime: empty = the tree's release (or the closest modelled one); target: empty = the
   // host's; pool_align: unset = 16.
   Options model;

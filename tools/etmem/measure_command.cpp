@@ -27,6 +27,7 @@ struct MeasureArgs {
   std::string method;
   std::optional<uint64_t> pool;
   bool brief = false;
+  bool execute = false, no_heap = false;  // --execute, --no-heap
   ModelArgs model;
   CLI::App* cmd = nullptr;
   bool given(const char* option) const { return cmd->count(option) > 0; }
@@ -41,6 +42,8 @@ int RunMeasure(const MeasureArgs& args) {
   options.method = args.method;
   options.pool = args.pool;
   options.brief = args.brief;
+  options.execute = args.execute;
+  options.no_heap = args.no_heap;
   options.model = ToApiOptions(args.model);
   if (!args.given("--runtime")) options.model.runtime.clear();  // the tree's release
   if (!args.given("--target")) options.model.target.clear();    // the host's
@@ -68,6 +71,10 @@ static Run DefineMeasure(CLI::App* cmd) {
                         "the method pool in bytes (default 64 MiB, and etmem's prediction "
                         "unbounded)"));
   cmd->add_flag("--brief", args->brief, "omit the call-by-call table");
+  cmd->add_flag("--execute", args->execute, "also run each method once with the tree's real "
+                "portable kernels and compare the run-time temp trace with etmem's");
+  cmd->add_flag("--no-heap", args->no_heap, "with --execute --temp null: no heap while executing")
+      ->needs("--execute");
   AddModelOptions(cmd, args->model);
   return [args]() { return Guarded([&] { return RunMeasure(*args); }); };
 }

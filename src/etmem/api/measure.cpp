@@ -3,12 +3,15 @@
 // analysed, run and compared (measure/measure.h), each part printed as report/measure_text.h
 // renders it as soon as it is known (the build takes minutes). Not: the comparison
 // (measure/), the text (report/), the command line's options (tools/etmem/measure_command.cpp).
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "etmem/api/internal.h"
 #include "etmem/measure/build.h"
+#include "etmem/measure/execute.h"
 #include "etmem/measure/measure.h"
 #include "etmem/measure/process.h"
 #include "etmem/report/measure_text.h"
@@ -127,12 +130,25 @@ MeasureResult Measure(const std::string& program_path, const MeasureOptions& opt
     run.methods.push_back(std::move(*measured));
     print(report::MeasureMethodText(run.methods.back(), options.brief));
   }
+  MeasureResult result;
+  result.exit_code = run.exit_code();
+  if (options.execute) {  // the real kernels run each method once (measure/execute.h)
+    Options first = model;
+    first.method = methods.front();
+    const Report analysed = Analyze(opened, first);
+    std::ostringstream text;
+    auto code = measure::MeasureExecution(
+        *tree, measure::BuildOptions{compiler, work_abs, options.jobs, version_number},
+        program_abs, Internal(opened), methods, Internal(analysed), options.no_heap,
+        options.pool.value_or(measure::kDefaultPool), stubs.steps, text);
+    print(text.str());
+    if (!code) Refuse(code.error().message);
+    result.exit_code = std::max(result.exit_code, *code);
+  }
   if (temporary.path.empty()) {
     run.kept_logs = work_abs;
     print(report::MeasureLogsText(work_abs));
   }
-  MeasureResult result;
-  result.exit_code = run.exit_code();
   result.value = std::move(value);
   return result;
 }

@@ -207,7 +207,9 @@ Result<Built> BuildHarness(const Tree& tree, const BuildOptions& options) {
   std::vector<std::vector<std::string>> commands;
   std::vector<std::string> errs, objects, failing_source;
   const fs::path generated = work / "gen" / "executorch" / "schema" / "program_generated.h";
-  for (const std::string& rel : sources) {
+  std::vector<std::string> compiled = sources;
+  compiled.insert(compiled.end(), options.extra_sources.begin(), options.extra_sources.end());
+  for (const std::string& rel : compiled) {
     std::string stem = rel;
     std::replace(stem.begin(), stem.end(), '/', '_');
     const fs::path object = work / "obj" / (stem + ".o");
@@ -237,23 +239,26 @@ Result<Built> BuildHarness(const Tree& tree, const BuildOptions& options) {
   // The harness, linked with every object (the POSIX layer's weak log function is replaced).
   const fs::path source = work / "measure_harness.cpp";
   if (ReadText(source.string()) != kHarness) std::ofstream(source, std::ios::binary) << kHarness;
-  built.harness = (work / "measure_harness").string();
+  built.harness = (work / options.harness_name).string();
   std::vector<std::string> link = {options.compiler};
   link.insert(link.end(), flags.begin(), flags.end());
   link.push_back("-DETMEM_ET_VERSION=" + std::to_string(options.version));
+  link.insert(link.end(), options.harness_defines.begin(), options.harness_defines.end());
   link.push_back(source.string());
+  link.insert(link.end(), options.harness_extra.begin(), options.harness_extra.end());
   link.insert(link.end(), objects.begin(), objects.end());
   link.insert(link.end(), {"-o", built.harness, "-lpthread"});
   // Relinked only when the command, the harness source or an object changed.
   std::string link_text;
   for (const std::string& a : link) link_text += a + "\n";
-  const fs::path link_stamp = work / "measure_harness.cmd";
+  const fs::path link_stamp = work / (options.harness_name + ".cmd");
   bool current = ReadText(link_stamp.string()) == link_text && fs::exists(built.harness, ec) &&
                  UpToDate(built.harness, source);
   for (const std::string& o : objects) current = current && UpToDate(built.harness, o);
+  for (const std::string& g : options.harness_extra) current = current && UpToDate(built.harness, g);
   if (current) return built;
   fs::remove(link_stamp, ec);
-  const std::string link_err = (work / "measure_harness.err").string();
+  const std::string link_err = (work / (options.harness_name + ".err")).string();
   if (Run(link, "", link_err) != 0)
     return MakeError(ErrorCode::kInvalidArgument,
                      "--executorch " + tree.root + ": the harness does not build against it with " +

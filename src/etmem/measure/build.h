@@ -40,6 +40,12 @@ struct BuildOptions {
   std::string work_dir;   // where everything is written (created if missing)
   int jobs = 2;           // compiles at once
   int version = 0;        // ETMEM_ET_VERSION for the harness (major*10000+minor*100+patch)
+  // --execute (execute.h): more of the tree's sources (kernels), tree-relative; generated
+  // sources compiled with the harness (absolute) and its defines; the harness's file name.
+  std::vector<std::string> extra_sources;
+  std::vector<std::string> harness_extra;
+  std::vector<std::string> harness_defines;
+  std::string harness_name = "measure_harness";
 };
 
 struct Built {

@@ -15,8 +15,17 @@
 //     planned heap             one heap buffer per planned buffer (the portable runner)
 //     alloc BYTES ALIGN        one allocate from the method pool (a runner's own)
 //     load                     Program::load_method
+//     execute                  (with ETMEM_EXECUTE) after the load, fill the inputs and run
+//                              Method::execute once with the kernels etmem generated
+//     heap none                (with ETMEM_EXECUTE) et_pal_allocate returns NULL: no heap
 // Output (stdout): ETMEM P/A/T records, the runtime's log lines as
 // "<level> executorch:<file>:<line>] <message>", and "measure: ..." lines with the results.
+// With ETMEM_EXECUTE (etmem measure --execute), the real kernels etmem generated registration
+// for (etmem_real_kernels, in a generated file linked with the harness) are registered, and after
+// the load's T record the method is executed once: "measure: execute_begin", then in order
+// "measure: call kernel NAME" / "measure: call delegate ID" (a call starts), "measure: temp_alloc
+// SIZE ALIGN OFFSET|FAIL" (the temp allocator), "measure: temp_reset", "measure: heap SIZE
+// ok|NULL" (et_pal_allocate, 0.4.0 on), the runtime's log lines, "measure: execute ERROR".
 //
 // ETMEM_ET_VERSION is major*10000 + minor*100 + patch of the tree (set by etmem). The
 // torch::executor names exist in every release (aliases from 0.4 on); signatures that changed
@@ -41,6 +50,25 @@
 #include <executorch/runtime/platform/runtime.h>
 
 namespace et = ::torch::executor;
+
+#ifdef ETMEM_EXECUTE
+// The kernels etmem generated registration for (the generated file), and whether the harness
+// traces the temp allocator and the heap (only while the method executes).
+const et::Kernel* etmem_real_kernels(size_t* count);
+static bool etmem_tracing = false;
+static bool etmem_no_heap = false;
+static bool etmem_no_heap_requested = false;
+#if ETMEM_ET_VERSION >= 400
+// The heap: the PAL's et_pal_allocate is weak (platform.h); this one records every request, and
+// returns NULL when the harness plays a firmware without a heap.
+extern "C" void* et_pal_allocate(size_t size) {
+  void* p = etmem_no_heap ? nullptr : std::malloc(size);
+  if (etmem_tracing) std::printf("measure: heap %zu %s\n", size, p ? "ok" : "NULL");
+  return p;
+}
+extern "C" void et_pal_free(void* p) { std::free(p); }
+#endif
+#endif
 
 // The runtime's log, in the text `etmem check` recognises (no timestamp). Replaces the POSIX
 // platform layer's weak definition.
@@ -78,6 +106,35 @@ class RecordingAllocator : public et::MemoryAllocator {
   size_t calls_ = 0;
 };
 
+#ifdef ETMEM_EXECUTE
+// The temp allocator while the method executes: records every call and every reset.
+class RecordingTemp : public et::MemoryAllocator {
+ public:
+  RecordingTemp(uint32_t size, uint8_t* base) : et::MemoryAllocator(size, base), base_(base) {}
+  void* allocate(size_t size, size_t alignment) override {
+    void* p = et::MemoryAllocator::allocate(size, alignment);
+    if (etmem_tracing) {
+      if (p)
+        std::printf("measure: temp_alloc %zu %zu %zu\n", size, alignment,
+                    static_cast<size_t>(static_cast<uint8_t*>(p) - base_));
+      else
+        std::printf("measure: temp_alloc %zu %zu FAIL\n", size, alignment);
+    }
+    return p;
+  }
+  void reset() override {
+    et::MemoryAllocator::reset();
+    if (etmem_tracing) std::printf("measure: temp_reset\n");
+  }
+
+ private:
+  uint8_t* base_;
+};
+using TempAllocator = RecordingTemp;
+#else
+using TempAllocator = et::MemoryAllocator;
+#endif
+
 // A kernel that does nothing, whatever the release's kernel signature is.
 template <class F>
 struct NoOpKernel;
@@ -106,7 +163,7 @@ using Interface = ::executorch::runtime::BackendInterface;
 
 class StubBackend final : public Interface {
  public:
-  StubBackend(size_t bytes, size_t align) : bytes_(bytes), align_(align) {}
+  StubBackend(size_t bytes, size_t align, const char* id) : bytes_(bytes), align_(align), id_(id) {}
   bool is_available() const override { return true; }
   et::Result<et::DelegateHandle*> init(et::BackendInitContext& context,
                                        et::FreeableBuffer* processed,
@@ -117,11 +174,15 @@ class StubBackend final : public Interface {
   }
   et::Error execute(et::BackendExecutionContext&, et::DelegateHandle*,
                     typename ExecuteArgs<decltype(&Interface::execute)>::type) const override {
+#ifdef ETMEM_EXECUTE
+    if (etmem_tracing) std::printf("measure: call delegate %s\n", id_);
+#endif
     return et::Error::Ok;
   }
 
  private:
   size_t bytes_, align_;
+  const char* id_;
 };
 
 // `bytes` at an address that is `align` mod 2*align.
@@ -132,6 +193,82 @@ uint8_t* Placed(size_t bytes, size_t align) {
   p = (p + 2 * align - 1) / (2 * align) * (2 * align) + align;
   return reinterpret_cast<uint8_t*>(p);
 }
+
+#ifdef ETMEM_EXECUTE
+// Fills input `index`'s elements with a fixed pattern: float k -> ((37k + 11i) mod 97)/24 - 2,
+// integers (7k + i) mod 5, bool (k + i) mod 2, other types zero bytes.
+void Fill(uint8_t* data, et::ScalarType type, size_t numel, size_t index) {
+  for (size_t k = 0; k < numel; ++k) {
+    const double f = static_cast<double>((37 * k + 11 * index) % 97) / 24.0 - 2.0;
+    const int64_t n = static_cast<int64_t>((7 * k + index) % 5);
+    switch (static_cast<int>(type)) {
+      case 0: reinterpret_cast<uint8_t*>(data)[k] = static_cast<uint8_t>(n); break;
+      case 1: reinterpret_cast<int8_t*>(data)[k] = static_cast<int8_t>(n); break;
+      case 2: reinterpret_cast<int16_t*>(data)[k] = static_cast<int16_t>(n); break;
+      case 3: reinterpret_cast<int32_t*>(data)[k] = static_cast<int32_t>(n); break;
+      case 4: reinterpret_cast<int64_t*>(data)[k] = n; break;
+      case 6: reinterpret_cast<float*>(data)[k] = static_cast<float>(f); break;
+      case 7: reinterpret_cast<double*>(data)[k] = f; break;
+      case 11: reinterpret_cast<bool*>(data)[k] = (k + index) % 2 != 0; break;
+      default: break;  // zero bytes (calloc)
+    }
+  }
+}
+
+// Runs the loaded method once: every tensor input set to a filled copy (set_input, as a runner
+// does), every output without memory given a heap buffer, then Method::execute with the trace on.
+template <class M>
+void Execute(M& method) {
+  const size_t n_in = method.inputs_size();
+  std::vector<et::EValue> inputs(n_in);
+  std::deque<std::vector<uint8_t>> buffers;
+  std::deque<std::vector<et::TensorImpl::SizesType>> sizes;
+  std::deque<std::vector<et::TensorImpl::DimOrderType>> orders;
+  std::deque<std::vector<et::TensorImpl::StridesType>> strides;
+  std::deque<et::TensorImpl> impls;
+  if (n_in > 0 && method.get_inputs(inputs.data(), n_in) != et::Error::Ok) {
+    std::printf("measure: harness_error get_inputs failed\n");
+    return;
+  }
+  for (size_t i = 0; i < n_in; ++i) {
+    if (!inputs[i].isTensor()) {
+      std::printf("measure: input %zu kept\n", i);
+      if (method.set_input(inputs[i], i) != et::Error::Ok)
+        std::printf("measure: input %zu set_input failed\n", i);
+      continue;
+    }
+    const auto& t = inputs[i].toTensor();
+    buffers.emplace_back(t.nbytes() + 16, 0);
+    Fill(buffers.back().data(), t.scalar_type(), static_cast<size_t>(t.numel()), i);
+    sizes.emplace_back(t.sizes().begin(), t.sizes().end());
+    orders.emplace_back(t.dim_order().begin(), t.dim_order().end());
+    strides.emplace_back(t.strides().begin(), t.strides().end());
+    impls.emplace_back(t.scalar_type(), t.dim(), sizes.back().data(), buffers.back().data(),
+                       orders.back().data(), strides.back().data());
+    const et::Error e = method.set_input(et::EValue(et::Tensor(&impls.back())), i);
+    std::printf("measure: input %zu filled %zu %d\n", i, static_cast<size_t>(t.nbytes()),
+                static_cast<int>(e));
+  }
+  const size_t n_out = method.outputs_size();
+  std::vector<et::EValue> outputs(n_out);
+  if (n_out > 0 && method.get_outputs(outputs.data(), n_out) == et::Error::Ok) {
+    for (size_t i = 0; i < n_out; ++i) {
+      if (!outputs[i].isTensor() || outputs[i].toTensor().const_data_ptr() != nullptr) continue;
+      const size_t nbytes = outputs[i].toTensor().nbytes();
+      buffers.emplace_back(nbytes + 16, 0);
+      const et::Error e = method.set_output_data_ptr(buffers.back().data(), nbytes, i);
+      std::printf("measure: output %zu given %zu %d\n", i, nbytes, static_cast<int>(e));
+    }
+  }
+  std::printf("measure: execute_begin\n");
+  etmem_no_heap = etmem_no_heap_requested;
+  etmem_tracing = true;
+  const et::Error e = method.execute();
+  etmem_tracing = false;
+  etmem_no_heap = false;
+  std::printf("measure: execute %d\n", static_cast<int>(e));
+}
+#endif
 
 int Fail(const char* what) {
   std::printf("measure: harness_error %s\n", what);
@@ -181,13 +318,20 @@ int main(int argc, char** argv) {
       size_t n = 0, a = 1;
       s >> id >> n >> a;
       names.push_back(id);
-      backends.emplace_back(n, a);
+      backends.emplace_back(n, a, names.back().c_str());
       et::Backend b{names.back().c_str(), &backends.back()};
       if (et::register_backend(b) != et::Error::Ok) return Fail("register_backend failed");
     } else {
       rest.push_back(step);
     }
   }
+#ifdef ETMEM_EXECUTE
+  {
+    size_t n = 0;
+    const et::Kernel* real = etmem_real_kernels(&n);
+    for (size_t i = 0; i < n; ++i) kernels.push_back(real[i]);
+  }
+#endif
   if (!kernels.empty() &&
       et::register_kernels(et::ArrayRef<et::Kernel>(kernels.data(), kernels.size())) !=
           et::Error::Ok)
@@ -217,7 +361,14 @@ int main(int argc, char** argv) {
   if (!pool || (has_temp && !temp_pool)) return Fail("out of memory");
   std::printf("ETMEM P %zu %zu\n", pool_bytes, pool_align);
   RecordingAllocator method_allocator(static_cast<uint32_t>(pool_bytes), pool);
-  et::MemoryAllocator temp_allocator(static_cast<uint32_t>(temp_bytes), temp_pool);
+  TempAllocator temp_allocator(static_cast<uint32_t>(temp_bytes), temp_pool);
+  bool execute = false, totals_printed = false;
+  for (const std::string& step : rest) {
+    if (step == "execute") execute = true;
+#ifdef ETMEM_EXECUTE
+    if (step == "heap none") etmem_no_heap_requested = true;
+#endif
+  }
   std::vector<std::unique_ptr<uint8_t[]>> heap;
   std::vector<et::Span<uint8_t>> spans;
   int load_error = -1;
@@ -258,11 +409,20 @@ int main(int argc, char** argv) {
       load_error = static_cast<int>(loaded.ok() ? et::Error::Ok : loaded.error());
       std::printf("measure: load_method %d\n", load_error);
       if (!loaded.ok()) goto done;
+#ifdef ETMEM_EXECUTE
+      if (execute) {
+        std::printf("ETMEM T %zu %zu\n", method_allocator.used(), method_allocator.calls());
+        totals_printed = true;
+        Execute(*loaded);
+      }
+#endif
+    } else if (word == "execute" || word == "heap") {
+      continue;
     } else {
       return Fail("unknown step");
     }
   }
 done:
-  std::printf("ETMEM T %zu %zu\n", method_allocator.used(), method_allocator.calls());
+  if (!totals_printed) std::printf("ETMEM T %zu %zu\n", method_allocator.used(), method_allocator.calls());
   return 0;
 }
