@@ -291,6 +291,11 @@ Result<std::string> Declaration(const std::string& op, const std::string& functi
                                 const Definition& def) {
   // The declaration, every type spelled as the generated file spells it.
   const std::vector<std::string> params = SplitParams(def.params);
+  if (params.empty())
+    return MakeError(ErrorCode::kInvalidArgument,
+                     fmt::format("operator {}: kernel {} in {} does not take the kernel context "
+                                 "first (it takes no parameters)",
+                                 Printable(op), Printable(qualified), Printable(source)));
   std::string decl_params;
   for (size_t i = 0; i < params.size(); ++i) {
     const std::string type = ParamType(params[i]);
@@ -302,7 +307,7 @@ Result<std::string> Declaration(const std::string& op, const std::string& functi
         return MakeError(ErrorCode::kInvalidArgument,
                          fmt::format("operator {}: kernel {} in {} does not take the kernel "
                                      "context first (its first parameter is '{}')",
-                                     Printable(op), Printable(qualified), source,
+                                     Printable(op), Printable(qualified), Printable(source),
                                      Printable(type)));
       spelled = "EtmemContext&";
     } else {
@@ -312,7 +317,7 @@ Result<std::string> Declaration(const std::string& op, const std::string& functi
                          fmt::format("operator {}: argument type '{}' of kernel {} ({}) is not "
                                      "supported by etmem measure --execute",
                                      Printable(op), Printable(Trim(type)), Printable(qualified),
-                                     source));
+                                     Printable(source)));
       spelled = (is_const ? "const " : "") + *canon + (is_ref ? "&" : "");
     }
     decl_params += (i ? ", " : "") + spelled;
