@@ -184,7 +184,7 @@ Result<PrintoutSpec> ReadPrintout(const json& j, const std::string& where, const
   else if (counter == "arm_bookkeeping")
     out.counter = Counter::kArmBookkeeping;
   else
-    return Fields::Bad(where + ": unknown \"counter\" \"" + counter +
+    return Fields::Bad(where + ": unknown \"counter\" \"" + Printable(counter) +
                        "\" (known: cursor, arm_bookkeeping)");
   ETMEM_TRY(out.when, f.String("when", false));
   if (!out.when.empty() && !p.HasOption(out.when))
@@ -204,7 +204,7 @@ Result<PrintoutSpec> ReadPrintout(const json& j, const std::string& where, const
     auto m = std::find_if(std::begin(kMeasures), std::end(kMeasures),
                           [&](const MeasureName& n) { return measure == n.name; });
     if (m == std::end(kMeasures))
-      return Fields::Bad(o.where() + ": unknown \"measure\" \"" + measure +
+      return Fields::Bad(o.where() + ": unknown \"measure\" \"" + Printable(measure) +
                          "\" (known: steps, used, pool_size, free)");
     spec.measure = m->measure;
     ETMEM_TRY(spec.pool, o.String("pool", false));
@@ -390,7 +390,7 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
                                     return s.name == name && s.measure == Measure::kSteps;
                                   });
     if (!known)
-      return Fields::Bad(origin + " step " + std::to_string(i) + ": \"figure\" \"" + name +
+      return Fields::Bad(origin + " step " + std::to_string(i) + ": \"figure\" \"" + Printable(name) +
                          "\" is not a \"steps\" figure of the profile's printout");
   }
   p.file = origin;
