@@ -117,7 +117,7 @@ std::optional<std::string> Holds(const RefusalSpec& r, const pte::MethodView& me
         if ((t->dtype == kFloat && elements == r.limit) || bytes == r.limit) return std::nullopt;
         return fmt::format("method '{}' has a first tensor input of {} elements ({} B), and the "
                            "runner's built-in input holds {}",
-                           std::string(method.name), elements,
+                           Printable(method.name), elements,
                            bytes ? std::to_string(*bytes) : std::string("?"), r.limit);
       }
       return std::nullopt;  // no tensor input: nothing to compare
@@ -127,7 +127,7 @@ std::optional<std::string> Holds(const RefusalSpec& r, const pte::MethodView& me
   std::tie(n, what) = Counted(r.condition, method);
   if (n <= r.limit) return std::nullopt;
   return fmt::format("method '{}' has {} {} (the runner takes at most {})",
-                     std::string(method.name), n, what, r.limit);
+                     Printable(method.name), n, what, r.limit);
 }
 
 }  // namespace
@@ -140,11 +140,14 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
   for (const RefusalSpec& r : profile.refusals) {
     std::optional<std::string> found = Holds(r, method);
     if (!found) continue;
+    // A line for a terminal: the profile's text (logs are kept as written, for etmem check)
+    // and the method's name escaped as every quoted input is.
+    auto text = [](const std::string& s) { return Printable(s, s.size()); };
     std::string line = std::move(*found);
-    if (!r.why.empty()) line += ": " + r.why;
+    if (!r.why.empty()) line += ": " + text(r.why);
     for (const std::string& log : r.logs)
-      line += "; it logs \"" + Fill(log, "{method}", std::string(method.name)) + "\"";
-    line += "; " + r.then;
+      line += "; it logs \"" + text(Fill(log, "{method}", std::string(method.name))) + "\"";
+    line += "; " + text(r.then);
     plan.refusals.push_back(std::move(line));
   }
   plan.options = selection.options;
