@@ -26,7 +26,7 @@
 #include "etmem/runtime/release.h"
 
 namespace etmem {
-namespace {
+namespace abi_compiler_test {
 
 // How to run a target's compiler on this machine.
 struct CompilerSpec {
@@ -266,5 +266,5 @@ TEST(AbiCompilerTest, WrongTargetRowFailsToCompile) {
   EXPECT_NE(r.output.find("row: data pointer is 4/4"), std::string::npos) << r.output;
 }
 
-}  // namespace
+}  // namespace abi_compiler_test
 }  // namespace etmem

@@ -20,7 +20,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem {
-namespace {
+namespace acceptance_test {
 
 std::string ReadText(const std::string& relative) {
   std::ifstream in(std::string(ETMEM_SOURCE_DIR) + "/" + relative);
@@ -150,5 +150,5 @@ TEST(Acceptance, AJumpToTheEndOfItsChainReads) {
   EXPECT_EQ(p->methods[0].instructions[0].second, 2);
 }
 
-}  // namespace
+}  // namespace acceptance_test
 }  // namespace etmem

@@ -8,7 +8,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace api_package_test {
 
 constexpr const char* kConsumerCpp = R"(#include <etmem/etmem.h>
 #include <iostream>
@@ -69,5 +69,5 @@ TEST(ApiPackage, AnInstalledPackageLinksAndAnalysesLikeTheCommandLine) {
   EXPECT_EQ(bad.err.substr(10), bad_cli.err.substr(7));
 }
 
-}  // namespace
+}  // namespace api_package_test
 }  // namespace etmem::test

@@ -16,7 +16,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem::test {
-namespace {
+namespace api_test {
 
 std::vector<std::byte> Bytes(const fs::path& p) {
   const std::string s = ReadFile(p);
@@ -291,11 +291,11 @@ TEST(Api, BudgetsAreTheCommandLines) {
   ErrorOf([] { api::ReadBudgetFile("/nonexistent/board.budget"); }, api::ErrorKind::kIo);
 }
 
-}  // namespace
+}  // namespace api_test
 }  // namespace etmem::test
 
 namespace etmem::test {
-namespace {
+namespace api_test {
 
 // Boards and fit through the public API: `etmem list boards`, `fit`, `fit -o`, `header --board
 // --linker-script` and `plan --board`, byte for byte; bad boards are the command line's lines.
@@ -406,5 +406,5 @@ TEST(ApiCheck, CheckIsTheCommandLines) {
             cli.err);
 }
 
-}  // namespace
+}  // namespace api_test
 }  // namespace etmem::test

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace {
+namespace architecture_test {
 
 namespace fs = std::filesystem;
 
@@ -90,9 +90,9 @@ TEST(Architecture, TheRunnerStageIncludesNoLaterStage) {
   }
 }
 
-}  // namespace
+}  // namespace architecture_test
 
-namespace {
+namespace architecture_test {
 
 // The command line is a client of the public API (include/etmem/etmem.h) for boards, fit and
 // check: no verb reaches into the board stage, and `etmem check` not into the search or the log.
@@ -107,9 +107,9 @@ TEST(Architecture, TheCommandLineReachesBoardsAndCheckOnlyThroughTheApi) {
     EXPECT_EQ(check.find(stage), std::string::npos) << "check_command.cpp includes " << stage;
 }
 
-}  // namespace
+}  // namespace architecture_test
 
-namespace {
+namespace architecture_test {
 
 // Verbs in tools/etmem parse arguments, make one library call and print what report/ renders.
 // The rule, per verb file (tools/etmem/*_command.cpp):
@@ -190,4 +190,4 @@ TEST(Architecture, VerbsIncludeOnlyThePublicHeaderAndRenderers) {
   EXPECT_GE(verbs, 11u);  // analyze, list, plan, replan, summary, header, diff, probe, check, ...
 }
 
-}  // namespace
+}  // namespace architecture_test

@@ -19,7 +19,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace budget_test {
 
 using report::Budget;
 using report::ParseBudget;
@@ -316,5 +316,5 @@ TEST(Budget, CsvQuotesFieldsWithCommas) {
   fs::remove(odd);
 }
 
-}  // namespace
+}  // namespace budget_test
 }  // namespace etmem::test

@@ -17,7 +17,7 @@
 #include "etmem/testing/view_contents.h"
 
 namespace etmem::testing {
-namespace {
+namespace builder_test {
 
 namespace fs = std::filesystem;
 
@@ -467,5 +467,5 @@ TEST(BuilderTest, MotivatingCnnMatchesTheRealProgram) {
   EXPECT_EQ(rebuilt.mutable_segments, original->mutable_segments);
 }
 
-}  // namespace
+}  // namespace builder_test
 }  // namespace etmem::testing

@@ -11,7 +11,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace check_report_test {
 
 fs::path MotivatingFailureLog() {
   return WriteTemp("check_report_device.log",
@@ -82,5 +82,5 @@ TEST(CheckReport, FormatsOtherThanTextAndJsonAreRefused) {
   EXPECT_EQ(cli.exit_code, 2);
 }
 
-}  // namespace
+}  // namespace check_report_test
 }  // namespace etmem::test

@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "etmem/abi/abi.h"
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/runner_prediction.h"
+#include "etmem/check/search.h"
 #include "etmem/report/search_text.h"
 #include "etmem/device/device_log.h"
 #include "etmem/pte/read_program.h"
@@ -27,7 +28,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace check_runner_test {
 
 struct Program {
   std::vector<uint8_t> bytes;
@@ -616,5 +617,5 @@ TEST(RunnerReport, APoolWithoutAMacroIsNamedOnce) {
       << arm.out;
 }
 
-}  // namespace
+}  // namespace check_runner_test
 }  // namespace etmem::test

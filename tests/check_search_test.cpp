@@ -17,7 +17,8 @@
 
 #include "etmem/abi/abi.h"
 #include "etmem/etmem.h"
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/runner_prediction.h"
+#include "etmem/check/search.h"
 #include "etmem/device/device_log.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/runtime/release.h"
@@ -25,7 +26,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace check_search_test {
 
 using device::DeviceLog;
 
@@ -478,5 +479,5 @@ TEST(AssumptionSearch, GoldenFailureLinesAreFoundUnderTheGoldensAssumptions) {
   EXPECT_GE(checked, 24);
 }
 
-}  // namespace
+}  // namespace check_search_test
 }  // namespace etmem::test

@@ -15,7 +15,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace cli_input_test {
 
 std::string NewestRelease() { return runtime::ReleaseVersions().back(); }
 
@@ -345,5 +345,5 @@ TEST(JsonValue, IsTheJsonTextMemberForMember) {
   EXPECT_THROW((void)api::ToJsonValue(std::span<const api::Report>(&bare, 1)), api::Error);
 }
 
-}  // namespace
+}  // namespace cli_input_test
 }  // namespace etmem::test

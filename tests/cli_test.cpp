@@ -10,7 +10,7 @@
 
 #include "etmem_cli.h"
 
-namespace {
+namespace cli_test {
 
 using etmem::test::CliRun;
 using etmem::test::Etmem;
@@ -212,4 +212,4 @@ TEST(Cli, TargetFilesWork) {
   EXPECT_NE(b.err.find(bad.string()), std::string::npos);
 }
 
-}  // namespace
+}  // namespace cli_test

@@ -14,7 +14,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace cmake_module_test {
 
 constexpr const char* kToolchain = R"(set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
@@ -307,5 +307,5 @@ TEST(CMakeModule, CheckFirmwareFailsTheBuildForAPoolOneByteShort) {
   EXPECT_TRUE(fs::exists(image));
 }
 
-}  // namespace
+}  // namespace cmake_module_test
 }  // namespace etmem::test

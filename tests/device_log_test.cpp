@@ -15,7 +15,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace device_log_test {
 
 using device::DeviceLog;
 using device::ParseDeviceLog;
@@ -346,5 +346,5 @@ TEST(Check, InvalidInputExitsTwoWithOneLine) {
   EXPECT_NE(r.err.find(bad.string() + ":1: "), std::string::npos) << r.err;
 }
 
-}  // namespace
+}  // namespace device_log_test
 }  // namespace etmem::test

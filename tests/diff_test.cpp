@@ -9,7 +9,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace diff_test {
 
 using nlohmann::json;
 
@@ -167,5 +167,5 @@ TEST(Diff, InvalidUsesExitTwo) {
   EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
 }
 
-}  // namespace
+}  // namespace diff_test
 }  // namespace etmem::test

@@ -14,7 +14,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem {
-namespace {
+namespace docs_test {
 
 struct Options {
   std::string runtime = "1.4", target = "cortex-m", temp = "runner";
@@ -93,5 +93,5 @@ TEST(Docs, EveryMarkedNumberInTheSizingGuideIsWhatEtmemComputes) {
   EXPECT_GE(checked, 15);
 }
 
-}  // namespace
+}  // namespace docs_test
 }  // namespace etmem

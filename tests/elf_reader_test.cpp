@@ -10,7 +10,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace elf_reader_test {
 
 // Objects whose sizes follow from the compiler's ABI: 3 pointers, an int64 after a char.
 constexpr const char* kSource = R"(
@@ -242,5 +242,5 @@ TEST(ElfReader, MissingFileIsAnIoError) {
   EXPECT_NE(r.error().message.find("absent.o"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace elf_reader_test
 }  // namespace etmem::test

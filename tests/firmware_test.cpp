@@ -21,7 +21,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace firmware_test {
 
 using nlohmann::json;
 
@@ -575,5 +575,5 @@ TEST(Firmware, ProgramSpanningItsSectionsEndIsRefused) {
   }
 }
 
-}  // namespace
+}  // namespace firmware_test
 }  // namespace etmem::test

@@ -21,7 +21,7 @@
 #include "etmem_cli.h"
 
 namespace etmem {
-namespace {
+namespace fit_test {
 
 using board::Board;
 using board::ProgramFit;
@@ -299,5 +299,5 @@ TEST(FitDocs, TheExamplesAreWhatEtmemPrints) {
   EXPECT_GE(commands, 4);
 }
 
-}  // namespace
+}  // namespace fit_test
 }  // namespace etmem

@@ -13,7 +13,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem::report {
-namespace {
+namespace flash_load_test {
 
 const runtime::RuntimeTraits& Release(const std::string& version) {
   return **runtime::FindRelease(version);
@@ -144,5 +144,5 @@ TEST(FlashLoad, AnalyzeTextAndJsonAgree) {
       << summary.out;
 }
 
-}  // namespace
+}  // namespace flash_load_test
 }  // namespace etmem::report

@@ -21,7 +21,7 @@
 #include "etmem/etmem.h"
 
 namespace etmem {
-namespace {
+namespace golden_traces_test {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -145,5 +145,5 @@ TEST(GoldenTraces, EveryMeasuredVariantMatchesInProcess) {
   std::cout << cases << " golden cases checked\n";
 }
 
-}  // namespace
+}  // namespace golden_traces_test
 }  // namespace etmem

@@ -16,7 +16,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace header_test {
 
 using Macros = std::map<std::string, std::string>;  // name -> value as written (suffix stripped)
 
@@ -292,5 +292,5 @@ TEST(Header, MethodsWithTheSameCNameAreRefused) {
   EXPECT_EQ(report::MacroName("encode-v2.1"), "ENCODE_V2_1");
 }
 
-}  // namespace
+}  // namespace header_test
 }  // namespace etmem::test

@@ -9,7 +9,7 @@
 #include "etmem/runner/profile.h"
 
 namespace etmem {
-namespace {
+namespace json_data_files_test {
 
 std::string ProfileError(const std::string& text) {
   auto r = runner::ParseProfile(text, "f.json");
@@ -61,5 +61,5 @@ TEST(JsonFile, ReadTextRefusesMissingAndHugeFiles) {
   EXPECT_EQ(missing.error().message, "/nonexistent/etmem.json: cannot open the board file");
 }
 
-}  // namespace
+}  // namespace json_data_files_test
 }  // namespace etmem

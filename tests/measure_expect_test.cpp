@@ -12,7 +12,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace measure_expect_test {
 
 api::Report CnnReport(const std::string& runner) {
   const fs::path cnn = WriteScenario(testing::NamedScenarioProgram("cnn"), "measure_expect_cnn");
@@ -121,5 +121,5 @@ TEST(MeasureExpect, TheTextOfAMethodThatNeverReachedTheAllocator) {
   EXPECT_TRUE(mm.matches());
 }
 
-}  // namespace
+}  // namespace measure_expect_test
 }  // namespace etmem::test

@@ -12,7 +12,8 @@
 #include <string>
 
 #include "etmem/api/internal.h"
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/runner_prediction.h"
+#include "etmem/check/search.h"
 #include "etmem/etmem.h"
 #include "etmem/measure/build.h"
 #include "etmem/measure/harness_output.h"
@@ -20,7 +21,7 @@
 #include "etmem_cli.h"
 
 namespace etmem {
-namespace {
+namespace measure_test {
 
 namespace fs = std::filesystem;
 using test::Etmem;
@@ -278,5 +279,5 @@ TEST(MeasureVerdicts, AbortsCrashesAndProgramLoadRefusalsAgreeAsTheRuntimeShowsT
   EXPECT_FALSE(measure::VerdictsAgree("Internal", "abort (ET_CHECK)", 0));
 }
 
-}  // namespace
+}  // namespace measure_test
 }  // namespace etmem

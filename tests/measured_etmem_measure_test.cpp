@@ -14,13 +14,14 @@
 
 #include "etmem/api/internal.h"
 #include "etmem/base/sha256.h"
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/runner_prediction.h"
+#include "etmem/check/search.h"
 #include "etmem/etmem.h"
 #include "etmem/testing/scenarios.h"
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_etmem_measure_test {
 
 namespace fs = std::filesystem;
 
@@ -118,5 +119,5 @@ TEST(MeasuredWithEtmemMeasure, EveryRecordedRunIsWhatEtmemPredictsToday) {
   if (absent) std::cout << absent << " runs of programs in ../shared not checked (absent)\n";
 }
 
-}  // namespace
+}  // namespace measured_etmem_measure_test
 }  // namespace etmem

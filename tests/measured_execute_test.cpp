@@ -20,7 +20,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_execute_test {
 
 // The method's kernel and delegate call instructions in order (the harness's calls map to them:
 // the recorded programs have no JumpFalseCall).
@@ -180,5 +180,5 @@ TEST(MeasuredExecute, ADifferentRequestIsADifference) {
   FAIL() << "no 1.4.1 topk record with a 1 MiB temp pool";
 }
 
-}  // namespace
+}  // namespace measured_execute_test
 }  // namespace etmem

@@ -26,7 +26,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_external_data_test {
 
 using nlohmann::json;
 
@@ -153,5 +153,5 @@ TEST(ExternalData, APtdWithTheProgramsOwnNamedDataIsUnknownWhereReleasesMergeThe
   EXPECT_EQ(unknown_ptd(r07.methods[0]), 0);
 }
 
-}  // namespace
+}  // namespace measured_external_data_test
 }  // namespace etmem

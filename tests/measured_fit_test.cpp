@@ -26,7 +26,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_fit_test {
 
 using nlohmann::json;
 
@@ -136,5 +136,5 @@ TEST(FittedOnRealRuntime, EtmemMatchesWhatTheRuntimeMeasured) {
     GTEST_LOG_(INFO) << "../shared/models/real absent: the fitted real programs are skipped";
 }
 
-}  // namespace
+}  // namespace measured_fit_test
 }  // namespace etmem

@@ -25,7 +25,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace measured_main_runners_test {
 
 const fs::path kKeywordSpotting =
     "/work/et/main/examples/arduino/examples/KeywordSpotting/model.pte";
@@ -144,5 +144,5 @@ TEST(MainRunners, TheRunnersOwnRefusalsAreReported) {
   EXPECT_FALSE(arm["methods"][0]["runner"].contains("refusals"));
 }
 
-}  // namespace
+}  // namespace measured_main_runners_test
 }  // namespace etmem::test

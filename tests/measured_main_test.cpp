@@ -28,7 +28,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_main_test {
 
 using nlohmann::json;
 
@@ -246,5 +246,5 @@ TEST(MainSnapshot, TheReportStatesTheTempPoolAndWhereTheMetadataWent) {
   EXPECT_EQ(all.out.find("main-"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace measured_main_test
 }  // namespace etmem

@@ -29,7 +29,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_outputs_test {
 
 using nlohmann::json;
 
@@ -155,5 +155,5 @@ TEST(ComputedOutputs, TransformedProgramsComputeWhatTheOriginalsCompute) {
     GTEST_LOG_(INFO) << "../shared/models/real absent: the real programs are skipped";
 }
 
-}  // namespace
+}  // namespace measured_outputs_test
 }  // namespace etmem

@@ -33,7 +33,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_patch_releases_test {
 
 using nlohmann::json;
 
@@ -198,5 +198,5 @@ TEST(MeasuredPatchReleases, TheFirstReleasesLoadOrRefuseExactlyAsTheRuntimeDid) 
   if (!have_real) GTEST_LOG_(INFO) << "../shared absent: real-program runs skipped";
 }
 
-}  // namespace
+}  // namespace measured_patch_releases_test
 }  // namespace etmem

@@ -28,7 +28,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_refusals_test {
 
 using nlohmann::json;
 
@@ -224,5 +224,5 @@ TEST(MeasuredAcceptance, EveryReleaseLoadsTheExporterLayoutsAsItsRuntimeDid) {
   EXPECT_GT(counts.compared, 0u);
 }
 
-}  // namespace
+}  // namespace measured_refusals_test
 }  // namespace etmem

@@ -15,7 +15,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_run_temp_test {
 
 void HoldToMeasured(const char* file) {
   const nlohmann::json measured = test::ReadMeasured(file);
@@ -100,5 +100,5 @@ TEST(MeasuredRunTemp, CadenceHifiMatmulAndSoftmaxMatchTheRealKernelsCallForCall)
   HoldToMeasured("x86_64_run_temp_hifi.json");
 }
 
-}  // namespace
+}  // namespace measured_run_temp_test
 }  // namespace etmem

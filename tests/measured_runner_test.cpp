@@ -23,7 +23,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_runner_test {
 
 using nlohmann::json;
 
@@ -221,5 +221,5 @@ TEST(MeasuredRunner, TheArmRunnerAtMainMatchesTheRealAllocator) {
   if (!have_real) GTEST_LOG_(INFO) << "../shared absent: real-program runs skipped";
 }
 
-}  // namespace
+}  // namespace measured_runner_test
 }  // namespace etmem

@@ -22,7 +22,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace measured_runtime_test {
 
 using nlohmann::json;
 
@@ -115,5 +115,5 @@ TEST(MeasuredRuntime, CmakeBuiltRefusalsAreFlagged) {
   }
 }
 
-}  // namespace
+}  // namespace measured_runtime_test
 }  // namespace etmem

@@ -10,7 +10,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem {
-namespace {
+namespace motivating_example_test {
 
 report::Report Analyze(const pte::ProgramView& program, const char* release, const char* target,
                        bool temp, uint32_t pool_align, std::optional<uint64_t> pool = std::nullopt) {
@@ -59,5 +59,5 @@ TEST_F(MotivatingExample, A4AlignedPoolCostsFourMoreBytes) {
   EXPECT_EQ(Analyze(program_, "0.3", "cortex-m", false, 4).methods[0].method_bytes, 4270u);
 }
 
-}  // namespace
+}  // namespace motivating_example_test
 }  // namespace etmem

@@ -78,7 +78,7 @@ void* operator new[](size_t n) {
 }
 
 namespace etmem {
-namespace {
+namespace mutation_test {
 
 namespace fs = std::filesystem;
 using Bytes = std::vector<uint8_t>;
@@ -734,5 +734,5 @@ TEST(ResourceLimits, ListsOverflowingA32BitSizeTAreReported) {
   }
 }
 
-}  // namespace
+}  // namespace mutation_test
 }  // namespace etmem

@@ -27,7 +27,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem {
-namespace {
+namespace patch_releases_test {
 
 using runtime::RuntimeTraits;
 
@@ -297,5 +297,5 @@ TEST(PatchReleases, OneFourOneDiffersFromOneFourZeroOnlyInXnnpacksExecutor) {
   ExpectSameReports("1.4.0", "1.4.1", true);
 }
 
-}  // namespace
+}  // namespace patch_releases_test
 }  // namespace etmem

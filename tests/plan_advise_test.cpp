@@ -13,7 +13,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem::plan {
-namespace {
+namespace plan_advise_test {
 
 namespace fs = std::filesystem;
 using testing::MethodBuilder;
@@ -134,5 +134,5 @@ TEST(PlanAdvise, AdvisedValuesAreListedOnce) {
   EXPECT_EQ(AdvisedValues(advice), (std::vector<int32_t>{7, 3}));
 }
 
-}  // namespace
+}  // namespace plan_advise_test
 }  // namespace etmem::plan

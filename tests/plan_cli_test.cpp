@@ -16,7 +16,7 @@
 
 #include "etmem/testing/program_builder.h"
 
-namespace {
+namespace plan_cli_test {
 
 namespace fs = std::filesystem;
 using etmem::testing::MethodBuilder;
@@ -119,4 +119,4 @@ TEST(PlanCli, UsageErrors) {
   EXPECT_EQ(Etmem("replan x.pte").exit_code, 2);  // -o is required
 }
 
-}  // namespace
+}  // namespace plan_cli_test

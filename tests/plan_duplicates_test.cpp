@@ -16,7 +16,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem::plan {
-namespace {
+namespace plan_duplicates_test {
 
 using testing::ConstantData;
 using testing::MethodBuilder;
@@ -213,5 +213,5 @@ TEST(DuplicateConstants, SummarySaysWhenThereAreNone) {
   EXPECT_NE(summary.out.find("no duplicate constants"), std::string::npos) << summary.out;
 }
 
-}  // namespace
+}  // namespace plan_duplicates_test
 }  // namespace etmem::plan

@@ -11,7 +11,7 @@
 #include "etmem/testing/program_builder.h"
 
 namespace etmem::plan {
-namespace {
+namespace plan_ethosu_test {
 
 using testing::MethodBuilder;
 using testing::Placement;
@@ -118,5 +118,5 @@ TEST(PlanEthosU, SummaryStatesTheScratchAndTheKernels) {
       << r.out;
 }
 
-}  // namespace
+}  // namespace plan_ethosu_test
 }  // namespace etmem::plan

@@ -14,7 +14,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem::test {
-namespace {
+namespace plan_html_test {
 
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -91,5 +91,5 @@ TEST(PlanHtml, WriterEscapesAndListsNeverUsedTensorsApart) {
   EXPECT_EQ(Count(page, "<rect class=\"peak\""), 1u);  // one instruction reaches 64 B
 }
 
-}  // namespace
+}  // namespace plan_html_test
 }  // namespace etmem::test

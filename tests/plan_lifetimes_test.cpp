@@ -12,7 +12,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem::plan {
-namespace {
+namespace plan_lifetimes_test {
 
 namespace fs = std::filesystem;
 using testing::MethodBuilder;
@@ -265,5 +265,5 @@ TEST(PlanReal, MotivatingProgramIsSoundWithKnownBoundsAndAdvisories) {
   EXPECT_TRUE(permute);
 }
 
-}  // namespace
+}  // namespace plan_lifetimes_test
 }  // namespace etmem::plan

@@ -17,7 +17,7 @@
 #include "etmem/testing/view_contents.h"
 
 namespace etmem::plan {
-namespace {
+namespace plan_replan_test {
 
 namespace fs = std::filesystem;
 using testing::MethodBuilder;
@@ -246,5 +246,5 @@ TEST(PlanRewrite, MotivatingProgramShrinksFrom33168To24576) {
   EXPECT_TRUE(Validate(*l).sound());
 }
 
-}  // namespace
+}  // namespace plan_replan_test
 }  // namespace etmem::plan

@@ -20,7 +20,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem {
-namespace {
+namespace printable_input_test {
 
 bool OnePrintableLine(const std::string& s) {
   for (const char c : s)
@@ -162,5 +162,5 @@ TEST(PrintableInput, BudgetFileNameIsPrintable) {
   EXPECT_TRUE(OnePrintableLine(none.error().message)) << none.error().message;
 }
 
-}  // namespace
+}  // namespace printable_input_test
 }  // namespace etmem

@@ -11,7 +11,7 @@
 #include "etmem_cli.h"
 
 namespace etmem::test {
-namespace {
+namespace probe_test {
 
 void WriteHeader(const fs::path& tree, const std::string& rel, const std::string& text) {
   fs::create_directories((tree / rel).parent_path());
@@ -224,5 +224,5 @@ TEST(Probe, BadInputsAreOneLineErrors) {
   EXPECT_FALSE(fs::exists(out));
 }
 
-}  // namespace
+}  // namespace probe_test
 }  // namespace etmem::test

@@ -20,7 +20,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem {
-namespace {
+namespace refusal_audit_test {
 
 namespace fs = std::filesystem;
 
@@ -165,5 +165,5 @@ TEST(Refusals, CMakeBuildsRefuseInlineConstantsInANote) {
   }
 }
 
-}  // namespace
+}  // namespace refusal_audit_test
 }  // namespace etmem

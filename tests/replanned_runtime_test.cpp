@@ -22,7 +22,7 @@
 #include "measured.h"
 
 namespace etmem {
-namespace {
+namespace replanned_runtime_test {
 
 using nlohmann::json;
 
@@ -113,5 +113,5 @@ TEST(ReplannedOnRealRuntime, EtmemMatchesWhatTheRuntimeMeasured) {
                         "(builder programs only)";
 }
 
-}  // namespace
+}  // namespace replanned_runtime_test
 }  // namespace etmem

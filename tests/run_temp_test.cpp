@@ -18,7 +18,7 @@
 #include "etmem_cli.h"
 
 namespace etmem {
-namespace {
+namespace run_temp_test {
 
 const runtime::RuntimeTraits& Release(const std::string& v) { return **runtime::FindRelease(v); }
 
@@ -257,5 +257,5 @@ TEST(RunTempCli, TheRunnersKernelsAnswerUnlessKernelsIsGiven) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
-}  // namespace
+}  // namespace run_temp_test
 }  // namespace etmem

@@ -21,7 +21,7 @@
 #include "etmem_cli.h"
 
 namespace etmem {
-namespace {
+namespace runner_test {
 
 // MemoryAllocator::allocate's arithmetic on a base aligned to `base_align` but not twice it.
 struct Bump {
@@ -455,5 +455,5 @@ TEST(RunnerCli, BadRunnerFilesExitTwoWithOneLine) {
   EXPECT_NE(list.out.find("option +etdump"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace runner_test
 }  // namespace etmem

@@ -10,7 +10,7 @@
 #include "etmem/testing/program_builder.h"
 
 namespace etmem::test {
-namespace {
+namespace summary_test {
 
 using testing::MethodBuilder;
 using testing::Placement;
@@ -93,5 +93,5 @@ TEST(Summary, UsageErrors) {
   EXPECT_EQ(Etmem("summary " + MotivatingCnnFile().string() + " --method nope").exit_code, 2);
 }
 
-}  // namespace
+}  // namespace summary_test
 }  // namespace etmem::test

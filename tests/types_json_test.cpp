@@ -25,7 +25,7 @@
 #endif
 
 namespace etmem {
-namespace {
+namespace types_json_test {
 
 namespace fs = std::filesystem;
 
@@ -169,5 +169,5 @@ INSTANTIATE_TEST_SUITE_P(Golden, TypesJsonTest,
                                                                   : info.param.target;
                          });
 
-}  // namespace
+}  // namespace types_json_test
 }  // namespace etmem

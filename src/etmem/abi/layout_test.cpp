@@ -10,7 +10,7 @@
 #include "etmem/abi/abi.h"
 
 namespace etmem::abi {
-namespace {
+namespace layout_test {
 
 Abi Target(const std::string& name) {
   Result<Abi> abi = FindBuiltinTarget(name);
@@ -227,11 +227,11 @@ TEST(LayoutTest, MissingTargetFileIsOneLineNamingTheFile) {
   EXPECT_NE(abi.error().message.find(path), std::string::npos);
 }
 
-}  // namespace
+}  // namespace layout_test
 }  // namespace etmem::abi
 
 namespace etmem::abi {
-namespace {
+namespace layout_test {
 
 TEST(LayoutEdits, AppendAndPrependEditAnEarlierDefinition) {
   TypeTable t;
@@ -247,5 +247,5 @@ TEST(LayoutEdits, AppendAndPrependEditAnEarlierDefinition) {
   EXPECT_EQ(l.size(), 16u);
 }
 
-}  // namespace
+}  // namespace layout_test
 }  // namespace etmem::abi

@@ -7,7 +7,7 @@
 #include <string>
 
 namespace etmem::abi {
-namespace {
+namespace mirror_test {
 
 Abi CortexM() { return FindBuiltinTarget("cortex-m").value(); }
 
@@ -132,5 +132,5 @@ TEST(MirrorTest, MessagesNameTypeTargetAndComputedLayout) {
   EXPECT_TRUE(Contains(src, "\"Weird \\\"name\\\" on cortex-m: etmem computes 1/1\"")) << src;
 }
 
-}  // namespace
+}  // namespace mirror_test
 }  // namespace etmem::abi

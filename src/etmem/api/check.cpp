@@ -4,7 +4,7 @@
 // a runner's memory report) compared with etmem's prediction for the same model options (same
 // calls and bytes, or the first difference); then, when they differ or the pool size is not
 // known, the assumptions the user did not pin searched for every combination that reproduces
-// the log. Not: the log format (device/), the search (check/assumption_search.h), the text and
+// the log. Not: the log format (device/), the search (check/search.h), the text and
 // JSON (report/check_text.cpp, check_json.cpp), the command line's options and exit code
 // (tools/etmem/check_command.cpp).
 #include <memory>
@@ -13,7 +13,8 @@
 #include "etmem/abi/abi.h"
 #include "etmem/base/printable.h"
 #include "etmem/api/internal.h"
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/runner_prediction.h"
+#include "etmem/check/search.h"
 #include "etmem/device/device_log.h"
 #include "etmem/report/check_report.h"
 #include "etmem/report/runner_rows.h"

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace etmem {
-namespace {
+namespace byte_size_test {
 
 TEST(ByteSize, TheFormerBoardGrammar) {
   EXPECT_EQ(*ParseByteSize("24K"), 24576u);
@@ -52,5 +52,5 @@ TEST(ByteSize, RefusalsAreOneLineQuotingTheValueEscaped) {
   EXPECT_NE(escaped.find("'1\\x0d\\x0a2'"), std::string::npos) << escaped;
 }
 
-}  // namespace
+}  // namespace byte_size_test
 }  // namespace etmem

@@ -7,7 +7,7 @@
 #include "etmem/base/sha256.h"
 
 namespace etmem {
-namespace {
+namespace sha256_test {
 
 std::span<const uint8_t> Bytes(const std::string& s) {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
@@ -57,5 +57,5 @@ TEST(Sha256, PaddingBoundariesAgreeIncrementally) {
             "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 }
 
-}  // namespace
+}  // namespace sha256_test
 }  // namespace etmem

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace etmem {
-namespace {
+namespace version_test {
 
 TEST(Version, ParsesReleasesAndSnapshots) {
   EXPECT_EQ(Version::Parse("1.4.1")->ToString(), "1.4.1");
@@ -41,5 +41,5 @@ TEST(Version, ReadsVersionText) {
   EXPECT_FALSE(Version::FromVersionText("1."));
 }
 
-}  // namespace
+}  // namespace version_test
 }  // namespace etmem

@@ -9,7 +9,7 @@
 #include <set>
 
 namespace etmem::board {
-namespace {
+namespace board_test {
 
 namespace fs = std::filesystem;
 
@@ -93,5 +93,5 @@ TEST(Board, SizesAndReservations) {
   EXPECT_NE(unknown.error().message.find("stm32wb55"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace board_test
 }  // namespace etmem::board

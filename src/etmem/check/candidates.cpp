@@ -1,11 +1,10 @@
-// Owns: the candidate configurations of the assumption search: CandidateConfigs (THE one place
-// that enumerates assumptions), the runners `check --runner all` tries, the releases a
-// --runtime value selects, and which reproductions are the user's (Matching). See
-// assumption_search.h. Not: predicting a configuration (prediction.cpp, runner_prediction.cpp),
-// the search (search.cpp).
+// Owns: the candidate configurations of the assumption search (candidates.h): CandidateConfigs
+// (THE one place that enumerates assumptions), the runners `check --runner all` tries, the
+// releases a --runtime value selects. Not: predicting a configuration (prediction.cpp,
+// runner_prediction.cpp), the search (search.cpp).
 #include <algorithm>
 
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/candidates.h"
 
 namespace etmem::check {
 
@@ -121,24 +120,4 @@ Result<std::vector<const runtime::RuntimeTraits*>> MatchingReleases(const std::s
   if (out.empty()) out.push_back(newest);
   return out;
 }
-
-std::vector<const Reproduction*> Matching(const SearchResult& r, const Given& g) {
-  std::vector<const Reproduction*> out;
-  for (const Reproduction& x : r.reproductions) {
-    const ModelConfig& c = x.config;
-    // A runner profile decides the temp allocator, and its pool's declared alignment is the
-    // default.
-    const runner::Profile* profile = c.runner ? c.runner->profile : nullptr;
-    const uint32_t default_align =
-        profile ? profile->FindPool(profile->LoadStep().pool)->base_align : c.target.malloc_align;
-    if ((!g.release || g.release == c.release) && (!g.target || *g.target == c.target.name) &&
-        (!g.runner || (c.runner && c.runner->Name() == *g.runner)) &&
-        g.pool_align.value_or(default_align) == c.pool_align &&
-        (profile || TempAllocatorOf(g.temp, *c.release) == c.temp_allocator) &&
-        (!g.pool || x.pools.empty() || std::binary_search(x.pools.begin(), x.pools.end(), *g.pool)))
-      out.push_back(&x);
-  }
-  return out;
-}
-
 }  // namespace etmem::check

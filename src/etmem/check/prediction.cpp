@@ -1,12 +1,13 @@
 // Owns: the prediction of one configuration without a runner profile: its plan (PlanConfig,
 // the runner's requests planned beside it when it has one), load_method's calls in the method
 // pool at a pool size (PredictMethodPool, PredictFromFailure), whether they reproduce a log, and
-// the exact minimum. See assumption_search.h. Not: a runner's printout and lines
+// the exact minimum. See prediction.h. Not: a runner's printout and lines
 // (runner_prediction.cpp), the search (search.cpp).
 #include <algorithm>
 #include <array>
 
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/prediction.h"
+#include "etmem/sim/runner_sim.h"
 #include "etmem/sim/simulate.h"
 
 namespace etmem::check {

@@ -1,13 +1,13 @@
 // Owns: what a runner profile adds to a configuration's prediction: the runner's calls around
 // load_method's (PredictConfig, placed by sim::TraceMethodPool), its printout's figures as the
 // profile computes them, its failure lines, and the first way a log differs from that
-// (RunnerDifference). See assumption_search.h. Not: the runner's own requests (runner/), load_method's
+// (RunnerDifference). See runner_prediction.h. Not: the runner's own requests (runner/), load_method's
 // prediction (prediction.cpp), the search (search.cpp).
 #include <algorithm>
 #include <climits>
 #include <string_view>
 
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/runner_prediction.h"
 #include "etmem/sim/runner_sim.h"
 
 namespace etmem::check {

@@ -1,10 +1,12 @@
 // Owns: Search: every candidate configuration verified against the whole log, the pools derived
-// from its failure line, the nearest miss; and what the reproductions say (SeveralPools,
-// ReproducingReleases). See assumption_search.h. Not: the candidates (candidates.cpp), the
-// predictions (prediction.cpp, runner_prediction.cpp), the text (report/search_text.h).
+// from its failure line, the nearest miss; what the reproductions say (SeveralPools,
+// ReproducingReleases) and which of them are the user's (Matching). See search.h. Not: the
+// candidates (candidates.cpp), the predictions (prediction.cpp, runner_prediction.cpp), the text
+// (report/search_text.h).
 #include <algorithm>
 
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/runner_prediction.h"
+#include "etmem/check/search.h"
 #include "etmem/runtime/labels.h"
 #include "etmem/sim/simulate.h"
 
@@ -203,4 +205,23 @@ std::vector<std::string> ReproducingReleases(const SearchResult& r) {
       out.push_back(x.config.release->version);
   return out;
 }
+std::vector<const Reproduction*> Matching(const SearchResult& r, const Given& g) {
+  std::vector<const Reproduction*> out;
+  for (const Reproduction& x : r.reproductions) {
+    const ModelConfig& c = x.config;
+    // A runner profile decides the temp allocator, and its pool's declared alignment is the
+    // default.
+    const runner::Profile* profile = c.runner ? c.runner->profile : nullptr;
+    const uint32_t default_align =
+        profile ? profile->FindPool(profile->LoadStep().pool)->base_align : c.target.malloc_align;
+    if ((!g.release || g.release == c.release) && (!g.target || *g.target == c.target.name) &&
+        (!g.runner || (c.runner && c.runner->Name() == *g.runner)) &&
+        g.pool_align.value_or(default_align) == c.pool_align &&
+        (profile || TempAllocatorOf(g.temp, *c.release) == c.temp_allocator) &&
+        (!g.pool || x.pools.empty() || std::binary_search(x.pools.begin(), x.pools.end(), *g.pool)))
+      out.push_back(&x);
+  }
+  return out;
+}
+
 }  // namespace etmem::check

@@ -2,7 +2,7 @@
 // ExecuTorch's own allocation-failure line, and what ExecuTorch's example runners print about
 // their pools: parsing a log into records, and comparing those records with a prediction given
 // as plain numbers. Not: making the prediction (that needs the model; `etmem check` and
-// check/assumption_search.h convert it), printing.
+// check/prediction.h convert it), printing.
 //
 // The format (docs/recording-allocator.md). Any text may precede "ETMEM" on a line (a logger's
 // timestamp); lines holding neither a record nor the failure line are ignored.

@@ -10,7 +10,7 @@
 #include <fstream>
 
 namespace etmem::measure {
-namespace {
+namespace execute_test {
 
 namespace fs = std::filesystem;
 
@@ -128,5 +128,5 @@ TEST(ReadExecution, AttributesEachRequestToItsCallAndReadsTheLog) {
   EXPECT_EQ(t.notes, std::vector<std::string>{"input 0 filled 60 0"});
 }
 
-}  // namespace
+}  // namespace execute_test
 }  // namespace etmem::measure

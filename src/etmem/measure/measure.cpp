@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/prediction.h"
 #include "etmem/measure/harness_output.h"
 #include "etmem/runtime/release.h"
 #include "etmem/sim/runner_sim.h"

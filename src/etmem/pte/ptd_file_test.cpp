@@ -7,7 +7,7 @@
 #include "etmem/testing/ptd_writer.h"
 
 namespace etmem::pte {
-namespace {
+namespace ptd_file_test {
 
 std::vector<uint8_t> Named(std::string_view name) {
   for (const testing::NamedPtd& p : testing::PtdScenarios())
@@ -67,5 +67,5 @@ TEST(PtdFile, NoPtdAtAllIsAnErrorNamingTheFile) {
   EXPECT_FALSE(ReadPtd("/nonexistent/x.ptd"));
 }
 
-}  // namespace
+}  // namespace ptd_file_test
 }  // namespace etmem::pte

@@ -16,7 +16,7 @@
 #include "etmem/testing/view_contents.h"
 
 namespace etmem::pte {
-namespace {
+namespace read_program_test {
 
 using testing::ProgramBuilder;
 
@@ -113,5 +113,5 @@ TEST(ReadProgram, ExtendedHeaderMustFitTheFile) {
             std::string::npos);
 }
 
-}  // namespace
+}  // namespace read_program_test
 }  // namespace etmem::pte

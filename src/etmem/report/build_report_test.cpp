@@ -13,7 +13,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem::report {
-namespace {
+namespace build_report_test {
 
 struct Case {
   const char* name;
@@ -215,5 +215,5 @@ TEST(BuildReportTest, StreamedReportFindsTheMinimumPoolBelowATolerantHighWaterMa
 INSTANTIATE_TEST_SUITE_P(Scenarios, BuildReportsTest, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
-}  // namespace
+}  // namespace build_report_test
 }  // namespace etmem::report

@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/runner_prediction.h"
+#include "etmem/check/search.h"
 #include "etmem/device/device_log.h"
 #include "etmem/report/assumptions.h"
 #include "etmem/runtime/load_plan.h"

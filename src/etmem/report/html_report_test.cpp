@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace etmem::report {
-namespace {
+namespace html_report_test {
 
 // Every character that can end an element's text or an attribute value (either quote) is
 // escaped, so a name quoted from input cannot open a tag or close an attribute.
@@ -13,5 +13,5 @@ TEST(HtmlEscape, EscapesBothQuotesAndMarkup) {
   EXPECT_EQ(HtmlEscape("plain text 123"), "plain text 123");
 }
 
-}  // namespace
+}  // namespace html_report_test
 }  // namespace etmem::report

@@ -1,4 +1,4 @@
-// Owns: the text of etmem check's assumption search (check/assumption_search.h): the
+// Owns: the text of etmem check's assumption search (check/search.h): the
 // assumptions of one configuration, what was searched, the nearest miss and the reproductions
 // grouped into lines. Its own library (etmem_search_report): the search is not in the web
 // page's build, the rest of report/ is. Not: the search.
@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "etmem/check/assumption_search.h"
+#include "etmem/check/runner_prediction.h"
+#include "etmem/check/search.h"
 
 namespace etmem::report {
 

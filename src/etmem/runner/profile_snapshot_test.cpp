@@ -12,7 +12,7 @@
 #include "etmem/runner/profile.h"
 
 namespace etmem::runner {
-namespace {
+namespace profile_snapshot_test {
 
 std::string Quote(const std::string& s) {
   std::string out = "\"";
@@ -103,5 +103,5 @@ TEST(RunnerProfileSnapshot, EveryBuiltinProfileResolvesAsSnapshotted) {
   EXPECT_EQ(all, want.str());
 }
 
-}  // namespace
+}  // namespace profile_snapshot_test
 }  // namespace etmem::runner

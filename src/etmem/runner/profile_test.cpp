@@ -9,7 +9,7 @@
 #include "etmem/runtime/release.h"
 
 namespace etmem::runner {
-namespace {
+namespace profile_test {
 
 // Every modelled release, then every modelled snapshot of ExecuTorch's main.
 std::vector<std::string> AllVersions() {
@@ -232,11 +232,11 @@ TEST(RunnerProfile, SelectRunnerTakesOptionsAndRefusesUnknownOnes) {
   EXPECT_TRUE(ProfileFor(*s, "1.4.1"));
 }
 
-}  // namespace
+}  // namespace profile_test
 }  // namespace etmem::runner
 
 namespace etmem::runner {
-namespace {
+namespace profile_test {
 
 // A file may extend a built-in profile and state only what differs (docs/runner-profiles.md,
 // "Deltas"): pools by id, steps by the base's numbers, other objects field by field.
@@ -297,5 +297,5 @@ TEST(RunnerProfileDelta, BadDeltasGetOneLineNamingTheFile) {
   }
 }
 
-}  // namespace
+}  // namespace profile_test
 }  // namespace etmem::runner

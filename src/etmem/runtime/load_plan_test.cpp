@@ -12,7 +12,7 @@
 #include "etmem/testing/scenarios.h"
 
 namespace etmem::runtime {
-namespace {
+namespace load_plan_test {
 
 using pte::InstructionKind;
 using pte::ValueKind;
@@ -434,11 +434,11 @@ TEST(Refusals, ExternalConstantsNeedADataMap) {
   EXPECT_FALSE(Plan(b.m, **FindRelease("0.6"), "cortex-m", {.external_data_map = true}).refusal);
 }
 
-}  // namespace
+}  // namespace load_plan_test
 }  // namespace etmem::runtime
 
 namespace etmem::runtime {
-namespace {
+namespace load_plan_test {
 
 TEST(Backends, DeclaredInitMakesAnUnmodelledBackendExact) {
   LoadOptions o;
@@ -458,11 +458,11 @@ TEST(Backends, DeclaredInitMakesAnUnmodelledBackendExact) {
   for (const auto& r : none.requests) EXPECT_NE(r.site, Site::kBackendInit);
 }
 
-}  // namespace
+}  // namespace load_plan_test
 }  // namespace etmem::runtime
 
 namespace etmem::runtime {
-namespace {
+namespace load_plan_test {
 
 // Issue 26: refusals of programs etmem's reader accepts, from the runtime's source (the builder
 // programs of the same paths are measured: tests/measured_refusals_test.cpp).
@@ -587,5 +587,5 @@ TEST(Refusals, OperatorNamesMustExistAndFitTheRuntimesBuffer) {
   EXPECT_EQ(p.requests.back().site, Site::kInstructionArgs);  // before the operator's metadata
 }
 
-}  // namespace
+}  // namespace load_plan_test
 }  // namespace etmem::runtime

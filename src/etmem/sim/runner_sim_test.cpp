@@ -8,7 +8,7 @@
 #include <algorithm>
 
 namespace etmem::sim {
-namespace {
+namespace runner_sim_test {
 
 runner::PoolSpec kMethodPool{"m", "method_allocation_pool", "POOL_SIZE", 4096, 16, "method", ""};
 runner::PoolSpec kTempPool{"t", "temp_allocation_pool", "TEMP_SIZE", 4096, 16, "temp", ""};
@@ -168,5 +168,5 @@ TEST(RunnerSim, TheTraceIsTheSimulationCallByCall) {
   }
 }
 
-}  // namespace
+}  // namespace runner_sim_test
 }  // namespace etmem::sim

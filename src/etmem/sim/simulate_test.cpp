@@ -11,7 +11,7 @@
 #include <vector>
 
 namespace etmem::sim {
-namespace {
+namespace simulate_test {
 
 using runtime::AllocationRequest;
 using runtime::OnFailure;
@@ -97,11 +97,11 @@ TEST(MinimumPool, AtMinimumLoadsAndOneByteLessDoesNot) {
   EXPECT_FALSE(Simulate(reqs, {4, min - 1}, {4, std::nullopt}).loads);
 }
 
-}  // namespace
+}  // namespace simulate_test
 }  // namespace etmem::sim
 
 namespace etmem::sim {
-namespace {
+namespace simulate_test {
 
 // Measured on the real 1.4.1 runtime (x86-64, a 2000 B pool): a failed, unchecked EValue*[] of
 // an IntList is followed by its int64_t[] request (a second failure line), then a crash.
@@ -158,5 +158,5 @@ TEST(LoadSimulator, PlaceBatchPlacesAsPlaceDoes) {
   }
 }
 
-}  // namespace
+}  // namespace simulate_test
 }  // namespace etmem::sim
