@@ -147,6 +147,18 @@ TEST(Api, HeaderPlanReplanDiffAndListsAreTheCommandLines) {
   EXPECT_EQ(replanned.program, Bytes(written));
   ASSERT_FALSE(replanned.buffers.empty());
   EXPECT_LE(replanned.buffers[0].after, replanned.buffers[0].before);
+  // What WriteReplanned wrote, rendered as the command line prints it.
+  const fs::path again = TempPath("replanned_again.pte");
+  const api::ReplannedFile file = api::WriteReplanned(replanned, again.string());
+  EXPECT_EQ(file.path, again.string());
+  EXPECT_EQ(file.bytes, replanned.program.size());
+  EXPECT_EQ(file.buffers.size(), replanned.buffers.size());
+  EXPECT_EQ(Bytes(again), replanned.program);
+  for (auto [format, name] : {std::pair{api::Format::kText, "text"}, {api::Format::kJson, "json"}})
+    EXPECT_EQ(api::Render(file, format),
+              Etmem("replan " + path.string() + " -o " + again.string() + " --format " + name).out)
+        << name;
+  EXPECT_THROW(api::Render(file, api::Format::kCsv), api::Error);
   const api::Report before = api::Analyze(program, o);
   const api::Report after =
       api::Analyze(api::Program::FromBytes(replanned.program, written.string()), o);

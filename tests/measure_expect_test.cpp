@@ -121,5 +121,57 @@ TEST(MeasureExpect, TheTextOfAMethodThatNeverReachedTheAllocator) {
   EXPECT_TRUE(mm.matches());
 }
 
+// --execute's text around each method's comparison (report/measure_text.h, from
+// measure::ExecutionRun): the kernels found, the heap without a temp allocator, a method whose
+// harness crashed before it executed; it counts in the verb's exit code.
+TEST(MeasureExpect, TheTextOfAnExecutionThatCrashed) {
+  measure::ExecutionRun run;
+  run.kernels = {{"aten::topk.values", "::torch::executor::native::topk_values",
+                  "kernels/portable/cpu/op_topk.cpp", "", false},
+                 {"executorch_prim::et_view.default", "", "kernels/prim_ops/register_prim_ops.cpp",
+                  "", true}};
+  run.sources = 5;
+  run.registration = "/w/etmem_real_kernels.cpp";
+  run.temp_allocator = false;
+  run.no_heap = true;
+  measure::MethodExecution& m = run.methods.emplace_back();
+  m.name = "forward";
+  m.predicted = "0 B";
+  m.notes = {"input 0 filled 60 0"};
+  m.crash_signal = 11;
+  EXPECT_EQ(report::MeasureExecutionText(run),
+            "execution with the tree's real kernels (5 kernel sources compiled, registration "
+            "generated in /w/etmem_real_kernels.cpp):\n"
+            "    aten::topk.values -> ::torch::executor::native::topk_values "
+            "(kernels/portable/cpu/op_topk.cpp)\n"
+            "    executorch_prim::et_view.default -> the prim ops "
+            "(kernels/prim_ops/register_prim_ops.cpp)\n"
+            "  no temp allocator passed to load_method; et_pal_allocate recorded and returning "
+            "NULL while the method executes (a firmware without a heap)\n"
+            "  inputs: every tensor input set (set_input) to a copy filled with a fixed pattern; "
+            "outputs without memory given a heap buffer; delegates are stubs that compute "
+            "nothing\n"
+            "method 'forward' executed: 0 B (etmem)\n"
+            "  input 0 filled 60 0\n"
+            "  the harness crashed (signal 11)\n"
+            "  the method did not execute (the load above failed): nothing to compare\n"
+            "  run-time temp differs from etmem's prediction\n");
+  EXPECT_EQ(run.exit_code(), 1);
+  measure::MeasureRun measured;
+  EXPECT_EQ(measured.exit_code(), 0);
+  measured.execution = run;
+  EXPECT_EQ(measured.exit_code(), 1);
+  EXPECT_NE(report::MeasureText(measured, true).find("the harness crashed (signal 11)"),
+            std::string::npos);
+  run.temp_allocator = true;
+  run.temp_pool_bytes = 1 << 20;
+  run.methods.clear();
+  EXPECT_NE(report::MeasureExecutionText(run).find(
+                "\n  a recording temp allocator of 1048576 B whose base is aligned to 16 B and "
+                "not to 32 B, passed to load_method\n"),
+            std::string::npos);
+  EXPECT_EQ(run.exit_code(), 0);
+}
+
 }  // namespace measure_expect_test
 }  // namespace etmem::test

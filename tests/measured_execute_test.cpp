@@ -6,16 +6,18 @@
 // back with measure::ReadExecution. Per executed call: the requests and the pool bytes (or the
 // heap bytes) etmem predicts today; the peak and its instruction; the failing instruction and the
 // lines logged in a pool of peak - 1 bytes or without a heap; and the comparison `etmem measure
-// --execute` prints. Real programs are checked when ../shared is present (skipped, said, else).
+// --execute` makes (measure::CompareExecution) and prints (report::ExecutionComparisonText).
+// Real programs are checked when ../shared is present (skipped, said, else).
 #include <gtest/gtest.h>
 
 #include <iostream>
-#include <sstream>
+#include <optional>
 
 #include "etmem/abi/abi.h"
 #include "etmem/kernels/run_temp.h"
 #include "etmem/measure/execute.h"
 #include "etmem/pte/read_program.h"
+#include "etmem/report/measure_text.h"
 #include "etmem/runtime/release.h"
 #include "measured.h"
 
@@ -137,8 +139,15 @@ TEST(MeasuredExecute, TheRealKernelsTempTraceIsWhatEtmemPredicts) {
       EXPECT_EQ(heap_peak, predicted->heap_peak_bytes);
     }
     // What `etmem measure --execute` concludes from the same trace, and its exit code.
-    std::ostringstream out;
-    EXPECT_TRUE(measure::CompareExecution(m, t, *predicted, no_heap, out)) << out.str();
+    const measure::ExecutionComparison c = measure::CompareExecution(m, t, *predicted, no_heap);
+    EXPECT_TRUE(c.match) << report::ExecutionComparisonText(c);
+    EXPECT_EQ(c.calls_executed, t.calls.size());
+    EXPECT_EQ(c.call_sites, sites.size());
+    EXPECT_EQ(c.failure.has_value(), failed_at.has_value());
+    for (const measure::ExecutionRow& row : c.rows) {
+      ASSERT_TRUE(row.instruction.has_value());
+      EXPECT_TRUE(row.match) << "instruction " << *row.instruction;
+    }
     EXPECT_EQ(rec["exit"].get<int>(), 0);
     ++checked;
   }
@@ -147,37 +156,84 @@ TEST(MeasuredExecute, TheRealKernelsTempTraceIsWhatEtmemPredicts) {
     std::cout << "[ note ] " << skipped << " record(s) of real programs skipped: ../shared is absent\n";
 }
 
-// The comparison says DIFFER, and fails, when the real kernel asks for other bytes than etmem
-// predicts: the 1.4.1 trace of topk with its largest request changed by 8 bytes.
-TEST(MeasuredExecute, ADifferentRequestIsADifference) {
+// The 1.4.1 trace of topk in a 1 MiB temp pool with its largest request changed by 8 bytes
+// (640 -> 648), compared with etmem's prediction; nullopt (a failure said) without that record.
+std::optional<measure::ExecutionComparison> TopkWithADifferentRequest() {
   const nlohmann::json doc = test::ReadMeasured("x86_64_execute_temp.json");
   for (const nlohmann::json& rec : doc["records"]) {
     if (rec["release"] != "1.4.1" || rec["program"] != "topk" || !rec["temp_allocator"].get<bool>() ||
         rec["temp_pool_bytes"] != 1 << 20)
       continue;
     auto p = pte::ReadProgramBytes(test::MeasuredProgramBytes(rec), "topk");
-    ASSERT_TRUE(p.has_value());
+    EXPECT_TRUE(p.has_value());
+    if (!p) return std::nullopt;
     kernels::RunTempOptions o;
     o.pool_align = 16;
     o.temp_pool_bytes = 1 << 20;
     auto predicted = kernels::ComputeRunTemp(*p, p->methods[0], **runtime::FindRelease("1.4.1"),
                                              *abi::FindBuiltinTarget("x86_64"), o);
-    ASSERT_TRUE(predicted.has_value());
+    EXPECT_TRUE(predicted.has_value());
+    if (!predicted) return std::nullopt;
     std::string text;
     for (const auto& l : rec["trace"]) {
       std::string line = l.get<std::string>();
       if (line == "measure: temp_alloc 640 8 0") line = "measure: temp_alloc 648 8 0";
       text += line + "\n";
     }
-    std::ostringstream out;
-    EXPECT_FALSE(measure::CompareExecution(p->methods[0], measure::ReadExecution(text), *predicted,
-                                           false, out));
-    EXPECT_NE(out.str().find("* 1 "), std::string::npos) << out.str();
-    EXPECT_NE(out.str().find("measured 648 B at instruction 1, etmem 640 B at instruction 1: DIFFER"),
-              std::string::npos) << out.str();
-    return;
+    return measure::CompareExecution(p->methods[0], measure::ReadExecution(text), *predicted, false);
   }
-  FAIL() << "no 1.4.1 topk record with a 1 MiB temp pool";
+  ADD_FAILURE() << "no 1.4.1 topk record with a 1 MiB temp pool";
+  return std::nullopt;
+}
+
+// The comparison says DIFFER, and fails, when the real kernel asks for other bytes than etmem
+// predicts.
+TEST(MeasuredExecute, ADifferentRequestIsADifference) {
+  const std::optional<measure::ExecutionComparison> c = TopkWithADifferentRequest();
+  ASSERT_TRUE(c.has_value());
+  const std::string out = report::ExecutionComparisonText(*c);
+  EXPECT_FALSE(c->match);
+  EXPECT_NE(out.find("* 1 "), std::string::npos) << out;
+  EXPECT_NE(out.find("measured 648 B at instruction 1, etmem 640 B at instruction 1: DIFFER"),
+            std::string::npos) << out;
+}
+
+// The same difference as a value: the row of instruction 1 (what it asked beside etmem's
+// request) differs and the others match; the peak is measured at 648 B and predicted at 640 B,
+// both at instruction 1; nothing fails.
+TEST(MeasuredExecute, ADifferentRequestIsARowAndAPeakThatDiffer) {
+  const std::optional<measure::ExecutionComparison> found = TopkWithADifferentRequest();
+  ASSERT_TRUE(found.has_value());
+  const measure::ExecutionComparison& c = *found;
+  ASSERT_TRUE(c.ran);
+  EXPECT_FALSE(c.heap_mode);
+  EXPECT_TRUE(c.straight);
+  EXPECT_EQ(c.measured_verdict, "Ok");
+  EXPECT_EQ(c.etmem_verdict, "Ok");
+  EXPECT_EQ(c.calls_executed, 3u);
+  EXPECT_EQ(c.call_sites, 3u);
+  ASSERT_EQ(c.rows.size(), 3u);
+  for (size_t i = 0; i < c.rows.size(); ++i) {
+    const measure::ExecutionRow& row = c.rows[i];
+    EXPECT_EQ(row.instruction, std::optional<size_t>(i));
+    EXPECT_EQ(row.measured.what, "aten::topk.values");
+    ASSERT_TRUE(row.predicted.has_value());
+    EXPECT_EQ(row.match, i != 1) << "instruction " << i;
+  }
+  ASSERT_EQ(c.rows[1].measured.temp.size(), 1u);
+  EXPECT_EQ(c.rows[1].measured.temp[0].size, 648u);
+  EXPECT_EQ(c.rows[1].measured.pool_bytes, 648u);
+  ASSERT_EQ(c.rows[1].predicted->requests.size(), 1u);
+  EXPECT_EQ(c.rows[1].predicted->requests[0].bytes, 640u);
+  EXPECT_EQ(c.rows[1].predicted->pool_bytes, 640u);
+  ASSERT_TRUE(c.peak.has_value());
+  EXPECT_EQ(c.peak->measured, 648u);
+  EXPECT_EQ(c.peak->measured_instruction, std::optional<size_t>(1));
+  EXPECT_EQ(c.peak->etmem, 640u);
+  EXPECT_EQ(c.peak->etmem_instruction, std::optional<size_t>(1));
+  EXPECT_FALSE(c.peak->match);
+  EXPECT_FALSE(c.failure.has_value());
+  EXPECT_FALSE(c.match);
 }
 
 }  // namespace measured_execute_test

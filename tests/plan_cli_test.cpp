@@ -1,5 +1,5 @@
 // `etmem plan` and `etmem replan` from the command line: exit codes, the JSON numbers, and a
-// re-planned motivating program that reads back sound and smaller.
+// re-planned motivating program that reads back sound and smaller (replan's text and JSON).
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -109,6 +109,38 @@ TEST(PlanCli, ReplanWritesASmallerSoundProgram) {
   EXPECT_TRUE(j["methods"][0]["validation"]["sound"]);
   EXPECT_EQ(j["methods"][0]["buffers"][0]["planned"], 24576);
   EXPECT_EQ(Etmem("analyze " + out.string()).exit_code, 0);
+  fs::remove(out);
+}
+
+// `etmem replan --format json`: the buffers, the file written, its size and the saving, as the
+// text says them.
+TEST(PlanCli, ReplanJsonGivesTheBuffersTheFileAndTheSaving) {
+  if (!fs::exists(Motivating())) GTEST_SKIP() << "../shared/models/real is absent";
+  const fs::path out = Temp("etmem_replanned_json");
+  const etmem::test::CliRun r =
+      etmem::test::Etmem("replan " + Motivating().string() + " -o " + out.string() + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["output"], out.string());
+  EXPECT_EQ(j["bytes"], fs::file_size(out));
+  EXPECT_EQ(j["saved"], 8592);
+  ASSERT_EQ(j["buffers"].size(), 1u) << r.out;
+  const auto& b = j["buffers"][0];
+  EXPECT_EQ(b["method"], "forward");
+  EXPECT_EQ(b["memory_id"], 1);
+  EXPECT_EQ(b["before"], 33168);
+  EXPECT_EQ(b["after"], 24576);
+  EXPECT_NE(b["planner"], "original");
+  // The same figures in the text, line for line.
+  CliRun text = Etmem("replan " + Motivating().string() + " -o " + out.string());
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_EQ(text.out, "method 'forward', buffer 1: 33168 -> 24576 bytes (" +
+                          b["planner"].get<std::string>() + ")\nwrote " + out.string() + " (" +
+                          std::to_string(fs::file_size(out)) +
+                          " bytes): plan sound, 8592 bytes of planned memory saved\n");
+  EXPECT_EQ(Etmem("replan " + Motivating().string() + " -o " + out.string() + " --format md")
+                .exit_code,
+            2);
   fs::remove(out);
 }
 

@@ -341,10 +341,23 @@ struct Replanned {
   std::vector<ReplannedBuffer> buffers;
 };
 Replanned Replan(const Program& program, uint64_t alignment = 16);
+// What WriteReplanned wrote.
+struct ReplannedFile {
+  std::string path;
+  uint64_t bytes = 0;  // the file's size
+  std::vector<ReplannedBuffer> buffers;
+  int64_t saved() const {  // bytes of planned memory, over every buffer
+    int64_t s = 0;
+    for (const ReplannedBuffer& b : buffers) s += b.before - b.after;
+    return s;
+  }
+};
 // Writes `replanned.program` to `path`, reads the file back and checks every method's plan is
-// sound; returns what `etmem replan` prints (one line per buffer, then the saving). Throws
-// (kIo, kInvalidProgram) with one line.
-std::string WriteReplanned(const Replanned& replanned, const std::string& path);
+// sound. Throws (kIo, kInvalidProgram) with one line.
+ReplannedFile WriteReplanned(const Replanned& replanned, const std::string& path);
+// What `etmem replan --format F` prints (kText: one line per buffer, then the saving; kJson;
+// other formats are an Error), with a final newline.
+std::string Render(const ReplannedFile& written, Format format);
 
 // `etmem plan`: the planned memory's live ranges, soundness, bounds and advisories.
 enum class PlanFormat { kText, kJson, kHtml };

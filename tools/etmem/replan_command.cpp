@@ -1,6 +1,8 @@
-// `etmem replan IN.pte -o OUT.pte`: re-plans every method's planned memory and writes a program
-// that differs from the input only in planned offsets and planned_buffer_sizes. The output is
-// read back and checked before the saving is reported (api::Replan, api::WriteReplanned).
+// `etmem replan IN.pte -o OUT.pte [--format text|json]`: re-plans every method's planned memory
+// and writes a program that differs from the input only in planned offsets and
+// planned_buffer_sizes. The output is read back and checked before the saving is reported.
+// Not: re-planning, writing or its text (api::Replan, api::WriteReplanned, api::Render;
+// report/replan_text.h).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -15,11 +17,13 @@ struct ReplanArgs {
   std::string input;
   std::string output;
   uint64_t alignment = 16;
+  std::string format = "text";
 };
 
 int RunReplan(const ReplanArgs& args) {
   const api::Replanned replanned = api::Replan(api::Program::Open(args.input), args.alignment);
-  std::cout << api::WriteReplanned(replanned, args.output);
+  std::cout << api::Render(api::WriteReplanned(replanned, args.output),
+                           args.format == "json" ? api::Format::kJson : api::Format::kText);
   return kExitOk;
 }
 
@@ -34,6 +38,8 @@ static Run DefineReplan(CLI::App* cmd) {
                         "offsets are multiples of this (power of two)"))
       ->check(PowerOfTwoUpTo4096())
       ->capture_default_str();
+  cmd->add_option("--format", args->format, "text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
   return [args]() { return Guarded([&] { return RunReplan(*args); }); };
 }
 

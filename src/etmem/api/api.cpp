@@ -8,8 +8,6 @@
 #include <fstream>
 #include <sstream>
 
-#include <fmt/format.h>
-
 #include "etmem/abi/abi.h"
 #include "etmem/api/internal.h"
 #include "etmem/base/byte_size.h"
@@ -29,6 +27,7 @@
 #include "etmem/report/figures.h"
 #include "etmem/report/json_report.h"
 #include "etmem/report/markdown_report.h"
+#include "etmem/report/replan_text.h"
 #include "etmem/report/text_report.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"
@@ -445,6 +444,22 @@ std::string Diff(const Report& old_report, const Report& new_report, Format form
   ThrowArgument("diff: csv is not a diff format (text, json or md)");
 }
 
+namespace {
+
+// Every method of a re-planned program, read back as `name`, must have a sound plan (else it is
+// a bug in etmem).
+void CheckReplannedSound(const pte::ProgramView& back, const std::string& name) {
+  for (const pte::MethodView& m : back.methods) {
+    const plan::Lifetimes l = Take(plan::ComputeLifetimes(m));
+    if (!plan::Validate(l).sound())
+      throw api::Error(ErrorKind::kInvalidProgram,
+                       name + ": the re-planned method '" + Printable(m.name) +
+                           "' is not sound (a bug in etmem)");
+  }
+}
+
+}  // namespace
+
 Replanned Replan(const Program& program, uint64_t alignment) {
   if (alignment == 0 || alignment > 4096 || (alignment & (alignment - 1)) != 0)
     ThrowArgument("--alignment " + std::to_string(alignment) +
@@ -467,20 +482,13 @@ Replanned Replan(const Program& program, uint64_t alignment) {
   std::vector<uint8_t> bytes = Take(plan::RewritePlan(view, edits));
   // Read back: it must verify and every method's plan must be sound.
   const std::string name = view.path + " (re-planned)";
-  const pte::ProgramView back = Take(pte::ReadProgramBytes(bytes, name));
-  for (const pte::MethodView& m : back.methods) {
-    const plan::Lifetimes l = Take(plan::ComputeLifetimes(m));
-    if (!plan::Validate(l).sound())
-      throw api::Error(ErrorKind::kInvalidProgram,
-                       name + ": the re-planned method '" + Printable(m.name) +
-                           "' is not sound (a bug in etmem)");
-  }
+  CheckReplannedSound(Take(pte::ReadProgramBytes(bytes, name)), name);
   out.program.resize(bytes.size());
   std::memcpy(out.program.data(), bytes.data(), bytes.size());
   return out;
 }
 
-std::string WriteReplanned(const Replanned& replanned, const std::string& path) {
+ReplannedFile WriteReplanned(const Replanned& replanned, const std::string& path) {
   {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     f.write(reinterpret_cast<const char*>(replanned.program.data()),
@@ -488,23 +496,18 @@ std::string WriteReplanned(const Replanned& replanned, const std::string& path) 
     if (!f) throw api::Error(ErrorKind::kIo, path + ": cannot write the program");
   }
   // Read back from the file: it must verify and every method's plan must be sound.
-  const pte::ProgramView out = Take(pte::ReadProgram(path));
-  for (const pte::MethodView& m : out.methods) {
-    const plan::Lifetimes l = Take(plan::ComputeLifetimes(m));
-    if (!plan::Validate(l).sound())
-      throw api::Error(ErrorKind::kInvalidProgram,
-                       path + ": the re-planned method '" + Printable(m.name) +
-                           "' is not sound (a bug in etmem)");
+  CheckReplannedSound(Take(pte::ReadProgram(path)), path);
+  return {path, replanned.program.size(), replanned.buffers};
+}
+
+std::string Render(const ReplannedFile& written, Format format) {
+  switch (format) {
+    case Format::kText: return report::ReplanText(written);
+    case Format::kJson: return report::ReplanJson(written);
+    case Format::kCsv:
+    case Format::kMarkdown: break;
   }
-  std::string text;
-  int64_t saved = 0;
-  for (const ReplannedBuffer& b : replanned.buffers) {
-    text += fmt::format("method '{}', buffer {}: {} -> {} bytes ({})\n", b.method, b.memory_id,
-                        b.before, b.after, b.planner);
-    saved += b.before - b.after;
-  }
-  return text + fmt::format("wrote {} ({} bytes): plan sound, {} bytes of planned memory saved\n",
-                            path, replanned.program.size(), saved);
+  ThrowArgument("etmem replan renders text or JSON, not CSV or Markdown");
 }
 
 // --- Budgets ---

@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <sstream>
 
 #include "etmem/api/internal.h"
 #include "etmem/measure/build.h"
@@ -130,25 +129,23 @@ MeasureResult Measure(const std::string& program_path, const MeasureOptions& opt
     run.methods.push_back(std::move(*measured));
     print(report::MeasureMethodText(run.methods.back(), options.brief));
   }
-  MeasureResult result;
-  result.exit_code = run.exit_code();
   if (options.execute) {  // the real kernels run each method once (measure/execute.h)
     Options first = model;
     first.method = methods.front();
     const Report analysed = Analyze(opened, first);
-    std::ostringstream text;
-    auto code = measure::MeasureExecution(
+    const Status executed = measure::MeasureExecution(
         *tree, measure::BuildOptions{compiler, work_abs, options.jobs, version_number},
         program_abs, Internal(opened), methods, Internal(analysed), options.no_heap,
-        options.pool.value_or(measure::kDefaultPool), stubs.steps, text);
-    print(text.str());
-    if (!code) Refuse(code.error().message);
-    result.exit_code = std::max(result.exit_code, *code);
+        options.pool.value_or(measure::kDefaultPool), stubs.steps, run.execution);
+    if (run.execution) print(report::MeasureExecutionText(*run.execution));
+    if (!executed) Refuse(executed.error().message);
   }
   if (temporary.path.empty()) {
     run.kept_logs = work_abs;
     print(report::MeasureLogsText(work_abs));
   }
+  MeasureResult result;
+  result.exit_code = run.exit_code();
   result.value = std::move(value);
   return result;
 }

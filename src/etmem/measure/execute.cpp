@@ -1,5 +1,6 @@
 // Owns: finding the real kernels in the user's tree, generating their registration, running the
-// execute harness and comparing its run-time temp trace with kernels::ComputeRunTemp (execute.h).
+// execute harness and comparing its run-time temp trace with kernels::ComputeRunTemp as a
+// structured value (execute.h). Not: its text (report/measure_text.h).
 #include "etmem/measure/execute.h"
 
 #include <algorithm>
@@ -615,65 +616,36 @@ std::vector<CallSite> CallSites(const pte::MethodView& m, bool& straight) {
   return out;
 }
 
-std::string Requests(const std::vector<kernels::TempRequest>& r) {
-  std::string s;
-  for (const auto& q : r) s += (s.empty() ? "" : ", ") + fmt::format("{} {}", q.bytes, q.alignment);
-  return s.empty() ? "-" : s;
-}
-
-std::string Measured(const ExecutedCall& c) {
-  std::string s;
-  for (const auto& a : c.temp)
-    s += (s.empty() ? "" : ", ") +
-         fmt::format("{} {} {}", a.size, a.align, a.offset ? fmt::format("@{}", *a.offset) : "FAIL");
-  return s.empty() ? "-" : s;
-}
-
-std::string Pad(std::string s, size_t width) {
-  if (s.size() < width) s.resize(width, ' ');
-  return s + " ";
-}
-
 }  // namespace
 
-bool CompareExecution(const pte::MethodView& m, const ExecutionTrace& t, const kernels::RunTemp& p,
-                      bool no_heap, std::ostream& out) {
+ExecutionComparison CompareExecution(const pte::MethodView& m, const ExecutionTrace& t,
+                                     const kernels::RunTemp& p, bool no_heap) {
+  ExecutionComparison x;
+  if (!t.ran) return x;  // the load failed: nothing to compare
+  x.ran = true;
   bool match = true;
-  if (!t.ran) {
-    out << "  the method did not execute (the load above failed): nothing to compare\n";
-    return false;
-  }
-  bool straight = true;
-  const std::vector<CallSite> sites = CallSites(m, straight);
-  const bool heap_mode = p.platform_fallback;
-  const std::string measured_verdict =
-      t.error ? (*t.error == 0 ? "Ok" : ErrorName(*t.error)) : std::string("crashed");
+  const std::vector<CallSite> sites = CallSites(m, x.straight);
+  x.heap_mode = p.platform_fallback;
+  x.measured_verdict = t.error ? (*t.error == 0 ? "Ok" : ErrorName(*t.error)) : std::string("crashed");
   // etmem's verdict: the first call that does not fit fails the method (0x21).
   std::optional<size_t> predicted_fail;
   if (p.check && !p.check->fits && p.check->failing_call) predicted_fail = *p.check->failing_call;
-  if (heap_mode && no_heap && p.no_heap_failing_call) predicted_fail = *p.no_heap_failing_call;
-  const std::string etmem_verdict = predicted_fail ? "MemoryAllocationFailed" : "Ok";
-  out << "  real kernels: Method::execute " << measured_verdict << ", " << t.calls.size()
-      << " call(s) executed of " << sites.size() << "\n"
-      << "  etmem:        " << etmem_verdict << "\n";
-  if (measured_verdict != etmem_verdict) match = false;
-  if (!straight)
-    out << "  note: the method has JumpFalseCall instructions: executed calls are matched to "
-           "instructions in instruction order, which holds only when no jump is taken\n";
+  if (x.heap_mode && no_heap && p.no_heap_failing_call) predicted_fail = *p.no_heap_failing_call;
+  x.etmem_verdict = predicted_fail ? "MemoryAllocationFailed" : "Ok";
+  x.calls_executed = t.calls.size();
+  x.call_sites = sites.size();
+  if (x.measured_verdict != x.etmem_verdict) match = false;
   // Per executed call, by instruction.
   std::map<size_t, const kernels::CallTemp*> predicted;
   for (const kernels::CallTemp& c : p.calls) predicted[c.instruction] = &c;
-  out << (heap_mode ? "  instruction  call                          heap requests (et_pal_allocate)  etmem (bytes)\n"
-                    : "  instruction  call                          temp (size align @offset) -> bytes  etmem (size align) -> bytes\n");
   std::optional<size_t> measured_peak_instruction;
   uint64_t measured_peak = 0, measured_heap_peak = 0;
   std::optional<size_t> measured_fail;
-  size_t shown = 0;
   for (size_t n = 0; n < std::max(t.calls.size(), sites.size()); ++n) {
     const ExecutedCall* c = n < t.calls.size() ? &t.calls[n] : nullptr;
     const CallSite* site = n < sites.size() ? &sites[n] : nullptr;
     if (!site) {
-      out << "* " << "?            " << Pad(c->what, 30) << "an executed call beyond the method's calls\n";
+      x.rows.push_back({std::nullopt, *c, std::nullopt, false});
       match = false;
       continue;
     }
@@ -684,28 +656,17 @@ bool CompareExecution(const pte::MethodView& m, const ExecutionTrace& t, const k
       continue;
     }
     bool row_match = c->what == site->what || (c->what.starts_with("delegate") && site->what.starts_with("delegate"));
-    std::string left, right;
-    if (heap_mode) {
+    bool asks = false, predicts = false;  // a row that does neither (and matches) is not shown
+    if (x.heap_mode) {
       uint64_t sum = 0;
-      for (const auto& h : c->heap) {
-        left += (left.empty() ? "" : ", ") + fmt::format("{}{}", h.first, h.second ? "" : " NULL");
-        sum += h.first;
-      }
-      if (left.empty()) left = "-";
-      else left += fmt::format(" = {} B", sum);
+      for (const auto& h : c->heap) sum += h.first;
       const uint64_t want = q ? q->heap_bytes : 0;
-      right = q && !q->requests.empty() ? fmt::format("{} B", want) : "-";
-      if (!q || !q->unknown.empty()) right = q ? "unknown: " + q->unknown : "-";
       row_match = row_match && (q ? q->unknown.empty() && sum == want : c->heap.empty());
       if (!c->heap.empty() && c->heap.back().second) measured_heap_peak = std::max(measured_heap_peak, sum);
       if (!c->heap.empty() && !c->heap.back().second && !measured_fail) measured_fail = site->instruction;
+      asks = !c->heap.empty();
+      predicts = q && (!q->unknown.empty() || !q->requests.empty());
     } else {
-      left = Measured(*c);
-      const bool got_all = std::all_of(c->temp.begin(), c->temp.end(), [](const auto& a) { return a.offset.has_value(); });
-      if (!c->temp.empty() && got_all) left += fmt::format(" -> {} B", c->pool_bytes);
-      right = q ? (q->unknown.empty() ? Requests(q->requests) + fmt::format(" -> {} B", q->pool_bytes)
-                                      : "unknown: " + q->unknown)
-                : "-";
       bool same = q ? q->unknown.empty() && q->requests.size() == c->temp.size() : c->temp.empty();
       for (size_t i = 0; same && i < c->temp.size(); ++i)
         same = c->temp[i].size == q->requests[i].bytes && c->temp[i].align == q->requests[i].alignment;
@@ -718,78 +679,61 @@ bool CompareExecution(const pte::MethodView& m, const ExecutionTrace& t, const k
         measured_peak = c->pool_bytes;
         measured_peak_instruction = site->instruction;
       }
+      asks = !c->temp.empty();
+      predicts = q != nullptr;
     }
     if (!row_match) match = false;
-    if (left == "-" && right == "-" && row_match) continue;  // asks nothing, predicted nothing
-    ++shown;
-    out << (row_match ? "  " : "* ") << Pad(std::to_string(site->instruction), 12)
-        << Pad(Printable(c->what), 29) << Pad(left, heap_mode ? 32 : 35) << right
-        << (row_match ? "  MATCH" : "  DIFFER") << "\n";
+    if (!asks && !predicts && row_match) continue;  // asks nothing, predicted nothing
+    x.rows.push_back({site->instruction, *c, q ? std::optional<kernels::CallTemp>(*q) : std::nullopt,
+                      row_match});
   }
-  // Predicted calls that asking but not executed (the method failed before them) are fine only
-  // when the method failed; a prediction for a call the runtime reached and did not ask is shown
-  // above as DIFFER.
-  if (shown == 0)
-    out << "  (no call asked for " << (heap_mode ? "heap" : "temp") << " memory; etmem predicts none)\n";
-  if (heap_mode) {
+  // Predicted calls that ask but were not executed (the method failed before them) are fine only
+  // when the method failed; a prediction for a call the runtime reached and did not ask is a
+  // row that differs.
+  if (x.heap_mode) {
     if (!no_heap) {
-      const bool same = measured_heap_peak == p.heap_peak_bytes;
-      out << fmt::format("  heap peak: measured {} B, etmem {} B: {}\n", measured_heap_peak,
-                         p.heap_peak_bytes, same ? "MATCH" : "DIFFER");
-      match = match && same;
+      ExecutionPeak& peak = x.peak.emplace();
+      peak.measured = measured_heap_peak;
+      peak.etmem = p.heap_peak_bytes;
+      peak.match = measured_heap_peak == p.heap_peak_bytes;
+      match = match && peak.match;
     }
   } else if (!predicted_fail && !measured_fail) {
-    const std::string etmem_at = p.peak_call ? fmt::format(" at instruction {}", p.calls[*p.peak_call].instruction) : "";
-    const std::string real_at = measured_peak_instruction ? fmt::format(" at instruction {}", *measured_peak_instruction) : "";
-    const bool same = measured_peak == p.peak_bytes &&
-                      (!p.peak_call || (measured_peak_instruction &&
-                                        *measured_peak_instruction == p.calls[*p.peak_call].instruction));
-    out << fmt::format("  run-time temp peak: measured {} B{}, etmem {} B{}: {}\n", measured_peak,
-                       real_at, p.peak_bytes, etmem_at, same ? "MATCH" : "DIFFER");
-    match = match && same;
+    ExecutionPeak& peak = x.peak.emplace();
+    peak.measured = measured_peak;
+    peak.measured_instruction = measured_peak_instruction;
+    peak.etmem = p.peak_bytes;
+    if (p.peak_call) peak.etmem_instruction = p.calls[*p.peak_call].instruction;
+    peak.match = measured_peak == p.peak_bytes &&
+                 (!p.peak_call || measured_peak_instruction == peak.etmem_instruction);
+    match = match && peak.match;
   }
   // A failure: the instruction and the lines logged.
   const std::vector<std::string>* predicted_log = nullptr;
   if (p.check && !p.check->fits) predicted_log = &p.check->log;
-  if (heap_mode && no_heap && p.no_heap_failing_call) predicted_log = &p.no_heap_log;
+  if (x.heap_mode && no_heap && p.no_heap_failing_call) predicted_log = &p.no_heap_log;
   if (predicted_fail || measured_fail) {
-    const std::optional<size_t> want =
-        predicted_fail ? std::optional<size_t>(p.calls[*predicted_fail].instruction) : std::nullopt;
-    const bool same_at = want == measured_fail;
-    out << fmt::format("  fails at: measured {}, etmem {}: {}\n",
-                       measured_fail ? fmt::format("instruction {}", *measured_fail) : "none",
-                       want ? fmt::format("instruction {}", *want) : "none",
-                       same_at ? "MATCH" : "DIFFER");
-    match = match && same_at;
-    const std::vector<std::string> none;
-    const std::vector<std::string>& expect = predicted_log ? *predicted_log : none;
+    ExecutionFailure& f = x.failure.emplace();
+    f.measured_instruction = measured_fail;
+    if (predicted_fail) f.etmem_instruction = p.calls[*predicted_fail].instruction;
+    f.same_instruction = f.etmem_instruction == measured_fail;
+    match = match && f.same_instruction;
+    f.logged = t.error_lines;
+    if (predicted_log) f.predicted = *predicted_log;
     // etmem predicts the lines up to Method's "KernelCall failed"; the runtime then lists the
     // call's arguments ("arg N with type id T"), which etmem does not give: shown, not compared.
-    const bool same_log = expect.size() <= t.error_lines.size() &&
-                          std::equal(expect.begin(), expect.end(), t.error_lines.begin());
-    size_t extra_args = 0;
-    for (size_t i = expect.size(); same_log && i < t.error_lines.size(); ++i)
-      if (t.error_lines[i].starts_with("arg ")) ++extra_args;
-    const bool only_args = same_log && expect.size() + extra_args == t.error_lines.size();
-    out << "  the runtime logged:\n";
-    for (const std::string& l : t.error_lines) out << "    " << Printable(l, 400) << "\n";
-    if (only_args) {
-      out << "  etmem predicts the first " << expect.size() << " line(s), line for line: MATCH"
-          << (extra_args ? fmt::format(" (the {} 'arg N with type id T' lines after them, the "
-                                       "runtime's list of the failed call's arguments, are not "
-                                       "predicted)", extra_args)
-                         : std::string())
-          << "\n";
-    } else {
-      out << "  etmem predicts: DIFFER\n";
-      for (const std::string& l : expect) out << "    " << Printable(l, 400) << "\n";
-    }
-    match = match && only_args;
+    const bool same_log = f.predicted.size() <= f.logged.size() &&
+                          std::equal(f.predicted.begin(), f.predicted.end(), f.logged.begin());
+    for (size_t i = f.predicted.size(); same_log && i < f.logged.size(); ++i)
+      if (f.logged[i].starts_with("arg ")) ++f.extra_args;
+    f.log_match = same_log && f.predicted.size() + f.extra_args == f.logged.size();
+    match = match && f.log_match;
   }
-  return match;
+  x.match = match;
+  return x;
 }
 
-Result<int> MeasureExecution(const ExecuteOptions& o, std::ostream& out) {
+Status MeasureExecution(const ExecuteOptions& o, std::optional<ExecutionRun>& result) {
   // The operators of every method, once.
   std::vector<std::string> ops;
   for (const pte::MethodView& m : o.program->methods)
@@ -814,24 +758,13 @@ Result<int> MeasureExecution(const ExecuteOptions& o, std::ostream& out) {
   b.harness_name = "measure_execute";
   ETMEM_TRY(Built built, BuildHarness(o.tree, b));
 
-  std::string kernels_text;
-  for (const RealKernel& k : set.kernels)
-    kernels_text += fmt::format("\n    {} -> {}", Printable(k.op),
-                                k.prim ? "the prim ops (" + k.source + ")" : k.function + " (" + k.source + ")");
-  out << "execution with the tree's real kernels (" << set.sources.size()
-      << " kernel sources compiled, registration generated in " << generated.string() << "):"
-      << kernels_text << "\n";
-  if (o.temp_allocator)
-    out << fmt::format("  a recording temp allocator of {} B whose base is aligned to 16 B and not "
-                       "to 32 B, passed to load_method\n", o.temp_pool_bytes);
-  else
-    out << "  no temp allocator passed to load_method; et_pal_allocate recorded"
-        << (o.no_heap ? " and returning NULL while the method executes (a firmware without a heap)" : "")
-        << "\n";
-  out << "  inputs: every tensor input set (set_input) to a copy filled with a fixed pattern; "
-         "outputs without memory given a heap buffer; delegates are stubs that compute nothing\n";
-
-  int exit = 0;
+  ExecutionRun& run = result.emplace();
+  run.kernels = std::move(set.kernels);
+  run.sources = set.sources.size();
+  run.registration = generated.string();
+  run.temp_allocator = o.temp_allocator;
+  run.temp_pool_bytes = o.temp_pool_bytes;
+  run.no_heap = o.no_heap;
   for (const std::string& name : o.methods) {
     const pte::MethodView* m = nullptr;
     for (const pte::MethodView& candidate : o.program->methods)
@@ -843,14 +776,14 @@ Result<int> MeasureExecution(const ExecuteOptions& o, std::ostream& out) {
       if (line.starts_with("backend ")) steps += line + "\n";
     steps += "planned heap\nload\nexecute\n";
     if (o.no_heap) steps += "heap none\n";
-    ETMEM_TRY(HarnessRun run,
+    ETMEM_TRY(HarnessRun harness,
               RunHarness(built, o.build.work_dir, o.program_path, name, o.method_pool_bytes,
                          o.pool_align, o.temp_allocator ? std::optional<uint64_t>(o.temp_pool_bytes)
                                                         : std::nullopt,
                          steps));
     {
       std::ofstream log(work / ("executed-" + name + ".log"));
-      log << run.output;
+      log << harness.output;
     }
     kernels::RunTempOptions ro;
     ro.kernels = {"portable"};
@@ -858,25 +791,23 @@ Result<int> MeasureExecution(const ExecuteOptions& o, std::ostream& out) {
     ro.temp_allocator = o.temp_allocator;
     if (o.temp_allocator) ro.temp_pool_bytes = o.temp_pool_bytes;
     ETMEM_TRY(kernels::RunTemp predicted, kernels::ComputeRunTemp(*o.program, *m, *o.release, *o.target, ro));
-    const ExecutionTrace trace = ReadExecution(run.output);
-    out << "method '" << Printable(name) << "' executed: " << predicted.Describe() << " (etmem)\n";
-    for (const std::string& n : trace.notes) out << "  " << Printable(n) << "\n";
-    if (run.status != 0 && run.status >= 128)
-      out << "  the harness crashed (signal " << run.status - 128 << ")\n";
-    const bool same = CompareExecution(*m, trace, predicted, o.no_heap, out);
-    out << (same ? "  run-time temp matches etmem's prediction call for call\n"
-                 : "  run-time temp differs from etmem's prediction\n");
-    if (!same) exit = 1;
+    ExecutionTrace trace = ReadExecution(harness.output);
+    MethodExecution e;
+    e.name = name;
+    e.predicted = predicted.Describe();
+    if (harness.status != 0 && harness.status >= 128) e.crash_signal = harness.status - 128;
+    e.comparison = CompareExecution(*m, trace, predicted, o.no_heap);
+    e.notes = std::move(trace.notes);
+    run.methods.push_back(std::move(e));
   }
-  return exit;
+  return Ok{};
 }
 
-Result<int> MeasureExecution(const Tree& tree, const BuildOptions& build,
-                             const std::string& program_path, const pte::ProgramView& program,
-                             const std::vector<std::string>& methods,
-                             const report::Report& analysed, bool no_heap,
-                             uint64_t method_pool_bytes, const std::string& backend_steps,
-                             std::ostream& out) {
+Status MeasureExecution(const Tree& tree, const BuildOptions& build,
+                        const std::string& program_path, const pte::ProgramView& program,
+                        const std::vector<std::string>& methods, const report::Report& analysed,
+                        bool no_heap, uint64_t method_pool_bytes, const std::string& backend_steps,
+                        std::optional<ExecutionRun>& run) {
   ETMEM_TRY(const runtime::RuntimeTraits* release, runtime::FindRelease(analysed.assumptions.runtime));
   ETMEM_TRY(abi::Abi target, abi::FindBuiltinTarget(analysed.assumptions.target));
   ExecuteOptions x{tree, build, program_path, &program, methods, release, &target};
@@ -887,7 +818,7 @@ Result<int> MeasureExecution(const Tree& tree, const BuildOptions& build,
   x.no_heap = no_heap;
   x.method_pool_bytes = method_pool_bytes;
   x.backend_steps = backend_steps;
-  return MeasureExecution(x, out);
+  return MeasureExecution(x, run);
 }
 
 }  // namespace etmem::measure

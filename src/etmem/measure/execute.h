@@ -5,15 +5,14 @@
 // then holding the run-time temp trace to etmem's prediction (kernels/run_temp.h) call for call:
 // which kernel sources to compile, the boxing wrappers generated in the work directory (kernel
 // registration that ExecuTorch generates with torchgen, which a source tree does not hold), the
-// harness run, reading its trace, the comparison and its text.
+// harness run, reading its trace, and the comparison as a structured value (ExecutionRun).
 // Not: building the runtime (build.h), the load-time comparison (the measure verb), the model
-// of run-time temp (kernels/run_temp.h).
+// of run-time temp (kernels/run_temp.h), the text (report/measure_text.h).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -82,12 +81,81 @@ struct ExecutionTrace {
 };
 ExecutionTrace ReadExecution(const std::string& harness_output);
 
-// Prints the trace of one method beside etmem's prediction for the same temp allocator (or heap,
-// `predicted.platform_fallback`; `no_heap`: et_pal_allocate returned NULL): per call the requests
-// (and the pool bytes, or the heap bytes), MATCH or DIFFER, the peak and the instruction that
-// sets it, the failing instruction and the lines logged. Returns whether everything matches.
-bool CompareExecution(const pte::MethodView& method, const ExecutionTrace& trace,
-                      const kernels::RunTemp& predicted, bool no_heap, std::ostream& out);
+// One executed call beside etmem's prediction for its instruction (a row of the comparison).
+struct ExecutionRow {
+  std::optional<size_t> instruction;  // nullopt: a call executed beyond the method's calls
+  ExecutedCall measured;
+  std::optional<kernels::CallTemp> predicted;  // nullopt: etmem predicts nothing there
+  bool match = false;
+};
+
+// A peak held to etmem's: the heap's (no temp allocator) or the run-time temp pool's, with the
+// instruction that sets it (the temp pool's only).
+struct ExecutionPeak {
+  uint64_t measured = 0, etmem = 0;
+  std::optional<size_t> measured_instruction, etmem_instruction;
+  bool match = false;
+};
+
+// The instruction that fails (measured and predicted) and the lines the runtime logged beside
+// the lines etmem predicts: etmem predicts the lines up to Method's "KernelCall failed"; the
+// runtime then lists the call's arguments ("arg N with type id T"), shown, not compared.
+struct ExecutionFailure {
+  std::optional<size_t> measured_instruction, etmem_instruction;
+  bool same_instruction = false;
+  std::vector<std::string> logged;     // the runtime's lines
+  std::vector<std::string> predicted;  // etmem's
+  size_t extra_args = 0;               // 'arg N' lines after etmem's (when log_match)
+  bool log_match = false;              // etmem's lines first, then only 'arg N' lines
+};
+
+// The trace of one method beside etmem's prediction for the same temp allocator (or heap,
+// `heap_mode`): the verdicts, per call that asks (or that etmem says asks) the requests, the pool
+// bytes (or the heap bytes) and whether they match, the peak and the failure.
+struct ExecutionComparison {
+  bool ran = false;  // false: the method did not execute (the load failed), nothing compared
+  std::string measured_verdict;  // Method::execute's Error ("Ok", ...) or "crashed"
+  std::string etmem_verdict;     // "Ok" or "MemoryAllocationFailed"
+  size_t calls_executed = 0, call_sites = 0;
+  bool straight = true;     // no JumpFalseCall: calls match instructions in order
+  bool heap_mode = false;   // no temp allocator: the kernels ask et_pal_allocate
+  std::vector<ExecutionRow> rows;  // those that ask or are predicted to, or differ
+  std::optional<ExecutionPeak> peak;  // heap: unless no_heap; temp: when nothing fails
+  std::optional<ExecutionFailure> failure;  // when either fails
+  bool match = false;  // everything matches
+};
+
+// Holds the trace of `method` to etmem's prediction for the same temp allocator (or heap,
+// `predicted.platform_fallback`; `no_heap`: et_pal_allocate returned NULL).
+ExecutionComparison CompareExecution(const pte::MethodView& method, const ExecutionTrace& trace,
+                                     const kernels::RunTemp& predicted, bool no_heap);
+
+// One method executed: etmem's prediction in one line, the harness's notes and the comparison.
+struct MethodExecution {
+  std::string name;
+  std::string predicted;            // kernels::RunTemp::Describe()
+  std::vector<std::string> notes;   // inputs filled, outputs given, allocations outside calls
+  std::optional<int> crash_signal;  // the harness crashed
+  ExecutionComparison comparison;
+  bool matches() const { return comparison.match; }
+};
+
+// `etmem measure --execute`: the real kernels found, how they were built and the temp allocator
+// (or heap) the methods ran with, and each method executed.
+struct ExecutionRun {
+  std::vector<RealKernel> kernels;
+  size_t sources = 0;             // kernel sources compiled
+  std::string registration;       // the generated registration's path
+  bool temp_allocator = true;
+  uint64_t temp_pool_bytes = 0;   // with a temp allocator
+  bool no_heap = false;           // et_pal_allocate returned NULL while executing
+  std::vector<MethodExecution> methods;
+  int exit_code() const {
+    for (const MethodExecution& m : methods)
+      if (!m.matches()) return 1;
+    return 0;
+  }
+};
 
 struct ExecuteOptions {
   Tree tree;
@@ -108,19 +176,18 @@ struct ExecuteOptions {
 };
 
 // Builds the execute harness (the runtime's objects are shared with the load harness in the
-// same work directory), runs every method once and prints the run-time temp trace beside
-// etmem's prediction. Returns 0 when every method matches, 1 on a difference; an error (one
-// line) for a tree whose kernels cannot be found or built.
-Result<int> MeasureExecution(const ExecuteOptions& options, std::ostream& out);
+// same work directory) and runs every method once beside etmem's prediction. `run` is set once
+// the harness is built and holds every method executed so far, also when a later one fails: an
+// error (one line) for a tree whose kernels cannot be found or built, or a method that cannot run.
+Status MeasureExecution(const ExecuteOptions& options, std::optional<ExecutionRun>& run);
 
 // The same for the measure verb: the release, target, kernels, temp allocator and temp pool of
 // `analysed` (its report of the first method: a temp allocator when its assumptions say so, of
 // the run-time temp pool's size, else the load's, else 1 MiB).
-Result<int> MeasureExecution(const Tree& tree, const BuildOptions& build,
-                             const std::string& program_path, const pte::ProgramView& program,
-                             const std::vector<std::string>& methods,
-                             const report::Report& analysed, bool no_heap,
-                             uint64_t method_pool_bytes, const std::string& backend_steps,
-                             std::ostream& out);
+Status MeasureExecution(const Tree& tree, const BuildOptions& build,
+                        const std::string& program_path, const pte::ProgramView& program,
+                        const std::vector<std::string>& methods, const report::Report& analysed,
+                        bool no_heap, uint64_t method_pool_bytes, const std::string& backend_steps,
+                        std::optional<ExecutionRun>& run);
 
 }  // namespace etmem::measure

@@ -1,9 +1,10 @@
 // Owns: what `etmem measure` finds, as structured values (MeasureRun: the tree and the modelled
-// release compared with it, the harness built, and per method the measured calls beside etmem's
-// prediction with the verdicts and the first divergence), and the stage's part of it: which
-// modelled release a tree is compared with, the harness's kernel, backend and runner steps,
-// the calls etmem predicts for that run (a runner's own requests placed around load_method by
-// sim::TraceMethodPool, as check and the report place them) and the comparison of one method.
+// release compared with it, the harness built, per method the measured calls beside etmem's
+// prediction with the verdicts and the first divergence, and with --execute execute.h's
+// ExecutionRun), and the stage's part of it: which modelled release a tree is compared with, the
+// harness's kernel, backend and runner steps, the calls etmem predicts for that run (a runner's
+// own requests placed around load_method by sim::TraceMethodPool, as check and the report place
+// them) and the comparison of one method.
 // Not: building and running the harness (build.h), the log format (device/), running the verb
 // in order (api/measure.cpp), the text (report/measure_text.h).
 #pragma once
@@ -17,6 +18,7 @@
 #include "etmem/base/result.h"
 #include "etmem/device/device_log.h"
 #include "etmem/measure/build.h"
+#include "etmem/measure/execute.h"
 #include "etmem/pte/program_view.h"
 #include "etmem/report/assumptions.h"
 #include "etmem/report/report.h"
@@ -110,11 +112,12 @@ struct MeasureRun {
   MeasureSetup setup;
   std::optional<MeasureBuild> build;
   std::vector<MethodMeasurement> methods;
-  std::optional<std::string> kept_logs;  // the work directory, when kept
+  std::optional<ExecutionRun> execution;  // --execute
+  std::optional<std::string> kept_logs;   // the work directory, when kept
   int exit_code() const {
     for (const MethodMeasurement& m : methods)
       if (!m.matches()) return 1;
-    return 0;
+    return execution ? execution->exit_code() : 0;
   }
 };
 

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include <fmt/format.h>
+
+#include "etmem/base/printable.h"
 #include "etmem/report/assumptions.h"
 
 namespace etmem::report {
@@ -34,6 +37,64 @@ void PrintCallTable(std::ostream& out, const measure::MethodMeasurement& m) {
     out << (left.substr(0, left.find_last_not_of(' ') + 1) == right ? "  " : "* ") << row << left
         << right << "\n";
   }
+}
+
+// --execute: a row's requests as etmem predicts them ("80 8, 16 4"), or "-".
+std::string Requests(const std::vector<kernels::TempRequest>& r) {
+  std::string s;
+  for (const auto& q : r) s += (s.empty() ? "" : ", ") + fmt::format("{} {}", q.bytes, q.alignment);
+  return s.empty() ? "-" : s;
+}
+
+// The requests measured ("80 8 @0, 640 8 FAIL"), or "-".
+std::string Measured(const measure::ExecutedCall& c) {
+  std::string s;
+  for (const auto& a : c.temp)
+    s += (s.empty() ? "" : ", ") +
+         fmt::format("{} {} {}", a.size, a.align, a.offset ? fmt::format("@{}", *a.offset) : "FAIL");
+  return s.empty() ? "-" : s;
+}
+
+std::string Pad(std::string s, size_t width) {
+  if (s.size() < width) s.resize(width, ' ');
+  return s + " ";
+}
+
+// One row of the comparison: the instruction, the call, what it asked, what etmem predicts.
+void PrintExecutionRow(std::ostream& out, const measure::ExecutionRow& row, bool heap_mode) {
+  const measure::ExecutedCall& c = row.measured;
+  if (!row.instruction) {
+    out << "* " << "?            " << Pad(c.what, 30) << "an executed call beyond the method's calls\n";
+    return;
+  }
+  const kernels::CallTemp* q = row.predicted ? &*row.predicted : nullptr;
+  std::string left, right;
+  if (heap_mode) {
+    uint64_t sum = 0;
+    for (const auto& h : c.heap) {
+      left += (left.empty() ? "" : ", ") + fmt::format("{}{}", h.first, h.second ? "" : " NULL");
+      sum += h.first;
+    }
+    if (left.empty()) left = "-";
+    else left += fmt::format(" = {} B", sum);
+    right = q && !q->requests.empty() ? fmt::format("{} B", q->heap_bytes) : "-";
+    if (!q || !q->unknown.empty()) right = q ? "unknown: " + q->unknown : "-";
+  } else {
+    left = Measured(c);
+    const bool got_all = std::all_of(c.temp.begin(), c.temp.end(), [](const auto& a) { return a.offset.has_value(); });
+    if (!c.temp.empty() && got_all) left += fmt::format(" -> {} B", c.pool_bytes);
+    right = q ? (q->unknown.empty() ? Requests(q->requests) + fmt::format(" -> {} B", q->pool_bytes)
+                                    : "unknown: " + q->unknown)
+              : "-";
+  }
+  out << (row.match ? "  " : "* ") << Pad(std::to_string(*row.instruction), 12)
+      << Pad(Printable(c.what), 29) << Pad(left, heap_mode ? 32 : 35) << right
+      << (row.match ? "  MATCH" : "  DIFFER") << "\n";
+}
+
+// "instruction N", or "none".
+std::string InstructionOrNone(std::optional<size_t> instruction) {
+  return instruction ? fmt::format("instruction {}", *instruction) : "none";
 }
 
 }  // namespace
@@ -97,6 +158,84 @@ std::string MeasureMethodText(const measure::MethodMeasurement& m, bool brief) {
   return out.str();
 }
 
+std::string ExecutionComparisonText(const measure::ExecutionComparison& c) {
+  if (!c.ran) return "  the method did not execute (the load above failed): nothing to compare\n";
+  std::ostringstream out;
+  out << "  real kernels: Method::execute " << c.measured_verdict << ", " << c.calls_executed
+      << " call(s) executed of " << c.call_sites << "\n"
+      << "  etmem:        " << c.etmem_verdict << "\n";
+  if (!c.straight)
+    out << "  note: the method has JumpFalseCall instructions: executed calls are matched to "
+           "instructions in instruction order, which holds only when no jump is taken\n";
+  out << (c.heap_mode ? "  instruction  call                          heap requests (et_pal_allocate)  etmem (bytes)\n"
+                      : "  instruction  call                          temp (size align @offset) -> bytes  etmem (size align) -> bytes\n");
+  size_t shown = 0;  // rows of the method's calls
+  for (const measure::ExecutionRow& row : c.rows) {
+    PrintExecutionRow(out, row, c.heap_mode);
+    if (row.instruction) ++shown;
+  }
+  if (shown == 0)
+    out << "  (no call asked for " << (c.heap_mode ? "heap" : "temp") << " memory; etmem predicts none)\n";
+  if (const auto& p = c.peak) {
+    if (c.heap_mode) {
+      out << fmt::format("  heap peak: measured {} B, etmem {} B: {}\n", p->measured, p->etmem,
+                         p->match ? "MATCH" : "DIFFER");
+    } else {
+      const std::string etmem_at = p->etmem_instruction ? fmt::format(" at instruction {}", *p->etmem_instruction) : "";
+      const std::string real_at = p->measured_instruction ? fmt::format(" at instruction {}", *p->measured_instruction) : "";
+      out << fmt::format("  run-time temp peak: measured {} B{}, etmem {} B{}: {}\n", p->measured,
+                         real_at, p->etmem, etmem_at, p->match ? "MATCH" : "DIFFER");
+    }
+  }
+  if (const auto& f = c.failure) {
+    out << fmt::format("  fails at: measured {}, etmem {}: {}\n", InstructionOrNone(f->measured_instruction),
+                       InstructionOrNone(f->etmem_instruction), f->same_instruction ? "MATCH" : "DIFFER");
+    out << "  the runtime logged:\n";
+    for (const std::string& l : f->logged) out << "    " << Printable(l, 400) << "\n";
+    if (f->log_match) {
+      out << "  etmem predicts the first " << f->predicted.size() << " line(s), line for line: MATCH"
+          << (f->extra_args ? fmt::format(" (the {} 'arg N with type id T' lines after them, the "
+                                          "runtime's list of the failed call's arguments, are not "
+                                          "predicted)", f->extra_args)
+                            : std::string())
+          << "\n";
+    } else {
+      out << "  etmem predicts: DIFFER\n";
+      for (const std::string& l : f->predicted) out << "    " << Printable(l, 400) << "\n";
+    }
+  }
+  return out.str();
+}
+
+std::string MeasureExecutionText(const measure::ExecutionRun& run) {
+  std::ostringstream out;
+  std::string kernels_text;
+  for (const measure::RealKernel& k : run.kernels)
+    kernels_text += fmt::format("\n    {} -> {}", Printable(k.op),
+                                k.prim ? "the prim ops (" + k.source + ")" : k.function + " (" + k.source + ")");
+  out << "execution with the tree's real kernels (" << run.sources
+      << " kernel sources compiled, registration generated in " << run.registration << "):"
+      << kernels_text << "\n";
+  if (run.temp_allocator)
+    out << fmt::format("  a recording temp allocator of {} B whose base is aligned to 16 B and not "
+                       "to 32 B, passed to load_method\n", run.temp_pool_bytes);
+  else
+    out << "  no temp allocator passed to load_method; et_pal_allocate recorded"
+        << (run.no_heap ? " and returning NULL while the method executes (a firmware without a heap)" : "")
+        << "\n";
+  out << "  inputs: every tensor input set (set_input) to a copy filled with a fixed pattern; "
+         "outputs without memory given a heap buffer; delegates are stubs that compute nothing\n";
+  for (const measure::MethodExecution& m : run.methods) {
+    out << "method '" << Printable(m.name) << "' executed: " << m.predicted << " (etmem)\n";
+    for (const std::string& n : m.notes) out << "  " << Printable(n) << "\n";
+    if (m.crash_signal) out << "  the harness crashed (signal " << *m.crash_signal << ")\n";
+    out << ExecutionComparisonText(m.comparison)
+        << (m.matches() ? "  run-time temp matches etmem's prediction call for call\n"
+                        : "  run-time temp differs from etmem's prediction\n");
+  }
+  return out.str();
+}
+
 std::string MeasureLogsText(const std::string& work) {
   return "the measured logs are in " + work +
          " (measured-METHOD.log; etmem check reads them)\n";
@@ -106,6 +245,7 @@ std::string MeasureText(const measure::MeasureRun& run, bool brief) {
   std::string out = MeasureSetupText(run.setup);
   if (run.build) out += MeasureBuildText(*run.build);
   for (const measure::MethodMeasurement& m : run.methods) out += MeasureMethodText(m, brief);
+  if (run.execution) out += MeasureExecutionText(*run.execution);
   if (run.kept_logs) out += MeasureLogsText(*run.kept_logs);
   return out;
 }
