@@ -64,7 +64,7 @@ std::string Pad(std::string s, size_t width) {
 void PrintExecutionRow(std::ostream& out, const measure::ExecutionRow& row, bool heap_mode) {
   const measure::ExecutedCall& c = row.measured;
   if (!row.instruction) {
-    out << "* " << "?            " << Pad(c.what, 30) << "an executed call beyond the method's calls\n";
+    out << "* " << "?            " << Pad(Printable(c.what), 30) << "an executed call beyond the method's calls\n";
     return;
   }
   const kernels::CallTemp* q = row.predicted ? &*row.predicted : nullptr;

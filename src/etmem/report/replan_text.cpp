@@ -4,15 +4,17 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "etmem/base/printable.h"
+
 namespace etmem::report {
 
 std::string ReplanText(const api::ReplannedFile& written) {
   std::string text;
   for (const api::ReplannedBuffer& b : written.buffers)
-    text += fmt::format("method '{}', buffer {}: {} -> {} bytes ({})\n", b.method, b.memory_id,
-                        b.before, b.after, b.planner);
+    text += fmt::format("method '{}', buffer {}: {} -> {} bytes ({})\n", Printable(b.method),
+                        b.memory_id, b.before, b.after, b.planner);
   return text + fmt::format("wrote {} ({} bytes): plan sound, {} bytes of planned memory saved\n",
-                            written.path, written.bytes, written.saved());
+                            Printable(written.path, kShownPathBytes), written.bytes, written.saved());
 }
 
 std::string ReplanJson(const api::ReplannedFile& written) {
