@@ -9,8 +9,9 @@
 //
 // tests/measured/x86_64_refusals.json says how it was measured (how_measured): the same portable
 // harness as x86_64_early_releases.json, run at all 16 tags and at main;
-// x86_64_refusals_issue26.json and x86_64_acceptance.json were measured with etmem measure's own
-// harness (each file's how_measured).
+// x86_64_refusals_issue26.json, i686_refusals_issue26.json (a 32-bit host: g++ -m32) and
+// x86_64_acceptance.json were measured with etmem measure's own harness (each file's
+// how_measured).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -47,6 +48,15 @@ const json& MeasuredIssue26() {
 
 // Issue 25's exporter layouts (no constants, that with a delegate segment, inline constants
 // only), measured with the etmem measure binary at every tag.
+// Issue 26's paths that depend on the width of size_t (planned offsets with a high word,
+// mutable-segment and constant offsets whose sum with the size wraps), measured with etmem
+// measure's harness built by g++ -m32 (i686) at the tags the file lists; its "target" is the
+// target file `etmem probe` wrote for that compiler.
+const json& Measured32Bit() {
+  static const json kMeasured = test::ReadMeasured("i686_refusals_issue26.json");
+  return kMeasured;
+}
+
 const json& MeasuredAcceptance() {
   static const json kMeasured = test::ReadMeasured("x86_64_acceptance.json");
   return kMeasured;
@@ -87,14 +97,15 @@ struct Counts {
 // One record (a program at one tag, with or without a temp allocator) against etmem's analysis
 // as etmem measure's harness ran it: the verdict, the error, the log line and every call to the
 // method allocator up to the refusal.
-void HoldRecord(const json& e, const std::vector<uint8_t>& bytes, Counts& counts) {
+void HoldRecord(const json& e, const std::vector<uint8_t>& bytes, Counts& counts,
+                const abi::Abi& target = *abi::FindBuiltinTarget("x86_64")) {
   const std::string name = e["program"];
   const std::string what = e["tag"].get<std::string>() + " " + name + " temp " +
                            e["temp"].get<std::string>();
   ASSERT_EQ(Sha256Hex(bytes), e["sha256"]) << what;
   auto program = pte::ReadProgramBytes(bytes, name + ".pte");
   ASSERT_TRUE(program) << what << ": " << program.error().message;
-  runtime::RuntimeModel model(**runtime::FindRelease(Release(e)), *abi::FindBuiltinTarget("x86_64"));
+  runtime::RuntimeModel model(**runtime::FindRelease(Release(e)), target);
   report::ReportOptions o;
   o.pool_align = 16;
   o.temp_is_runner_default = false;
@@ -198,6 +209,43 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
   EXPECT_GT(counts.refused, 0u);
   EXPECT_GT(counts.crashed, 0u);
   EXPECT_GT(counts.compared, 0u);
+}
+
+// Issue 26: on a 32-bit target (g++ -m32, the target etmem probe measured), the paths that
+// depend on size_t: a planned offset with a high word is NotSupported ("size_t cannot hold
+// memory offset ...", 0.2+), a mutable-segment offset is read into a 32-bit size_t, and the
+// planned, mutable and constant offsets whose sum with the size wraps; the verdict, the error,
+// the log line and every method-allocator call (4-byte pointers) as the real runtime had them.
+TEST(MeasuredRefusals, A32BitTargetRefusesOrLoadsExactlyAsItsRuntimeDid) {
+  const Result<abi::Abi> target =
+      abi::ReadTargetText(Measured32Bit()["target"].dump(), "i686_refusals_issue26.json");
+  ASSERT_TRUE(target) << target.error().message;
+  ASSERT_EQ(target->size_type.size, 4u);
+  std::map<std::string, std::vector<uint8_t>> bytes;
+  for (const testing::NamedScenario& s : testing::RefusalScenarios())
+    bytes[s.name] = s.make().Build();
+  Counts counts;
+  std::map<std::string, std::set<std::string>> runs_by_program;  // "tag temp"
+  std::set<std::string> logs;
+  for (const json& e : Measured32Bit()["results"]) {
+    const std::string name = e["program"];
+    ASSERT_TRUE(bytes.count(name)) << e["tag"] << " " << name << ": no such refusal scenario";
+    runs_by_program[name].insert(e["tag"].get<std::string>() + " " + e["temp"].get<std::string>());
+    for (const json& m : e["methods"])
+      if (m.contains("load_log")) logs.insert(LogText(m["load_log"].get<std::string>()));
+    HoldRecord(e, bytes[name], counts, *target);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  const size_t n_tags = Measured32Bit()["tags"].size();
+  EXPECT_GT(n_tags, 0u);
+  for (const char* name : {"planned_offset_high_word", "planned_offset_overflow",
+                           "mutable_state_offset_wraps", "constant_offset_wraps",
+                           "mutable_state_in_segment"})
+    EXPECT_EQ(runs_by_program[name].size(), 2 * n_tags) << name;
+  // The 32-bit refusal itself was met (both spellings of its line, 0.2-1.0 and 1.1+).
+  EXPECT_TRUE(logs.count("size_t cannot hold memory offset 0x00000001.00000010")) << "0.2-1.0";
+  EXPECT_TRUE(logs.count("size_t cannot hold memory offset 0x0000000100000010")) << "1.1+";
+  EXPECT_GT(counts.refused, 0u);
 }
 
 // Issue 25 item 3: the exporter's layouts that a strict reader could call invalid load (or are

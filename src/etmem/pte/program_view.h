@@ -194,6 +194,7 @@ struct SegmentView {
 struct ConstantBytes {
   uint64_t file_offset = 0;
   uint64_t available = 0;
+  uint64_t segment_offset = 0;  // segment: the offset as written (it may lie past the end)
 };
 
 class MappedFile;

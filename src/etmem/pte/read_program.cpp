@@ -569,7 +569,7 @@ void LocateConstants(const fb::Program& p, const uint8_t* file_base, ProgramView
     for (size_t i = 0; i < offsets->size(); ++i) {
       const uint64_t offset = UnalignedAt(offsets, i);  // 8-byte items may sit 4 bytes off
       out.constants.push_back({base + std::min(offset, seg.size),
-                               offset < seg.size ? seg.size - offset : 0});
+                               offset < seg.size ? seg.size - offset : 0, offset});
     }
   } else if (const auto* inl = p.inline_constants()) {
     out.constants.reserve(inl->size());

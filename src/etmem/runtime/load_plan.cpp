@@ -432,9 +432,13 @@ bool Planner::PlannedLookup(const pte::TensorView& t, int64_t value) {
   const std::optional<uint64_t> bytes = pte::TensorDataBytes(m_, t);
   if (!bytes) return true;  // numel x element size overflows: refused by the reader's checks
   const uint64_t nbytes = *bytes;
-  uint64_t offset = t_.planned_offset_high_read ? t.offset : (t.offset & 0xFFFFFFFFu);
+  const bool size_t_32_bit = max_size_t_ <= UINT32_MAX;
+  uint64_t offset = t_.planned_offset_high_read &&
+                            !(size_t_32_bit && t_.planned_offset_high_dropped_where_size_t_is_32_bit)
+                        ? t.offset
+                        : (t.offset & 0xFFFFFFFFu);
   const uint32_t high = static_cast<uint32_t>(offset >> 32);
-  if (high != 0 && max_size_t_ <= UINT32_MAX) {
+  if (high != 0 && size_t_32_bit) {
     char words[40];
     std::snprintf(words, sizeof words, t_.planned_offset_words_dotted ? "0x%08x.%08x" : "0x%08x%08x",
                   high, static_cast<uint32_t>(offset));
@@ -510,7 +514,9 @@ bool Planner::LoadMutableState(const pte::TensorView& t, int64_t value) {
                   "Segment index " + std::to_string(segment) + " out of range (>= " +
                       std::to_string(program_.segments.size()) + ")");
   const uint64_t nbytes = pte::TensorDataBytes(m_, t).value_or(0);
-  const uint64_t offset = offsets[t.data_index];
+  // The runtime reads the 64-bit offset into a size_t (`size_t offset = offsets()->Get(i)`): a
+  // 32-bit target keeps its low word.
+  const uint64_t offset = offsets[t.data_index] & max_size_t_;
   const uint64_t size = program_.segments[segment].size;
   const bool wraps = nbytes > max_size_t_ - offset;
   if (wraps && t_.mutable_subsegment_overflow_checked)
@@ -559,15 +565,19 @@ bool Planner::ResolveConstant(const pte::TensorView& t, int64_t value) {
       return false;
     }
     if (t.data_index >= program_.constants.size()) return true;  // a view made without them
-    const uint64_t available = program_.constants[t.data_index].available;
-    if (nbytes <= available) return true;
-    // The offset is exact when it lies inside the segment (available > 0).
+    // The offset as written (uint64_t in every release); 1.3+ check it against the segment's
+    // size first, before that offset + nbytes is summed in uint64_t and may wrap (a wrapped
+    // end passes the check and the tensor's data pointer lands outside the segment).
+    const uint64_t offset = program_.constants[t.data_index].segment_offset;
     const uint64_t size = program_.constant_segment_bytes;
+    const bool fits = t_.constant_offset_checked_first ? offset <= size && nbytes <= size - offset
+                                                       : offset + nbytes <= size;
+    if (fits) return true;
     Refuse("InvalidArgument", where() + ": its " + std::to_string(nbytes) + " bytes at data index " +
                                   index() + " run past the end of the constant segment");
-    plan_.refusal->log = "Constant segment offset " + std::to_string(size - available) +
-                         " + size_bytes " + std::to_string(nbytes) +
-                         " invalid for program constant segment size " + std::to_string(size);
+    plan_.refusal->log = "Constant segment offset " + std::to_string(offset) + " + size_bytes " +
+                         std::to_string(nbytes) + " invalid for program constant segment size " +
+                         std::to_string(size);
     return false;
   }
   // The inline path.

@@ -489,6 +489,11 @@ TEST(Refusals, PlannedOffsetsA32BitSizeTCannotHoldAreNotSupported) {
   // A 64-bit size_t holds it; 0.1 reads the low word only (offset 0).
   EXPECT_FALSE(Plan(b.m, **FindRelease("1.1"), "x86_64").refusal.has_value());
   EXPECT_FALSE(Plan(b.m, **FindRelease("0.1"), "cortex-m").refusal.has_value());
+  // 0.6-1.0 guard the check with sizeof(size_t) > sizeof(uint32_t): a 32-bit target drops the
+  // high word and looks the tensor up at offset 0 (measured with g++ -m32).
+  for (const char* r : {"0.6", "0.7", "1.0", "1.0.1"})
+    EXPECT_FALSE(Plan(b.m, **FindRelease(r), "cortex-m").refusal.has_value()) << r;
+  EXPECT_TRUE(Plan(b.m, **FindRelease("0.5"), "cortex-m").refusal.has_value());
 }
 
 TEST(Refusals, PlannedTensorsMustLieInsideTheRunnersBuffers) {

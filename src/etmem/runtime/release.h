@@ -138,6 +138,11 @@ struct RuntimeTraits {
   // Where size_t has 32 bits, a non-zero high word is NotSupported "size_t cannot hold memory
   // offset 0xHHHHHHHH.LLLLLLLL" (0.2+); 1.1+ prints the two words without the dot.
   bool planned_offset_words_dotted = true;
+  // 0.6-1.0: getMemPlannedPtr only looks at the high word under `sizeof(size_t) >
+  // sizeof(uint32_t) && high > 0`, so where size_t has 32 bits the NotSupported check is never
+  // reached: the high word is dropped and the tensor is looked up at the offset's low word
+  // (measured with g++ -m32). 0.2-0.5 and 1.1+ refuse it.
+  bool planned_offset_high_dropped_where_size_t_is_32_bit = false;
   // populate_operator_name: an operator without a name is InvalidProgram ("Missing operator
   // name"), and "name.overload" of 100 characters or more does not fit the runtime's buffer:
   // Internal "Operator name N with length L truncated to 100 due to internal buffer limit."
@@ -153,6 +158,12 @@ struct RuntimeTraits {
   // 1.3+: Program::load_mutable_subsegment_into checks offset + size for overflow
   // (InvalidProgram "offset O + size S overflows"); before, the sum wraps.
   bool mutable_subsegment_overflow_checked = false;
+  // 1.3+: Program::get_constant_buffer_data checks a constant's segment offset against the
+  // segment's size before its bytes (offset <= size && nbytes <= size - offset); before, it
+  // checks offset + nbytes <= size in uint64_t, which wraps for an offset near 2^64 (the check
+  // passes and the constant loads). Either way InvalidArgument "Constant segment offset O +
+  // size_bytes N invalid for program constant segment size S".
+  bool constant_offset_checked_first = false;
   // 0.2+: a method without a delegates vector is InvalidProgram ("Missing delegates field")
   // after its values were parsed; 0.1 ET_CHECKs it (abort).
   bool delegates_vector_checked = false;

@@ -36,6 +36,7 @@ int MethodBuilder::Tensor(TensorSpec spec) {
   t.requires_grad = spec.requires_grad;
   t.placement = spec.placement;
   t.external_fqn = std::move(spec.external_fqn);
+  t.external_without_key = spec.external_without_key;
   t.data_index = spec.data_index;
   t.storage_offset = spec.storage_offset;
   if (spec.constant) {
@@ -134,6 +135,16 @@ ProgramBuilder& ProgramBuilder::AlsoInlineConstantBuffers(uint32_t n) {
 
 ProgramBuilder& ProgramBuilder::MutableDataSegment(MutableSegmentRecord segment) {
   options_.mutable_segment = std::move(segment);
+  return *this;
+}
+
+ProgramBuilder& ProgramBuilder::EmptyMutableDataSegmentList() {
+  options_.empty_mutable_segment_list = true;
+  return *this;
+}
+
+ProgramBuilder& ProgramBuilder::ConstantOffset(uint32_t data_index, uint64_t offset) {
+  options_.constant_offset_override = {data_index, offset};
   return *this;
 }
 

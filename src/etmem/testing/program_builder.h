@@ -124,6 +124,12 @@ class ProgramBuilder {
   // Adds Program.mutable_data_segments with one entry: a segment of `bytes`, `offsets` into it
   // (ProgramOptions::mutable_segment). Mutable state names an offset by its TensorSpec::data_index.
   ProgramBuilder& MutableDataSegment(MutableSegmentRecord segment);
+  // Writes Program.mutable_data_segments as an empty vector (ProgramOptions::
+  // empty_mutable_segment_list; refusal programs).
+  ProgramBuilder& EmptyMutableDataSegmentList();
+  // Writes `offset` as constant_segment.offsets[data_index] (ProgramOptions::
+  // constant_offset_override; refusal programs).
+  ProgramBuilder& ConstantOffset(uint32_t data_index, uint64_t offset);
   // Adds Program.named_data entry `key`, whose bytes get a segment of their own.
   ProgramBuilder& NamedData(std::string key, std::vector<uint8_t> bytes);
 

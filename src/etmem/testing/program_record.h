@@ -45,6 +45,9 @@ struct TensorSpec {
   std::optional<ConstantData> constant;  // constant data, stored in the constant segment/buffers
   std::optional<Placement> placement;    // memory-planned tensor
   std::string external_fqn;              // non-empty: data comes from a .ptd under this key
+  // Written EXTERNAL without a fully_qualified_name (refusal programs: an external tensor
+  // without a key); external_fqn stays empty.
+  bool external_without_key = false;
   // Written as the tensor's data index instead of the one its constant gets (refusal programs:
   // an index no constant has).
   std::optional<uint32_t> data_index;
@@ -71,6 +74,7 @@ struct TensorRecord {
   int32_t constant = -1;  // index into MethodRecord::constants, -1 = not a constant
   std::optional<Placement> placement;
   std::string external_fqn;
+  bool external_without_key = false;   // TensorSpec::external_without_key
   std::optional<uint32_t> data_index;  // TensorSpec::data_index
   int32_t storage_offset = 0;
 };
@@ -128,11 +132,13 @@ struct MethodRecord {
 // Settings that decide the file layout rather than any method's content.
 // One Program.mutable_data_segments entry (mutable state's initial values, 0.4+): a segment of
 // `bytes` and the offsets of the values in it; `segment_index` written instead of the segment's
-// own index (refusal programs: a segment that does not exist).
+// own index (refusal programs: a segment that does not exist); `omit_offsets`: the entry is
+// written without an offsets vector (refusal programs).
 struct MutableSegmentRecord {
   std::vector<uint8_t> bytes;
   std::vector<uint64_t> offsets;
   std::optional<uint32_t> segment_index;
+  bool omit_offsets = false;
 };
 
 struct ProgramOptions {
@@ -151,6 +157,12 @@ struct ProgramOptions {
   uint32_t extra_inline_constant_buffers = 0;
   // Program.mutable_data_segments with this one entry (after every other segment).
   std::optional<MutableSegmentRecord> mutable_segment;
+  // Without mutable_segment: write Program.mutable_data_segments as an empty vector rather than
+  // leave it out (refusal programs).
+  bool empty_mutable_segment_list = false;
+  // Segment mode: constant_segment.offsets[index] written as `offset` instead of where the
+  // constant was placed (refusal programs: an offset past the segment, or one that wraps).
+  std::optional<std::pair<uint32_t, uint64_t>> constant_offset_override;
 };
 
 struct NamedDataRecord {

@@ -42,6 +42,7 @@ struct DataPlan {
   std::vector<uint32_t> named_data_segments;
   const MutableSegmentRecord* mutable_segment = nullptr;  // ProgramOptions::mutable_segment
   uint32_t mutable_segment_index = 0;                     // as written
+  bool empty_mutable_segment_list = false;  // ProgramOptions::empty_mutable_segment_list
   uint64_t segment_alignment = 1;
 
   uint32_t AddSegment(uint64_t size) {
@@ -89,6 +90,10 @@ void PlanConstantSegment(const ProgramOptions& options,
     plan.constant_offsets.push_back(offset);
     plan.AddPiece(plan.segments[index].first + offset, c->bytes.data(), c->bytes.size());
   }
+  if (const auto& o = options.constant_offset_override) {
+    ETMEM_CHECK(o->first < plan.constant_offsets.size());
+    plan.constant_offsets[o->first] = o->second;
+  }
 }
 
 void PlanInlineConstants(std::span<const MethodRecord* const> methods, DataPlan& plan) {
@@ -134,6 +139,7 @@ DataPlan PlanData(const ProgramOptions& options, std::span<const MethodRecord* c
     PlanConstantSegment(options, methods, plan);
   PlanDelegateBlobs(methods, plan);
   PlanNamedData(named_data, plan);
+  plan.empty_mutable_segment_list = options.empty_mutable_segment_list;
   if (options.mutable_segment) {
     const MutableSegmentRecord& s = *options.mutable_segment;
     const uint32_t index = plan.AddSegment(s.bytes.size());
@@ -188,7 +194,9 @@ Offset<fb::Value> FlatbufferWriter::Tensor(const TensorRecord& t, uint32_t first
                                            static_cast<uint32_t>(t.placement->offset),
                                            static_cast<uint32_t>(t.placement->offset >> 32));
   Offset<fb::TensorExtras> extras = 0;
-  if (!t.external_fqn.empty())
+  if (t.external_without_key)
+    extras = fb::CreateTensorExtras(fbb_, 0, 0, fb::DataLocation::EXTERNAL);
+  else if (!t.external_fqn.empty())
     extras = fb::CreateTensorExtras(fbb_, 0, fbb_.CreateString(t.external_fqn),
                                     fb::DataLocation::EXTERNAL);
   uint32_t data_index = t.constant < 0 ? 0 : first_data_index + static_cast<uint32_t>(t.constant);
@@ -396,10 +404,15 @@ std::vector<uint8_t> FlatbufferWriter::Finish(std::span<const MethodRecord* cons
   auto constant_segment = ConstantSegment();
   auto named = NamedData(named_data);
   Offset<flatbuffers::Vector<Offset<fb::SubSegments>>> mutable_segments = 0;
-  if (plan_.mutable_segment)
+  if (plan_.mutable_segment) {
+    Offset<flatbuffers::Vector<uint64_t>> offsets = 0;
+    if (!plan_.mutable_segment->omit_offsets)
+      offsets = fbb_.CreateVector(plan_.mutable_segment->offsets);
     mutable_segments = fbb_.CreateVector(std::vector<Offset<fb::SubSegments>>{
-        fb::CreateSubSegments(fbb_, plan_.mutable_segment_index,
-                              fbb_.CreateVector(plan_.mutable_segment->offsets))});
+        fb::CreateSubSegments(fbb_, plan_.mutable_segment_index, offsets)});
+  } else if (plan_.empty_mutable_segment_list) {
+    mutable_segments = fbb_.CreateVector(std::vector<Offset<fb::SubSegments>>{});
+  }
   auto root = fb::CreateProgram(fbb_, 0, methods_vector, inline_constants, inline_blobs, segments,
                                 constant_segment, mutable_segments, named);
   fb::FinishProgramBuffer(fbb_, root);

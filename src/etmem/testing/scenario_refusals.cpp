@@ -27,9 +27,11 @@ ProgramBuilder WithPlannedTensorOf(int8_t dtype, uint64_t element_bytes) {
 }
 
 // A planned tensor with an initial value (mutable state, e.g. a buffer the model updates) whose
-// bytes the writer puts among the constants: the program has no mutable data segment.
-ProgramBuilder MutableStateWithoutSegment() {
+// bytes the writer puts among the constants: the program has no mutable data segment
+// (`empty_list`: Program.mutable_data_segments is written, empty).
+ProgramBuilder MutableStateWithoutSegment(bool empty_list = false) {
   ProgramBuilder program;
+  if (empty_list) program.EmptyMutableDataSegmentList();
   MethodBuilder& m = program.Method("forward");
   BumpPlanner planner;
   int x = PlannedTensor(m, planner, {1, 4});
@@ -49,13 +51,15 @@ ProgramBuilder MutableStateWithoutSegment() {
 
 // Mutable state as the exporter writes it from 0.4: a planned [1, 4] float tensor whose initial
 // value is entry `data_index` of the program's mutable data segment (`offsets` into `bytes`
-// bytes of it; `segment_index` written instead of the segment's own when given). The runtime
-// copies the value into planned memory when it parses the tensor.
+// bytes of it; `segment_index` written instead of the segment's own when given; `omit_offsets`:
+// the entry has no offsets vector). The runtime copies the value into planned memory when it
+// parses the tensor.
 ProgramBuilder MutableStateInSegment(uint32_t data_index, std::vector<uint64_t> offsets,
                                      size_t bytes = 32,
-                                     std::optional<uint32_t> segment_index = std::nullopt) {
+                                     std::optional<uint32_t> segment_index = std::nullopt,
+                                     bool omit_offsets = false) {
   ProgramBuilder program;
-  program.MutableDataSegment({CounterBytes(bytes), std::move(offsets), segment_index});
+  program.MutableDataSegment({CounterBytes(bytes), std::move(offsets), segment_index, omit_offsets});
   MethodBuilder& m = program.Method("forward");
   BumpPlanner planner;
   int x = PlannedTensor(m, planner, {1, 4});
@@ -104,8 +108,9 @@ void Inline(ProgramBuilder& p) { p.ConstantsInSegment(false); }
 
 // A float [1, 4] tensor whose data lives in a .ptd under key "c"; planned: a training-style
 // tensor (its initial value loaded into planned memory), else an external constant.
-TensorSpec ExternalSpec(bool planned) {
-  TensorSpec s{.sizes = {1, 4}, .external_fqn = "c"};
+TensorSpec ExternalSpec(bool planned, bool keyed = true) {
+  TensorSpec s{.sizes = {1, 4}, .external_fqn = keyed ? "c" : ""};
+  s.external_without_key = !keyed;
   if (planned) s.placement = Placement{};
   return s;
 }
@@ -211,7 +216,7 @@ constexpr NamedScenario kRefusals[] = {
     {"scalar_complex_float", [] { return WithPlannedTensorOf(9, 8); }},
     // Mutable state (planned, with an initial value) and no mutable data segment: from 0.4 the
     // runtime copies the value from that segment at load and finds none (NotFound).
-    {"mutable_state_without_segment", MutableStateWithoutSegment},
+    {"mutable_state_without_segment", [] { return MutableStateWithoutSegment(); }},
     // Constants the release cannot resolve. A data index no entry of the constant segment has
     // (the segment has the reserved entry and w's): InvalidArgument from 0.2.
     {"constant_index_beyond_segment", [] { return AddsTensor(ConstantSpec(2)); }},
@@ -330,6 +335,39 @@ constexpr NamedScenario kRefusals[] = {
     {"mutable_state_past_segment_end", [] { return MutableStateInSegment(1, {0, 24}); }},
     // The mutable data segment entry names segment 7 of a program with one: NotFound.
     {"mutable_segment_missing", [] { return MutableStateInSegment(1, {0, 16}, 32, 7); }},
+    // Issue 26, the paths modelled from the source before a program tripped them. Mutable
+    // state in a program whose Program.mutable_data_segments is an empty list: NotFound
+    // "mutable_data_segments_index 0 out of range >= 0" (0.4+).
+    {"mutable_segment_list_empty", [] { return MutableStateWithoutSegment(true); }},
+    // A mutable data segment entry without an offsets vector: NotFound "No offsets in mutable
+    // data segment"; with an empty one: NotFound "offset index 1 out of range >= 0" (0.4+).
+    {"mutable_segment_without_offsets",
+     [] { return MutableStateInSegment(1, {0, 16}, 32, std::nullopt, true); }},
+    {"mutable_segment_offsets_empty", [] { return MutableStateInSegment(1, {}); }},
+    // Entry 1 at offset 2^64 - 8: offset + 16 wraps. 1.3+ InvalidProgram "offset O + size 16
+    // overflows"; 0.4-1.2 the sum wraps to 8, within the segment, and the value loads.
+    {"mutable_state_offset_wraps", [] { return MutableStateInSegment(1, {0, ~uint64_t{0} - 7}); }},
+    // A constant whose constant_segment offset is 2^64 - 8: before 1.3 offset + 16 wraps and the
+    // check passes (the tensor loads); 1.3+ checks offset <= size first (InvalidArgument).
+    {"constant_offset_wraps", [] {
+       ProgramBuilder program = AddsTensor(ConstantSpec(0, 16));
+       program.ConstantOffset(2, ~uint64_t{0} - 7);
+       return program;
+     }},
+    // A constant whose offset (4096) lies beyond the constant segment's end: InvalidArgument
+    // (0.2+), the log naming the offset as written.
+    {"constant_offset_beyond_segment", [] {
+       ProgramBuilder program = AddsTensor(ConstantSpec(0, 16));
+       program.ConstantOffset(2, 4096);
+       return program;
+     }},
+    // A planned EXTERNAL tensor without a key (no fully_qualified_name): InvalidExternalData
+    // "Fully qualified name of external tensor is null" (0.6+); before, an ordinary planned tensor.
+    {"external_planned_without_key", [] { return AddsTensor(ExternalSpec(true, false)); }},
+    // A planned offset with a high word (2^32 + 16): on a 64-bit host past the 48-byte buffer
+    // (MemoryAllocationFailed, 0.2+; 0.1 reads the low word, 16, and loads); on a 32-bit target
+    // NotSupported "size_t cannot hold memory offset ..." (0.2+).
+    {"planned_offset_high_word", [] { return ReluPair(Placement{1, (uint64_t{1} << 32) + 16}); }},
     // Several methods, only one refused; several faults in one file.
     {"two_methods_one_refused", TwoMethodsOneRefused},
     {"several_faults", SeveralFaults},

@@ -27,6 +27,9 @@ ReleaseDelta Release_v0_6_0() {
             t.types.AppendField("XNNExecutor", {"packed_data_names", "std::vector"});
             // get_num_external_constants pre-scans every value: a NONE value now fails before R3.
             t.null_values_prescanned = true;
+            // getMemPlannedPtr guards its 32-bit check with sizeof(size_t) > sizeof(uint32_t):
+            // a 32-bit target drops a planned offset's high word instead of refusing it.
+            t.planned_offset_high_dropped_where_size_t_is_32_bit = true;
             // The tensor parser no longer refuses the complex types (8-10): isValid() only.
             t.parser_scalar_types |= uint64_t{0b111} << 8;
             // The examples/portable executor_runner passes a temp allocator from 0.6 on.

@@ -13,6 +13,8 @@ ReleaseDelta Release_v1_1_0() {
             // before the id; getMemPlannedPtr's 32-bit message loses its dot.
             t.planned_lookup_overflow_checked = true;
             t.planned_offset_words_dotted = false;
+            // ... and the 32-bit branch (if constexpr) refuses a high word again.
+            t.planned_offset_high_dropped_where_size_t_is_32_bit = false;
             t.types.Add(abi::Union("EValue::Copyable", {{"as_int", Prim::kI64},
                                                         {"as_double", Prim::kF64},
                                                         {"as_bool", Prim::kBool},

@@ -25,6 +25,8 @@ ReleaseDelta Release_v1_3_0() {
             t.ptd_layout_overflow_checked = true;  // runtime/core/tensor_layout.cpp
             // Program::load_mutable_subsegment_into: offset + size may not wrap.
             t.mutable_subsegment_overflow_checked = true;
+            // Program::get_constant_buffer_data: offset <= size first (no wrap).
+            t.constant_offset_checked_first = true;
           }};
 }
 
