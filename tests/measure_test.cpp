@@ -250,6 +250,20 @@ TEST_F(MeasureTest, ATreeThatDoesNotBuildShowsTheCompilersFirstError) {
                                  TempPath("broken-work2").string());
   EXPECT_EQ(no_compiler.exit_code, 2);
   EXPECT_EQ(no_compiler.err, "etmem: --cxx no-such-compiler++: no such compiler in PATH\n");
+  // --cxx is a command: the compiler and words of its own ("g++ -m32" for a 32-bit harness),
+  // each passed to every compile.
+  const auto with_words = Etmem("measure " + cnn.string() + " --executorch " + tree.string() +
+                                " --cxx 'c++ -DETMEM_WORD=1' --work " +
+                                TempPath("broken-work3").string());
+  EXPECT_EQ(with_words.exit_code, 2) << with_words.out;
+  EXPECT_TRUE(with_words.err.starts_with("etmem: --executorch " + fs::canonical(tree).string() +
+                                         ": does not build with c++ -DETMEM_WORD=1: "
+                                         "runtime/executor/method.cpp: "))
+      << with_words.err;
+  const auto no_words = Etmem("measure " + cnn.string() + " --executorch " + tree.string() +
+                              " --cxx 'no-such-compiler++ -m32' --work " +
+                              TempPath("broken-work4").string());
+  EXPECT_EQ(no_words.err, "etmem: --cxx no-such-compiler++ -m32: no such compiler in PATH\n");
 }
 
 TEST(MeasureTree, TheReleaseIsReadFromVersionTxtOrATag) {

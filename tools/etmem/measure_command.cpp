@@ -61,7 +61,9 @@ static Run DefineMeasure(CLI::App* cmd) {
   cmd->add_option("--executorch", args->executorch,
                   "your ExecuTorch source tree (a release, main or a fork); nothing is written "
                   "into it")->required();
-  cmd->add_option("--cxx", args->cxx, "the host C++ compiler (default: c++, else g++)");
+  cmd->add_option("--cxx", args->cxx,
+                  "the host C++ compiler, with any arguments of its own (\"g++ -m32\"; default: "
+                  "c++, else g++)");
   cmd->add_option("--work", args->work,
                   "build here and keep the build and the measured logs (default: a temporary "
                   "directory, removed); a rerun reuses the objects");

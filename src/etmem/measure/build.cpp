@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "etmem/base/printable.h"
 #include "etmem/base/version.h"
 #include "etmem/measure/process.h"
 
@@ -120,13 +121,21 @@ Result<Built> BuildHarness(const Tree& tree, const BuildOptions& options) {
   if (!fs::exists(include, ec)) fs::create_directory_symlink(root, include, ec);
   if (ec) return MakeError(ErrorCode::kIo, include.string() + ": " + ec.message());
 
-  if (!Executable(options.compiler))
+  // --cxx is a command: the compiler, then any words of its own ("g++ -m32", "ccache g++").
+  std::vector<std::string> compiler;
+  {
+    std::istringstream words(options.compiler);
+    for (std::string w; words >> w;) compiler.push_back(w);
+  }
+  if (compiler.empty() || !Executable(compiler.front()))
     return MakeError(ErrorCode::kInvalidArgument,
-                     "--cxx " + options.compiler + ": no such compiler in PATH");
+                     "--cxx " + Printable(options.compiler) + ": no such compiler in PATH");
   Built built;
   {
     const std::string out = (work / "compiler-version.txt").string();
-    Run({options.compiler, "--version"}, out, "");
+    std::vector<std::string> version = compiler;
+    version.push_back("--version");
+    Run(version, out, "");
     built.compiler_version = FirstLine(ReadText(out));
   }
 
@@ -218,7 +227,7 @@ Result<Built> BuildHarness(const Tree& tree, const BuildOptions& options) {
       ++built.reused;
       continue;
     }
-    std::vector<std::string> c = {options.compiler};
+    std::vector<std::string> c = compiler;
     c.insert(c.end(), flags.begin(), flags.end());
     c.insert(c.end(), {"-c", (root / rel).string(), "-o", object.string()});
     commands.push_back(c);
@@ -230,7 +239,7 @@ Result<Built> BuildHarness(const Tree& tree, const BuildOptions& options) {
     if (status[i] == 0) continue;
     fs::remove(commands[i][commands[i].size() - 1], ec);
     if (status[i] == 127)
-      return MakeError(ErrorCode::kInvalidArgument, "--cxx " + options.compiler + ": could not run it");
+      return MakeError(ErrorCode::kInvalidArgument, "--cxx " + Printable(options.compiler) + ": could not run it");
     return MakeError(ErrorCode::kInvalidArgument,
                      "--executorch " + tree.root + ": does not build with " + options.compiler +
                          ": " + failing_source[i] + ": " + FirstError(ReadText(errs[i])));
@@ -240,7 +249,7 @@ Result<Built> BuildHarness(const Tree& tree, const BuildOptions& options) {
   const fs::path source = work / "measure_harness.cpp";
   if (ReadText(source.string()) != kHarness) std::ofstream(source, std::ios::binary) << kHarness;
   built.harness = (work / options.harness_name).string();
-  std::vector<std::string> link = {options.compiler};
+  std::vector<std::string> link = compiler;
   link.insert(link.end(), flags.begin(), flags.end());
   link.push_back("-DETMEM_ET_VERSION=" + std::to_string(options.version));
   link.insert(link.end(), options.harness_defines.begin(), options.harness_defines.end());
