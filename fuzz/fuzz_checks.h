@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "etmem/base/printable.h"
+
 namespace etmem::fuzz {
 
 // Each target defines its name, which a failed check prints.
@@ -32,6 +34,19 @@ inline bool PrintableLines(const std::string& s) {
     if (c != '\n' && (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e))
       return false;
   return true;
+}
+
+// The first line of `s` that PrintableLines refuses, escaped (for a finding's message).
+inline std::string FirstUnprintableLine(const std::string& s) {
+  size_t begin = 0;
+  while (begin < s.size()) {
+    size_t end = s.find('\n', begin);
+    if (end == std::string::npos) end = s.size();
+    const std::string line = s.substr(begin, end - begin);
+    if (!PrintableLines(line)) return Printable(line, 400);
+    begin = end + 1;
+  }
+  return "";
 }
 
 }  // namespace etmem::fuzz

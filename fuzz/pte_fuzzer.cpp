@@ -155,7 +155,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Require(fuzz::OnePrintableLine(m.plan.refusal->reason) &&
                     fuzz::OnePrintableLine(m.plan.refusal->log),
                 "a refusal's text is not one printable line: " + m.plan.refusal->reason);
-    Require(fuzz::PrintableLines(report::ToText(*report)), "the text report quotes unprintable text");
+    {
+      const std::string text = report::ToText(*report);
+      Require(fuzz::PrintableLines(text),
+              "the text report quotes unprintable text: " + fuzz::FirstUnprintableLine(text));
+    }
     // Names come from the file and need not be UTF-8: replace, never throw (tests/corrupt/README).
     (void)report::ToJson(*report).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
   }

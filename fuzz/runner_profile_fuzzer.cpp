@@ -47,7 +47,11 @@ void ReportWith(const std::shared_ptr<const runner::Profile>& profile) {
       Require(fuzz::OnePrintableLine(m), "error message is not one printable line: " + m);
       continue;
     }
-    Require(fuzz::PrintableLines(report::ToText(*r)), "the text report quotes unprintable text");
+    {
+      const std::string text = report::ToText(*r);
+      Require(fuzz::PrintableLines(text),
+              "the text report quotes unprintable text: " + fuzz::FirstUnprintableLine(text));
+    }
     (void)report::ToJson(*r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
     // The minimum is exact: a pool of that size fits, one byte less does not.
     const uint64_t minimum = r->methods.at(0).runner->result.method().minimum;

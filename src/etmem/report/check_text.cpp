@@ -168,7 +168,7 @@ void PrintComparison(std::ostream& out, const CheckReport& r) {
         << std::min<uint64_t>(*c.device_pool_align, 4096) << "\n";
   for (const runtime::UnknownPart& u : c.unknowns) {
     out << "  note: etmem's figures are a lower bound: ";
-    if (u.delegate >= 0) out << "delegate " << u.delegate << " (" << u.backend << "): ";
+    if (u.delegate >= 0) out << "delegate " << u.delegate << " (" << Printable(u.backend) << "): ";
     out << u.why << "\n";
   }
   if (c.bookkeeping)

@@ -139,7 +139,7 @@ std::string MeasureMethodText(const measure::MethodMeasurement& m, bool brief) {
   const std::string assuming = AssumptionSentence(m.assumptions, MeasureWording(m.pool));
   for (const runtime::UnknownPart& u : m.unknowns)
     out << "  note: etmem's figures are a lower bound: delegate " << u.delegate << " ("
-        << u.backend << "): " << u.why << "\n";
+        << Printable(u.backend) << "): " << u.why << "\n";
   if (m.matches()) {
     out << "  matches etmem's prediction call for call (" << m.measured.size()
         << " calls) under " << assuming << "\n";

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "etmem/base/printable.h"
 #include "etmem/report/assumptions.h"
 #include "etmem/report/figures.h"
 #include "etmem/report/run_temp_text.h"
@@ -89,7 +90,7 @@ void Method(std::string& out, const Report& r, const MethodSummaryFigures& f,
                        run_sets ? "temp run-time peak" : "temp load peak", TempPoolBytes(m));
   }
   for (const auto& u : m.plan.unknowns)
-    out += fmt::format("  unknown: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+    out += fmt::format("  unknown: delegate {} ({}): {}\n", u.delegate, Printable(u.backend), u.why);
   out += "  temp allocator at run time: " + RunTempLine(m) + "\n";
   for (const std::string& line : RunTempDetail(r, m, 4)) out += "    " + line + "\n";
   out += "  biggest single cost: " + BiggestCost(m, f) + "\n";

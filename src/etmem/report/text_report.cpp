@@ -31,7 +31,7 @@ std::string MetadataPlacementText(const Assumptions& a, const MethodReport& m) {
 // With --runner: every pool the runner declares, under its own names, with the breakdown.
 std::string UnknownLine(const runtime::UnknownPart& u) {
   if (u.delegate < 0) return fmt::format("  UNKNOWN: {}\n", u.why);
-  return fmt::format("  UNKNOWN: delegate {} ({}): {}\n", u.delegate, u.backend, u.why);
+  return fmt::format("  UNKNOWN: delegate {} ({}): {}\n", u.delegate, Printable(u.backend), u.why);
 }
 
 void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {

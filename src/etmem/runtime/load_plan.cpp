@@ -674,7 +674,7 @@ bool Planner::InitDelegates() {
     auto backend = t_.backends.find(std::string(del.backend));
     if (backend == t_.backends.end()) {
       plan_.unknowns.push_back({subject, std::string(del.backend),
-                                "etmem has no model of what backend '" + std::string(del.backend) +
+                                "etmem has no model of what backend '" + Printable(del.backend) +
                                     "' allocates in init(); the total is a lower bound"});
       continue;
     }
