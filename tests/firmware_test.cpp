@@ -10,10 +10,13 @@
 
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "etmem/elf/elf_reader.h"
 #include "etmem/etmem.h"
+#include "etmem/firmware/components.h"
 #include "etmem/firmware/firmware.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"
@@ -38,6 +41,8 @@ struct Layout {
   // Arduino and Zephyr exports do (a static const array, "const"), or a plain initialised
   // array (copied to RAM at boot, "data").
   std::string program_decl = "arm";
+  std::string linker_script = "firmware.ld";  // in tests/firmware
+  std::string defines;                        // more -D options
 };
 
 std::string ProgramHeader(const std::vector<uint8_t>& bytes, const std::string& decl) {
@@ -58,9 +63,9 @@ fs::path Link(const Layout& l, const std::vector<uint8_t>& program, const std::s
   const std::string cmd = l.compiler + " " + l.arch +
                           " -O2 -ffreestanding -fno-exceptions -fno-rtti -nostdlib -D" + l.runner +
                           " -DMETHOD_POOL_BYTES=" + std::to_string(l.method_pool) +
-                          " -DTEMP_POOL_BYTES=" + std::to_string(l.temp_pool) + " -I" +
-                          dir.string() + " " + (kSources / "runner_pools.cpp").string() + " -T " +
-                          (kSources / "firmware.ld").string() +
+                          " -DTEMP_POOL_BYTES=" + std::to_string(l.temp_pool) + " " + l.defines +
+                          " -I" + dir.string() + " " + (kSources / "runner_pools.cpp").string() +
+                          " -T " + (kSources / l.linker_script).string() +
                           " -Wl,--defsym=POOL_SKIP=" + std::to_string(l.pool_skip) + " -o " +
                           elf.string();
   const CliRun r = Shell(cmd);
@@ -482,6 +487,84 @@ TEST(Firmware, ComponentTableAddsUpToTheSections) {
     EXPECT_EQ(program, decl == "arm" ? cnn.size() : 2 * cnn.size());
     EXPECT_EQ(pool, 32768u);
   }
+}
+
+// A symbol is its own name's namespace's, not a namespace its parameters mention; an operator's
+// entry point is named, its helpers are not; torch::executor outside `native` is the kernels'
+// since the runtime moved to executorch::runtime (0.4.0), the runtime's before.
+TEST(Firmware, ComponentRulesFollowTheSymbolsOwnName) {
+  using firmware::Attribute;
+  const std::set<std::string> modern = {"10executorch7runtime"};
+  // Method::init(executorch_flatbuffer::ExecutionPlan*, ...) is the runtime's, not flatbuffers'.
+  EXPECT_EQ(Attribute("_ZN10executorch7runtime6Method4initEPN21executorch_flatbuffer13ExecutionPlanE"
+                      "PKNS0_12NamedDataMapE", modern).component,
+            "ExecuTorch runtime core");
+  EXPECT_EQ(Attribute("_ZNK21executorch_flatbuffer13ExecutionPlan6valuesEv", modern).component,
+            "flatbuffers");
+  EXPECT_EQ(Attribute("_ZNK11flatbuffers5Table8GetFieldIaEET_tS2_", modern).component,
+            "flatbuffers");
+  // An entry point, a lambda inside one, a helper namespace, an anonymous-namespace helper.
+  const firmware::Attribution entry = Attribute(
+      "_ZN5torch8executor6native7cat_outERN10executorch7runtime20KernelRuntimeContextENS3_8ArrayRefI"
+      "NS4_7etensor6TensorEEExRS8_", modern);
+  EXPECT_EQ(entry.kind, "operator");
+  EXPECT_EQ(entry.detail, "cat_out");
+  EXPECT_EQ(Attribute("_ZZN5torch8executor6native7cat_outERN10executorch7runtime20KernelRuntimeContext"
+                      "EENKUlvE_clEv", modern).detail,
+            "cat_out");
+  const firmware::Attribution helper = Attribute(
+      "_ZN5torch8executor6native5utils8internal16load_and_convertIhxEET_PKv", modern);
+  EXPECT_EQ(helper.kind, "operator");
+  EXPECT_EQ(helper.detail, "");
+  EXPECT_EQ(Attribute("_ZN5torch8executor6native12_GLOBAL__N_119convolution_wrapperIsPFsPKvEEEvRKN10"
+                      "executorch7runtime7etensor6TensorE", modern).detail,
+            "");
+  // torch::executor outside native: the kernels' utilities in a 0.4.0+ image, the runtime before.
+  const std::string check = "_ZN5torch8executor14check_cat_argsEN10executorch7runtime8ArrayRefINS2_7"
+                            "etensor6TensorEEExRS5_";
+  EXPECT_EQ(Attribute(check, modern).component, "kernels: shared helpers");
+  EXPECT_EQ(Attribute("_ZN5torch8executor6Method4initEPN21executorch_flatbuffer13ExecutionPlanE")
+                .component,
+            "ExecuTorch runtime core");
+  EXPECT_EQ(Attribute("_ZN5torch8executor8function12_GLOBAL__N_1L19kernels_to_registerE", modern)
+                .component,
+            "kernel registration (generated)");
+  // The C and C++ libraries as an arm-none-eabi image has them; ExecuTorch's c10.
+  for (const char* lib : {"_malloc_trim_r", "_ZNSs4_Rep9_S_createEjjRKSaIcE", "_Znwj", "_ZdlPvj",
+                          "_ZTVN10__cxxabiv117__class_type_infoE", "___Unwind_Resume",
+                          "_ZNKSt9type_infoeqERKS_", "_ZGTtNKSt13bad_exception4whatEv"})
+    EXPECT_EQ(Attribute(lib, modern).component, "C and C++ runtime libraries") << lib;
+  EXPECT_EQ(Attribute("_ZN3c104HalfC2Ef", modern).component, "ExecuTorch runtime core");
+  EXPECT_EQ(Attribute("main", modern).component, "");
+}
+
+// The Arm runner's model_pte[] (not const: a writable section) linked in place with the code in
+// flash, as on a microcontroller: flash, not RAM. Kernel-named functions: the entry point of
+// aten::_softmax.out's kernel (softmax_out) is the program's, not "linked but not called".
+TEST(Firmware, ProgramLinkedInPlaceWithTheCodeIsFlash) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  Layout l;
+  l.linker_script = "firmware_mcu.ld";
+  l.defines = "-DWITH_KERNEL_NAMES";
+  const json j = FirmwareJson(Link(l, cnn, "components_mcu"), "--runtime 1.4.1");
+  const json& c = j.at("components");
+  uint64_t flash = 0, ram = 0;
+  std::map<std::string, std::pair<uint64_t, uint64_t>> rows;
+  for (const json& r : c.at("rows")) {
+    flash += r.at("flash_bytes").get<uint64_t>();
+    ram += r.at("ram_bytes").get<uint64_t>();
+    rows[r.at("name")] = {r.at("flash_bytes").get<uint64_t>(), r.at("ram_bytes").get<uint64_t>()};
+  }
+  EXPECT_EQ(flash, c.at("section_flash_bytes").get<uint64_t>());
+  EXPECT_EQ(ram, c.at("section_ram_bytes").get<uint64_t>());
+  EXPECT_EQ(rows["program model_pte"], std::make_pair(uint64_t{cnn.size()}, uint64_t{0}));
+  EXPECT_EQ(rows["pool method_allocation_pool"], std::make_pair(uint64_t{0}, uint64_t{32768}));
+  EXPECT_GT(rows["kernels: softmax_out"].first, 0u);
+  EXPECT_GT(rows["kernels: shared helpers"].first, 0u);
+  EXPECT_GT(rows["ExecuTorch runtime core"].first, 0u);  // init(executorch_flatbuffer::...*)
+  EXPECT_EQ(rows.count("flatbuffers"), 0u);
+  EXPECT_TRUE(c.at("unused_operators").empty()) << c.at("unused_operators").dump();
 }
 
 // ---- the data ----

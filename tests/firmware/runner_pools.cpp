@@ -4,7 +4,8 @@
  * model_pte.h, which the test writes the way the runner's build does. It is linked, never run.
  * Each runner also gets one function whose name only that runner's image has (the "markers" of
  * src/etmem/firmware/runner_symbols.json): the Arm runner's RunnerContext, Zephyr's z_cstart,
- * ESP-IDF's app_main.
+ * ESP-IDF's app_main. -DWITH_KERNEL_NAMES adds functions named as ExecuTorch's kernels and
+ * runtime are, for the component table.
  *   RUNNER_ARM_BAREMETAL  examples/arm/executor_runner/arm_executor_runner.cpp, v0.7.0-v1.4.1
  *   RUNNER_ZEPHYR_HELLO   zephyr/samples/hello-executorch/src/arm_executor_runner.cpp, v1.4.1
  *   RUNNER_ESPRESSIF      examples/espressif/executor_runner/esp_executor_runner.cpp, v1.4.1
@@ -70,12 +71,57 @@ alignas(16) static uint8_t method_pool[METHOD_POOL_BYTES];
 
 volatile const void* etmem_test_keep[4];
 
+#if defined(WITH_KERNEL_NAMES)
+// Functions named as ExecuTorch's portable kernels are (mangled the same way: the kernel context
+// first), so that `etmem firmware`'s component table has an operator's entry point (softmax_out,
+// the kernel of aten::_softmax.out, which the builder's CNN calls), a helper in its namespace
+// and a runtime function taking a flatbuffer type.
+namespace executorch {
+namespace runtime {
+struct KernelRuntimeContext {
+  int failure;
+};
+}  // namespace runtime
+}  // namespace executorch
+namespace executorch_flatbuffer {
+struct ExecutionPlan {
+  int values;
+};
+}  // namespace executorch_flatbuffer
+namespace torch {
+namespace executor {
+namespace native {
+namespace utils {
+__attribute__((noinline)) int scale(int x) { return 3 * x + etmem_test_keep[3] != nullptr; }
+}  // namespace utils
+__attribute__((noinline)) int softmax_out(executorch::runtime::KernelRuntimeContext& ctx, int x) {
+  return utils::scale(x) + ctx.failure;
+}
+}  // namespace native
+}  // namespace executor
+}  // namespace torch
+namespace executorch {
+namespace runtime {
+__attribute__((noinline)) int init(executorch_flatbuffer::ExecutionPlan* plan) {
+  return plan->values + 1;
+}
+}  // namespace runtime
+}  // namespace executorch
+#endif
+
 int main(void) {
 #if defined(RUNNER_PICO2)
   static uint8_t method_allocator_pool[METHOD_POOL_BYTES];
 #define METHOD_POOL method_allocator_pool
 #endif
   MARKER();
+#if defined(WITH_KERNEL_NAMES)
+  executorch::runtime::KernelRuntimeContext kernel_ctx{0};
+  executorch_flatbuffer::ExecutionPlan plan{1};
+  etmem_test_keep[3] = reinterpret_cast<const void*>(
+      static_cast<uintptr_t>(torch::executor::native::softmax_out(kernel_ctx, 2) +
+                             executorch::runtime::init(&plan)));
+#endif
   etmem_test_keep[0] = model_pte;
   etmem_test_keep[1] = METHOD_POOL;
 #ifdef TEMP_POOL

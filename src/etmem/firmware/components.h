@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,16 @@ report::FirmwareComponents Components(const elf::Executable& image,
                                       const std::optional<api::Board>& board);
 
 // The component a symbol name belongs to by the rules ("" = the application's), and for an
-// operator kernel or a backend, its name ("add_out", "arm").
+// operator kernel or a backend, its name ("add_out", "arm"; "" for a kernel's helper, which
+// Components() gives to the kernel of its op_NAME.cpp when the symbol is local to that file).
+// `present`: the rules' `when_image_has` patterns that the image's symbols contain
+// (PresentPatterns).
 struct Attribution {
   std::string component;
   std::string kind;  // "operator", "backend" or ""
   std::string detail;
 };
-Attribution Attribute(const std::string& symbol);
+Attribution Attribute(const std::string& symbol, const std::set<std::string>& present = {});
+std::set<std::string> PresentPatterns(const std::vector<elf::Symbol>& symbols);
 
 }  // namespace etmem::firmware
