@@ -326,65 +326,23 @@ std::string Render(std::span<const Report> reports, Format format, const RenderO
 // --- The JSON as a value ---
 
 struct JsonValue::Impl {
-  nlohmann::ordered_json value;
+  std::vector<Report> reports;
+  bool array = false;  // several reports: the array of them
 };
 
-namespace {
-
-// `s` as the text holds it: unchanged when valid UTF-8; else with the dump's replacements.
-void VisitString(const std::string& s, bool key, JsonVisitor& visitor) {
-  const bool ascii = std::all_of(s.begin(), s.end(), [](char c) { return (c & 0x80) == 0; });
-  std::string replaced;
-  if (!ascii)
-    replaced = nlohmann::json::parse(
-                   nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-                   .get<std::string>();
-  const std::string_view text = ascii ? std::string_view(s) : std::string_view(replaced);
-  key ? visitor.Key(text) : visitor.String(text);
+void JsonValue::Visit(JsonVisitor& visitor) const {
+  if (impl_->array) visitor.BeginArray(impl_->reports.size());
+  for (const Report& r : impl_->reports) report::VisitJson(Internal(r), visitor);
+  if (impl_->array) visitor.EndArray();
 }
-
-void VisitValue(const nlohmann::ordered_json& j, JsonVisitor& visitor) {
-  using Type = nlohmann::ordered_json::value_t;
-  switch (j.type()) {
-    case Type::null:
-    case Type::discarded: visitor.Null(); return;
-    case Type::boolean: visitor.Bool(j.get<bool>()); return;
-    case Type::number_integer: visitor.Int(j.get<int64_t>()); return;
-    case Type::number_unsigned: visitor.Uint(j.get<uint64_t>()); return;
-    case Type::number_float: visitor.Double(j.get<double>()); return;
-    case Type::string: VisitString(j.get_ref<const std::string&>(), false, visitor); return;
-    case Type::binary: visitor.Null(); return;  // never in a report
-    case Type::array:
-      visitor.BeginArray(j.size());
-      for (const nlohmann::ordered_json& v : j) VisitValue(v, visitor);
-      visitor.EndArray();
-      return;
-    case Type::object:
-      visitor.BeginObject(j.size());
-      for (const auto& [key, v] : j.get_ref<const nlohmann::ordered_json::object_t&>()) {
-        VisitString(key, true, visitor);
-        VisitValue(v, visitor);
-      }
-      visitor.EndObject();
-      return;
-  }
-}
-
-}  // namespace
-
-void JsonValue::Visit(JsonVisitor& visitor) const { VisitValue(impl_->value, visitor); }
 
 JsonValue ToJsonValue(std::span<const Report> reports) {
   auto impl = std::make_shared<JsonValue::Impl>();
   for (const Report& r : reports)
     if (!r.impl().kept_allocations)
       ThrowArgument("JSON lists every allocation: analyze with keep_allocations");
-  if (reports.size() == 1) {
-    impl->value = report::ToOrderedJson(Internal(reports.front()));
-  } else {
-    impl->value = nlohmann::ordered_json::array();
-    for (const Report& r : reports) impl->value.push_back(report::ToOrderedJson(Internal(r)));
-  }
+  impl->reports.assign(reports.begin(), reports.end());
+  impl->array = reports.size() != 1;
   return JsonValue(std::move(impl));
 }
 

@@ -1,5 +1,6 @@
 #include "etmem/report/json_report.h"
 
+#include <algorithm>
 #include <iterator>
 #include <sstream>
 
@@ -317,51 +318,114 @@ void WriteJson(std::ostream& out, const Report& r) {
 
 namespace {
 
-// A DOM's value as an ordered one: members in the sorted DOM's order, which is its text's.
-nlohmann::ordered_json InTextOrder(const json& j) { return nlohmann::ordered_json(j); }
-
-// AppendAllocation's row as a value, members in its order.
-nlohmann::ordered_json AllocationRow(const MethodReport& m, size_t i) {
-  const runtime::AllocationRequest& r = m.plan.requests[i];
-  const sim::Placement& p = m.sim.placements[i];
-  return {{"size", r.size},
-          {"align", r.align},
-          {"offset", p.offset},
-          {"consumed", p.consumed(r.size)},
-          {"site", runtime::SiteName(r.site)},
-          {"category", runtime::CategoryName(runtime::SiteCategory(r.site))},
-          {"what", Describe(m, i)}};
+// `s` as the text holds it: unchanged when ASCII; else with the dump's replacements of invalid
+// UTF-8 (names come from the file).
+void VisitString(const std::string& s, bool key, api::JsonVisitor& v) {
+  const bool ascii = std::all_of(s.begin(), s.end(), [](char c) { return (c & 0x80) == 0; });
+  std::string replaced;
+  if (!ascii)
+    replaced = json::parse(json(s).dump(-1, ' ', false, json::error_handler_t::replace))
+                   .get<std::string>();
+  const std::string_view text = ascii ? std::string_view(s) : std::string_view(replaced);
+  key ? v.Key(text) : v.String(text);
 }
 
-// WriteMethod's object: `pool_object`'s members, then "allocations" (WriteAllocations' rows).
-nlohmann::ordered_json WithAllocations(const json& pool_object, const MethodReport& m,
-                                       runtime::PoolKind pool) {
-  nlohmann::ordered_json out = InTextOrder(pool_object);
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < m.sim.placements.size(); ++i)
-    if (m.plan.requests[i].pool == pool) rows.push_back(AllocationRow(m, i));
-  out["allocations"] = std::move(rows);
-  return out;
+// A small part of the report (header, summary, a pool's totals) from its DOM: members in the
+// sorted DOM's order, which is its text's.
+void VisitDom(const json& j, api::JsonVisitor& v) {
+  using Type = json::value_t;
+  switch (j.type()) {
+    case Type::null:
+    case Type::discarded:
+    case Type::binary: v.Null(); return;  // binary: never in a report
+    case Type::boolean: v.Bool(j.get<bool>()); return;
+    case Type::number_integer: v.Int(j.get<int64_t>()); return;
+    case Type::number_unsigned: v.Uint(j.get<uint64_t>()); return;
+    case Type::number_float: v.Double(j.get<double>()); return;
+    case Type::string: VisitString(j.get_ref<const std::string&>(), false, v); return;
+    case Type::array:
+      v.BeginArray(j.size());
+      for (const json& e : j) VisitDom(e, v);
+      v.EndArray();
+      return;
+    case Type::object:
+      v.BeginObject(j.size());
+      for (const auto& [key, e] : j.get_ref<const json::object_t&>()) {
+        VisitString(key, true, v);
+        VisitDom(e, v);
+      }
+      v.EndObject();
+      return;
+  }
+}
+
+// The members of `object` (a DOM object) without its braces.
+void VisitMembers(const json& object, api::JsonVisitor& v) {
+  for (const auto& [key, e] : object.get_ref<const json::object_t&>()) {
+    VisitString(key, true, v);
+    VisitDom(e, v);
+  }
+}
+
+// WriteMethod's pool object: `pool_object`'s members, then "allocations": AppendAllocation's
+// rows as events, never held as a DOM (a program has thousands of them).
+void VisitPool(const json& pool_object, const MethodReport& m, runtime::PoolKind pool,
+               api::JsonVisitor& v) {
+  size_t rows = 0;
+  for (size_t i = 0; i < m.sim.placements.size(); ++i) rows += m.plan.requests[i].pool == pool;
+  v.BeginObject(pool_object.size() + 1);
+  VisitMembers(pool_object, v);
+  v.Key("allocations");
+  v.BeginArray(rows);
+  for (size_t i = 0; i < m.sim.placements.size(); ++i) {
+    const runtime::AllocationRequest& r = m.plan.requests[i];
+    if (r.pool != pool) continue;
+    const sim::Placement& p = m.sim.placements[i];
+    v.BeginObject(7);
+    v.Key("size");
+    v.Uint(r.size);
+    v.Key("align");
+    v.Uint(r.align);
+    v.Key("offset");
+    v.Uint(p.offset);
+    v.Key("consumed");
+    v.Uint(p.consumed(r.size));
+    v.Key("site");
+    v.String(runtime::SiteName(r.site));
+    v.Key("category");
+    v.String(runtime::CategoryName(runtime::SiteCategory(r.site)));
+    v.Key("what");
+    VisitString(Describe(m, i), false, v);
+    v.EndObject();
+  }
+  v.EndArray();
+  v.EndObject();
 }
 
 }  // namespace
 
-nlohmann::ordered_json ToOrderedJson(const Report& r) {
-  nlohmann::ordered_json out = InTextOrder(HeaderWithRunner(r));
-  nlohmann::ordered_json methods = nlohmann::ordered_json::array();
+void VisitJson(const Report& r, api::JsonVisitor& v) {
+  const json header = HeaderWithRunner(r);
+  v.BeginObject(header.size() + 1);
+  VisitMembers(header, v);
+  v.Key("methods");
+  v.BeginArray(r.methods.size());
   for (const MethodReport& m : r.methods) {
     json summary = MethodSummary(m);
     const json method_allocator = std::move(summary["method_allocator"]);
     const json temp_allocator = std::move(summary["temp_allocator"]);
     summary.erase("method_allocator");
     summary.erase("temp_allocator");
-    nlohmann::ordered_json method = InTextOrder(summary);
-    method["method_allocator"] = WithAllocations(method_allocator, m, runtime::PoolKind::kMethod);
-    method["temp_allocator"] = WithAllocations(temp_allocator, m, runtime::PoolKind::kTemp);
-    methods.push_back(std::move(method));
+    v.BeginObject(summary.size() + 2);
+    VisitMembers(summary, v);
+    v.Key("method_allocator");
+    VisitPool(method_allocator, m, runtime::PoolKind::kMethod, v);
+    v.Key("temp_allocator");
+    VisitPool(temp_allocator, m, runtime::PoolKind::kTemp, v);
+    v.EndObject();
   }
-  out["methods"] = std::move(methods);
-  return out;
+  v.EndArray();
+  v.EndObject();
 }
 
 json ToJson(const Report& r) {

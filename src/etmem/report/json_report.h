@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "etmem/etmem.h"
 #include "etmem/report/report.h"
 
 namespace etmem::report {
@@ -16,9 +17,9 @@ void WriteJson(std::ostream& out, const Report& report);
 // The same as a DOM, for callers that inspect it (tests, fuzzers); small reports only.
 nlohmann::json ToJson(const Report& report);
 
-// The same value with its members in the text's order, built without text: WriteJson writes
-// its dump (with invalid UTF-8 replaced). Holds every allocation row; for callers that build
-// their own objects from it (the public API's JsonValue, the Python module's dicts).
-nlohmann::ordered_json ToOrderedJson(const Report& report);
+// The same value as events, members in the text's order (WriteJson writes its dump, with
+// invalid UTF-8 replaced as the dump replaces it), without text and without holding the
+// allocation rows: the public API's JsonValue, walked by the Python module into its dicts.
+void VisitJson(const Report& report, api::JsonVisitor& visitor);
 
 }  // namespace etmem::report
