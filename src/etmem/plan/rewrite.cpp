@@ -224,7 +224,10 @@ std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView&
   StoreU64(head.data() + kHeaderOffset + 8, program_size);
   StoreU64(head.data() + kHeaderOffset + 16, base);
   if (!has_segments) return head;
-  const uint64_t tail = input.size() - h.segment_base_offset;
+  // A segment base past the file's end (accepted when no segment is ever read): no segment
+  // bytes to carry over.
+  const uint64_t tail =
+      h.segment_base_offset < input.size() ? input.size() - h.segment_base_offset : 0;
   if (h.segment_data_size) StoreU64(head.data() + kHeaderOffset + 24, *h.segment_data_size);
   head.resize(base + tail, 0);
   std::memcpy(head.data() + base, input.data() + h.segment_base_offset, tail);
