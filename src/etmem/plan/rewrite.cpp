@@ -230,7 +230,7 @@ std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView&
       h.segment_base_offset < input.size() ? input.size() - h.segment_base_offset : 0;
   if (h.segment_data_size) StoreU64(head.data() + kHeaderOffset + 24, *h.segment_data_size);
   head.resize(base + tail, 0);
-  std::memcpy(head.data() + base, input.data() + h.segment_base_offset, tail);
+  if (tail > 0) std::memcpy(head.data() + base, input.data() + h.segment_base_offset, tail);
   return head;
 }
 
