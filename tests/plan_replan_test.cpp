@@ -130,6 +130,54 @@ TEST(PlanReplan, ReplanMethodShrinksAWastefulPlanAndKeepsAGoodOne) {
   EXPECT_EQ(kept.saved(), 0);
 }
 
+// A 32-bit target refuses an offset with a high word (NotSupported from 0.2): re-planning a
+// buffer of more than 4 GiB prefers a plan whose offsets all fit in 32 bits, here small tensors
+// first and the 4 GiB one after them, over greedy-by-size's (the huge one at 0, the others
+// above 4 GiB); pte_fuzzer finding, fuzz/regressions/pte/replan_offset_above_4_gib.pte.
+TEST(PlanReplan, AHugeBufferIsReplannedWithOffsetsBelow4GiB) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  // 2^30 floats: 4 GiB, live together with two small tensors that the stored plan puts first.
+  int small = m.Tensor({.sizes = {4}, .placement = Placement{1, 0}});
+  int big = m.Tensor({.sizes = {1 << 30}, .placement = Placement{1, 1024}});
+  int out = m.Tensor({.sizes = {4}, .placement = Placement{1, 64}});
+  m.Inputs({small, big});
+  m.Outputs({out});
+  m.KernelCall(m.Operator("aten::add", "out"), {small, big, out, out});
+  m.PlannedBufferSizes({1024 + (int64_t{4} << 30)});
+  auto p = pte::ReadProgramBytes(program.Build(), "huge.pte");
+  ASSERT_TRUE(p) << p.error().message;
+  auto l = ComputeLifetimes(p->methods[0]);
+  ASSERT_TRUE(l) << l.error().message;
+  ASSERT_TRUE(Validate(*l).sound());
+  const MethodReplan r = ReplanMethod(*l);
+  ASSERT_EQ(r.buffers.size(), 1u);
+  EXPECT_EQ(r.buffers[0].planner, "smallest-first");
+  EXPECT_EQ(r.saved(), 1024 - 32);
+  for (uint64_t offset : r.offsets) EXPECT_EQ(offset >> 32, 0u) << offset;
+  Lifetimes replanned = *l;
+  for (size_t i = 0; i < replanned.tensors.size(); ++i) replanned.tensors[i].offset = r.offsets[i];
+  replanned.planned_buffer_sizes = r.planned_buffer_sizes;
+  EXPECT_TRUE(Validate(replanned).sound());
+  // The same shape below 4 GiB: greedy-by-size's plan fits, smallest-first is not tried.
+  ProgramBuilder smaller;
+  MethodBuilder& s = smaller.Method("forward");
+  int a = s.Tensor({.sizes = {4}, .placement = Placement{1, 0}});
+  int b = s.Tensor({.sizes = {1024}, .placement = Placement{1, 1024}});
+  int c = s.Tensor({.sizes = {4}, .placement = Placement{1, 64}});
+  s.Inputs({a, b});
+  s.Outputs({c});
+  s.KernelCall(s.Operator("aten::add", "out"), {a, b, c, c});
+  s.PlannedBufferSizes({1024 + 4096});
+  auto q = pte::ReadProgramBytes(smaller.Build(), "small.pte");
+  ASSERT_TRUE(q);
+  auto lq = ComputeLifetimes(q->methods[0]);
+  ASSERT_TRUE(lq);
+  const std::string planner = ReplanMethod(*lq).buffers[0].planner;
+  EXPECT_NE(planner, "original");
+  EXPECT_NE(planner, "smallest-first");
+}
+
 TEST(PlanReplan, ReplanRepairsAnOverlappingPlan) {
   ProgramBuilder program;
   MethodBuilder& m = program.Method("forward");

@@ -174,17 +174,31 @@ Status CheckPlan(std::span<const Buffer> buffers, std::span<const uint64_t> offs
 }
 
 PlanChoice BestPlan(std::span<const Buffer> buffers, uint64_t alignment) {
+  // A plan with an offset of 4 GiB or more needs a high word, which every release from 0.2
+  // refuses on a target whose size_t has 32 bits: the smallest plan whose offsets all fit is
+  // preferred, and smallest-first placement (small tensors low, a huge one after them) is
+  // tried as well for that.
+  auto fits_32_bits = [&](const std::vector<uint64_t>& offsets) {
+    return std::all_of(offsets.begin(), offsets.end(), [](uint64_t o) { return (o >> 32) == 0; });
+  };
   PlanChoice best;
-  bool have = false;
-  std::unique_ptr<MemoryPlanner> planners[] = {GreedyBySize(), GreedyByConflicts(), HillClimb()};
-  for (const auto& p : planners) {
-    std::vector<uint64_t> offsets = p->Place(buffers, alignment);
-    if (!CheckPlan(buffers, offsets, alignment)) continue;
-    uint64_t size = PlanSize(buffers, offsets);
-    if (!have || size < best.size) {
-      best = {std::move(offsets), size, p->name()};
+  bool have = false, best_fits = false;
+  auto consider = [&](std::vector<uint64_t> offsets, const std::string& name) {
+    if (!CheckPlan(buffers, offsets, alignment)) return;
+    const uint64_t size = PlanSize(buffers, offsets);
+    const bool fits = fits_32_bits(offsets);
+    if (!have || (fits && !best_fits) || (fits == best_fits && size < best.size)) {
+      best = {std::move(offsets), size, name};
       have = true;
+      best_fits = fits;
     }
+  };
+  std::unique_ptr<MemoryPlanner> planners[] = {GreedyBySize(), GreedyByConflicts(), HillClimb()};
+  for (const auto& p : planners) consider(p->Place(buffers, alignment), p->name());
+  if (!best_fits) {
+    Order smallest_first = BySize(buffers);
+    std::reverse(smallest_first.begin(), smallest_first.end());
+    consider(FirstFit(buffers, smallest_first, alignment), "smallest-first");
   }
   ETMEM_CHECK(have);  // first-fit never overlaps; a failure here is a bug
   return best;
@@ -222,17 +236,29 @@ MethodReplan ReplanMethod(const Lifetimes& l, uint64_t alignment) {
     PlanChoice choice = BestPlan(buffers, alignment);
     const auto after = static_cast<int64_t>(std::max(choice.size, idle_size));
     BufferReplan r{static_cast<uint32_t>(id), l.planned_buffer_sizes[id], after, choice.planner};
-    if (!unsound[id] && after >= r.before) {
+    // The new offsets: members of an alias group keep their distance from the group's lowest
+    // offset; storage never live goes to offset 0.
+    std::vector<uint64_t> offsets = out.offsets;
+    for (size_t k = 0; k < members.size(); ++k)
+      for (size_t t : members[k]->members)
+        offsets[t] = choice.offsets[k] + (l.tensors[t].offset - members[k]->offset);
+    for (const Storage& st : storages)
+      if (st.memory_id == id && !st.used)
+        for (size_t t : st.members) offsets[t] = l.tensors[t].offset - st.offset;
+    // Every release from 0.2 refuses, on a target whose size_t has 32 bits, an offset with a
+    // high word: a sound plan whose offsets all fit in 32 bits is kept when the new one's do
+    // not (a smaller buffer that no 32-bit target can load is no saving).
+    auto needs_high_word = [&](const std::vector<uint64_t>& o) {
+      for (size_t t = 0; t < l.tensors.size(); ++t)
+        if (l.tensors[t].memory_id == id && (o[t] >> 32) != 0) return true;
+      return false;
+    };
+    if (!unsound[id] &&
+        (after >= r.before || (needs_high_word(offsets) && !needs_high_word(out.offsets)))) {
       r.after = r.before;
       r.planner = "original";
     } else {
-      // Members of an alias group keep their distance from the group's lowest offset.
-      for (size_t k = 0; k < members.size(); ++k)
-        for (size_t t : members[k]->members)
-          out.offsets[t] = choice.offsets[k] + (l.tensors[t].offset - members[k]->offset);
-      for (const Storage& st : storages)
-        if (st.memory_id == id && !st.used)
-          for (size_t t : st.members) out.offsets[t] = l.tensors[t].offset - st.offset;
+      out.offsets = std::move(offsets);
       out.planned_buffer_sizes[id] = after;
     }
     out.buffers.push_back(r);

@@ -50,7 +50,8 @@ struct PlanChoice {
   uint64_t size = 0;
   std::string planner;
 };
-// Runs every planner and keeps the smallest plan that passes CheckPlan.
+// Runs every planner and keeps the smallest plan that passes CheckPlan, preferring one whose
+// offsets all fit in 32 bits (then also trying small tensors first).
 PlanChoice BestPlan(std::span<const Buffer> buffers, uint64_t alignment);
 
 struct BufferReplan {
