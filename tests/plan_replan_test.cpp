@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/etmem.h"
 #include "etmem/plan/check.h"
 #include "etmem/plan/replan.h"
 #include "etmem/plan/rewrite.h"
@@ -153,6 +154,7 @@ TEST(PlanReplan, AHugeBufferIsReplannedWithOffsetsBelow4GiB) {
   const MethodReplan r = ReplanMethod(*l);
   ASSERT_EQ(r.buffers.size(), 1u);
   EXPECT_EQ(r.buffers[0].planner, "smallest-first");
+  EXPECT_FALSE(r.buffers[0].offsets_need_64_bits);
   EXPECT_EQ(r.saved(), 1024 - 32);
   for (uint64_t offset : r.offsets) EXPECT_EQ(offset >> 32, 0u) << offset;
   Lifetimes replanned = *l;
@@ -176,6 +178,51 @@ TEST(PlanReplan, AHugeBufferIsReplannedWithOffsetsBelow4GiB) {
   const std::string planner = ReplanMethod(*lq).buffers[0].planner;
   EXPECT_NE(planner, "original");
   EXPECT_NE(planner, "smallest-first");
+}
+
+// The open pte_fuzzer finding of 2026-12-02 (kept as fuzz/regressions/pte/
+// replan_no_sound_32bit_plan.pte): two tensors of more than 4 GiB, live together, that the stored
+// plan overlaps below 4 GiB. A 32-bit target's release may load that plan (the runtime checks no
+// overlap), but every sound plan puts one of them at 4 GiB or more: replan writes the sound plan
+// and says a 32-bit target cannot use it.
+TEST(PlanReplan, AnUnsoundPlanThatNoSound32BitPlanReplacesIsNoted) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  const int64_t floats = (int64_t{1} << 30) + 16;  // 4 GiB + 64 B each
+  int a = m.Tensor({.sizes = {floats}, .placement = Placement{1, 0}});
+  int b = m.Tensor({.sizes = {floats}, .placement = Placement{1, 128}});  // on a while both live
+  m.Inputs({a});
+  m.Outputs({b});
+  m.KernelCall(m.Operator("aten::relu", "out"), {a, b, b});
+  m.PlannedBufferSizes({128 + floats * 4});
+  const std::vector<uint8_t> bytes = program.Build();
+  auto p = pte::ReadProgramBytes(bytes, "two_huge.pte");
+  ASSERT_TRUE(p) << p.error().message;
+  auto l = ComputeLifetimes(p->methods[0]);
+  ASSERT_TRUE(l) << l.error().message;
+  ASSERT_FALSE(Validate(*l).sound());
+  const MethodReplan r = ReplanMethod(*l);
+  ASSERT_EQ(r.buffers.size(), 1u);
+  EXPECT_NE(r.buffers[0].planner, "original");
+  EXPECT_TRUE(r.buffers[0].offsets_need_64_bits);
+  Lifetimes fixed = *l;
+  for (size_t i = 0; i < fixed.tensors.size(); ++i) fixed.tensors[i].offset = r.offsets[i];
+  fixed.planned_buffer_sizes = r.planned_buffer_sizes;
+  EXPECT_TRUE(Validate(fixed).sound());
+  // The note reaches `etmem replan`'s text and JSON.
+  const api::Program program_api =
+      api::Program::FromBytes(bytes.data(), bytes.size(), "two_huge.pte");
+  const api::Replanned replanned = api::Replan(program_api);
+  ASSERT_EQ(replanned.buffers.size(), 1u);
+  EXPECT_TRUE(replanned.buffers[0].offsets_need_64_bits);
+  const fs::path out = fs::temp_directory_path() / "etmem_two_huge_replanned.pte";
+  const api::ReplannedFile written = api::WriteReplanned(replanned, out.string());
+  fs::remove(out);
+  EXPECT_NE(api::Render(written, api::Format::kText)
+                .find("\n  note: a tensor sits at 4 GiB or more, and no sound plan found keeps"),
+            std::string::npos);
+  EXPECT_NE(api::Render(written, api::Format::kJson).find("\"offsets_need_64_bits\": true"),
+            std::string::npos);
 }
 
 TEST(PlanReplan, ReplanRepairsAnOverlappingPlan) {

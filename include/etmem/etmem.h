@@ -335,6 +335,8 @@ struct ReplannedBuffer {
   uint32_t memory_id = 0;
   int64_t before = 0, after = 0;  // planned_buffer_sizes[memory_id]
   std::string planner;            // "original" when the stored plan was kept
+  // A tensor at 4 GiB or more: only a target whose size_t has 64 bits can use this plan.
+  bool offsets_need_64_bits = false;
 };
 struct Replanned {
   std::vector<std::byte> program;  // the new program's bytes

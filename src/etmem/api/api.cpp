@@ -435,7 +435,7 @@ Replanned Replan(const Program& program, uint64_t alignment) {
     edits.push_back(std::move(e));
     for (const plan::BufferReplan& b : r.buffers)
       out.buffers.push_back({std::string(view.methods[i].name), b.memory_id, b.before, b.after,
-                             b.planner});
+                             b.planner, b.offsets_need_64_bits});
   }
   std::vector<uint8_t> bytes = Take(plan::RewritePlan(view, edits));
   // Read back: it must verify and every method's plan must be sound.

@@ -261,6 +261,7 @@ MethodReplan ReplanMethod(const Lifetimes& l, uint64_t alignment) {
       out.offsets = std::move(offsets);
       out.planned_buffer_sizes[id] = after;
     }
+    r.offsets_need_64_bits = needs_high_word(out.offsets);
     out.buffers.push_back(r);
   }
   return out;

@@ -59,6 +59,10 @@ struct BufferReplan {
   int64_t before = 0;  // planned_buffer_sizes[memory_id] as stored
   int64_t after = 0;
   std::string planner;  // "original" when the stored plan was kept
+  // The plan written puts a tensor at 4 GiB or more: a target whose size_t has 32 bits cannot
+  // use it (from 0.2 refused, "size_t cannot hold memory offset"; at 0.6-1.0.1 the high word is
+  // dropped). A new plan has one only when no sound plan the planners find stays below 4 GiB.
+  bool offsets_need_64_bits = false;
 };
 
 struct MethodReplan {
