@@ -1,8 +1,11 @@
+// Owns: the JSON form of a report: its members as events (VisitJson), and their compact text
+// (WriteJson, one more visitor of the same events). Not: the shape's documentation (README).
 #include "etmem/report/json_report.h"
 
 #include <algorithm>
 #include <iterator>
 #include <sstream>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -15,51 +18,25 @@ namespace {
 
 using nlohmann::json;
 
+// An allocation row's members, in the text's order: the one list of them, for the DOM of a
+// failing allocation and for the rows VisitPool streams.
+template <typename Member>
+void AllocationMembers(const runtime::AllocationRequest& r, const sim::Placement& p,
+                       const std::string& what, Member&& member) {
+  member("size", r.size);
+  member("align", uint64_t{r.align});
+  member("offset", p.offset);
+  member("consumed", p.consumed(r.size));
+  member("site", std::string(runtime::SiteName(r.site)));
+  member("category", std::string(runtime::CategoryName(runtime::SiteCategory(r.site))));
+  member("what", what);
+}
+
 json Allocation(const MethodReport& m, const AllocationRecord& a) {
-  const runtime::AllocationRequest& r = a.request;
-  const sim::Placement& p = a.placement;
-  return {{"size", r.size},        {"align", r.align},           {"offset", p.offset},
-          {"consumed", p.consumed(r.size)}, {"site", runtime::SiteName(r.site)},
-          {"category", runtime::CategoryName(runtime::SiteCategory(r.site))},
-          {"what", Describe(m, r)}};
-}
-
-std::string Dump(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-// Rows are written one at a time: a large program has millions, and a DOM of them all would
-// cost gigabytes.
-// The same members as Allocation(), formatted directly: no DOM per row.
-void AppendAllocation(std::string& buf, const MethodReport& m, size_t i) {
-  const runtime::AllocationRequest& r = m.plan.requests[i];
-  const sim::Placement& p = m.sim.placements[i];
-  fmt::format_to(std::back_inserter(buf),
-                 R"({{"size":{},"align":{},"offset":{},"consumed":{},"site":"{}","category":"{}","what":{}}})",
-                 r.size, r.align, p.offset, p.consumed(r.size), runtime::SiteName(r.site),
-                 runtime::CategoryName(runtime::SiteCategory(r.site)), Dump(json(Describe(m, i))));
-}
-
-void WriteAllocations(std::ostream& out, const MethodReport& m, runtime::PoolKind pool) {
-  std::string buf = "[";
-  bool first = true;
-  for (size_t i = 0; i < m.sim.placements.size(); ++i) {
-    if (m.plan.requests[i].pool != pool) continue;
-    if (!first) buf += ',';
-    AppendAllocation(buf, m, i);
-    first = false;
-    if (buf.size() > (1 << 16)) {
-      out << buf;
-      buf.clear();
-    }
-  }
-  out << buf << ']';
-}
-
-// Writes `object` without its closing brace, so that streamed members can follow.
-void OpenObject(std::ostream& out, const json& object) {
-  const std::string text = Dump(object);
-  out << text.substr(0, text.size() - 1);
+  json out = json::object();
+  AllocationMembers(a.request, a.placement, Describe(m, a.request),
+                    [&](const char* key, const auto& value) { out[key] = value; });
+  return out;
 }
 
 json ByCategory(const MethodReport& m) {
@@ -255,25 +232,6 @@ json Flash(const FlashBreakdown& f, const FlashLoad& load) {
           {"other_segment_bytes", f.other_segment_bytes}};
 }
 
-// A method's object: the summary, with the two allocation lists streamed into their pools.
-void WriteMethod(std::ostream& out, const MethodReport& m) {
-  json summary = MethodSummary(m);
-  json method_allocator = std::move(summary["method_allocator"]);
-  json temp_allocator = std::move(summary["temp_allocator"]);
-  summary.erase("method_allocator");
-  summary.erase("temp_allocator");
-  OpenObject(out, summary);
-  out << ",\"method_allocator\":";
-  OpenObject(out, method_allocator);
-  out << ",\"allocations\":";
-  WriteAllocations(out, m, runtime::PoolKind::kMethod);
-  out << "},\"temp_allocator\":";
-  OpenObject(out, temp_allocator);
-  out << ",\"allocations\":";
-  WriteAllocations(out, m, runtime::PoolKind::kTemp);
-  out << "}}";
-}
-
 json Header(const Report& r) {
   const Assumptions& a = r.assumptions;
   return {{"program", {{"path", r.program->path}, {"size_bytes", r.program->file_size}}},
@@ -303,20 +261,6 @@ json HeaderWithRunner(const Report& r) {
   }
   return out;
 }
-
-}  // namespace
-
-void WriteJson(std::ostream& out, const Report& r) {
-  OpenObject(out, HeaderWithRunner(r));
-  out << ",\"methods\":[";
-  for (size_t i = 0; i < r.methods.size(); ++i) {
-    if (i > 0) out << ',';
-    WriteMethod(out, r.methods[i]);
-  }
-  out << "]}";
-}
-
-namespace {
 
 // `s` as the text holds it: unchanged when ASCII; else with the dump's replacements of invalid
 // UTF-8 (names come from the file).
@@ -367,8 +311,8 @@ void VisitMembers(const json& object, api::JsonVisitor& v) {
   }
 }
 
-// WriteMethod's pool object: `pool_object`'s members, then "allocations": AppendAllocation's
-// rows as events, never held as a DOM (a program has thousands of them).
+// A pool's object: `pool_object`'s members, then "allocations": one row per request, as events,
+// never held as a DOM (a program has thousands of them).
 void VisitPool(const json& pool_object, const MethodReport& m, runtime::PoolKind pool,
                api::JsonVisitor& v) {
   size_t rows = 0;
@@ -380,22 +324,15 @@ void VisitPool(const json& pool_object, const MethodReport& m, runtime::PoolKind
   for (size_t i = 0; i < m.sim.placements.size(); ++i) {
     const runtime::AllocationRequest& r = m.plan.requests[i];
     if (r.pool != pool) continue;
-    const sim::Placement& p = m.sim.placements[i];
     v.BeginObject(7);
-    v.Key("size");
-    v.Uint(r.size);
-    v.Key("align");
-    v.Uint(r.align);
-    v.Key("offset");
-    v.Uint(p.offset);
-    v.Key("consumed");
-    v.Uint(p.consumed(r.size));
-    v.Key("site");
-    v.String(runtime::SiteName(r.site));
-    v.Key("category");
-    v.String(runtime::CategoryName(runtime::SiteCategory(r.site)));
-    v.Key("what");
-    VisitString(Describe(m, i), false, v);
+    AllocationMembers(r, m.sim.placements[i], Describe(m, i),
+                      [&](const char* key, const auto& value) {
+                        v.Key(key);
+                        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>)
+                          VisitString(value, false, v);
+                        else
+                          v.Uint(value);
+                      });
     v.EndObject();
   }
   v.EndArray();
@@ -426,6 +363,97 @@ void VisitJson(const Report& r, api::JsonVisitor& v) {
   }
   v.EndArray();
   v.EndObject();
+}
+
+namespace {
+
+// Compact JSON text from the events, byte for byte what nlohmann's dump(-1) writes (strings as
+// it escapes them, ensure_ascii off; the events' strings are valid UTF-8 already), written to
+// `out` in blocks: a large program has millions of allocation rows, never held at once.
+class TextWriter final : public api::JsonVisitor {
+ public:
+  explicit TextWriter(std::ostream& out) : out_(out) {}
+  ~TextWriter() override { out_ << buf_; }
+
+  void Null() override { Scalar("null"); }
+  void Bool(bool value) override { Scalar(value ? "true" : "false"); }
+  void Int(int64_t value) override {
+    Separate();
+    fmt::format_to(std::back_inserter(buf_), "{}", value);
+  }
+  void Uint(uint64_t value) override {
+    Separate();
+    fmt::format_to(std::back_inserter(buf_), "{}", value);
+  }
+  void Double(double value) override { Scalar(json(value).dump()); }
+  void String(std::string_view value) override {
+    Separate();
+    Quote(value);
+  }
+  void BeginArray(size_t) override { Open('['); }
+  void EndArray() override { Close(']'); }
+  void BeginObject(size_t) override { Open('{'); }
+  void Key(std::string_view key) override {
+    Separate();
+    Quote(key);
+    buf_ += ':';
+    after_key_ = true;
+  }
+  void EndObject() override { Close('}'); }
+
+ private:
+  // A comma before every value but the first of its array or object, and none after a key.
+  void Separate() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (!first_.empty()) {
+      if (!first_.back()) buf_ += ',';
+      first_.back() = false;
+    }
+  }
+  void Scalar(std::string_view text) {
+    Separate();
+    buf_ += text;
+  }
+  void Open(char c) {
+    Separate();
+    buf_ += c;
+    first_.push_back(true);
+  }
+  void Close(char c) {
+    buf_ += c;
+    first_.pop_back();
+    if (buf_.size() > (1 << 16)) {
+      out_ << buf_;
+      buf_.clear();
+    }
+  }
+  void Quote(std::string_view text) {
+    const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+      return static_cast<unsigned char>(c) >= 0x20 && c != '"' && c != '\\';
+    });
+    if (plain) {
+      buf_ += '"';
+      buf_ += text;
+      buf_ += '"';
+    } else {
+      buf_ += json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+  }
+
+  std::ostream& out_;
+  std::string buf_;
+  std::vector<bool> first_;  // per open array or object: no value written yet
+  bool after_key_ = false;
+};
+
+}  // namespace
+
+void WriteJson(std::ostream& out, const Report& r) {
+  TextWriter writer(out);
+  VisitJson(r, writer);
 }
 
 json ToJson(const Report& r) {

@@ -11,15 +11,16 @@
 
 namespace etmem::report {
 
-// Streams the report as compact JSON (allocation rows are never held all at once).
+// Streams the report as compact JSON: VisitJson's events written as text (allocation rows are
+// never held all at once).
 void WriteJson(std::ostream& out, const Report& report);
 
 // The same as a DOM, for callers that inspect it (tests, fuzzers); small reports only.
 nlohmann::json ToJson(const Report& report);
 
-// The same value as events, members in the text's order (WriteJson writes its dump, with
-// invalid UTF-8 replaced as the dump replaces it), without text and without holding the
-// allocation rows: the public API's JsonValue, walked by the Python module into its dicts.
+// The report as events, members in the text's order (invalid UTF-8 replaced as nlohmann's dump
+// replaces it), without holding the allocation rows: what WriteJson writes, and the public
+// API's JsonValue, walked by the Python module into its dicts.
 void VisitJson(const Report& report, api::JsonVisitor& visitor);
 
 }  // namespace etmem::report
