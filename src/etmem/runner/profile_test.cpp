@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
+#include "etmem/kernels/library.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::runner {
@@ -156,6 +158,20 @@ TEST(RunnerProfile, BuiltinProfilesParseAndCoverEveryReleaseOnce) {
     RunnerSelection s = *SelectRunner(name);
     ASSERT_TRUE(ProfileFor(s, main)) << name;
     EXPECT_EQ(*ProfileFor(s, main), *ProfileFor(s, "1.4.1")) << name;
+  }
+}
+
+// Every built-in profile says which kernel libraries its build links for aten operators (read
+// from the runners' CMake files and build scripts, docs/runner-profiles.md), each a modelled
+// library, the portable kernels last: the run-time temp figure under --runner asks them.
+TEST(RunnerProfile, EveryBuiltinProfileNamesItsKernelLibraries) {
+  const std::vector<std::string>& known = kernels::KernelLibraryNames();
+  for (const auto& p : BuiltinProfiles()) {
+    SCOPED_TRACE(p->file);
+    ASSERT_FALSE(p->kernels.empty());
+    for (const std::string& k : p->kernels)
+      EXPECT_NE(std::find(known.begin(), known.end(), k), known.end()) << k;
+    EXPECT_EQ(p->kernels.back(), "portable");
   }
 }
 
