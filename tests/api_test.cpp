@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -355,6 +356,44 @@ TEST(ApiBoards, FitHeaderPlanAndListAreTheCommandLines) {
   EXPECT_TRUE(split.splits());
   EXPECT_EQ(fitted.out.substr(0, split.Render().size()), split.Render());
   EXPECT_EQ(split.FittedProgram(), Bytes(out));
+  // --format json: the same fit as one object, the file -o wrote in "output".
+  const CliRun fitted_json = Etmem("fit " + path.string() + " --board " + board_file.string() +
+                                   " --runtime 0.3 -o " + out.string() + " --format json");
+  ASSERT_EQ(fitted_json.exit_code, 0) << fitted_json.err;
+  EXPECT_EQ(fitted_json.out,
+            split.Render(api::Format::kJson, api::BoardFit::Written{out.string(), Bytes(out).size()}));
+  EXPECT_EQ(fitted.out, split.Render(api::Format::kText,
+                                     api::BoardFit::Written{out.string(), Bytes(out).size()}));
+  const nlohmann::json j = nlohmann::json::parse(fitted_json.out);
+  EXPECT_EQ(j["analysis"]["runtime"], "0.3.0");
+  EXPECT_EQ(j["board"], "three");
+  EXPECT_EQ(j["fits"], split.fits());
+  EXPECT_EQ(j["splits"], true);
+  EXPECT_EQ(j["output"]["bytes"], Bytes(out).size());
+  ASSERT_EQ(j["placement"].size(), split.placement().size());
+  for (size_t i = 0; i < j["placement"].size(); ++i) {
+    EXPECT_EQ(j["placement"][i]["piece"], split.placement()[i].piece);
+    EXPECT_EQ(j["placement"][i]["region"], split.placement()[i].region);
+    EXPECT_EQ(j["placement"][i]["offset"], split.placement()[i].offset);
+    EXPECT_EQ(j["placement"][i]["bytes"], split.placement()[i].bytes);
+  }
+  ASSERT_EQ(j["regions"].size(), 3u);
+  EXPECT_EQ(j["regions"][0]["used_bytes"], split.regions()[0].used_bytes);
+  // A board it does not fit: the verdict and the bound, exit 1 as in text.
+  const fs::path tiny_board =
+      WriteTemp("api_tiny.json", R"({"name": "tiny", "regions": [{"name": "A", "size": "4K"}]})");
+  const CliRun tiny =
+      Etmem("fit " + path.string() + " --board " + tiny_board.string() + " --runtime 0.3 --format json");
+  if (tiny.exit_code == 1) {
+    const nlohmann::json t = nlohmann::json::parse(tiny.out);
+    EXPECT_EQ(t["fits"], false);
+    EXPECT_GT(t["short_bytes"].get<uint64_t>(), 0u);
+    EXPECT_TRUE(t["output"].is_null());
+  } else {
+    ADD_FAILURE() << "expected the CNN not to fit: " << tiny.out << tiny.err;
+  }
+  EXPECT_EQ(ErrorOf([&] { split.Render(api::Format::kCsv); }, api::ErrorKind::kInvalidArgument),
+            "etmem fit renders text or JSON, not CSV or Markdown");
   EXPECT_EQ(ErrorOf([&] { api::Header(report, {.board = api::Board::FromJson(three)}); },
                     api::ErrorKind::kInvalidArgument),
             path.string() + ": its planned buffers fit board three only split: run etmem fit -o "

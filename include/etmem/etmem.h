@@ -439,6 +439,17 @@ class BoardFit {
   bool splits() const;  // a planned buffer is split: the fitted program differs
   // What `etmem fit` prints (before its "wrote" line).
   std::string Render() const;
+  // What `etmem fit --format F` prints: kText is Render() and, with `written` (the file -o
+  // wrote, see Write), its "wrote" line; kJson one object: the analysis's assumptions, the
+  // regions, the placement, the verdict with its lower bound, the notes and the file written.
+  // Other formats are an Error.
+  struct Written {
+    std::string path;
+    uint64_t bytes = 0;
+  };
+  std::string Render(Format format, const std::optional<Written>& written = std::nullopt) const;
+  // `etmem fit -o`: writes FittedProgram() to `path`. Throws (kIo) with one line.
+  Written Write(const std::string& path) const;
   // `etmem header --board --linker-script`: a GNU ld fragment for the regions used.
   std::string LinkerScript() const;
   // `etmem fit -o`: the program with its planned buffers split as placed (the program itself when

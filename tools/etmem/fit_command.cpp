@@ -1,13 +1,12 @@
 // `etmem fit PROGRAM.pte --board NAME|FILE [--reserve REGION=BYTES]... [model options]
-// [-o FITTED.pte]`: places the method pool, the temp pool and each planned buffer (with a runner,
-// the runner's pools) in the board's regions, splitting a planned buffer over several regions
-// when it fits none whole, and writes the re-planned program. Exit 0 fits, 1 does not, 2 bad
-// input. Not: the fit or its text (api::Fit, include/etmem/etmem.h), the board files.
-#include <fmt/format.h>
-
-#include <fstream>
+// [-o FITTED.pte] [--format text|json]`: places the method pool, the temp pool and each planned
+// buffer (with a runner, the runner's pools) in the board's regions, splitting a planned buffer
+// over several regions when it fits none whole, and writes the re-planned program. Exit 0 fits,
+// 1 does not, 2 bad input. Not: the fit, its text or JSON, writing the program (api::Fit,
+// api::BoardFit, include/etmem/etmem.h), the board files.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "board_options.h"
 #include "commands.h"
@@ -22,6 +21,7 @@ struct FitArgs {
   BoardArgs board;
   std::string method;
   std::string output;
+  std::string format = "text";
 };
 
 int RunFit(const FitArgs& args) {
@@ -29,18 +29,9 @@ int RunFit(const FitArgs& args) {
   const api::Report report = BuildSingleReport(program, args.model, args.method);
   if (ReportRefusals(api::Internal(report))) return kExitInvalid;
   const api::BoardFit fit = api::Fit(report, LoadBoard(args.board), args.method);
-  std::cout << fit.Render();
-  if (!args.output.empty()) {
-    const std::vector<std::byte> bytes = fit.FittedProgram();
-    std::ofstream f(args.output, std::ios::binary | std::ios::trunc);
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    f.close();
-    if (!f) return FailInvalid(args.output + ": cannot write the program");
-    std::cout << fmt::format(
-        "wrote {} ({} bytes): {}\n", args.output, bytes.size(),
-        fit.splits() ? "planned buffers re-planned as above, plan sound, method pool unchanged"
-                     : "no buffer split, the program unchanged");
-  }
+  std::optional<api::BoardFit::Written> written;
+  if (!args.output.empty()) written = fit.Write(args.output);
+  std::cout << fit.Render(args.format == "json" ? api::Format::kJson : api::Format::kText, written);
   return fit.fits() ? kExitOk : kExitDoesNotFit;
 }
 
@@ -54,6 +45,8 @@ static Run DefineFit(CLI::App* cmd) {
   cmd->add_option("--method", args->method, "the method to fit (default: the first)");
   cmd->add_option("-o,--output", args->output,
                   "write the program, its planned buffers split as placed");
+  cmd->add_option("--format", args->format, "text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
   return [args]() { return Guarded([&] { return RunFit(*args); }); };
 }
 

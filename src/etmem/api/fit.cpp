@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <map>
 
 #include "etmem/api/internal.h"
@@ -15,6 +16,7 @@
 #include "etmem/board/fit_program.h"
 #include "etmem/plan/check.h"
 #include "etmem/report/assumptions.h"
+#include "etmem/report/fit_json.h"
 #include "etmem/report/html_report.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/plan/rewrite.h"
@@ -290,6 +292,26 @@ std::vector<FitRegion> BoardFit::regions() const {
 }
 
 std::string BoardFit::Render() const { return FitText(Internal(impl_->report), impl_->fit); }
+
+std::string BoardFit::Render(Format format, const std::optional<Written>& written) const {
+  switch (format) {
+    case Format::kText:
+      return Render() + (written ? report::FitWrittenLine(*this, *written) : "");
+    case Format::kJson: return report::FitJson(*this, Internal(impl_->report), written);
+    case Format::kCsv:
+    case Format::kMarkdown: break;
+  }
+  throw api::Error(ErrorKind::kInvalidArgument, "etmem fit renders text or JSON, not CSV or Markdown");
+}
+
+BoardFit::Written BoardFit::Write(const std::string& path) const {
+  const std::vector<std::byte> bytes = FittedProgram();
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  if (!f) throw api::Error(ErrorKind::kIo, Printable(path, kShownPathBytes) + ": cannot write the program");
+  return {path, bytes.size()};
+}
 
 std::string BoardFit::LinkerScript() const { return LinkerFragment(impl_->fit); }
 

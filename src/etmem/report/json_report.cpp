@@ -451,6 +451,8 @@ class TextWriter final : public api::JsonVisitor {
 
 }  // namespace
 
+nlohmann::json HeaderJson(const Report& r) { return HeaderWithRunner(r); }
+
 void WriteJson(std::ostream& out, const Report& r) {
   TextWriter writer(out);
   VisitJson(r, writer);

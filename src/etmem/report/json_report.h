@@ -15,6 +15,10 @@ namespace etmem::report {
 // never held all at once).
 void WriteJson(std::ostream& out, const Report& report);
 
+// The report's top-level members but "methods" (program, assumptions, flash, notes), as a DOM:
+// what other verbs' JSON (fit) carries as the analysis they rest on.
+nlohmann::json HeaderJson(const Report& report);
+
 // The same as a DOM, for callers that inspect it (tests, fuzzers); small reports only.
 nlohmann::json ToJson(const Report& report);
 
