@@ -3,10 +3,12 @@
 // (sim::TraceMethodPool), the one placement check and the report use, so the prediction the
 // harness is compared with is the report's.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "etmem/api/internal.h"
 #include "etmem/etmem.h"
 #include "etmem/measure/measure.h"
+#include "etmem/report/measure_json.h"
 #include "etmem/report/measure_text.h"
 #include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"
@@ -171,6 +173,63 @@ TEST(MeasureExpect, TheTextOfAnExecutionThatCrashed) {
                 "not to 32 B, passed to load_method\n"),
             std::string::npos);
   EXPECT_EQ(run.exit_code(), 0);
+}
+
+// `etmem measure --format json` (report/measure_json.h): the same structured run as the text,
+// one object; a method measured as predicted, one that diverges, and an execution that crashed.
+TEST(MeasureExpect, TheJsonOfARun) {
+  const api::Report analysed = CnnReport("");
+  const report::Report& r = api::Internal(analysed);
+  measure::MeasureRun run;
+  run.setup = {"/src/et", "version.txt says 1.4.1", "abc", "1.4.1", "the tree's release"};
+  run.build.emplace();
+  run.build->compiler = "c++";
+  measure::MethodMeasurement& m = run.methods.emplace_back();
+  m.name = "forward";
+  m.measured_verdict = m.etmem_verdict = "Ok";
+  m.verdicts_agree = true;
+  m.logged = true;
+  m.expected = measure::Expect(r, r.methods.front(), std::nullopt);
+  m.assumptions = r.assumptions;
+  for (const device::PredictedCall& c : m.expected.prediction.calls)
+    m.measured.push_back({c.size, c.align, c.offset, 0});
+  m.measured_bytes = m.expected.prediction.used_bytes;
+  nlohmann::json j = nlohmann::json::parse(report::MeasureJson(run));
+  EXPECT_EQ(j["release"]["compared_with"], "1.4.1");
+  EXPECT_EQ(j["build"]["compiler"], "c++");
+  ASSERT_EQ(j["methods"].size(), 1u);
+  EXPECT_EQ(j["methods"][0]["calls"].size(), m.measured.size());
+  EXPECT_EQ(j["methods"][0]["calls"][3]["measured"], j["methods"][0]["calls"][3]["etmem"]);
+  EXPECT_EQ(j["methods"][0]["etmem_bytes"], m.expected.prediction.used_bytes);
+  EXPECT_NE(j["methods"][0]["assumptions"].get<std::string>().find("ExecuTorch 1.4.1"),
+            std::string::npos);
+  EXPECT_TRUE(j["methods"][0]["first_divergence"].is_null());
+  EXPECT_EQ(j["methods"][0]["matches"], true);
+  EXPECT_TRUE(j["execution"].is_null());
+  EXPECT_EQ(j["matches"], true);
+  // One call more on the device than etmem predicts: the divergence, and the run's verdict.
+  m.measured.push_back({8, 8, std::nullopt, 0});
+  m.difference = device::Difference{12, m.measured.size() - 1, "a null return", "no call"};
+  j = nlohmann::json::parse(report::MeasureJson(run));
+  EXPECT_TRUE(j["methods"][0]["calls"].back()["etmem"].is_null());
+  EXPECT_TRUE(j["methods"][0]["calls"].back()["measured"]["offset"].is_null());
+  EXPECT_EQ(j["methods"][0]["first_divergence"]["call"], m.measured.size() - 1);
+  EXPECT_EQ(j["methods"][0]["matches"], false);
+  EXPECT_EQ(j["matches"], false);
+  // --execute: a harness that crashed.
+  m.measured.pop_back();
+  m.difference.reset();
+  measure::ExecutionRun& e = run.execution.emplace();
+  e.temp_allocator = false;
+  measure::MethodExecution& x = e.methods.emplace_back();
+  x.name = "forward";
+  x.crash_signal = 11;
+  j = nlohmann::json::parse(report::MeasureJson(run));
+  EXPECT_EQ(j["methods"][0]["matches"], true);
+  EXPECT_EQ(j["execution"]["methods"][0]["crash_signal"], 11);
+  EXPECT_TRUE(j["execution"]["temp_pool_bytes"].is_null());
+  EXPECT_EQ(j["execution"]["matches"], false);
+  EXPECT_EQ(j["matches"], run.exit_code() == 0);
 }
 
 }  // namespace measure_expect_test

@@ -512,6 +512,9 @@ struct MeasureOptions {
   // with no temp allocator, et_pal_allocate returns NULL while the method executes.
   bool execute = false;
   bool no_heap = false;
+  // kText: printed part by part as it is known; kJson: one object once the run is over
+  // (report/measure_json.h; docs/measure.md lists its members). Others are an Error.
+  Format format = Format::kText;
   // runtime: empty = the tree's release (or the closest modelled one); target: empty = the
   // host's; pool_align: unset = 16.
   Options model;

@@ -28,6 +28,7 @@ struct MeasureArgs {
   std::optional<uint64_t> pool;
   bool brief = false;
   bool execute = false, no_heap = false;  // --execute, --no-heap
+  std::string format = "text";
   ModelArgs model;
   CLI::App* cmd = nullptr;
   bool given(const char* option) const { return cmd->count(option) > 0; }
@@ -44,6 +45,7 @@ int RunMeasure(const MeasureArgs& args) {
   options.brief = args.brief;
   options.execute = args.execute;
   options.no_heap = args.no_heap;
+  options.format = args.format == "json" ? api::Format::kJson : api::Format::kText;
   options.model = ToApiOptions(args.model);
   if (!args.given("--runtime")) options.model.runtime.clear();  // the tree's release
   if (!args.given("--target")) options.model.target.clear();    // the host's
@@ -77,6 +79,9 @@ static Run DefineMeasure(CLI::App* cmd) {
                 "portable kernels and compare the run-time temp trace with etmem's");
   cmd->add_flag("--no-heap", args->no_heap, "with --execute --temp null: no heap while executing")
       ->needs("--execute");
+  cmd->add_option("--format", args->format,
+                  "text (default: printed as it is known) or json (one object at the end)")
+      ->check(CLI::IsMember({"text", "json"}));
   AddModelOptions(cmd, args->model);
   return [args]() { return Guarded([&] { return RunMeasure(*args); }); };
 }

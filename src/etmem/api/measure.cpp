@@ -1,7 +1,8 @@
 // Owns: api::Measure, `etmem measure` in order: the tree inspected and the modelled release
 // chosen, the harness built in the work directory (never inside the tree), then each method
 // analysed, run and compared (measure/measure.h), each part printed as report/measure_text.h
-// renders it as soon as it is known (the build takes minutes). Not: the comparison
+// renders it as soon as it is known (the build takes minutes), or with --format json the whole
+// run once (report/measure_json.h). Not: the comparison
 // (measure/), the text (report/), the command line's options (tools/etmem/measure_command.cpp).
 #include <algorithm>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "etmem/measure/execute.h"
 #include "etmem/measure/measure.h"
 #include "etmem/measure/process.h"
+#include "etmem/report/measure_json.h"
 #include "etmem/report/measure_text.h"
 #include "etmem/runtime/release.h"
 
@@ -37,6 +39,13 @@ struct TemporaryWork {
 MeasureResult Measure(const std::string& program_path, const MeasureOptions& options,
                       const std::function<void(const std::string&)>& print) {
   namespace fs = std::filesystem;
+  if (options.format != Format::kText && options.format != Format::kJson)
+    Refuse("etmem measure renders text or JSON, not CSV or Markdown");
+  const bool json = options.format == Format::kJson;
+  // Text is printed part by part as it is known (the build takes minutes); JSON once, at the end.
+  auto show = [&](const std::string& text) {
+    if (!json) print(text);
+  };
   auto value = std::make_shared<measure::MeasureRun>();
   measure::MeasureRun& run = *value;
   auto tree = measure::InspectTree(options.executorch);
@@ -98,7 +107,7 @@ MeasureResult Measure(const std::string& program_path, const MeasureOptions& opt
   fs::create_directories(work_abs, ec);
   std::string compiler = options.cxx;
   if (compiler.empty()) compiler = measure::Executable("c++") ? "c++" : "g++";
-  print(report::MeasureSetupText(run.setup));
+  show(report::MeasureSetupText(run.setup));
   auto built = measure::BuildHarness(
       *tree, measure::BuildOptions{compiler, work_abs, options.jobs, version_number});
   if (!built) Refuse(built.error().message);
@@ -111,7 +120,7 @@ MeasureResult Measure(const std::string& program_path, const MeasureOptions& opt
   b.stubbed = stubs.stubbed;
   b.pool_bytes = options.pool.value_or(measure::kDefaultPool);
   b.pool_align = *model.pool_align;
-  print(report::MeasureBuildText(b));
+  show(report::MeasureBuildText(b));
 
   std::vector<std::string> methods;
   if (!options.method.empty())
@@ -127,7 +136,7 @@ MeasureResult Measure(const std::string& program_path, const MeasureOptions& opt
                                            stubs.steps, options.pool);
     if (!measured) Refuse(measured.error().message);
     run.methods.push_back(std::move(*measured));
-    print(report::MeasureMethodText(run.methods.back(), options.brief));
+    show(report::MeasureMethodText(run.methods.back(), options.brief));
   }
   if (options.execute) {  // the real kernels run each method once (measure/execute.h)
     Options first = model;
@@ -137,13 +146,14 @@ MeasureResult Measure(const std::string& program_path, const MeasureOptions& opt
         *tree, measure::BuildOptions{compiler, work_abs, options.jobs, version_number},
         program_abs, Internal(opened), methods, Internal(analysed), options.no_heap,
         options.pool.value_or(measure::kDefaultPool), stubs.steps, run.execution);
-    if (run.execution) print(report::MeasureExecutionText(*run.execution));
+    if (run.execution) show(report::MeasureExecutionText(*run.execution));
     if (!executed) Refuse(executed.error().message);
   }
   if (temporary.path.empty()) {
     run.kept_logs = work_abs;
-    print(report::MeasureLogsText(work_abs));
+    show(report::MeasureLogsText(work_abs));
   }
+  if (json) print(report::MeasureJson(run));
   MeasureResult result;
   result.exit_code = run.exit_code();
   result.value = std::move(value);
