@@ -142,6 +142,16 @@ TEST(FlashLoad, AnalyzeTextAndJsonAgree) {
                              " B backend-dependent: unknown"),
             std::string::npos)
       << summary.out;
+  // A program without delegate blobs or named data has no byte whose use is unknown.
+  const auto cnn = test::WriteScenario(testing::MotivatingCnn(), "flash_cnn");
+  EXPECT_EQ(ComputeFlashLoad(*pte::ReadProgram(cnn.string()), Release("1.4"))
+                .bytes(FlashUse::kBackendDependent),
+            0u);
+  for (const char* verb : {"analyze ", "summary "}) {
+    const test::CliRun out = test::Etmem(verb + cnn.string());
+    EXPECT_NE(out.out.find("; no backend-dependent bytes"), std::string::npos) << out.out;
+    EXPECT_EQ(out.out.find("backend-dependent: unknown"), std::string::npos) << out.out;
+  }
 }
 
 }  // namespace flash_load_test

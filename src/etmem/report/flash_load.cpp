@@ -130,6 +130,12 @@ const char* const kBufferDataLoaderAssumption =
     "assuming the firmware loads the program from its flash image with a BufferDataLoader "
     "(load() returns pointers into the image, load_into() copies)";
 
+std::string BackendDependentPhrase(const FlashLoad& load) {
+  const uint64_t bytes = load.bytes(FlashUse::kBackendDependent);
+  return bytes == 0 ? "no backend-dependent bytes"
+                    : fmt::format("{} B backend-dependent: unknown", bytes);
+}
+
 const char* FlashUseName(FlashUse u) {
   switch (u) {
     case FlashUse::kReadInPlace: return "read-in-place";

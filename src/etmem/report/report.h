@@ -157,6 +157,9 @@ struct FlashLoad {
 
 // The assumption every FlashLoad figure rests on, as one sentence.
 extern const char* const kBufferDataLoaderAssumption;
+// The bytes whose use depends on a backend (or a data map): "N B backend-dependent: unknown",
+// or "no backend-dependent bytes" when there are none (nothing is unknown then).
+std::string BackendDependentPhrase(const FlashLoad& load);
 
 struct Report {
   const pte::ProgramView* program = nullptr;

@@ -110,10 +110,10 @@ std::string SummaryToText(const ProgramSummary& s) {
                      f.inline_delegate_bytes + f.segment_delegate_bytes);
   const FlashLoad& load = r.flash_load;
   out += fmt::format("  {}: {} B stay in flash, read in place; {} B copied to RAM at load ({} B "
-                     "written into the planned buffers); {} B backend-dependent: unknown\n",
+                     "written into the planned buffers); {}\n",
                      kBufferDataLoaderAssumption, load.bytes(FlashUse::kReadInPlace),
                      load.bytes(FlashUse::kCopiedToRam), load.ram_bytes(),
-                     load.bytes(FlashUse::kBackendDependent));
+                     BackendDependentPhrase(load));
   if (s.duplicate_groups == 0)
     out += "  what would save flash: no duplicate constants\n";
   else

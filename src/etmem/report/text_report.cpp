@@ -140,10 +140,10 @@ void Allocations(std::string& out, const MethodReport& m, const TextOptions& o) 
 // The file split by what the runtime does with each part, then the parts themselves.
 void FlashLoadText(std::string& out, const FlashLoad& f) {
   out += fmt::format("  {}: {} B stay in flash, read in place; {} B copied to RAM at load ({} B "
-                     "written); {} B backend-dependent: unknown; {} B never read\n",
+                     "written); {}; {} B never read\n",
                      kBufferDataLoaderAssumption, f.bytes(FlashUse::kReadInPlace),
-                     f.bytes(FlashUse::kCopiedToRam), f.ram_bytes(),
-                     f.bytes(FlashUse::kBackendDependent), f.bytes(FlashUse::kNotRead));
+                     f.bytes(FlashUse::kCopiedToRam), f.ram_bytes(), BackendDependentPhrase(f),
+                     f.bytes(FlashUse::kNotRead));
   for (const FlashPart& p : f.parts)
     out += fmt::format("    {:<18} {:>9} B  {}{}: {}\n", FlashUseName(p.use), p.bytes, p.what,
                        p.use == FlashUse::kCopiedToRam ? fmt::format(" ({} B written)", p.ram_bytes)
