@@ -295,9 +295,14 @@ std::string BoardFit::Render() const { return FitText(Internal(impl_->report), i
 
 std::string BoardFit::Render(Format format, const std::optional<Written>& written) const {
   switch (format) {
-    case Format::kText:
-      return Render() + (written ? report::FitWrittenLine(*this, *written) : "");
-    case Format::kJson: return report::FitJson(*this, Internal(impl_->report), written);
+    case Format::kText: return Render() + (written ? report::FitWrittenLine(splits(), *written) : "");
+    case Format::kJson: {
+      const report::FitValues values{method(),  board().name(),           board().file(),
+                                     fits(),    splits(),                 short_bytes(),
+                                     lower_bound_short_bytes(), lower_bound_reason(), regions(),
+                                     placement(), notes()};
+      return report::FitJson(values, Internal(impl_->report), written);
+    }
     case Format::kCsv:
     case Format::kMarkdown: break;
   }

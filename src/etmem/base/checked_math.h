@@ -18,6 +18,9 @@ inline std::optional<uint64_t> CheckedAdd(uint64_t a, uint64_t b) {
   return r;
 }
 
+// a + b, or UINT64_MAX when that overflows (a sum of sizes no device can hold).
+inline uint64_t SaturatingAdd(uint64_t a, uint64_t b) { return CheckedAdd(a, b).value_or(UINT64_MAX); }
+
 inline std::optional<uint64_t> CheckedMul(uint64_t a, uint64_t b) {
   uint64_t r;
   if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "etmem/base/checked_math.h"
 #include "etmem/report/report.h"
 
 namespace etmem::report {
@@ -22,8 +24,15 @@ inline std::vector<uint64_t> PlannedBuffers(const MethodReport& m) {
 
 inline uint64_t PlannedBytes(const MethodReport& m) {
   uint64_t total = 0;
-  for (uint64_t b : PlannedBuffers(m)) total += b;
+  for (uint64_t b : PlannedBuffers(m)) total = SaturatingAdd(total, b);
   return total;
+}
+
+// "N B", or for a sum that overflows 64 bits (a hostile file) that it does.
+inline std::string PlannedBytesText(const MethodReport& m) {
+  const uint64_t total = PlannedBytes(m);
+  return total == UINT64_MAX ? "more than 18446744073709551614 B (the sizes' sum overflows 64 bits)"
+                             : std::to_string(total) + " B";
 }
 
 // The temp pool to declare: the larger of the load peak and the run-time peak (a lower bound when
@@ -44,13 +53,14 @@ inline uint64_t RamBytes(const MethodReport& m) {
   if (m.runner) {
     uint64_t total = 0;
     bool planned_inside = false;
-    for (const sim::RunnerPoolResult& p : m.runner->result.pools) total += RunnerPoolBytes(m, p);
+    for (const sim::RunnerPoolResult& p : m.runner->result.pools)
+      total = SaturatingAdd(total, RunnerPoolBytes(m, p));
     for (const runner::RunnerRequest& q : m.runner->plan.requests)
       planned_inside |= !q.load_method && m.runner->plan.profile->steps[q.step].kind ==
                                               runner::StepKind::kPlannedBuffers;
-    return total + (planned_inside || PlannedBytes(m) == 0 ? 0 : PlannedBytes(m));
+    return SaturatingAdd(total, planned_inside ? 0 : PlannedBytes(m));
   }
-  return m.method_bytes + PlannedBytes(m) + TempPoolBytes(m);
+  return SaturatingAdd(SaturatingAdd(m.method_bytes, PlannedBytes(m)), TempPoolBytes(m));
 }
 
 }  // namespace etmem::report

@@ -9,24 +9,24 @@
 
 namespace etmem::report {
 
-std::string FitJson(const api::BoardFit& fit, const Report& analysis,
+std::string FitJson(const FitValues& fit, const Report& analysis,
                     const std::optional<api::BoardFit::Written>& written) {
   nlohmann::ordered_json j;
   j["analysis"] = HeaderJson(analysis);
-  j["method"] = fit.method();
-  j["board"] = fit.board().name();
-  j["board_file"] = fit.board().file();
-  j["fits"] = fit.fits();
-  j["short_bytes"] = fit.short_bytes();
-  j["lower_bound"] = {{"short_bytes", fit.lower_bound_short_bytes()},
-                      {"reason", fit.lower_bound_reason()}};
-  j["splits"] = fit.splits();
+  j["method"] = fit.method;
+  j["board"] = fit.board;
+  j["board_file"] = fit.board_file;
+  j["fits"] = fit.fits;
+  j["short_bytes"] = fit.short_bytes;
+  j["lower_bound"] = {{"short_bytes", fit.lower_bound_short_bytes},
+                      {"reason", fit.lower_bound_reason}};
+  j["splits"] = fit.splits;
   j["regions"] = nlohmann::ordered_json::array();
-  for (const api::FitRegion& r : fit.regions())
+  for (const api::FitRegion& r : fit.regions)
     j["regions"].push_back(
         {{"name", r.name}, {"free_bytes", r.free_bytes}, {"used_bytes", r.used_bytes}});
   j["placement"] = nlohmann::ordered_json::array();
-  for (const api::FitPlacement& p : fit.placement())
+  for (const api::FitPlacement& p : fit.placement)
     j["placement"].push_back({{"piece", p.piece},
                               {"region", p.region},
                               {"offset", p.offset},
@@ -35,16 +35,16 @@ std::string FitJson(const api::BoardFit& fit, const Report& analysis,
                               {"align", p.align},
                               {"memory_id", p.memory_id},
                               {"symbol", p.symbol}});
-  j["notes"] = fit.notes();
+  j["notes"] = fit.notes;
   j["output"] = written ? nlohmann::ordered_json{{"path", written->path}, {"bytes", written->bytes}}
                         : nlohmann::ordered_json(nullptr);
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
-std::string FitWrittenLine(const api::BoardFit& fit, const api::BoardFit::Written& written) {
+std::string FitWrittenLine(bool splits, const api::BoardFit::Written& written) {
   return fmt::format(
       "wrote {} ({} bytes): {}\n", Printable(written.path, kShownPathBytes), written.bytes,
-      fit.splits() ? "planned buffers re-planned as above, plan sound, method pool unchanged"
+      splits ? "planned buffers re-planned as above, plan sound, method pool unchanged"
                    : "no buffer split, the program unchanged");
 }
 

@@ -6,21 +6,34 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "etmem/etmem.h"
 #include "etmem/report/report.h"
 
 namespace etmem::report {
 
+// What the JSON shows of a fit: api::BoardFit's values (filled by api/fit.cpp; the report
+// library does not call into the API's implementation).
+struct FitValues {
+  std::string method, board, board_file;
+  bool fits = false, splits = false;
+  uint64_t short_bytes = 0, lower_bound_short_bytes = 0;
+  std::string lower_bound_reason;
+  std::vector<api::FitRegion> regions;
+  std::vector<api::FitPlacement> placement;
+  std::vector<std::string> notes;
+};
+
 // One JSON object, with a final newline: "analysis" (the assumptions, program and flash as
 // `analyze --format json` gives them at top level), "method", "board", "board_file", "fits",
 // "short_bytes", "lower_bound" {short_bytes, reason}, "splits", "regions" [{name, free_bytes,
 // used_bytes}], "placement" [{piece, region, offset, padding, bytes, align, memory_id,
 // symbol}], "notes", and "output" {path, bytes} when -o wrote the program (else null).
-std::string FitJson(const api::BoardFit& fit, const Report& analysis,
+std::string FitJson(const FitValues& fit, const Report& analysis,
                     const std::optional<api::BoardFit::Written>& written);
 
 // "wrote PATH (N bytes): ..." for `fit -o`.
-std::string FitWrittenLine(const api::BoardFit& fit, const api::BoardFit::Written& written);
+std::string FitWrittenLine(bool splits, const api::BoardFit::Written& written);
 
 }  // namespace etmem::report

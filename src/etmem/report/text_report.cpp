@@ -7,6 +7,7 @@
 
 #include "etmem/base/printable.h"
 #include "etmem/report/assumptions.h"
+#include "etmem/report/figures.h"
 #include "etmem/report/run_temp_text.h"
 #include "etmem/report/runner_rows.h"
 
@@ -63,11 +64,8 @@ void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
   for (const std::string& bug : rr.result.bugs) out += "  RUNNER BUG: " + bug + "\n";
   for (const std::string& no : rr.result.refusals) out += "  RUNNER REFUSES: " + no + "\n";
   if (!RunnerHoldsPlannedBuffers(rr)) {
-    int64_t total = 0;
-    for (size_t i = 1; i < m.method->planned_buffer_sizes.size(); ++i)
-      total += m.method->planned_buffer_sizes[i];
-    out += fmt::format("Planned buffers: {} B, not from these pools (the runner allocates them "
-                       "elsewhere)\n", total);
+    out += fmt::format("Planned buffers: {}, not from these pools (the runner allocates them "
+                       "elsewhere)\n", PlannedBytesText(m));
   }
   const Assumptions& a = r.assumptions;
   out += "  assuming " + AssumptionSentence(a, RunnerReportWording(rr)) + "\n";
@@ -162,13 +160,11 @@ void OtherPools(std::string& out, const Report& r, const MethodReport& m) {
   for (const std::string& line : RunTempDetail(r, m, 16)) out += "  " + line + "\n";
   out += MetadataPlacementText(r.assumptions, m);
   const auto& sizes = m.method->planned_buffer_sizes;
-  int64_t total = 0;
   std::string list;
-  for (size_t i = 1; i < sizes.size(); ++i) {
-    total += sizes[i];
+  for (size_t i = 1; i < sizes.size(); ++i)
     list += fmt::format("{}buffer {}: {} B", i == 1 ? "" : ", ", i, sizes[i]);
-  }
-  out += fmt::format("Planned buffers (activations): {} B{}{}\n", total, list.empty() ? "" : " = ", list);
+  out += fmt::format("Planned buffers (activations): {}{}{}\n", PlannedBytesText(m),
+                     list.empty() ? "" : " = ", list);
   const MethodCounts& c = m.counts;
   out += fmt::format("Method: {} values ({} tensors), {} instructions ({} kernel calls, {} delegate "
                      "calls) in {} chain(s), {} operators, {} delegates\n",
