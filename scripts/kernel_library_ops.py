@@ -122,6 +122,22 @@ RULES = {
     ("cadence_hifi", "aten::_softmax.out"): [("v0.6.0", "TempRule::kHifiSoftmax"),
                                              ("v1.0.0", "TempRule::kHifiSoftmaxWhenPermuted"),
                                              ("v1.3.0", "TempRule::kNone")],
+    # op_atan2.cpp, op_pow.cpp, op_bitwise_{and,or,xor}.cpp: the inputs' broadcast buffers; the
+    # Scalar variants in the same files ask for nothing.
+    ("cadence_hifi", "aten::atan2.out"): "TempRule::kHifiAtan2Broadcast",
+    ("cadence_hifi", "aten::pow.Tensor_Tensor_out"): "TempRule::kHifiPowBroadcast",
+    ("cadence_hifi", "aten::pow.Tensor_Scalar_out"): "TempRule::kNone",
+    ("cadence_hifi", "aten::pow.Scalar_out"): "TempRule::kNone",
+    ("cadence_hifi", "aten::bitwise_and.Tensor_out"): "TempRule::kHifiBitwiseBroadcast",
+    ("cadence_hifi", "aten::bitwise_or.Tensor_out"): "TempRule::kHifiBitwiseBroadcast",
+    ("cadence_hifi", "aten::bitwise_xor.Tensor_out"): "TempRule::kHifiBitwiseBroadcast",
+    ("cadence_hifi", "aten::bitwise_and.Scalar_out"): "TempRule::kNone",
+    ("cadence_hifi", "aten::bitwise_or.Scalar_out"): "TempRule::kNone",
+    ("cadence_hifi", "aten::bitwise_xor.Scalar_out"): "TempRule::kNone",
+    # op_clamp.cpp, op_where.cpp: the broadcast `in` / `cond` (where: none from 1.3.0, whose
+    # file no longer asks).
+    ("cadence_hifi", "aten::clamp.Tensor_out"): "TempRule::kHifiClampScratch",
+    ("cadence_hifi", "aten::where.self_out"): "TempRule::kHifiWhereScratch",
 }
 # A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
 # allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines
