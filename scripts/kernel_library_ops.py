@@ -138,6 +138,13 @@ RULES = {
     # file no longer asks).
     ("cadence_hifi", "aten::clamp.Tensor_out"): "TempRule::kHifiClampScratch",
     ("cadence_hifi", "aten::where.self_out"): "TempRule::kHifiWhereScratch",
+    # op_quantized_matmul_out.cpp and its asym8 variants: the zeroed bias and Y's buffer,
+    # ET_CHECK_MSG'd.
+    ("cadence_hifi", "cadence::quantized_matmul.out"): "TempRule::kHifiQuantizedMatmul",
+    ("cadence_hifi", "cadence::quantized_matmul_asym8sxasym8s_asym8s.out"):
+        "TempRule::kHifiQuantizedMatmulAsym8",
+    ("cadence_hifi", "cadence::quantized_matmul_asym8uxasym8u_asym8u.out"):
+        "TempRule::kHifiQuantizedMatmulAsym8",
 }
 # A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
 # allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines

@@ -40,6 +40,11 @@ namespace etmem::kernels {
 // where.self_out on Float operands broadcast in at most 4 dimensions (where: none 0-dimensional)
 // ask once, checked, for out.numel() x 4 B when `in` (clamp) or `cond` (where) does not have the
 // output's 4-D shape.
+// kHifiQuantizedMatmul, kHifiQuantizedMatmulAsym8: the Cadence HiFi quantized_matmul.out (on a Byte
+// or Char output; Short takes the generic kernel from 1.1.0, other dtypes abort) and its
+// asym8sxasym8s / asym8uxasym8u variants ask for a zeroed bias of X.size(-2) x X.size(-1) words
+// and, when not transposed, X.size(-2) x X.size(-1) bytes, each ET_CHECK_MSG'd: a failed request
+// aborts the runtime.
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -55,6 +60,8 @@ enum class TempRule : uint8_t {
   kHifiBitwiseBroadcast,
   kHifiClampScratch,
   kHifiWhereScratch,
+  kHifiQuantizedMatmul,
+  kHifiQuantizedMatmulAsym8,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

@@ -77,6 +77,7 @@ bool DynamicArgs(const pte::MethodView& m, std::span<const int32_t> args) {
 // One kernel call as a rule's formula sees it: the call's arguments, the rule, the library whose
 // kernel runs (and whose temp helper asks), the release and the target.
 struct RuleCall {
+  std::string_view op;  // "cadence::quantized_matmul.out"
   const pte::MethodView& m;
   std::span<const int32_t> args;
   TempRule rule;
@@ -347,8 +348,11 @@ void HifiScratch(const RuleCall& r, CallTemp& c) {
   const pte::TensorView* out = r.args.size() >= 4 ? r.m.TensorAt(r.args[3]) : nullptr;
   const pte::TensorView* x = r.args.size() >= 4 ? r.m.TensorAt(r.args[1]) : nullptr;  // min, a
   const pte::TensorView* y = r.args.size() >= 4 ? r.m.TensorAt(r.args[2]) : nullptr;  // max, b
-  const bool x_none = r.args.size() >= 4 && r.m.values[static_cast<size_t>(r.args[1])].kind == ValueKind::kNull;
-  const bool y_none = r.args.size() >= 4 && r.m.values[static_cast<size_t>(r.args[2])].kind == ValueKind::kNull;
+  auto null = [&](size_t i) {
+    const bool some = r.args.size() >= 4;
+    return some && r.m.values[static_cast<size_t>(r.args[i])].kind == ValueKind::kNull;
+  };
+  const bool x_none = null(1), y_none = null(2);
   if (!in || !out || (!x && !(x_none && !where)) || (!y && !(y_none && !where))) {
     c.unknown = where ? "the call's arguments are not where.self_out(Tensor, Tensor, Tensor, *, "
                         "Tensor out)"
@@ -401,6 +405,54 @@ void HifiScratch(const RuleCall& r, CallTemp& c) {
                           where ? "cond" : "in");
 }
 
+// The Cadence HiFi cadence::quantized_matmul.out (kHifiQuantizedMatmul) and
+// quantized_matmul_asym8{s,u}x..._asym8{s,u}.out (kHifiQuantizedMatmulAsym8) on (X, X_zero_point,
+// Y, Y_zero_point, bias?, out_multiplier, out_shift, out_zero_point, transposed, *, out): a zeroed
+// bias of leading_dim x in_dim words and, not transposed, leading_dim x in_dim bytes for Y, no
+// argument checked first; each pointer is ET_CHECK_MSG'd (a failed request aborts). The Fatal line
+// names the function as GCC's __builtin_FUNCTION does (with the template argument; clang gives the
+// bare name).
+void HifiQuantizedMatmul(const RuleCall& r, CallTemp& c) {
+  const bool enough = r.args.size() >= 10;
+  const pte::TensorView* x = enough ? r.m.TensorAt(r.args[0]) : nullptr;
+  const pte::ValueView* transposed = enough ? &r.m.values[static_cast<size_t>(r.args[8])] : nullptr;
+  const pte::TensorView* out = enough ? r.m.TensorAt(r.args[9]) : nullptr;
+  if (!x || !out || transposed->kind != ValueKind::kBool || r.m.SizesOf(*x).size() < 2) {
+    c.unknown = "the call's arguments are not quantized_matmul(Tensor X (2 or more dimensions), "
+                "int, Tensor, int, Tensor?, int, int, int, bool transposed, *, Tensor out)";
+    return;
+  }
+  constexpr int8_t kByte = 0, kChar = 1;
+  std::string function;
+  if (r.rule == TempRule::kHifiQuantizedMatmulAsym8) {
+    function = std::string(r.op.substr(r.op.find("::") + 2));  // the operator's kernel function
+    function = function.substr(0, function.rfind('.')) + "_out";
+  } else if (out->dtype == kByte || out->dtype == kChar) {
+    function = out->dtype == kByte ? "_typed_quantized_matmul<unsigned char>"
+                                   : "_typed_quantized_matmul<signed char>";
+  } else {
+    c.formula = "none: not a Byte or Char output (Short takes the generic kernel from 1.1.0; "
+                "other dtypes abort, Unhandled input dtype)";
+    return;
+  }
+  const auto sizes = r.m.SizesOf(*x);
+  const uint64_t leading = static_cast<uint64_t>(std::max(sizes[sizes.size() - 2], 0));
+  const uint64_t in_dim = static_cast<uint64_t>(std::max(sizes[sizes.size() - 1], 0));
+  const uint64_t elements = SaturatingMul(leading, in_dim);
+  auto abort_line = [&](const char* what) {
+    return fmt::format("In function {}(), assert failed ({} != nullptr): MemoryAllocationFailed",
+                       function, what);
+  };
+  HelperRequest(r, c, SaturatingMul(elements, 4), "");
+  c.requests.back().abort = abort_line("bias_data");
+  c.formula = fmt::format("leading_dim {} x in_dim {} x 4 B (zeroed bias)", leading, in_dim);
+  if (!transposed->bool_value()) {
+    HelperRequest(r, c, elements, "");
+    c.requests.back().abort = abort_line("y_data_temp");
+    c.formula += fmt::format(", leading_dim x in_dim {} B (Y transposed)", elements);
+  }
+}
+
 // Each rule's formula (kNone, kUnknownSize and kOtherLibrary have none).
 constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] = {
     {TempRule::kTopk, Topk},
@@ -414,6 +466,8 @@ constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] 
     {TempRule::kHifiBitwiseBroadcast, HifiBroadcastBinary},
     {TempRule::kHifiClampScratch, HifiScratch},
     {TempRule::kHifiWhereScratch, HifiScratch},
+    {TempRule::kHifiQuantizedMatmul, HifiQuantizedMatmul},
+    {TempRule::kHifiQuantizedMatmulAsym8, HifiQuantizedMatmul},
 };
 
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
@@ -522,6 +576,12 @@ std::vector<std::string> FailureLog(const CallTemp& c, FailingPool where, uint64
                       ? std::string("No temp allocator provided")
                       : fmt::format("Failed to allocate temp memory. Bytes requested: {}", r.bytes));
     log.insert(log.end(), c.failure_log.begin(), c.failure_log.end());
+    if (!r.abort.empty()) {
+      log.push_back(r.abort);
+      then = "the kernel's ET_CHECK_MSG aborts the runtime (et_pal_abort): the process stops "
+             "and Method::execute does not return";
+      return log;
+    }
     if (!r.check.empty()) {
       log.push_back(fmt::format("Check failed ({}): ", r.check));
       log.push_back(fmt::format("KernelCall failed at instruction {}:{} in operator {}: 0x{:x}",
@@ -623,7 +683,7 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
         } else {
           c.library = lib->name;
           for (const auto& [r, formula] : kFormulas)
-            if (r == rule) formula({m, m.ArgsOf(ins), rule, *kernel_lib, release, target}, c);
+            if (r == rule) formula({name, m, m.ArgsOf(ins), rule, *kernel_lib, release, target}, c);
           if (rule == TempRule::kUnknownSize) c.unknown = lib->unknown_size_why;
         }
       } else if (ins.kind == pte::InstructionKind::kDelegateCall) {

@@ -97,7 +97,7 @@ KernelLibraryData Library_CadenceHifi() {
                       {"aten::slice_copy.Tensor_out", TempRule::kNone},
                       {"aten::split_with_sizes_copy.out", TempRule::kNone},
                       {"aten::view_copy.out", TempRule::kNone},
-                      {"cadence::quantized_matmul.out", TempRule::kUnknownSize}}});
+                      {"cadence::quantized_matmul.out", TempRule::kHifiQuantizedMatmul}}});
   d.deltas.push_back({"1.0.0",
                      {"cadence::quantized_add_asym8sxasym8s_asym8s.per_tensor_out",
                       "cadence::quantized_add_asym8uxasym8u_asym8u.per_tensor_out",
@@ -148,8 +148,8 @@ KernelLibraryData Library_CadenceHifi() {
                       {"cadence::quantized_conv_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_conv_nhwc_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_conv_nhwc_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_matmul_asym8sxasym8s_asym8s.out", TempRule::kUnknownSize},
-                      {"cadence::quantized_matmul_asym8uxasym8u_asym8u.out", TempRule::kUnknownSize}}});
+                      {"cadence::quantized_matmul_asym8sxasym8s_asym8s.out", TempRule::kHifiQuantizedMatmulAsym8},
+                      {"cadence::quantized_matmul_asym8uxasym8u_asym8u.out", TempRule::kHifiQuantizedMatmulAsym8}}});
   d.deltas.push_back({"1.1.0",
                      {"cadence::dequantize_per_tensor_asym16s.out",
                       "cadence::dequantize_per_tensor_asym16u.out",
