@@ -7,7 +7,9 @@
 // (tests/measured/x86_64_run_temp_hifi.json); `hifi_softmax`, three Float _softmax.out calls
 // (over the first dim, the last, and the middle of three) for the HiFi softmax's transposes;
 // `hifi_broadcast`, the HiFi atan2.out, pow.*, clamp.Tensor_out and where.self_out in each of their
-// broadcast cases, and `hifi_bitwise`, the HiFi bitwise_{and,or,xor} (their broadcast buffers).
+// broadcast cases, `hifi_bitwise`, the HiFi bitwise_{and,or,xor} (their broadcast buffers), and
+// `hifi_quantized_matmul` / `hifi_quantized_matmul_asym8`, the HiFi cadence::quantized_matmul*
+// (whose failed requests abort).
 // Not: the builder (program_builder.h).
 #include "etmem/testing/scenario_helpers.h"
 #include "etmem/testing/scenarios.h"
@@ -201,12 +203,62 @@ ProgramBuilder ProgramWithHifiBitwise() {
   return program;
 }
 
+// cadence::quantized_matmul*(X, X_zero_point, Y, Y_zero_point, bias?, out_multiplier,
+// out_shift, out_zero_point, transposed, *, out) on a new planned output.
+int QuantizedMatmul(MethodBuilder& m, BumpPlanner& planner, int op, int x, int y, bool transposed,
+                    std::vector<int32_t> out_sizes, int8_t dtype) {
+  return OutCall(m, planner, op,
+                 {x, m.Int(0), y, m.Int(0), m.Null(), m.Int(1), m.Int(0), m.Int(0),
+                  m.Bool(transposed)},
+                 out_sizes, dtype);
+}
+
+// The Cadence HiFi cadence::quantized_matmul.out: a Char batch not transposed (bias and Y's
+// buffer), a larger Byte one transposed (the bias only).
+ProgramBuilder ProgramWithHifiQuantizedMatmul() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {2, 3, 4}, kChar);
+  const int b = PlannedTensor(m, planner, {2, 4, 5}, kChar);
+  const int c = PlannedTensor(m, planner, {6, 8}, kByte);
+  const int d = PlannedTensor(m, planner, {5, 8}, kByte);
+  m.Inputs({a, b, c, d});
+  const int op = m.Operator("cadence::quantized_matmul", "out");
+  const int x = QuantizedMatmul(m, planner, op, a, b, false, {2, 3, 5}, kChar);
+  const int y = QuantizedMatmul(m, planner, op, c, d, true, {6, 5}, kByte);
+  m.Outputs({x, y});
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
+// Its asym8uxasym8u_asym8u (transposed) and asym8sxasym8s_asym8s (not) variants, from 1.0.0.
+ProgramBuilder ProgramWithHifiQuantizedMatmulAsym8() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {4, 4}, kByte);
+  const int b = PlannedTensor(m, planner, {3, 4}, kByte);
+  const int c = PlannedTensor(m, planner, {5, 6}, kChar);
+  const int d = PlannedTensor(m, planner, {6, 2}, kChar);
+  m.Inputs({a, b, c, d});
+  const int u8 = m.Operator("cadence::quantized_matmul_asym8uxasym8u_asym8u", "out");
+  const int s8 = m.Operator("cadence::quantized_matmul_asym8sxasym8s_asym8s", "out");
+  const int x = QuantizedMatmul(m, planner, u8, a, b, true, {4, 3}, kByte);
+  const int y = QuantizedMatmul(m, planner, s8, c, d, false, {5, 2}, kChar);
+  m.Outputs({x, y});
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
 constexpr NamedScenario kTemp[] = {
     {"topk", ProgramWithTopk},
     {"hifi_matmul", ProgramWithHifiMatmul},
     {"hifi_softmax", ProgramWithHifiSoftmax},
     {"hifi_broadcast", ProgramWithHifiBroadcast},
     {"hifi_bitwise", ProgramWithHifiBitwise},
+    {"hifi_quantized_matmul", ProgramWithHifiQuantizedMatmul},
+    {"hifi_quantized_matmul_asym8", ProgramWithHifiQuantizedMatmulAsym8},
 };
 
 }  // namespace
