@@ -167,9 +167,9 @@ def rule_at(lib, name, tag):
 UNKNOWN_WHY = {
     "cortex_m": "sizes its CMSIS-NN scratch with arm_*_get_buffer_size (CMSIS-NN, outside "
                 "ExecuTorch's tree, and dependent on the core's DSP/MVE extensions): not modelled",
-    "cadence_hifi": "asks allocate_temp for sizes computed from the call's shapes or returned "
-                    "by the HiFi NNLib's *_getsize functions (outside ExecuTorch's tree); not "
-                    "modelled for this kernel",
+    "cadence_hifi": "sizes its allocate_temp scratch with the HiFi NNLib's xa_nn_*_getsize "
+                    "(xa_nn_conv2d_getsize, xa_nn_reduce_getsize_nhwc, ...), which is outside "
+                    "ExecuTorch's tree: not modelled",
     "cadence_fusion_g3": "asks allocate_temp for a size computed from the call's shapes; this "
                          "kernel's formula is not modelled yet",
     "cadence_vision": "asks allocate_temp for a size computed from the call's shapes; this "

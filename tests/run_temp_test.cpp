@@ -230,6 +230,25 @@ TEST(RunTemp, HifiBitwiseGoesOnWithNullWhenThePoolIsShort) {
   EXPECT_FALSE(t.check->then.empty());
 }
 
+// The HiFi kernels still unknown size their scratch with the NNLib's *_getsize (outside
+// ExecuTorch's tree): the figure is "at least", naming the call and why.
+TEST(RunTemp, HifiMeanIsUnknownNamingTheNnlibGetsize) {
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  const int x = m.Tensor({.sizes = {2, 3}});
+  const int y = m.Tensor({.sizes = {2, 1}});
+  m.KernelCall(m.Operator("aten::mean", "out"),
+               {x, m.IntListOf({1}), m.Bool(true), m.Null(), y, y});
+  const pte::ProgramView p = Read(b);
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  EXPECT_FALSE(t.known());
+  ASSERT_EQ(t.calls.size(), 1u);
+  EXPECT_NE(t.calls[0].unknown.find("xa_nn_reduce_getsize_nhwc"), std::string::npos);
+  EXPECT_NE(t.Describe().find("aten::mean.out, cadence_hifi"), std::string::npos) << t.Describe();
+}
+
 TEST(RunTempCli, SummaryChecksTheTempPoolAgainstEveryInstruction) {
   const test::fs::path p = test::WriteScenario(testing::NamedScenarioProgram("topk"), "topk");
   test::CliRun r =

@@ -250,9 +250,9 @@ KernelLibraryData Library_CadenceHifi() {
   d.temp_helper.push_back({"1.0.0", 16, {"Failed to allocate temp memory, error: 0x21"}});
   d.other_library = "portable";
   d.unknown_size_why =
-      "asks allocate_temp for sizes computed from the call's shapes or returned by the "
-      "HiFi NNLib's *_getsize functions (outside ExecuTorch's tree); not modelled for "
-      "this kernel";
+      "sizes its allocate_temp scratch with the HiFi NNLib's xa_nn_*_getsize "
+      "(xa_nn_conv2d_getsize, xa_nn_reduce_getsize_nhwc, ...), which is outside "
+      "ExecuTorch's tree: not modelled";
   return d;
 }
 
