@@ -122,6 +122,29 @@ RULES = {
     ("cadence_hifi", "aten::_softmax.out"): [("v0.6.0", "TempRule::kHifiSoftmax"),
                                              ("v1.0.0", "TempRule::kHifiSoftmaxWhenPermuted"),
                                              ("v1.3.0", "TempRule::kNone")],
+    # op_atan2.cpp, op_pow.cpp, op_bitwise_{and,or,xor}.cpp: the inputs' broadcast buffers; the
+    # Scalar variants in the same files ask for nothing.
+    ("cadence_hifi", "aten::atan2.out"): "TempRule::kHifiAtan2Broadcast",
+    ("cadence_hifi", "aten::pow.Tensor_Tensor_out"): "TempRule::kHifiPowBroadcast",
+    ("cadence_hifi", "aten::pow.Tensor_Scalar_out"): "TempRule::kNone",
+    ("cadence_hifi", "aten::pow.Scalar_out"): "TempRule::kNone",
+    ("cadence_hifi", "aten::bitwise_and.Tensor_out"): "TempRule::kHifiBitwiseBroadcast",
+    ("cadence_hifi", "aten::bitwise_or.Tensor_out"): "TempRule::kHifiBitwiseBroadcast",
+    ("cadence_hifi", "aten::bitwise_xor.Tensor_out"): "TempRule::kHifiBitwiseBroadcast",
+    ("cadence_hifi", "aten::bitwise_and.Scalar_out"): "TempRule::kNone",
+    ("cadence_hifi", "aten::bitwise_or.Scalar_out"): "TempRule::kNone",
+    ("cadence_hifi", "aten::bitwise_xor.Scalar_out"): "TempRule::kNone",
+    # op_clamp.cpp, op_where.cpp: the broadcast `in` / `cond` (where: none from 1.3.0, whose
+    # file no longer asks).
+    ("cadence_hifi", "aten::clamp.Tensor_out"): "TempRule::kHifiClampScratch",
+    ("cadence_hifi", "aten::where.self_out"): "TempRule::kHifiWhereScratch",
+    # op_quantized_matmul_out.cpp and its asym8 variants: the zeroed bias and Y's buffer,
+    # ET_CHECK_MSG'd.
+    ("cadence_hifi", "cadence::quantized_matmul.out"): "TempRule::kHifiQuantizedMatmul",
+    ("cadence_hifi", "cadence::quantized_matmul_asym8sxasym8s_asym8s.out"):
+        "TempRule::kHifiQuantizedMatmulAsym8",
+    ("cadence_hifi", "cadence::quantized_matmul_asym8uxasym8u_asym8u.out"):
+        "TempRule::kHifiQuantizedMatmulAsym8",
 }
 # A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
 # allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines
@@ -144,9 +167,9 @@ def rule_at(lib, name, tag):
 UNKNOWN_WHY = {
     "cortex_m": "sizes its CMSIS-NN scratch with arm_*_get_buffer_size (CMSIS-NN, outside "
                 "ExecuTorch's tree, and dependent on the core's DSP/MVE extensions): not modelled",
-    "cadence_hifi": "asks allocate_temp for sizes computed from the call's shapes or returned "
-                    "by the HiFi NNLib's *_getsize functions (outside ExecuTorch's tree); not "
-                    "modelled for this kernel",
+    "cadence_hifi": "sizes its allocate_temp scratch with the HiFi NNLib's xa_nn_*_getsize "
+                    "(xa_nn_conv2d_getsize, xa_nn_reduce_getsize_nhwc, ...), which is outside "
+                    "ExecuTorch's tree: not modelled",
     "cadence_fusion_g3": "asks allocate_temp for a size computed from the call's shapes; this "
                          "kernel's formula is not modelled yet",
     "cadence_vision": "asks allocate_temp for a size computed from the call's shapes; this "

@@ -75,8 +75,13 @@ TEST(Architecture, NoCodeNamesARunner) {
           p.parent_path().parent_path().filename() == "kernels")
         continue;
       const std::string code = Read(p);
-      for (const std::string& name : names)
-        EXPECT_EQ(code.find("\"" + name), std::string::npos) << p << " names the runner " << name;
+      for (const std::string& name : names) {
+        // "cadence::op" names an operator namespace (the temp scenarios' operators), not a runner.
+        size_t at = code.find("\"" + name);
+        while (at != std::string::npos && code.compare(at + 1 + name.size(), 2, "::") == 0)
+          at = code.find("\"" + name, at + 1);
+        EXPECT_EQ(at, std::string::npos) << p << " names the runner " << name;
+      }
     }
 }
 

@@ -1,10 +1,12 @@
 // Holds the temp allocator while running (kernels/run_temp.h) to the real kernels: the portable
 // topk of every release that has it (tests/measured/x86_64_run_temp.json) and the Cadence HiFi
-// mm.out, bmm.out and _softmax.out (x86_64_run_temp_hifi.json; each file says how it was
-// measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
-// peak - 1 bytes and the lines logged, the heap requests of the no-temp-allocator fallback and its
-// failure without a heap (for a kernel that does not check the pointer, the lines up to where it
-// goes on).
+// mm.out, bmm.out and _softmax.out (x86_64_run_temp_hifi.json), atan2.out, pow.*,
+// clamp.Tensor_out, where.self_out, bitwise_*.{Tensor,Scalar}_out and cadence::quantized_matmul*
+// (x86_64_run_temp_hifi_broadcast.json; each file says how it was measured): each call's
+// requests and pool bytes, the peak, the call that fails in a pool of peak - 1 bytes and the lines
+// logged, the heap requests of the no-temp-allocator fallback and its failure without a heap (for
+// a kernel that does not check the pointer, the lines up to where it goes on; for one that
+// ET_CHECKs it, up to its Fatal line, and the abort).
 #include <gtest/gtest.h>
 
 #include "etmem/abi/abi.h"
@@ -60,11 +62,19 @@ void HoldToMeasured(const char* file) {
     ASSERT_TRUE(t->check && !t->check->fits);
     EXPECT_EQ(t->calls[*t->check->failing_call].instruction,
               rec["failing_instruction"].get<size_t>());
-    // The kernel's lines; the model adds the line Method::step logs after them.
+    // The kernel's lines; for a kernel that checks the pointer, the model adds the line
+    // Method::step logs after them; one that does not goes on (the model says so in `then`).
     const auto log = rec["failure_log"].get<std::vector<std::string>>();
-    ASSERT_EQ(t->check->log.size(), log.size() + 1);
+    const bool pool_stops = rec.value("kernel_stops", true);
+    EXPECT_EQ(t->check->then.empty(), pool_stops);
+    // A kernel that ET_CHECKs the pointer aborts after its Fatal line: the model says so.
+    EXPECT_EQ(t->check->then.find("aborts") != std::string::npos,
+              rec.value("kernel_aborts", false));
+    ASSERT_EQ(t->check->log.size(), log.size() + (pool_stops ? 1 : 0));
     for (size_t i = 0; i < log.size(); ++i) EXPECT_EQ(t->check->log[i], log[i]);
-    EXPECT_TRUE(t->check->log.back().starts_with("KernelCall failed at instruction 0:"));
+    if (pool_stops) {
+      EXPECT_TRUE(t->check->log.back().starts_with("KernelCall failed at instruction 0:"));
+    }
     // No temp allocator: PlatformMemoryAllocator over the heap, freed after each instruction.
     o.temp_allocator = false;
     o.temp_pool_bytes.reset();
@@ -87,6 +97,8 @@ void HoldToMeasured(const char* file) {
     // not goes on with NULL, which no line says: the model says it in no_heap_then.
     const bool stops = rec.value("no_heap_kernel_stops", true);
     EXPECT_EQ(heap->no_heap_then.empty(), stops);
+    EXPECT_EQ(heap->no_heap_then.find("aborts") != std::string::npos,
+              rec.value("no_heap_kernel_aborts", false));
     ASSERT_EQ(heap->no_heap_log.size(), no_heap.size() + (stops ? 1 : 0));
     for (size_t i = 0; i < no_heap.size(); ++i) EXPECT_EQ(heap->no_heap_log[i], no_heap[i]);
   }
@@ -98,6 +110,10 @@ TEST(MeasuredRunTemp, TopkMatchesTheRealKernelCallForCall) {
 
 TEST(MeasuredRunTemp, CadenceHifiMatmulAndSoftmaxMatchTheRealKernelsCallForCall) {
   HoldToMeasured("x86_64_run_temp_hifi.json");
+}
+
+TEST(MeasuredRunTemp, CadenceHifiBroadcastBitwiseAndQuantizedMatmulMatchTheRealKernelsCallForCall) {
+  HoldToMeasured("x86_64_run_temp_hifi_broadcast.json");
 }
 
 }  // namespace measured_run_temp_test

@@ -1,7 +1,8 @@
 // The temp allocator while the method runs (kernels/): the kernel libraries' data per release,
 // the portable topk's requests on the builder's `topk` program (held to the real kernel's trace
-// in tests/measured/x86_64_run_temp.json), the pool check and its log lines, the heap fallback,
-// and the motivating CNN, whose portable kernels take no temp memory.
+// in tests/measured/x86_64_run_temp.json), the Cadence HiFi broadcast rules' checks, the pool
+// check and its log lines, the heap fallback, and the motivating CNN, whose portable kernels take
+// no temp memory.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -170,6 +171,82 @@ TEST(RunTemp, AnOperatorNoLibraryImplementsIsUnknownNamingItAndTheLibraryAsked) 
             "no modelled library implements my_ns::frobnicate.out (asked: optimized and the "
             "my_ns:: libraries)");
   EXPECT_EQ(t.calls[1].unknown, "no modelled library implements aten::fft_r2c.out (asked: optimized)");
+}
+
+// The HiFi broadcast rules on what the builder's hifi_broadcast program does not cover (that one
+// is held to the real kernels in measured_run_temp_test): atan2 checks no dtype, pow fails two
+// Bool inputs; a static output of the wrong shape fails before asking; a dynamic one asks for its
+// broadcast shape, said to be an upper bound.
+TEST(RunTemp, HifiBroadcastDtypeAndShapeChecksComeBeforeTheRequests) {
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  const int a = m.Tensor({.dtype = testing::kBool, .sizes = {2, 1}});
+  const int c = m.Tensor({.dtype = testing::kBool, .sizes = {1, 3}});
+  const int out = m.Tensor({.sizes = {2, 3}});
+  const int wrong = m.Tensor({.sizes = {3, 3}});
+  const int dynamic = m.Tensor({.sizes = {4, 4}, .dynamism = pte::Dynamism::kDynamicBound});
+  const int atan2 = m.Operator("aten::atan2", "out");
+  const int pow = m.Operator("aten::pow", "Tensor_Tensor_out");
+  m.KernelCall(atan2, {a, c, out, out});
+  m.KernelCall(pow, {a, c, out, out});
+  m.KernelCall(atan2, {a, c, wrong, wrong});
+  m.KernelCall(atan2, {a, c, dynamic, dynamic});
+  const pte::ProgramView p = Read(b);
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  ASSERT_EQ(t.calls.size(), 2u);  // atan2 on out, atan2 on the dynamic output
+  EXPECT_EQ(t.calls[0].instruction, 0u);
+  ASSERT_EQ(t.calls[0].requests.size(), 2u);
+  EXPECT_EQ(t.calls[0].requests[0].bytes, 24u);
+  EXPECT_EQ(t.calls[0].requests[1].check, "ptr2 != nullptr");
+  EXPECT_EQ(t.calls[1].instruction, 3u);
+  EXPECT_EQ(t.calls[1].requests[0].bytes, 24u);
+  EXPECT_TRUE(t.calls[1].upper_bound);
+  EXPECT_TRUE(t.known());
+}
+
+// The HiFi bitwise kernels do not check their broadcast buffers: a pool too small logs the
+// runtime's lines for each and no KernelCall line; the model says the kernel goes on with NULL.
+TEST(RunTemp, HifiBitwiseGoesOnWithNullWhenThePoolIsShort) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_bitwise"));
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  o.temp_pool_bytes = 14;
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  EXPECT_EQ(t.peak_bytes, 31u);
+  ASSERT_TRUE(t.check && !t.check->fits);
+  EXPECT_EQ(t.calls[*t.check->failing_call].instruction, 0u);
+  EXPECT_EQ(t.check->log, (std::vector<std::string>{
+                              "Memory allocation failed: 15B requested (adjusted for "
+                              "alignment), 14B available",
+                              "Failed to allocate temp memory. Bytes requested: 15",
+                              "Failed to allocate temp memory, error: 0x21",
+                              "Memory allocation failed: 15B requested (adjusted for "
+                              "alignment), 14B available",
+                              "Failed to allocate temp memory. Bytes requested: 15",
+                              "Failed to allocate temp memory, error: 0x21"}));
+  EXPECT_FALSE(t.check->then.empty());
+}
+
+// The HiFi kernels still unknown size their scratch with the NNLib's *_getsize (outside
+// ExecuTorch's tree): the figure is "at least", naming the call and why.
+TEST(RunTemp, HifiMeanIsUnknownNamingTheNnlibGetsize) {
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  const int x = m.Tensor({.sizes = {2, 3}});
+  const int y = m.Tensor({.sizes = {2, 1}});
+  m.KernelCall(m.Operator("aten::mean", "out"),
+               {x, m.IntListOf({1}), m.Bool(true), m.Null(), y, y});
+  const pte::ProgramView p = Read(b);
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  EXPECT_FALSE(t.known());
+  ASSERT_EQ(t.calls.size(), 1u);
+  EXPECT_NE(t.calls[0].unknown.find("xa_nn_reduce_getsize_nhwc"), std::string::npos);
+  EXPECT_NE(t.Describe().find("aten::mean.out, cadence_hifi"), std::string::npos) << t.Describe();
 }
 
 TEST(RunTempCli, SummaryChecksTheTempPoolAgainstEveryInstruction) {

@@ -31,6 +31,20 @@ namespace etmem::kernels {
 // most 16 dimensions asks twice for numel words (checked), to transpose `dim` last and back:
 // always (0.6.0, 0.7.0), or only when `dim` is not the last (1.0.0 to 1.2.0; from 1.3.0 such a
 // call takes the portable path and nothing is asked).
+// kHifiAtan2Broadcast, kHifiPowBroadcast, kHifiBitwiseBroadcast: the Cadence HiFi atan2.out,
+// pow.Tensor_Tensor_out and bitwise_{and,or,xor}.Tensor_out on a Float (bitwise: Bool) output of at
+// most 16 dimensions broadcast each input whose sizes are not the output's into out.numel()
+// elements of 4 B (bitwise: 1 B): two requests, one, or none; atan2 and pow check each pointer,
+// bitwise checks neither; pow first fails a Bool or complex common dtype, bitwise any but Bool.
+// kHifiClampScratch, kHifiWhereScratch: the Cadence HiFi clamp.Tensor_out (both bounds) and
+// where.self_out on Float operands broadcast in at most 4 dimensions (where: none 0-dimensional)
+// ask once, checked, for out.numel() x 4 B when `in` (clamp) or `cond` (where) does not have the
+// output's 4-D shape.
+// kHifiQuantizedMatmul, kHifiQuantizedMatmulAsym8: the Cadence HiFi quantized_matmul.out (on a Byte
+// or Char output; Short takes the generic kernel from 1.1.0, other dtypes abort) and its
+// asym8sxasym8s / asym8uxasym8u variants ask for a zeroed bias of X.size(-2) x X.size(-1) words
+// and, when not transposed, X.size(-2) x X.size(-1) bytes, each ET_CHECK_MSG'd: a failed request
+// aborts the runtime.
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -41,6 +55,13 @@ enum class TempRule : uint8_t {
   kHifiBmm,
   kHifiSoftmax,
   kHifiSoftmaxWhenPermuted,
+  kHifiAtan2Broadcast,
+  kHifiPowBroadcast,
+  kHifiBitwiseBroadcast,
+  kHifiClampScratch,
+  kHifiWhereScratch,
+  kHifiQuantizedMatmul,
+  kHifiQuantizedMatmulAsym8,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

@@ -1,9 +1,11 @@
-// Owns: ComputeRunTemp and RunTemp::Describe: each call's requests from its library's rule, one
-// temp pool per instruction (reset after each, as Method::step does), the check of a pool size,
-// and the heap of PlatformMemoryAllocator.
+// Owns: ComputeRunTemp and RunTemp::Describe: each call's requests from its library's rule
+// (kFormulas, one formula per rule), one temp pool per instruction (reset after each, as
+// Method::step does), the check of a pool size, and the heap of PlatformMemoryAllocator.
 #include "etmem/kernels/run_temp.h"
 
 #include <algorithm>
+#include <array>
+#include <initializer_list>
 
 #include <fmt/format.h>
 
@@ -72,9 +74,33 @@ bool DynamicArgs(const pte::MethodView& m, std::span<const int32_t> args) {
   return false;
 }
 
+// One kernel call as a rule's formula sees it: the call's arguments, the rule, the library whose
+// kernel runs (and whose temp helper asks), the release and the target.
+struct RuleCall {
+  std::string_view op;  // "cadence::quantized_matmul.out"
+  const pte::MethodView& m;
+  std::span<const int32_t> args;
+  TempRule rule;
+  const KernelLibrary& lib;
+  const runtime::RuntimeTraits& release;
+  const abi::Abi& target;
+};
+
+// A request through the library's temp helper (the Cadence kernels' allocate_temp_memory): the
+// helper's alignment (else the allocator's default) and the line it logs when the request fails.
+// `check`: the condition the kernel checks on the pointer (empty: it goes on with NULL).
+void HelperRequest(const RuleCall& r, CallTemp& c, uint64_t bytes, std::string check) {
+  const uint32_t align = r.lib.temp_alignment ? r.lib.temp_alignment : r.target.pointer.align;
+  c.failure_log = r.lib.temp_failure_log;
+  c.requests.push_back({bytes, align, std::move(check)});
+}
+
 // The portable topk.values(in, k, dim, largest, sorted, values, indices).
-void Topk(const pte::MethodView& m, std::span<const int32_t> args,
-          const runtime::RuntimeTraits& release, const abi::Abi& target, CallTemp& c) {
+void Topk(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const runtime::RuntimeTraits& release = r.release;
+  const abi::Abi& target = r.target;
   // The out variant's arguments, then what it returns (the values, indices pair).
   const bool enough = args.size() >= 7;
   const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
@@ -112,10 +138,11 @@ void Topk(const pte::MethodView& m, std::span<const int32_t> args,
 
 // The Cadence HiFi mm.out / bmm.out (TempRule kHifi*): the optimized path runs for a Float
 // output once the argument checks pass (bmm: at most 3 dimensions); it asks through the
-// library's allocate_temp_memory (`helper`'s alignment).
-void HifiMatmul(const pte::MethodView& m, std::span<const int32_t> args, TempRule rule,
-                const KernelLibrary& helper, const abi::Abi& target, CallTemp& c) {
-  const bool bmm = rule == TempRule::kHifiBmm;
+// library's allocate_temp_memory (HelperRequest).
+void HifiMatmul(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool bmm = r.rule == TempRule::kHifiBmm;
   const pte::TensorView* in = args.size() >= 3 ? m.TensorAt(args[0]) : nullptr;
   const pte::TensorView* mat2 = args.size() >= 3 ? m.TensorAt(args[1]) : nullptr;
   const pte::TensorView* out = args.size() >= 3 ? m.TensorAt(args[2]) : nullptr;
@@ -146,27 +173,26 @@ void HifiMatmul(const pte::MethodView& m, std::span<const int32_t> args, TempRul
     return;
   }
   auto dim = [](int32_t s) { return static_cast<uint64_t>(std::max(s, 0)); };
-  const uint32_t align = helper.temp_alignment ? helper.temp_alignment : target.pointer.align;
-  c.failure_log = helper.temp_failure_log;
   if (bmm) {
     const uint64_t words = SaturatingMul(SaturatingMul(dim(a[0]), dim(a[1])), dim(b[2]));
-    c.requests.push_back({SaturatingMul(words, 4), align, "tmp != nullptr"});
-    c.requests.push_back({SaturatingMul(words, 4), align, "p_o != nullptr"});
+    HelperRequest(r, c, SaturatingMul(words, 4), "tmp != nullptr");
+    HelperRequest(r, c, SaturatingMul(words, 4), "p_o != nullptr");
     c.formula = fmt::format("batch {} x m {} x p {} x 4 B, twice (bias, transposed mat2)", a[0],
                             a[1], b[2]);
     return;
   }
-  c.requests.push_back({SaturatingMul(SaturatingMul(dim(a[1]), dim(b[1])), 4), align, ""});
+  HelperRequest(r, c, SaturatingMul(SaturatingMul(dim(a[1]), dim(b[1])), 4), "");
   c.formula = fmt::format("n {} x p {} x 4 B (transposed mat2)", a[1], b[1]);
-  if (rule == TempRule::kHifiMmTransposeAndBias) {
-    c.requests.push_back({SaturatingMul(dim(a[0]), 4), align, ""});
+  if (r.rule == TempRule::kHifiMmTransposeAndBias) {
+    HelperRequest(r, c, SaturatingMul(dim(a[0]), 4), "");
     c.formula += fmt::format(", m {} x 4 B (zeroed bias)", a[0]);
   }
 }
 
 // The Cadence HiFi _softmax.out(in, dim, half_to_float, *, out) (TempRule kHifiSoftmax*).
-void HifiSoftmax(const pte::MethodView& m, std::span<const int32_t> args, TempRule rule,
-                 const KernelLibrary& helper, const abi::Abi& target, CallTemp& c) {
+void HifiSoftmax(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
   const pte::TensorView* in = args.size() >= 4 ? m.TensorAt(args[0]) : nullptr;
   const pte::ValueView* dim = args.size() >= 4 ? &m.values[static_cast<size_t>(args[1])] : nullptr;
   const pte::TensorView* out = args.size() >= 4 ? m.TensorAt(args[3]) : nullptr;
@@ -191,18 +217,258 @@ void HifiSoftmax(const pte::MethodView& m, std::span<const int32_t> args, TempRu
     return;
   }
   if (d < 0) d += nonzero;
-  if (rule == TempRule::kHifiSoftmaxWhenPermuted && (rank == 0 || d == rank - 1)) {
+  if (r.rule == TempRule::kHifiSoftmaxWhenPermuted && (rank == 0 || d == rank - 1)) {
     c.formula = "none: dim is the last, no transpose";
     return;
   }
   uint64_t numel = 1;
   for (int32_t s : sizes) numel = SaturatingMul(numel, static_cast<uint64_t>(std::max(s, 0)));
-  const uint32_t align = helper.temp_alignment ? helper.temp_alignment : target.pointer.align;
-  c.failure_log = helper.temp_failure_log;
-  c.requests.push_back({SaturatingMul(numel, 4), align, "p_out != nullptr"});
-  c.requests.push_back({SaturatingMul(numel, 4), align, "p_out1 != nullptr"});
+  HelperRequest(r, c, SaturatingMul(numel, 4), "p_out != nullptr");
+  HelperRequest(r, c, SaturatingMul(numel, 4), "p_out1 != nullptr");
   c.formula = fmt::format("numel {} x 4 B, twice (dim {} transposed last and back)", numel, d);
 }
+
+// The shape resize_to_broadcast_target_size gives the output of a call on `inputs`: right-aligned,
+// each dimension equal or 1 in every input; nullopt when they do not broadcast.
+std::optional<std::vector<int32_t>> BroadcastShape(
+    const pte::MethodView& m, std::initializer_list<const pte::TensorView*> inputs) {
+  std::vector<int32_t> out;
+  for (const pte::TensorView* t : inputs) {
+    const auto sizes = m.SizesOf(*t);
+    if (sizes.size() > out.size()) out.insert(out.begin(), sizes.size() - out.size(), 1);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      int32_t& o = out[out.size() - sizes.size() + i];
+      const int32_t s = sizes[i];
+      if (s == o || s == 1) continue;
+      if (o != 1) return std::nullopt;
+      o = s;
+    }
+  }
+  return out;
+}
+
+// Whether a call's output takes the broadcast shape of `inputs` (resize_to_broadcast_target_size
+// succeeds: a static output must already have it); sets `shape` to the output's sizes after it.
+bool ResizesToBroadcast(const pte::MethodView& m, const pte::TensorView& out,
+                        std::initializer_list<const pte::TensorView*> inputs,
+                        std::vector<int32_t>& shape) {
+  const auto target = BroadcastShape(m, inputs);
+  if (!target) return false;
+  const auto o = m.SizesOf(out);
+  if (out.dynamism == pte::Dynamism::kStatic && !std::equal(o.begin(), o.end(), target->begin(),
+                                                            target->end()))
+    return false;
+  shape = *target;
+  return true;
+}
+
+bool SameSizes(const pte::MethodView& m, const pte::TensorView& t, const std::vector<int32_t>& s) {
+  const auto sizes = m.SizesOf(t);
+  return std::equal(sizes.begin(), sizes.end(), s.begin(), s.end());
+}
+
+uint64_t Numel(std::span<const int32_t> sizes) {
+  uint64_t n = 1;
+  for (int32_t s : sizes) n = SaturatingMul(n, static_cast<uint64_t>(std::max(s, 0)));
+  return n;
+}
+
+// t's sizes padded on the left to 4 dimensions with 1s, as the HiFi 4-D kernels take them.
+std::array<int32_t, 4> Pad4(std::span<const int32_t> sizes) {
+  std::array<int32_t, 4> p = {1, 1, 1, 1};
+  for (size_t i = 0; i < sizes.size() && i < 4; ++i) p[4 - sizes.size() + i] = sizes[i];
+  return p;
+}
+
+constexpr int8_t kHalf = 5, kFloat = 6, kDouble = 7, kBool = 11, kBFloat16 = 15;
+bool Complex(int8_t d) { return d == 8 || d == 9 || d == 10; }
+bool Floating(int8_t d) { return d == kHalf || d == kFloat || d == kDouble || d == kBFloat16; }
+
+// The Cadence HiFi atan2.out (kHifiAtan2Broadcast), pow.Tensor_Tensor_out (kHifiPowBroadcast) and
+// bitwise_{and,or,xor}.Tensor_out (kHifiBitwiseBroadcast) on (a, b, *, out): the NNLib path (a
+// Float, resp. Bool, output of at most 16 dimensions) broadcasts each input whose sizes are not the
+// output's into a temp buffer of out.numel() elements (4 B, resp. 1 B): both, one, or none.
+void HifiBroadcastBinary(const RuleCall& r, CallTemp& c) {
+  const bool bitwise = r.rule == TempRule::kHifiBitwiseBroadcast;
+  const pte::TensorView* a = r.args.size() >= 3 ? r.m.TensorAt(r.args[0]) : nullptr;
+  const pte::TensorView* b = r.args.size() >= 3 ? r.m.TensorAt(r.args[1]) : nullptr;
+  const pte::TensorView* out = r.args.size() >= 3 ? r.m.TensorAt(r.args[2]) : nullptr;
+  if (!a || !b || !out) {
+    c.unknown = "the call's arguments are not (Tensor, Tensor, *, Tensor out)";
+    return;
+  }
+  std::vector<int32_t> shape;
+  if (!ResizesToBroadcast(r.m, *out, {a, b}, shape)) {
+    c.formula = "none: the kernel fails its argument check before asking";
+    return;
+  }
+  const int8_t optimized = bitwise ? kBool : kFloat;
+  const size_t max_dim = std::max({r.m.SizesOf(*a).size(), r.m.SizesOf(*b).size(), shape.size()});
+  if (out->dtype != optimized || max_dim > 16) {
+    c.formula = fmt::format("none: not a {} output of at most 16 dimensions, the portable path "
+                            "asks for nothing", bitwise ? "Bool" : "Float");
+    return;
+  }
+  // pow: a Bool or complex common dtype fails its check (atan2 checks none); bitwise: only a
+  // Bool common dtype casts to the Bool output.
+  const bool dtypes_fail =
+      bitwise ? (a->dtype != kBool || b->dtype != kBool)
+              : r.rule == TempRule::kHifiPowBroadcast &&
+                    ((a->dtype == kBool && b->dtype == kBool) || Complex(a->dtype) ||
+                     Complex(b->dtype));
+  if (dtypes_fail) {
+    c.formula = "none: the kernel fails its dtype check before asking";
+    return;
+  }
+  const bool a_broadcast = !SameSizes(r.m, *a, shape);
+  const bool b_broadcast = !SameSizes(r.m, *b, shape);
+  const uint64_t numel = Numel(shape);
+  const uint64_t bytes = bitwise ? numel : SaturatingMul(numel, 4);
+  if (!a_broadcast && !b_broadcast) {
+    c.formula = "none: neither input is broadcast";
+    return;
+  }
+  // atan2 and pow check each pointer (ET_KERNEL_CHECK); bitwise checks neither.
+  HelperRequest(r, c, bytes, bitwise ? "" : "ptr1 != nullptr");
+  if (a_broadcast && b_broadcast) HelperRequest(r, c, bytes, bitwise ? "" : "ptr2 != nullptr");
+  c.formula = fmt::format("out.numel() {} x {} B, for {} broadcast", numel, bitwise ? 1 : 4,
+                          a_broadcast && b_broadcast ? "each input (twice)"
+                          : a_broadcast              ? "the first input"
+                                                     : "the second input");
+}
+
+// The Cadence HiFi clamp.Tensor_out(in, min?, max?, *, out) (kHifiClampScratch) and
+// where.self_out(cond, a, b, *, out) (kHifiWhereScratch): on the NNLib path (Float inputs; a
+// broadcast of at most 4 dimensions; where: no 0-dimensional operand) with both bounds (clamp), a
+// broadcast `in` (clamp) or `cond` (where) whose 4-D shape is not the output's is broadcast into a
+// temp buffer of out.numel() x 4 B, checked.
+void HifiScratch(const RuleCall& r, CallTemp& c) {
+  const bool where = r.rule == TempRule::kHifiWhereScratch;
+  const pte::TensorView* in = r.args.size() >= 4 ? r.m.TensorAt(r.args[0]) : nullptr;
+  const pte::TensorView* out = r.args.size() >= 4 ? r.m.TensorAt(r.args[3]) : nullptr;
+  const pte::TensorView* x = r.args.size() >= 4 ? r.m.TensorAt(r.args[1]) : nullptr;  // min, a
+  const pte::TensorView* y = r.args.size() >= 4 ? r.m.TensorAt(r.args[2]) : nullptr;  // max, b
+  auto null = [&](size_t i) {
+    const bool some = r.args.size() >= 4;
+    return some && r.m.values[static_cast<size_t>(r.args[i])].kind == ValueKind::kNull;
+  };
+  const bool x_none = null(1), y_none = null(2);
+  if (!in || !out || (!x && !(x_none && !where)) || (!y && !(y_none && !where))) {
+    c.unknown = where ? "the call's arguments are not where.self_out(Tensor, Tensor, Tensor, *, "
+                        "Tensor out)"
+                      : "the call's arguments are not clamp.Tensor_out(Tensor, Tensor?, Tensor?, "
+                        "*, Tensor out)";
+    return;
+  }
+  if (!x) x = in;  // clamp: a missing bound is `in` itself
+  if (!y) y = in;
+  std::vector<int32_t> shape;
+  // where: promoteTypes(a, b) must be out's dtype; clamp: a bound, and the common dtype casts to
+  // out's (for Float operands: a floating or complex output).
+  const bool dtypes_ok =
+      where ? (x->dtype != kFloat || y->dtype != kFloat || out->dtype == kFloat)
+            : ((!x_none || !y_none) && (in->dtype != kFloat || x->dtype != kFloat ||
+                                        y->dtype != kFloat || Floating(out->dtype) ||
+                                        Complex(out->dtype)));
+  if (!dtypes_ok || !ResizesToBroadcast(r.m, *out, {in, x, y}, shape)) {
+    c.formula = "none: the kernel fails its argument check before asking";
+    return;
+  }
+  const auto ranks = {r.m.SizesOf(*in).size(), r.m.SizesOf(*x).size(), r.m.SizesOf(*y).size(),
+                      shape.size()};
+  const size_t max_dim = std::max(ranks);
+  const bool broadcast = !SameSizes(r.m, *in, shape) || !SameSizes(r.m, *x, shape) ||
+                         !SameSizes(r.m, *y, shape);
+  const bool zero_dim = where && (r.m.SizesOf(*in).empty() || r.m.SizesOf(*x).empty() ||
+                                  r.m.SizesOf(*y).empty());
+  const bool float_operands = where ? (x->dtype == kFloat && y->dtype == kFloat)
+                                    : (in->dtype == kFloat && x->dtype == kFloat &&
+                                       y->dtype == kFloat);
+  if (!float_operands || zero_dim || (broadcast && max_dim > 4)) {
+    c.formula = where ? "none: not Float operands of at least one dimension broadcast in at most "
+                        "4, the portable path asks for nothing"
+                      : "none: not Float operands broadcast in at most 4 dimensions, the "
+                        "portable path asks for nothing";
+    return;
+  }
+  if (!where && (x_none || y_none)) {
+    c.formula = "none: one bound only, the NNLib takes the broadcast itself";
+    return;
+  }
+  if (!broadcast || Pad4(r.m.SizesOf(*in)) == Pad4(shape)) {
+    c.formula = fmt::format("none: {} has the output's 4-D shape", where ? "cond" : "in");
+    return;
+  }
+  const uint64_t numel = Numel(shape);
+  HelperRequest(r, c, SaturatingMul(numel, 4), "p_scratch != nullptr");
+  c.formula = fmt::format("out.numel() {} x 4 B ({} broadcast to the output)", numel,
+                          where ? "cond" : "in");
+}
+
+// The Cadence HiFi cadence::quantized_matmul.out (kHifiQuantizedMatmul) and
+// quantized_matmul_asym8{s,u}x..._asym8{s,u}.out (kHifiQuantizedMatmulAsym8) on (X, X_zero_point,
+// Y, Y_zero_point, bias?, out_multiplier, out_shift, out_zero_point, transposed, *, out): a zeroed
+// bias of leading_dim x in_dim words and, not transposed, leading_dim x in_dim bytes for Y, no
+// argument checked first; each pointer is ET_CHECK_MSG'd (a failed request aborts). The Fatal line
+// names the function as GCC's __builtin_FUNCTION does (with the template argument; clang gives the
+// bare name).
+void HifiQuantizedMatmul(const RuleCall& r, CallTemp& c) {
+  const bool enough = r.args.size() >= 10;
+  const pte::TensorView* x = enough ? r.m.TensorAt(r.args[0]) : nullptr;
+  const pte::ValueView* transposed = enough ? &r.m.values[static_cast<size_t>(r.args[8])] : nullptr;
+  const pte::TensorView* out = enough ? r.m.TensorAt(r.args[9]) : nullptr;
+  if (!x || !out || transposed->kind != ValueKind::kBool || r.m.SizesOf(*x).size() < 2) {
+    c.unknown = "the call's arguments are not quantized_matmul(Tensor X (2 or more dimensions), "
+                "int, Tensor, int, Tensor?, int, int, int, bool transposed, *, Tensor out)";
+    return;
+  }
+  constexpr int8_t kByte = 0, kChar = 1;
+  std::string function;
+  if (r.rule == TempRule::kHifiQuantizedMatmulAsym8) {
+    function = std::string(r.op.substr(r.op.find("::") + 2));  // the operator's kernel function
+    function = function.substr(0, function.rfind('.')) + "_out";
+  } else if (out->dtype == kByte || out->dtype == kChar) {
+    function = out->dtype == kByte ? "_typed_quantized_matmul<unsigned char>"
+                                   : "_typed_quantized_matmul<signed char>";
+  } else {
+    c.formula = "none: not a Byte or Char output (Short takes the generic kernel from 1.1.0; "
+                "other dtypes abort, Unhandled input dtype)";
+    return;
+  }
+  const auto sizes = r.m.SizesOf(*x);
+  const uint64_t leading = static_cast<uint64_t>(std::max(sizes[sizes.size() - 2], 0));
+  const uint64_t in_dim = static_cast<uint64_t>(std::max(sizes[sizes.size() - 1], 0));
+  const uint64_t elements = SaturatingMul(leading, in_dim);
+  auto abort_line = [&](const char* what) {
+    return fmt::format("In function {}(), assert failed ({} != nullptr): MemoryAllocationFailed",
+                       function, what);
+  };
+  HelperRequest(r, c, SaturatingMul(elements, 4), "");
+  c.requests.back().abort = abort_line("bias_data");
+  c.formula = fmt::format("leading_dim {} x in_dim {} x 4 B (zeroed bias)", leading, in_dim);
+  if (!transposed->bool_value()) {
+    HelperRequest(r, c, elements, "");
+    c.requests.back().abort = abort_line("y_data_temp");
+    c.formula += fmt::format(", leading_dim x in_dim {} B (Y transposed)", elements);
+  }
+}
+
+// Each rule's formula (kNone, kUnknownSize and kOtherLibrary have none).
+constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] = {
+    {TempRule::kTopk, Topk},
+    {TempRule::kHifiMmTranspose, HifiMatmul},
+    {TempRule::kHifiMmTransposeAndBias, HifiMatmul},
+    {TempRule::kHifiBmm, HifiMatmul},
+    {TempRule::kHifiSoftmax, HifiSoftmax},
+    {TempRule::kHifiSoftmaxWhenPermuted, HifiSoftmax},
+    {TempRule::kHifiAtan2Broadcast, HifiBroadcastBinary},
+    {TempRule::kHifiPowBroadcast, HifiBroadcastBinary},
+    {TempRule::kHifiBitwiseBroadcast, HifiBroadcastBinary},
+    {TempRule::kHifiClampScratch, HifiScratch},
+    {TempRule::kHifiWhereScratch, HifiScratch},
+    {TempRule::kHifiQuantizedMatmul, HifiQuantizedMatmul},
+    {TempRule::kHifiQuantizedMatmulAsym8, HifiQuantizedMatmul},
+};
 
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
               const pte::InstructionView& ins, const Libraries& libs, const abi::Abi& target,
@@ -310,6 +576,12 @@ std::vector<std::string> FailureLog(const CallTemp& c, FailingPool where, uint64
                       ? std::string("No temp allocator provided")
                       : fmt::format("Failed to allocate temp memory. Bytes requested: {}", r.bytes));
     log.insert(log.end(), c.failure_log.begin(), c.failure_log.end());
+    if (!r.abort.empty()) {
+      log.push_back(r.abort);
+      then = "the kernel's ET_CHECK_MSG aborts the runtime (et_pal_abort): the process stops "
+             "and Method::execute does not return";
+      return log;
+    }
     if (!r.check.empty()) {
       log.push_back(fmt::format("Check failed ({}): ", r.check));
       log.push_back(fmt::format("KernelCall failed at instruction {}:{} in operator {}: 0x{:x}",
@@ -410,12 +682,8 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
                                   ns == "aten" ? "" : " and the " + Printable(ns) + ":: libraries");
         } else {
           c.library = lib->name;
-          if (rule == TempRule::kTopk) Topk(m, m.ArgsOf(ins), release, target, c);
-          if (rule == TempRule::kHifiMmTranspose || rule == TempRule::kHifiMmTransposeAndBias ||
-              rule == TempRule::kHifiBmm)
-            HifiMatmul(m, m.ArgsOf(ins), rule, *kernel_lib, target, c);
-          if (rule == TempRule::kHifiSoftmax || rule == TempRule::kHifiSoftmaxWhenPermuted)
-            HifiSoftmax(m, m.ArgsOf(ins), rule, *kernel_lib, target, c);
+          for (const auto& [r, formula] : kFormulas)
+            if (r == rule) formula({name, m, m.ArgsOf(ins), rule, *kernel_lib, release, target}, c);
           if (rule == TempRule::kUnknownSize) c.unknown = lib->unknown_size_why;
         }
       } else if (ins.kind == pte::InstructionKind::kDelegateCall) {

@@ -28,6 +28,9 @@ struct TempRequest {
   // "temp_mem_allocated": the call then fails with MemoryAllocationFailed. Empty: the kernel does
   // not check and goes on with a null pointer.
   std::string check;
+  // Non-empty: the kernel ET_CHECK_MSGs the pointer instead: the Fatal line it logs when the
+  // request fails, after which the runtime aborts (et_pal_abort).
+  std::string abort;
 };
 
 // One call that asks for temp memory, or whose asking is unknown.

@@ -47,13 +47,15 @@ static_assert(sizeof(TensorView) == 32);
 struct ValueView {
   ValueKind kind = ValueKind::kNone;
   // tensor: into tensors; int and tensor lists: into words; string: 1 when the String table has
-  // no string (absent), else 0; Int: low bits of its value
+  // no string (absent), else 0; Int: low bits of its value; Bool: its value (0 or 1)
   uint32_t index = 0;
   uint32_t count = 0;  // list length or string length; Int: high bits
   // An Int's value (kernels' scalar arguments, e.g. topk's dim).
   int64_t int_value() const {
     return static_cast<int64_t>(static_cast<uint64_t>(count) << 32 | index);
   }
+  // A Bool's value (e.g. quantized_matmul's transposed).
+  bool bool_value() const { return index != 0; }
 };
 
 // A list's value indices, read where the flatbuffer holds them: 64-bit for an IntList (which

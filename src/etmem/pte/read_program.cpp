@@ -291,7 +291,10 @@ Status Walker::ReadValue(const fb::Value* v, const Where& where, ValueView& vv, 
       vv.count = static_cast<uint32_t>(bits >> 32);
       break;
     }
-    case fb::Payload::Bool: vv.kind = ValueKind::kBool; break;
+    case fb::Payload::Bool:  // the value in index (0 or 1)
+      vv.kind = ValueKind::kBool;
+      vv.index = v->payload_as_Bool()->value() ? 1 : 0;
+      break;
     case fb::Payload::Double: vv.kind = ValueKind::kDouble; break;
     case fb::Payload::Tensor: {
       vv.kind = ValueKind::kTensor;

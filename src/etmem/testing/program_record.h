@@ -16,6 +16,7 @@ namespace etmem::testing {
 
 // ExecuTorch ScalarType codes used by the scenarios (the schema has the full list).
 inline constexpr int8_t kByte = 0;
+inline constexpr int8_t kChar = 1;
 inline constexpr int8_t kInt32 = 3;
 inline constexpr int8_t kInt64 = 4;
 inline constexpr int8_t kFloat32 = 6;

@@ -8,6 +8,7 @@ namespace etmem::testing {
 uint64_t ElementSize(int8_t dtype) {
   switch (dtype) {
     case kByte:
+    case kChar:
     case kBool:
       return 1;
     case kInt32:

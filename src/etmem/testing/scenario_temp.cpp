@@ -5,7 +5,11 @@
 // Cadence HiFi kernels answer (a Float mm, a Float bmm, a Long mm that takes the portable path),
 // for --kernels cadence_hifi and its measurement with the real HiFi kernels
 // (tests/measured/x86_64_run_temp_hifi.json); `hifi_softmax`, three Float _softmax.out calls
-// (over the first dim, the last, and the middle of three) for the HiFi softmax's transposes.
+// (over the first dim, the last, and the middle of three) for the HiFi softmax's transposes;
+// `hifi_broadcast`, the HiFi atan2.out, pow.*, clamp.Tensor_out and where.self_out in each of their
+// broadcast cases, `hifi_bitwise`, the HiFi bitwise_{and,or,xor} (their broadcast buffers), and
+// `hifi_quantized_matmul` / `hifi_quantized_matmul_asym8`, the HiFi cadence::quantized_matmul*
+// (whose failed requests abort).
 // Not: the builder (program_builder.h).
 #include "etmem/testing/scenario_helpers.h"
 #include "etmem/testing/scenarios.h"
@@ -100,10 +104,161 @@ ProgramBuilder ProgramWithHifiSoftmax() {
   return program;
 }
 
+// An out variant `op`(args..., *, out) on a new planned output: its arguments, then what it
+// returns.
+int OutCall(MethodBuilder& m, BumpPlanner& planner, int op, std::vector<int32_t> args,
+            std::vector<int32_t> out_sizes, int8_t dtype = kFloat32) {
+  const int out = PlannedTensor(m, planner, out_sizes, dtype);
+  args.push_back(out);
+  args.push_back(out);
+  m.KernelCall(op, args);
+  return out;
+}
+
+// The Cadence HiFi atan2, pow, clamp and where: each broadcast case of each (two inputs
+// broadcast, one, none; the portable paths of other dtypes and of more than 4 dimensions; one
+// clamp bound), the largest request at instruction 1.
+ProgramBuilder ProgramWithHifiBroadcast() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  auto in = [&](std::vector<int32_t> sizes, int8_t dtype = kFloat32) {
+    return PlannedTensor(m, planner, sizes, dtype);
+  };
+  // Inputs, in the order of the calls that read them.
+  const std::vector<int> x = {
+      in({3, 4}), in({4}),                          // atan2: the second broadcast
+      in({2, 1, 3}), in({4, 1}),                    // atan2: both
+      in({5, 1}), in({5, 6}),                       // pow: the first
+      in({2, 3}), in({2, 3}),                       // pow: none
+      in({2, 1}, kFloat64), in({1, 3}, kFloat64),   // pow: Double, the portable path
+      in({4, 4}), in({4, 4}),                       // pow.Tensor_Scalar, pow.Scalar
+      in({1, 5}), in({4, 1}), in({1}),              // clamp: in broadcast
+      in({4, 5}), in({5}), in({4, 1}),              // clamp: in not broadcast
+      in({1, 5}), in({4, 1}),                       // clamp: min only
+      in({1, 1, 1, 1, 3}), in({2, 1, 1, 1, 1}), in({3}),  // clamp: 5 dimensions
+      in({3, 1}, kBool), in({3, 4}), in({4}),       // where: cond broadcast
+      in({3, 4}, kBool), in({3, 1}), in({4}),       // where: cond not broadcast
+  };
+  m.Inputs(std::vector<int32_t>(x.begin(), x.end()));
+  const int atan2 = m.Operator("aten::atan2", "out");
+  const int pow_tt = m.Operator("aten::pow", "Tensor_Tensor_out");
+  const int pow_ts = m.Operator("aten::pow", "Tensor_Scalar_out");
+  const int pow_s = m.Operator("aten::pow", "Scalar_out");
+  const int clamp = m.Operator("aten::clamp", "Tensor_out");
+  const int where = m.Operator("aten::where", "self_out");
+  const int none = m.Null();
+  std::vector<int32_t> outs = {
+      OutCall(m, planner, atan2, {x[0], x[1]}, {3, 4}),
+      OutCall(m, planner, atan2, {x[2], x[3]}, {2, 4, 3}),
+      OutCall(m, planner, pow_tt, {x[4], x[5]}, {5, 6}),
+      OutCall(m, planner, pow_tt, {x[6], x[7]}, {2, 3}),
+      OutCall(m, planner, pow_tt, {x[8], x[9]}, {2, 3}, kFloat64),
+      OutCall(m, planner, pow_ts, {x[10], m.Double(2.0)}, {4, 4}),
+      OutCall(m, planner, pow_s, {m.Double(2.0), x[11]}, {4, 4}),
+      OutCall(m, planner, clamp, {x[12], x[13], x[14]}, {4, 5}),
+      OutCall(m, planner, clamp, {x[15], x[16], x[17]}, {4, 5}),
+      OutCall(m, planner, clamp, {x[18], x[19], none}, {4, 5}),
+      OutCall(m, planner, clamp, {x[20], x[21], x[22]}, {2, 1, 1, 1, 3}),
+      OutCall(m, planner, where, {x[23], x[24], x[25]}, {3, 4}),
+      OutCall(m, planner, where, {x[26], x[27], x[28]}, {3, 4}),
+  };
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
+// The Cadence HiFi bitwise_{and,or,xor}: two Bool inputs broadcast, the second, the first; a Long
+// call (the portable path), none broadcast, a Scalar variant.
+ProgramBuilder ProgramWithHifiBitwise() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  auto in = [&](std::vector<int32_t> sizes, int8_t dtype = kBool) {
+    return PlannedTensor(m, planner, sizes, dtype);
+  };
+  const std::vector<int> x = {
+      in({3, 1}), in({1, 5}),                   // and: both
+      in({2, 4}), in({4}),                      // or: the second
+      in({1, 6}), in({3, 6}),                   // xor: the first
+      in({2, 2}, kInt64), in({2}, kInt64),      // and: Long, the portable path
+      in({2, 3}), in({2, 3}),                   // xor: none
+      in({4}),                                  // or.Scalar
+  };
+  m.Inputs(std::vector<int32_t>(x.begin(), x.end()));
+  const int and_t = m.Operator("aten::bitwise_and", "Tensor_out");
+  const int or_t = m.Operator("aten::bitwise_or", "Tensor_out");
+  const int xor_t = m.Operator("aten::bitwise_xor", "Tensor_out");
+  const int or_s = m.Operator("aten::bitwise_or", "Scalar_out");
+  std::vector<int32_t> outs = {
+      OutCall(m, planner, and_t, {x[0], x[1]}, {3, 5}, kBool),
+      OutCall(m, planner, or_t, {x[2], x[3]}, {2, 4}, kBool),
+      OutCall(m, planner, xor_t, {x[4], x[5]}, {3, 6}, kBool),
+      OutCall(m, planner, and_t, {x[6], x[7]}, {2, 2}, kInt64),
+      OutCall(m, planner, xor_t, {x[8], x[9]}, {2, 3}, kBool),
+      OutCall(m, planner, or_s, {x[10], m.Bool(true)}, {4}, kBool),
+  };
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
+// cadence::quantized_matmul*(X, X_zero_point, Y, Y_zero_point, bias?, out_multiplier,
+// out_shift, out_zero_point, transposed, *, out) on a new planned output.
+int QuantizedMatmul(MethodBuilder& m, BumpPlanner& planner, int op, int x, int y, bool transposed,
+                    std::vector<int32_t> out_sizes, int8_t dtype) {
+  return OutCall(m, planner, op,
+                 {x, m.Int(0), y, m.Int(0), m.Null(), m.Int(1), m.Int(0), m.Int(0),
+                  m.Bool(transposed)},
+                 out_sizes, dtype);
+}
+
+// The Cadence HiFi cadence::quantized_matmul.out: a Char batch not transposed (bias and Y's
+// buffer), a larger Byte one transposed (the bias only).
+ProgramBuilder ProgramWithHifiQuantizedMatmul() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {2, 3, 4}, kChar);
+  const int b = PlannedTensor(m, planner, {2, 4, 5}, kChar);
+  const int c = PlannedTensor(m, planner, {6, 8}, kByte);
+  const int d = PlannedTensor(m, planner, {5, 8}, kByte);
+  m.Inputs({a, b, c, d});
+  const int op = m.Operator("cadence::quantized_matmul", "out");
+  const int x = QuantizedMatmul(m, planner, op, a, b, false, {2, 3, 5}, kChar);
+  const int y = QuantizedMatmul(m, planner, op, c, d, true, {6, 5}, kByte);
+  m.Outputs({x, y});
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
+// Its asym8uxasym8u_asym8u (transposed) and asym8sxasym8s_asym8s (not) variants, from 1.0.0.
+ProgramBuilder ProgramWithHifiQuantizedMatmulAsym8() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {4, 4}, kByte);
+  const int b = PlannedTensor(m, planner, {3, 4}, kByte);
+  const int c = PlannedTensor(m, planner, {5, 6}, kChar);
+  const int d = PlannedTensor(m, planner, {6, 2}, kChar);
+  m.Inputs({a, b, c, d});
+  const int u8 = m.Operator("cadence::quantized_matmul_asym8uxasym8u_asym8u", "out");
+  const int s8 = m.Operator("cadence::quantized_matmul_asym8sxasym8s_asym8s", "out");
+  const int x = QuantizedMatmul(m, planner, u8, a, b, true, {4, 3}, kByte);
+  const int y = QuantizedMatmul(m, planner, s8, c, d, false, {5, 2}, kChar);
+  m.Outputs({x, y});
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
 constexpr NamedScenario kTemp[] = {
     {"topk", ProgramWithTopk},
     {"hifi_matmul", ProgramWithHifiMatmul},
     {"hifi_softmax", ProgramWithHifiSoftmax},
+    {"hifi_broadcast", ProgramWithHifiBroadcast},
+    {"hifi_bitwise", ProgramWithHifiBitwise},
+    {"hifi_quantized_matmul", ProgramWithHifiQuantizedMatmul},
+    {"hifi_quantized_matmul_asym8", ProgramWithHifiQuantizedMatmulAsym8},
 };
 
 }  // namespace

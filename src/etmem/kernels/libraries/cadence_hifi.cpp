@@ -65,17 +65,15 @@ KernelLibraryData Library_CadenceHifi() {
                       "cadence::quantized_relu_per_tensor.out"},
                      {},
                      {{"aten::_softmax.out", TempRule::kHifiSoftmax},
-                      {"aten::atan2.out", TempRule::kUnknownSize},
+                      {"aten::atan2.out", TempRule::kHifiAtan2Broadcast},
                       {"aten::cat.out", TempRule::kNone},
-                      {"aten::clamp.Tensor_out", TempRule::kUnknownSize},
+                      {"aten::clamp.Tensor_out", TempRule::kHifiClampScratch},
                       {"aten::full.out", TempRule::kNone},
                       {"aten::gt.Scalar_out", TempRule::kOtherLibrary},
                       {"aten::mean.out", TempRule::kUnknownSize},
                       {"aten::permute_copy.out", TempRule::kNone},
-                      {"aten::pow.Scalar_out", TempRule::kUnknownSize},
-                      {"aten::pow.Tensor_Scalar_out", TempRule::kUnknownSize},
-                      {"aten::pow.Tensor_Tensor_out", TempRule::kUnknownSize},
-                      {"aten::where.self_out", TempRule::kUnknownSize},
+                      {"aten::pow.Tensor_Tensor_out", TempRule::kHifiPowBroadcast},
+                      {"aten::where.self_out", TempRule::kHifiWhereScratch},
                       {"cadence::quantized_conv.out", TempRule::kUnknownSize}}});
   d.deltas.push_back({"0.7.0",
                      {"aten::bitwise_and.Scalar_out", "aten::bitwise_and.Tensor_out",
@@ -88,12 +86,9 @@ KernelLibraryData Library_CadenceHifi() {
                       "aten::ne.Tensor_out", "aten::select_copy.int_out",
                       "cadence::quantized_matmul.out"},
                      {},
-                     {{"aten::bitwise_and.Scalar_out", TempRule::kUnknownSize},
-                      {"aten::bitwise_and.Tensor_out", TempRule::kUnknownSize},
-                      {"aten::bitwise_or.Scalar_out", TempRule::kUnknownSize},
-                      {"aten::bitwise_or.Tensor_out", TempRule::kUnknownSize},
-                      {"aten::bitwise_xor.Scalar_out", TempRule::kUnknownSize},
-                      {"aten::bitwise_xor.Tensor_out", TempRule::kUnknownSize},
+                     {{"aten::bitwise_and.Tensor_out", TempRule::kHifiBitwiseBroadcast},
+                      {"aten::bitwise_or.Tensor_out", TempRule::kHifiBitwiseBroadcast},
+                      {"aten::bitwise_xor.Tensor_out", TempRule::kHifiBitwiseBroadcast},
                       {"aten::bmm.out", TempRule::kHifiBmm},
                       {"aten::embedding.out", TempRule::kNone},
                       {"aten::gt.Scalar_out", TempRule::kNone},
@@ -102,7 +97,7 @@ KernelLibraryData Library_CadenceHifi() {
                       {"aten::slice_copy.Tensor_out", TempRule::kNone},
                       {"aten::split_with_sizes_copy.out", TempRule::kNone},
                       {"aten::view_copy.out", TempRule::kNone},
-                      {"cadence::quantized_matmul.out", TempRule::kUnknownSize}}});
+                      {"cadence::quantized_matmul.out", TempRule::kHifiQuantizedMatmul}}});
   d.deltas.push_back({"1.0.0",
                      {"cadence::quantized_add_asym8sxasym8s_asym8s.per_tensor_out",
                       "cadence::quantized_add_asym8uxasym8u_asym8u.per_tensor_out",
@@ -153,8 +148,8 @@ KernelLibraryData Library_CadenceHifi() {
                       {"cadence::quantized_conv_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_conv_nhwc_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_conv_nhwc_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_matmul_asym8sxasym8s_asym8s.out", TempRule::kUnknownSize},
-                      {"cadence::quantized_matmul_asym8uxasym8u_asym8u.out", TempRule::kUnknownSize}}});
+                      {"cadence::quantized_matmul_asym8sxasym8s_asym8s.out", TempRule::kHifiQuantizedMatmulAsym8},
+                      {"cadence::quantized_matmul_asym8uxasym8u_asym8u.out", TempRule::kHifiQuantizedMatmulAsym8}}});
   d.deltas.push_back({"1.1.0",
                      {"cadence::dequantize_per_tensor_asym16s.out",
                       "cadence::dequantize_per_tensor_asym16u.out",
@@ -255,9 +250,9 @@ KernelLibraryData Library_CadenceHifi() {
   d.temp_helper.push_back({"1.0.0", 16, {"Failed to allocate temp memory, error: 0x21"}});
   d.other_library = "portable";
   d.unknown_size_why =
-      "asks allocate_temp for sizes computed from the call's shapes or returned by the "
-      "HiFi NNLib's *_getsize functions (outside ExecuTorch's tree); not modelled for "
-      "this kernel";
+      "sizes its allocate_temp scratch with the HiFi NNLib's xa_nn_*_getsize "
+      "(xa_nn_conv2d_getsize, xa_nn_reduce_getsize_nhwc, ...), which is outside "
+      "ExecuTorch's tree: not modelled";
   return d;
 }
 
