@@ -122,6 +122,13 @@ RULES = {
     ("cadence_hifi", "aten::_softmax.out"): [("v0.6.0", "TempRule::kHifiSoftmax"),
                                              ("v1.0.0", "TempRule::kHifiSoftmaxWhenPermuted"),
                                              ("v1.3.0", "TempRule::kNone")],
+    # backends/cortex_m/ops: CMSIS-NN scratch from arm_*_get_buffer_size (kernels/cmsis_nn.h);
+    # op_quantized_conv2d.cpp moved to the wrapper's size (and a new log line) at 1.3.0.
+    ("cortex_m", "cortex_m::quantized_conv2d.out"): [("v1.1.0", "TempRule::kCmsisConvolve"),
+                                                     ("v1.3.0", "TempRule::kCmsisConvolveWrapper")],
+    ("cortex_m", "cortex_m::quantized_depthwise_conv2d.out"): "TempRule::kCmsisDepthwise",
+    ("cortex_m", "cortex_m::quantized_batch_matmul.out"): "TempRule::kCmsisBatchMatmul",
+    ("cortex_m", "cortex_m::quantized_transpose_conv2d.out"): "TempRule::kCmsisTransposeConv",
 }
 # A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
 # allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines
@@ -129,6 +136,9 @@ RULES = {
 TEMP_HELPER = {
     "cadence_hifi": [("v0.6.0", 0, []),
                      ("v1.0.0", 16, ["Failed to allocate temp memory, error: 0x21"])],
+    # backends/cortex_m/ops: alignof(int16_t) at 1.1.0, kCortexMMveAlignment (16,
+    # cortex_m_ops_common.h) from 1.2.0; the operators log their own lines (run_temp.cpp).
+    "cortex_m": [("v1.1.0", 2, []), ("v1.2.0", 16, [])],
 }
 
 
@@ -142,8 +152,6 @@ def rule_at(lib, name, tag):
             now = r
     return now
 UNKNOWN_WHY = {
-    "cortex_m": "sizes its CMSIS-NN scratch with arm_*_get_buffer_size (CMSIS-NN, outside "
-                "ExecuTorch's tree, and dependent on the core's DSP/MVE extensions): not modelled",
     "cadence_hifi": "asks allocate_temp for sizes computed from the call's shapes or returned "
                     "by the HiFi NNLib's *_getsize functions (outside ExecuTorch's tree); not "
                     "modelled for this kernel",

@@ -31,6 +31,17 @@ namespace etmem::kernels {
 // most 16 dimensions asks twice for numel words (checked), to transpose `dim` last and back:
 // always (0.6.0, 0.7.0), or only when `dim` is not the last (1.0.0 to 1.2.0; from 1.3.0 such a
 // call takes the portable path and nothing is asked).
+// kCmsis*: the Cortex-M backend's int8 operators (1.1.0 to 1.3.1), which size a CMSIS-NN scratch
+// with arm_*_get_buffer_size (kernels/cmsis_nn.h; the core's extension and compiler come from the
+// target) and ask for it at the library's temp alignment (TempHelperDelta; the batch matmul at the
+// allocator's default), failing the call with a line of their own when it is refused:
+// kCmsisConvolve: quantized_conv2d.out, arm_convolve_s8_get_buffer_size, asked when positive
+// (1.1.0, 1.2.0); kCmsisConvolveWrapper: the same with arm_convolve_wrapper_s8_get_buffer_size
+// and the 1.3.0 log line; kCmsisDepthwise: quantized_depthwise_conv2d.out,
+// arm_depthwise_conv_wrapper_s8_get_buffer_size, always asked (0 B included);
+// kCmsisBatchMatmul: quantized_batch_matmul.out, arm_fully_connected_s8_get_buffer_size of the
+// output, asked when positive; kCmsisTransposeConv: quantized_transpose_conv2d.out, two requests
+// always: arm_transpose_conv_s8_get_buffer_size, then the reverse-conv output buffer.
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -41,6 +52,11 @@ enum class TempRule : uint8_t {
   kHifiBmm,
   kHifiSoftmax,
   kHifiSoftmaxWhenPermuted,
+  kCmsisConvolve,
+  kCmsisConvolveWrapper,
+  kCmsisDepthwise,
+  kCmsisBatchMatmul,
+  kCmsisTransposeConv,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to
