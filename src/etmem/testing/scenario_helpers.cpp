@@ -8,6 +8,7 @@ namespace etmem::testing {
 uint64_t ElementSize(int8_t dtype) {
   switch (dtype) {
     case kByte:
+    case 1:  // Char (int8): the Cortex-M scenarios
     case kBool:
       return 1;
     case kInt32:
