@@ -145,6 +145,13 @@ RULES = {
         "TempRule::kHifiQuantizedMatmulAsym8",
     ("cadence_hifi", "cadence::quantized_matmul_asym8uxasym8u_asym8u.out"):
         "TempRule::kHifiQuantizedMatmulAsym8",
+    # backends/cortex_m/ops: CMSIS-NN scratch from arm_*_get_buffer_size (kernels/cmsis_nn.h);
+    # op_quantized_conv2d.cpp moved to the wrapper's size (and a new log line) at 1.3.0.
+    ("cortex_m", "cortex_m::quantized_conv2d.out"): [("v1.1.0", "TempRule::kCmsisConvolve"),
+                                                     ("v1.3.0", "TempRule::kCmsisConvolveWrapper")],
+    ("cortex_m", "cortex_m::quantized_depthwise_conv2d.out"): "TempRule::kCmsisDepthwise",
+    ("cortex_m", "cortex_m::quantized_batch_matmul.out"): "TempRule::kCmsisBatchMatmul",
+    ("cortex_m", "cortex_m::quantized_transpose_conv2d.out"): "TempRule::kCmsisTransposeConv",
 }
 # A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
 # allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines
@@ -152,6 +159,9 @@ RULES = {
 TEMP_HELPER = {
     "cadence_hifi": [("v0.6.0", 0, []),
                      ("v1.0.0", 16, ["Failed to allocate temp memory, error: 0x21"])],
+    # backends/cortex_m/ops: alignof(int16_t) at 1.1.0, kCortexMMveAlignment (16,
+    # cortex_m_ops_common.h) from 1.2.0; the operators log their own lines (run_temp.cpp).
+    "cortex_m": [("v1.1.0", 2, []), ("v1.2.0", 16, [])],
 }
 
 
@@ -165,8 +175,6 @@ def rule_at(lib, name, tag):
             now = r
     return now
 UNKNOWN_WHY = {
-    "cortex_m": "sizes its CMSIS-NN scratch with arm_*_get_buffer_size (CMSIS-NN, outside "
-                "ExecuTorch's tree, and dependent on the core's DSP/MVE extensions): not modelled",
     "cadence_hifi": "sizes its allocate_temp scratch with the HiFi NNLib's xa_nn_*_getsize "
                     "(xa_nn_conv2d_getsize, xa_nn_reduce_getsize_nhwc, ...), which is outside "
                     "ExecuTorch's tree: not modelled",

@@ -2,7 +2,8 @@
 // topk of every release that has it (tests/measured/x86_64_run_temp.json) and the Cadence HiFi
 // mm.out, bmm.out and _softmax.out (x86_64_run_temp_hifi.json), atan2.out, pow.*,
 // clamp.Tensor_out, where.self_out, bitwise_*.{Tensor,Scalar}_out and cadence::quantized_matmul*
-// (x86_64_run_temp_hifi_broadcast.json; each file says how it was measured): each call's
+// (x86_64_run_temp_hifi_broadcast.json), and the Cortex-M (CMSIS-NN) operators per core
+// extension (x86_64_run_temp_cortex_m.json; each file says how it was measured): each call's
 // requests and pool bytes, the peak, the call that fails in a pool of peak - 1 bytes and the lines
 // logged, the heap requests of the no-temp-allocator fallback and its failure without a heap (for
 // a kernel that does not check the pointer, the lines up to where it goes on; for one that
@@ -22,9 +23,14 @@ namespace measured_run_temp_test {
 void HoldToMeasured(const char* file) {
   const nlohmann::json measured = test::ReadMeasured(file);
   ASSERT_FALSE(measured["records"].empty());
-  const abi::Abi target = *abi::FindBuiltinTarget("x86_64");
   for (const nlohmann::json& rec : measured["records"]) {
-    SCOPED_TRACE(rec["release"].get<std::string>());
+    SCOPED_TRACE(rec["release"].get<std::string>() + " " + rec["program"].get<std::string>() + " " +
+                 rec.value("m_extension", "") + (rec.value("armclang", false) ? " armclang" : ""));
+    // x86_64's sizes, with the extension and compiler CMSIS-NN was built for (Cortex-M records).
+    abi::Abi target = *abi::FindBuiltinTarget("x86_64");
+    for (abi::MExtension e : {abi::MExtension::kNone, abi::MExtension::kDsp, abi::MExtension::kMve})
+      if (rec.value("m_extension", "none") == abi::MExtensionName(e)) target.m_extension = e;
+    target.armclang = rec.value("armclang", false);
     const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(rec);
     if (rec.contains("sha256")) {
       ASSERT_EQ(Sha256Hex(bytes), rec["sha256"]);  // the program measured
@@ -114,6 +120,12 @@ TEST(MeasuredRunTemp, CadenceHifiMatmulAndSoftmaxMatchTheRealKernelsCallForCall)
 
 TEST(MeasuredRunTemp, CadenceHifiBroadcastBitwiseAndQuantizedMatmulMatchTheRealKernelsCallForCall) {
   HoldToMeasured("x86_64_run_temp_hifi_broadcast.json");
+}
+
+// The Cortex-M backend's CMSIS-NN scratch at 1.1.0 to 1.3.1, built without extensions, for DSP,
+// for MVE, and with CMSIS-NN's Arm Compiler 6 branches.
+TEST(MeasuredRunTemp, CortexMCmsisNnScratchMatchesTheRealOperatorsPerExtension) {
+  HoldToMeasured("x86_64_run_temp_cortex_m.json");
 }
 
 }  // namespace measured_run_temp_test

@@ -50,11 +50,59 @@ TEST(KernelLibraries, PortableTopkFirstRegisteredAtItsRelease) {
 }
 
 TEST(KernelLibraries, CortexMScratchLeavesTheTempAllocatorAt140) {
+  auto first = kernels::LibraryAt("cortex_m", Release("1.1.0"));
+  auto mid = kernels::LibraryAt("cortex_m", Release("1.2.0"));
   auto with = kernels::LibraryAt("cortex_m", Release("1.3.1"));
   auto without = kernels::LibraryAt("cortex_m", Release("1.4.0"));
-  ASSERT_TRUE(with && without);
-  EXPECT_EQ((*with)->ops.at("cortex_m::quantized_conv2d.out"), kernels::TempRule::kUnknownSize);
+  ASSERT_TRUE(first && mid && with && without);
+  // alignof(int16_t) at 1.1.0, kCortexMMveAlignment from 1.2.0.
+  EXPECT_EQ((*first)->temp_alignment, 2u);
+  EXPECT_EQ((*mid)->temp_alignment, 16u);
+  EXPECT_EQ((*mid)->ops.at("cortex_m::quantized_conv2d.out"), kernels::TempRule::kCmsisConvolve);
+  EXPECT_EQ((*mid)->ops.at("cortex_m::quantized_transpose_conv2d.out"),
+            kernels::TempRule::kCmsisTransposeConv);
+  EXPECT_EQ((*with)->ops.at("cortex_m::quantized_conv2d.out"),
+            kernels::TempRule::kCmsisConvolveWrapper);
   EXPECT_EQ((*without)->ops.at("cortex_m::quantized_conv2d.out"), kernels::TempRule::kNone);
+  EXPECT_EQ((*without)->ops.at("cortex_m::quantized_depthwise_conv2d.out"),
+            kernels::TempRule::kNone);
+}
+
+// The CMSIS-NN scratch depends on the core: the built-in cortex-m target does not name one and
+// assumes the Cortex-M backend's documented Cortex-M55 (MVE), and says so; x86_64 is not an Arm
+// M-profile core (CMSIS-NN's plain C paths) and assumes nothing.
+TEST(RunTemp, CortexMScratchFollowsTheCoresExtensionAndSaysWhatItAssumed) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("cortex_m_conv"));
+  kernels::RunTempOptions o;
+  o.kernels = {"cortex_m"};
+  o.pool_align = 16;  // the requests are 16-aligned: no padding before them
+  const kernels::RunTemp mve = Temp(p, "1.3.0", "cortex-m", o);
+  EXPECT_TRUE(mve.known());
+  EXPECT_EQ(mve.peak_bytes, 12400u);  // depthwise 5x5: 4 x CH_IN_BLOCK_MVE (124) x 25
+  ASSERT_EQ(mve.assumptions.size(), 1u);
+  EXPECT_NE(mve.assumptions[0].find("m_extension mve"), std::string::npos);
+  EXPECT_NE(mve.assumptions[0].find("Cortex-M55"), std::string::npos);
+  const kernels::RunTemp none = Temp(p, "1.3.0", "x86_64", o);
+  EXPECT_EQ(none.peak_bytes, 112u);  // conv 3x3 on 3 channels: 2 x align4(27) int16
+  EXPECT_TRUE(none.assumptions.empty());
+  // Without MVE a 3x3 depthwise asks for 0 bytes, and still asks.
+  ASSERT_EQ(none.calls.size(), 5u);
+  EXPECT_EQ(none.calls[2].instruction, 3u);
+  EXPECT_EQ(none.calls[2].requests[0].bytes, 0u);
+  // A pool one byte short: the conv's own line at 1.3.0, then the call fails.
+  o.temp_pool_bytes = 111;
+  const kernels::RunTemp short_pool = Temp(p, "1.3.0", "x86_64", o);
+  ASSERT_TRUE(short_pool.check && !short_pool.check->fits);
+  EXPECT_EQ(short_pool.check->log,
+            (std::vector<std::string>{
+                "Memory allocation failed: 112B requested (adjusted for alignment), 111B "
+                "available",
+                "Failed to allocate temp memory. Bytes requested: 112",
+                "quantized_conv2d_out: failed to allocate scratch buffer (112 bytes, error 33)",
+                "KernelCall failed at instruction 0:0 in operator "
+                "cortex_m::quantized_conv2d.out: 0x21"}));
+  // From 1.4.0 the scratch is a planned tensor.
+  EXPECT_EQ(Temp(p, "1.4.0", "cortex-m", {.kernels = {"cortex_m"}}).calls.size(), 0u);
 }
 
 TEST(KernelLibraries, EthosUScratchFromTheTempAllocatorFrom070At16From100) {

@@ -21,6 +21,13 @@ struct SizeAlign {
   bool operator==(const SizeAlign&) const = default;
 };
 
+// The Arm M-profile extensions of the core, as CMSIS-NN's arm_nn_math_types.h sees them
+// (ARM_MATH_DSP from __ARM_FEATURE_DSP, ARM_MATH_MVEI from __ARM_FEATURE_MVE): kNone for
+// Cortex-M0/M0+/M3 and for any core that is not Arm M-profile (CMSIS-NN's plain C paths), kDsp for
+// Cortex-M4/M7/M33/M35P, kMve for Cortex-M55/M85 (which have DSP as well).
+enum class MExtension : uint8_t { kNone, kDsp, kMve };
+const char* MExtensionName(MExtension e);  // "none", "dsp", "mve"
+
 struct Abi {
   std::string name;         // the --target value
   std::string description;  // one line for `etmem list targets`
@@ -31,6 +38,14 @@ struct Abi {
   uint32_t max_align = 8;    // alignof(std::max_align_t)
   uint32_t malloc_align = 8; // what malloc / a static pool usually gives: default --pool-align
   std::string compiler;      // the compiler whose layout this row describes (for reports)
+  // What the CMSIS-NN kernels (the Cortex-M backend's run-time scratch) were built for: the
+  // core's extensions, and whether by Arm Compiler 6 (armclang defines __ARMCC_VERSION, which two
+  // of CMSIS-NN's buffer sizes test). `m_extension_assumed` non-empty: the target does not say,
+  // and this is why the value was chosen (reports say so when a figure depends on it).
+  MExtension m_extension = MExtension::kNone;
+  std::string m_extension_assumed;
+  bool armclang = false;
+  std::string armclang_assumed;
 };
 
 // The built-in targets, in the order `--target all` visits them.
@@ -42,6 +57,8 @@ Result<Abi> FindBuiltinTarget(const std::string& name);
 // Reads a target-description file (JSON), e.g.
 //   {"name": "i386", "pointer": [4, 4], "size_t": [4, 4], "int64": [8, 4], "double": [8, 4],
 //    "max_align": 16, "malloc_align": 16}
+// and, for the Cortex-M backend's CMSIS-NN scratch, "m_extension": "none" | "dsp" | "mve" and
+// "armclang": true | false (the core's extensions and the compiler CMSIS-NN was built with).
 // Every number is checked (power-of-two alignments, sizes 1..16).
 Result<Abi> ReadTargetFile(const std::string& path);
 // The same from text held in memory; `path` names it in messages.

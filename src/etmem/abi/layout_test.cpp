@@ -219,6 +219,29 @@ TEST(LayoutTest, TargetFileWithMalformedValuesIsOneLineNamingTheFile) {
                         "\"name\"");
 }
 
+// The core's extensions and CMSIS-NN's compiler (the Cortex-M backend's scratch): said, or
+// assumed and the assumption kept for reports.
+TEST(LayoutTest, TargetFileSaysTheMProfileExtensionOrItIsAssumed) {
+  const std::string base = R"("pointer": [4, 4], "size_t": [4, 4], "int64": [8, 8], "double": [8, 8])";
+  auto said = ReadTargetText("{" + base + R"(, "m_extension": "dsp", "armclang": true})", "m4.json");
+  ASSERT_TRUE(said.has_value());
+  EXPECT_EQ(said->m_extension, MExtension::kDsp);
+  EXPECT_TRUE(said->armclang);
+  EXPECT_TRUE(said->m_extension_assumed.empty() && said->armclang_assumed.empty());
+  auto unsaid = ReadTargetText("{" + base + "}", "plain.json");
+  ASSERT_TRUE(unsaid.has_value());
+  EXPECT_EQ(unsaid->m_extension, MExtension::kNone);
+  EXPECT_FALSE(unsaid->armclang);
+  EXPECT_NE(unsaid->m_extension_assumed.find("assumed none"), std::string::npos);
+  EXPECT_FALSE(unsaid->armclang_assumed.empty());
+  ExpectTargetFileError("bad_ext", "{" + base + R"(, "m_extension": "neon"})", "\"m_extension\"");
+  // The built-in cortex-m assumes MVE and says why; the others are not M-profile cores.
+  EXPECT_EQ(FindBuiltinTarget("cortex-m")->m_extension, MExtension::kMve);
+  EXPECT_FALSE(FindBuiltinTarget("cortex-m")->m_extension_assumed.empty());
+  EXPECT_EQ(FindBuiltinTarget("x86_64")->m_extension, MExtension::kNone);
+  EXPECT_TRUE(FindBuiltinTarget("x86_64")->m_extension_assumed.empty());
+}
+
 TEST(LayoutTest, MissingTargetFileIsOneLineNamingTheFile) {
   std::string path = ::testing::TempDir() + "etmem_layout_test_no_such_target.json";
   Result<Abi> abi = ReadTargetFile(path);

@@ -9,10 +9,24 @@
 
 namespace etmem::abi {
 
+const char* MExtensionName(MExtension e) {
+  switch (e) {
+    case MExtension::kNone: return "none";
+    case MExtension::kDsp: return "dsp";
+    case MExtension::kMve: return "mve";
+  }
+  return "none";
+}
+
 const std::vector<Abi>& BuiltinTargets() {
+  // Not an Arm M-profile core: CMSIS-NN's plain C paths (neither ARM_MATH_DSP nor ARM_MATH_MVEI),
+  // which is what these rows' compilers give; none of them is Arm Compiler 6.
   static const std::vector<Abi> kTargets = {
       {"cortex-m", "Arm Cortex-M (arm-none-eabi, AAPCS ILP32, 8-byte int64 alignment)",
-       {4, 4}, {4, 4}, {8, 8}, {8, 8}, 8, 8, "arm-none-eabi-gcc 12"},
+       {4, 4}, {4, 4}, {8, 8}, {8, 8}, 8, 8, "arm-none-eabi-gcc 12", MExtension::kMve,
+       "the target does not name its core: assumed a Cortex-M55 (MVE), the Cortex-M backend's "
+       "documented target (backends/cortex_m/README.md: examples/arm/run.sh "
+       "--target=cortex-m55); a target file with \"m_extension\" says otherwise"},
       {"riscv32", "RISC-V 32-bit (riscv64-unknown-elf -march=rv32imac -mabi=ilp32)",
        {4, 4}, {4, 4}, {8, 8}, {8, 8}, 16, 8, "riscv64-unknown-elf-gcc 12"},
       {"xtensa", "Xtensa LX6/LX7 (ESP32, xtensa-esp32-elf, ILP32)",
@@ -60,6 +74,14 @@ Result<uint32_t> ReadAlign(const json_file::Object& f, const char* key, uint32_t
   return static_cast<uint32_t>(v);
 }
 
+Result<MExtension> ReadMExtension(const json_file::Object& f) {
+  const nlohmann::json* v = f.Optional("m_extension");
+  if (!v) return MExtension::kNone;
+  for (MExtension e : {MExtension::kNone, MExtension::kDsp, MExtension::kMve})
+    if (v->is_string() && v->get<std::string>() == MExtensionName(e)) return e;
+  return f.WrongType("m_extension", "\"none\", \"dsp\" or \"mve\"");
+}
+
 }  // namespace
 
 Result<Abi> ReadTargetFile(const std::string& path) {
@@ -73,7 +95,7 @@ Result<Abi> ReadTargetText(const std::string& text, const std::string& path_raw)
   const json_file::Object f(j, path);
   // "measured": the types `etmem probe` measured, kept in the file for the reader (not read).
   if (auto ok = f.Known({"name", "description", "compiler", "pointer", "size_t", "int64", "double",
-                         "max_align", "malloc_align", "measured"});
+                         "max_align", "malloc_align", "m_extension", "armclang", "measured"});
       !ok)
     return ok.error();
   Abi abi;
@@ -92,6 +114,14 @@ Result<Abi> ReadTargetText(const std::string& text, const std::string& path_raw)
   ETMEM_TRY(abi.float64, ReadPair(f, "double"));
   ETMEM_TRY(abi.max_align, ReadAlign(f, "max_align", 8));
   ETMEM_TRY(abi.malloc_align, ReadAlign(f, "malloc_align", abi.max_align));
+  ETMEM_TRY(abi.m_extension, ReadMExtension(f));
+  if (!f.Optional("m_extension"))
+    abi.m_extension_assumed = "the target file does not say (\"m_extension\"): assumed none "
+                              "(no DSP or MVE extension: CMSIS-NN's plain C paths)";
+  ETMEM_TRY(abi.armclang, f.Bool("armclang", false));
+  if (!f.Optional("armclang"))
+    abi.armclang_assumed = "the target file does not say (\"armclang\"): assumed not Arm "
+                           "Compiler 6 (GCC or clang)";
   return abi;
 }
 

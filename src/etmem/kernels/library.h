@@ -45,6 +45,17 @@ namespace etmem::kernels {
 // asym8sxasym8s / asym8uxasym8u variants ask for a zeroed bias of X.size(-2) x X.size(-1) words
 // and, when not transposed, X.size(-2) x X.size(-1) bytes, each ET_CHECK_MSG'd: a failed request
 // aborts the runtime.
+// kCmsis*: the Cortex-M backend's int8 operators (1.1.0 to 1.3.1), which size a CMSIS-NN scratch
+// with arm_*_get_buffer_size (kernels/cmsis_nn.h; the core's extension and compiler come from the
+// target) and ask for it at the library's temp alignment (TempHelperDelta; the batch matmul at the
+// allocator's default), failing the call with a line of their own when it is refused:
+// kCmsisConvolve: quantized_conv2d.out, arm_convolve_s8_get_buffer_size, asked when positive
+// (1.1.0, 1.2.0); kCmsisConvolveWrapper: the same with arm_convolve_wrapper_s8_get_buffer_size
+// and the 1.3.0 log line; kCmsisDepthwise: quantized_depthwise_conv2d.out,
+// arm_depthwise_conv_wrapper_s8_get_buffer_size, always asked (0 B included);
+// kCmsisBatchMatmul: quantized_batch_matmul.out, arm_fully_connected_s8_get_buffer_size of the
+// output, asked when positive; kCmsisTransposeConv: quantized_transpose_conv2d.out, two requests
+// always: arm_transpose_conv_s8_get_buffer_size, then the reverse-conv output buffer.
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -62,6 +73,11 @@ enum class TempRule : uint8_t {
   kHifiWhereScratch,
   kHifiQuantizedMatmul,
   kHifiQuantizedMatmulAsym8,
+  kCmsisConvolve,
+  kCmsisConvolveWrapper,
+  kCmsisDepthwise,
+  kCmsisBatchMatmul,
+  kCmsisTransposeConv,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

@@ -31,6 +31,10 @@ struct TempRequest {
   // Non-empty: the kernel ET_CHECK_MSGs the pointer instead: the Fatal line it logs when the
   // request fails, after which the runtime aborts (et_pal_abort).
   std::string abort;
+  // The line the kernel itself logs when this request fails (after the runtime's), and whether it
+  // then fails the call (context.fail) without a check line.
+  std::string kernel_log;
+  bool fails_call = false;
 };
 
 // One call that asks for temp memory, or whose asking is unknown.
@@ -78,6 +82,10 @@ struct RunTemp {
   std::vector<std::string> no_heap_log;
   std::string no_heap_then;  // as TempPoolCheck::then
   std::optional<TempPoolCheck> check;  // with a temp pool size
+  // What the figures assumed that the target does not say (the core's extensions for the
+  // Cortex-M backend's CMSIS-NN scratch); empty when nothing was.
+  std::vector<std::string> assumptions;
+  std::string assumed_brief;  // the same in a few words, for the one-line Describe
   bool known() const { return unknown_calls == 0; }
   // One line: "0 B: none of these kernels ...", "96 B at instruction 3 (aten::topk.values, ...)".
   std::string Describe() const;

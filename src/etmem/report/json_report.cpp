@@ -152,6 +152,7 @@ json TempJson(const MethodReport& m) {
               {"calls", calls},
               {"summary", t.Describe()}};
   if (t.platform_fallback) run["heap_peak_bytes"] = t.heap_peak_bytes;
+  if (!t.assumptions.empty()) run["assumptions"] = t.assumptions;
   if (t.check) {
     json log = t.check->log;
     run["check"] = {{"pool_bytes", t.check->pool_bytes},

@@ -30,6 +30,7 @@ std::vector<std::string> RunTempDetail(const Report& r, const MethodReport& m, s
                               c.instruction, c.what, c.library, c.formula, requests, c.pool_bytes,
                               c.upper_bound ? " (upper bound: a dynamic shape)" : ""));
   }
+  for (const std::string& a : t.assumptions) out.push_back("assumed: " + a);
   if (!t.reset_each_instruction && !t.calls.empty())
     out.push_back("this release does not reset the temp allocator between instructions: the "
                   "requests add up");

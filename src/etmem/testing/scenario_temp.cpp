@@ -9,7 +9,11 @@
 // `hifi_broadcast`, the HiFi atan2.out, pow.*, clamp.Tensor_out and where.self_out in each of their
 // broadcast cases, `hifi_bitwise`, the HiFi bitwise_{and,or,xor} (their broadcast buffers), and
 // `hifi_quantized_matmul` / `hifi_quantized_matmul_asym8`, the HiFi cadence::quantized_matmul*
-// (whose failed requests abort).
+// (whose failed requests abort); `cortex_m_conv` and `cortex_m_matmul`, the Cortex-M backend's
+// CMSIS-NN operators (conv2d and depthwise conv2d; batch matmul and transpose conv2d, from 1.2.0)
+// in shapes that take CMSIS-NN's different buffer-size branches, for --kernels cortex_m on targets
+// with and without DSP / MVE and their measurement with the real operators
+// (tests/measured/x86_64_run_temp_cortex_m.json).
 // Not: the builder (program_builder.h).
 #include "etmem/testing/scenario_helpers.h"
 #include "etmem/testing/scenarios.h"
@@ -251,10 +255,105 @@ ProgramBuilder ProgramWithHifiQuantizedMatmulAsym8() {
   return program;
 }
 
+// The Cortex-M operators take int8 NCHW tensors in channels_last dim order (NHWC in memory);
+// their bias and per-channel parameters are int32.
+
+int Nhwc(MethodBuilder& m, BumpPlanner& planner, std::vector<int32_t> sizes) {
+  const Placement p = planner.Take(TensorBytes(kChar, sizes));
+  return m.Tensor({.dtype = kChar, .sizes = std::move(sizes),
+                   .dim_order = std::vector<uint8_t>{0, 2, 3, 1}, .placement = p});
+}
+
+// quantized_conv2d.out / quantized_depthwise_conv2d.out / quantized_transpose_conv2d.out(input,
+// weight, bias, stride, padding, [output_padding,] dilation, [depth_multiplier,] input_offset,
+// output_offset, requantize_multipliers, requantize_shifts, activation_min, activation_max, *,
+// out), then what it returns. The weight is [O, kh, kw, I] (depthwise: [1, kh, kw, C_out]).
+struct Conv {
+  int in_c, h, w, out_c, kh, kw, stride, pad_h, pad_w, out_h, out_w;
+  int depth_multiplier = 0;  // depthwise
+  int output_padding = -1;   // transpose
+};
+
+int ConvCall(MethodBuilder& m, BumpPlanner& planner, int op, const Conv& c,
+             std::vector<int32_t>& inputs) {
+  const int in = Nhwc(m, planner, {1, c.in_c, c.h, c.w});
+  inputs.push_back(in);
+  const bool depthwise = c.depth_multiplier > 0;
+  const int weight = depthwise ? ConstantTensor(m, {1, c.kh, c.kw, c.out_c}, kChar)
+                               : ConstantTensor(m, {c.out_c, c.kh, c.kw, c.in_c}, kChar);
+  const int bias = ConstantTensor(m, {c.out_c}, kInt32);
+  const int multipliers = ConstantTensor(m, {c.out_c}, kInt32);
+  const int shifts = ConstantTensor(m, {c.out_c}, kInt32);
+  const int out = Nhwc(m, planner, {1, c.out_c, c.out_h, c.out_w});
+  std::vector<int32_t> args = {in, weight, bias, m.IntListOf({c.stride, c.stride}),
+                               m.IntListOf({c.pad_h, c.pad_w})};
+  if (c.output_padding >= 0) args.push_back(m.IntListOf({c.output_padding, c.output_padding}));
+  args.push_back(m.IntListOf({1, 1}));
+  if (depthwise) args.push_back(m.Int(c.depth_multiplier));
+  for (int v : {m.Int(0), m.Int(0), multipliers, shifts, m.Int(-128), m.Int(127), out, out})
+    args.push_back(v);
+  m.KernelCall(op, args);
+  return out;
+}
+
+ProgramBuilder ProgramWithCortexMConv() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int conv = m.Operator("cortex_m::quantized_conv2d", "out");
+  const int dw = m.Operator("cortex_m::quantized_depthwise_conv2d", "out");
+  std::vector<int32_t> ins, outs;
+  // 3x3, C 3 -> 8, pad 1: CMSIS-NN's general im2col conv.
+  outs.push_back(ConvCall(m, planner, conv, {3, 8, 8, 8, 3, 3, 1, 1, 1, 8, 8}, ins));
+  // 1x1, stride 1, no padding, C 20 -> 8: the wrapper's 1x1 fast path (1.3.0 on).
+  outs.push_back(ConvCall(m, planner, conv, {20, 6, 6, 8, 1, 1, 1, 0, 0, 6, 6}, ins));
+  // 1x3 on a one-row input, C 4 -> 8, pad (0, 1): the wrapper's 1xN path.
+  outs.push_back(ConvCall(m, planner, conv, {4, 1, 10, 8, 1, 3, 1, 0, 1, 1, 10}, ins));
+  // Depthwise 3x3, C 8, pad 1 (without MVE, the 3x3 kernel: no buffer); 5x5, pad 2 (the opt
+  // kernel); 3x3 on one input channel times 4 (with MVE, as a regular conv).
+  outs.push_back(ConvCall(m, planner, dw, {8, 8, 8, 8, 3, 3, 1, 1, 1, 8, 8, 1}, ins));
+  outs.push_back(ConvCall(m, planner, dw, {8, 8, 8, 8, 5, 5, 1, 2, 2, 8, 8, 1}, ins));
+  outs.push_back(ConvCall(m, planner, dw, {1, 6, 6, 4, 3, 3, 1, 1, 1, 6, 6, 4}, ins));
+  m.Inputs(ins);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
+// quantized_batch_matmul.out(lhs, lhs_zero_point, rhs_transposed, rhs_zero_point,
+// output_zero_point, output_multiplier, output_shift, *, out), then what it returns; and two
+// transpose convs: C 4 -> 6, stride 2 (CMSIS-NN's column buffer), and C 20 -> 8, stride 1 (more
+// than 16 input channels: the reverse conv, with its second buffer).
+ProgramBuilder ProgramWithCortexMMatmul() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int bmm = m.Operator("cortex_m::quantized_batch_matmul", "out");
+  const int tconv = m.Operator("cortex_m::quantized_transpose_conv2d", "out");
+  const int lhs = PlannedTensor(m, planner, {2, 3, 8}, kChar);
+  const int rhs = PlannedTensor(m, planner, {2, 5, 8}, kChar);
+  std::vector<int32_t> ins = {lhs, rhs}, outs;
+  const int y = PlannedTensor(m, planner, {2, 3, 5}, kChar);
+  m.KernelCall(bmm, {lhs, m.Int(0), rhs, m.Int(0), m.Int(0), m.Int(1073741824), m.Int(0), y, y});
+  outs.push_back(y);
+  Conv a{4, 5, 5, 6, 3, 3, 2, 1, 1, 10, 10};
+  a.output_padding = 1;
+  outs.push_back(ConvCall(m, planner, tconv, a, ins));
+  Conv b{20, 5, 5, 8, 3, 3, 1, 1, 1, 5, 5};
+  b.output_padding = 0;
+  outs.push_back(ConvCall(m, planner, tconv, b, ins));
+  m.Inputs(ins);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
 constexpr NamedScenario kTemp[] = {
     {"topk", ProgramWithTopk},
     {"hifi_matmul", ProgramWithHifiMatmul},
     {"hifi_softmax", ProgramWithHifiSoftmax},
+    {"cortex_m_conv", ProgramWithCortexMConv},
+    {"cortex_m_matmul", ProgramWithCortexMMatmul},
     {"hifi_broadcast", ProgramWithHifiBroadcast},
     {"hifi_bitwise", ProgramWithHifiBitwise},
     {"hifi_quantized_matmul", ProgramWithHifiQuantizedMatmul},
