@@ -214,7 +214,8 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
 // Issue 26: on a 32-bit target (g++ -m32, the target etmem probe measured), the paths that
 // depend on size_t: a planned offset with a high word is NotSupported ("size_t cannot hold
 // memory offset ...", 0.2+), a mutable-segment offset is read into a 32-bit size_t, and the
-// planned, mutable and constant offsets whose sum with the size wraps; the verdict, the error,
+// planned, mutable and constant offsets whose sum with the size wraps, tensors whose element
+// count or bytes wrap in a 32-bit ssize_t / size_t (1.1 aborts); the verdict, the error,
 // the log line and every method-allocator call (4-byte pointers) as the real runtime had them.
 TEST(MeasuredRefusals, A32BitTargetRefusesOrLoadsExactlyAsItsRuntimeDid) {
   const Result<abi::Abi> target =
@@ -240,8 +241,14 @@ TEST(MeasuredRefusals, A32BitTargetRefusesOrLoadsExactlyAsItsRuntimeDid) {
   EXPECT_GT(n_tags, 0u);
   for (const char* name : {"planned_offset_high_word", "planned_offset_overflow",
                            "mutable_state_offset_wraps", "constant_offset_wraps",
-                           "mutable_state_in_segment"})
+                           "mutable_state_in_segment", "numel_wraps_to_zero",
+                           "nbytes_wraps_to_zero", "numel_wraps_past_buffer",
+                           "numel_wraps_in_32_bits", "delegate_without_id"})
     EXPECT_EQ(runs_by_program[name].size(), 2 * n_tags) << name;
+  // A tensor's element count wraps in a 32-bit ssize_t (65537^2 -> 131073 elements, 524292
+  // bytes), where a 64-bit one holds it (17180393476 bytes): the wrapped size was in the line.
+  EXPECT_TRUE(logs.count("offset_bytes (16) + size_bytes (524292) >= allocator size (48) for "
+                         "memory_id 0"));
   // The 32-bit refusal itself was met (both spellings of its line, 0.2-1.0 and 1.1+).
   EXPECT_TRUE(logs.count("size_t cannot hold memory offset 0x00000001.00000010")) << "0.2-1.0";
   EXPECT_TRUE(logs.count("size_t cannot hold memory offset 0x0000000100000010")) << "1.1+";

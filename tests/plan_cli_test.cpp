@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -110,6 +111,33 @@ TEST(PlanCli, ReplanWritesASmallerSoundProgram) {
   EXPECT_EQ(j["methods"][0]["buffers"][0]["planned"], 24576);
   EXPECT_EQ(Etmem("analyze " + out.string()).exit_code, 0);
   fs::remove(out);
+}
+
+// Plans replan leaves as stored (pte_fuzzer findings, kept in fuzz/regressions/pte/): a tensor in
+// a buffer the method does not declare, and a plan that needs a buffer past 2^63 - 1 bytes. No
+// file is written; one line names the program, the method and why, not "a bug in etmem".
+TEST(PlanCli, ReplanSaysWhyAPlanCannotBeRewritten) {
+  const fs::path dir = fs::path(ETMEM_SOURCE_DIR) / "fuzz/regressions/pte";
+  const struct {
+    const char* file;
+    const char* why;
+  } cases[] = {
+      {"replan_segments_under_a_zero_base.pte", "is planned in buffer 50, which the method does "
+                                                "not declare"},
+      {"replan_buffer_past_int64.pte", "needs a buffer larger than a planned buffer size can say"},
+  };
+  for (const auto& c : cases) {
+    const fs::path out = Temp("etmem_unreplannable");
+    const etmem::test::CliRun r =
+        etmem::test::Etmem("replan " + (dir / c.file).string() + " -o " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << c.file;
+    EXPECT_EQ(r.out, "") << c.file;
+    EXPECT_NE(r.err.find("method 'forward' cannot be re-planned: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.why), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("bug"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << c.file;
+  }
 }
 
 // `etmem replan --format json`: the buffers, the file written, its size and the saving, as the

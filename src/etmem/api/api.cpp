@@ -409,10 +409,20 @@ namespace {
 void CheckReplannedSound(const pte::ProgramView& back, const std::string& name) {
   for (const pte::MethodView& m : back.methods) {
     const plan::Lifetimes l = Take(plan::ComputeLifetimes(m));
-    if (!plan::Validate(l).sound())
-      throw api::Error(ErrorKind::kInvalidProgram,
-                       name + ": the re-planned method '" + Printable(m.name) +
-                           "' is not sound (a bug in etmem)");
+    const plan::Validation v = plan::Validate(l);
+    if (v.sound()) continue;
+    // What replan leaves as stored (it cannot be written otherwise): a tensor in a buffer the
+    // method does not declare, or a buffer that would need more than an int64 size can say.
+    std::string why = "a sound plan needs a buffer larger than a planned buffer size can say "
+                      "(2^63 - 1 bytes)";
+    for (const plan::Misplaced& p : v.misplaced)
+      if (p.buffer_size < 0) {
+        why = "value " + std::to_string(p.value) + " is planned in buffer " +
+              std::to_string(p.memory_id) + ", which the method does not declare";
+        break;
+      }
+    throw api::Error(ErrorKind::kInvalidProgram, name + ": method '" + Printable(m.name) +
+                                                     "' cannot be re-planned: " + why);
   }
 }
 

@@ -177,6 +177,12 @@ Split SplitBuffer(size_t piece_index, const Piece& piece, const std::vector<uint
     split.part_bytes.push_back(end[b]);
     part_region->push_back(bins[b]);
   }
+  // A buffer no tensor lives in (a plan may declare one): one empty part where the most room
+  // is, so the rewritten program still declares the buffer, with 0 bytes.
+  if (split.part_bytes.empty() && !bins.empty()) {
+    split.part_bytes.push_back(0);
+    part_region->push_back(bins[0]);
+  }
   split.part_of.resize(s.size());
   split.offset_of = offset;
   for (size_t i = 0; i < s.size(); ++i) split.part_of[i] = part_of_bin[bin_of[i]];

@@ -122,6 +122,7 @@ Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
       // Storage items, in the order FitProgram built them, per split buffer.
       for (const Split& s : fit.result.best.splits) {
         const uint32_t id = fit.pieces[s.piece].memory_id;
+        if (s.part_bytes.empty()) continue;  // no region at all: nothing was placed
         e.planned_buffer_sizes[id] = static_cast<int64_t>(s.part_bytes[0]);
         size_t item = 0;
         for (const plan::Storage& st : storages) {

@@ -80,7 +80,10 @@ HarnessStubs StubKernelsAndBackends(
     for (const pte::OperatorView& op : m.operators)
       kernels.push_back(std::string(op.name) + (op.overload.empty() ? "" : ".") +
                         std::string(op.overload));
-    for (const pte::DelegateView& d : m.delegates) backends.push_back(std::string(d.backend));
+    // A delegate without an id (or with an empty one) gets no stub: the runtime refuses the
+    // first before any lookup, and no backend can be registered under the second.
+    for (const pte::DelegateView& d : m.delegates)
+      if (!d.backend.empty()) backends.push_back(std::string(d.backend));
   }
   for (auto* v : {&kernels, &backends}) {
     std::sort(v->begin(), v->end());

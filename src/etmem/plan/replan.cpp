@@ -234,7 +234,11 @@ MethodReplan ReplanMethod(const Lifetimes& l, uint64_t alignment) {
       buffers.push_back({st.bytes, st.first, st.last});
     }
     PlanChoice choice = BestPlan(buffers, alignment);
-    const auto after = static_cast<int64_t>(std::max(choice.size, idle_size));
+    // A plan larger than a planned buffer size can say (int64_t in the schema) cannot be written:
+    // the stored one stays (such tensors load nowhere).
+    const uint64_t need = std::max(choice.size, idle_size);
+    const bool writable = need <= static_cast<uint64_t>(INT64_MAX);
+    const int64_t after = writable ? static_cast<int64_t>(need) : l.planned_buffer_sizes[id];
     BufferReplan r{static_cast<uint32_t>(id), l.planned_buffer_sizes[id], after, choice.planner};
     // The new offsets: members of an alias group keep their distance from the group's lowest
     // offset; storage never live goes to offset 0.
@@ -253,8 +257,8 @@ MethodReplan ReplanMethod(const Lifetimes& l, uint64_t alignment) {
         if (l.tensors[t].memory_id == id && (o[t] >> 32) != 0) return true;
       return false;
     };
-    if (!unsound[id] &&
-        (after >= r.before || (needs_high_word(offsets) && !needs_high_word(out.offsets)))) {
+    if (!writable || (!unsound[id] && (after >= r.before || (needs_high_word(offsets) &&
+                                                               !needs_high_word(out.offsets))))) {
       r.after = r.before;
       r.planner = "original";
     } else {

@@ -223,7 +223,16 @@ std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView&
       has_segments ? AlignUp(program_size, SegmentAlignment(h.segment_base_offset)) : 0;
   StoreU64(head.data() + kHeaderOffset + 8, program_size);
   StoreU64(head.data() + kHeaderOffset + 16, base);
-  if (!has_segments) return head;
+  if (!has_segments) {
+    // Segments listed under a zero base, which the runtime never reads ("No segments"): the
+    // reader still bounds them by the file, so keep the file as long as they say (no longer than
+    // the input, which the reader accepted under the same rule).
+    uint64_t listed_end = 0;
+    for (const pte::SegmentView& s : program.segments)
+      listed_end = std::max(listed_end, s.offset + s.size);
+    if (listed_end > head.size()) head.resize(listed_end, 0);
+    return head;
+  }
   // A segment base past the file's end (accepted when no segment is ever read): no segment
   // bytes to carry over.
   const uint64_t tail =

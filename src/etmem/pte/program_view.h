@@ -127,6 +127,7 @@ struct DelegateView {
   uint32_t blob_index = 0;
   uint64_t blob_bytes = 0;
   uint64_t blob_file_offset = 0;  // where the blob's bytes start in the file
+  bool has_backend = true;        // the id is written (absent: refused from 0.2, a crash in 0.1)
 };
 
 struct MethodView {
@@ -215,6 +216,8 @@ struct ProgramView {
   uint32_t constant_offsets = 0;           // entries in constant_segment.offsets
   uint64_t constant_segment_bytes = 0;
   uint32_t named_data = 0;                 // entries in Program.named_data
+  bool has_named_data_vector = false;      // Program.named_data is present (maybe empty)
+  bool has_segments_vector = false;        // Program.segments is present (maybe empty)
   uint32_t mutable_segments = 0;
   bool has_mutable_segments_vector = false;  // Program.mutable_data_segments is present
   // Its first entry, the one the runtime copies mutable state from: whether it has an offsets

@@ -511,6 +511,7 @@ Status ReadDelegates(const fb::Program& p, const uint8_t* file_base, const fb::M
     const Where dwhere{&where, "delegate", static_cast<int64_t>(out.delegates.size())};
     if (!d) return w.Fail(dwhere, "null delegate entry");
     DelegateView dv;
+    dv.has_backend = d->backend() != nullptr;
     if (d->backend()) dv.backend = std::string_view(d->backend()->c_str(), d->backend()->size());
     dv.has_compile_specs = d->compile_specs() != nullptr;
     dv.compile_specs = dv.has_compile_specs ? d->compile_specs()->size() : 0;
@@ -605,7 +606,9 @@ Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::
       out.constant_segment_bytes = out.segments[cs->segment_index()].size;
     }
   }
+  out.has_segments_vector = p.segments() != nullptr;
   if (p.named_data()) {
+    out.has_named_data_vector = true;
     out.named_data = p.named_data()->size();
     for (const fb::NamedBlob* b : *p.named_data())
       if (b) out.named_data_segments.push_back(b->segment_index());

@@ -24,6 +24,33 @@ namespace {
 using pte::InstructionKind;
 using pte::ValueKind;
 
+// TensorImpl's element count (compute_numel: the sizes multiplied in order, in ssize_t) and
+// TensorImpl::nbytes() (that count times the element size, in size_t), in the target's widths.
+// A product past the type wraps at every release but 1.1, which ET_CHECKs both (the flags say
+// where: the count past SSIZE_MAX, else the bytes past SIZE_MAX). Empty for a dtype no release
+// knows (the tensor parser or TensorImpl refuses it first where the release checks).
+struct TensorImplBytes {
+  uint64_t nbytes = 0;        // as the runtime computes it, wrapped to the target's size_t
+  bool numel_overflows = false;
+  bool nbytes_overflows = false;
+};
+std::optional<TensorImplBytes> RuntimeNbytes(std::span<const int32_t> sizes, int8_t dtype,
+                                             uint64_t max_size_t) {
+  const std::optional<uint32_t> element = pte::ScalarTypeBytes(dtype);
+  if (!element) return std::nullopt;
+  const uint64_t max_ssize_t = max_size_t >> 1;
+  TensorImplBytes r;
+  uint64_t numel = 1;  // the true count until it first overflows, then the wrapped one
+  for (int32_t s : sizes) {
+    const uint64_t size = static_cast<uint64_t>(static_cast<uint32_t>(s));  // s >= 0 (reader)
+    if (!r.numel_overflows && numel != 0 && size > max_ssize_t / numel) r.numel_overflows = true;
+    numel = (numel * size) & max_size_t;
+  }
+  r.nbytes_overflows = !r.numel_overflows && numel > max_size_t / *element;
+  r.nbytes = (numel * *element) & max_size_t;
+  return r;
+}
+
 class Planner {
  public:
   Planner(const pte::ProgramView& program, const pte::MethodView& method, const RuntimeModel& model,
@@ -186,6 +213,17 @@ class Planner {
   // Program::load's refusals of a program etmem's reader accepts (issue 26): then no method is
   // loaded, and every method reports the program's refusal with nothing allocated.
   bool ProgramLoads() {
+    // 0.6+: a Program.named_data vector (even an empty one) makes Program::load build the
+    // program's named data map over Program.segments, which it requires (PteDataMap::create).
+    if (t_.named_data_map_needs_segments && program_.has_named_data_vector &&
+        !program_.has_segments_vector) {
+      Refuse("InvalidArgument", "Program::load refuses the program: it has a Program.named_data "
+                                "vector and no Program.segments vector");
+      plan_.refusal->log = "PteDataMap loader, named_data or segments is null; most likely the "
+                           "program does not have any named_data segments";
+      plan_.refusal->program_load = true;
+      return false;
+    }
     // Constants in a loaded constant segment and in Program.constant_buffer at once.
     if (t_.constant_segment && program_.constant_offsets >= t_.constant_segment_min_offsets &&
         program_.constant_offsets > 0 && program_.inline_constant_buffers > 0) {
@@ -220,6 +258,9 @@ class Planner {
   bool ParseTensor(const pte::TensorView& t, uint32_t tensor, int64_t value);
   size_t next_storage_offset_ = 0;     // into MethodView::storage_offsets
   size_t next_repeated_dim_order_ = 0;  // into MethodView::repeated_dim_orders
+  // The tensor being parsed: TensorImpl::nbytes() as the runtime computes it (wrapped to the
+  // target's size_t), which its data lookups use; empty for a dtype no release knows.
+  std::optional<uint64_t> nbytes_;
   bool ResolveData(const pte::TensorView& t, int64_t value);
   bool PlannedLookup(const pte::TensorView& t, int64_t value);
   bool LoadMutableState(const pte::TensorView& t, int64_t value);
@@ -359,6 +400,13 @@ bool Planner::ParseTensor(const pte::TensorView& t, uint32_t tensor, int64_t val
     }
   }
   Instance(Site::kTensorImpl, value);
+  // TensorImpl's constructor counts the elements (1.1: ET_CHECK "numel overflowed").
+  const std::optional<TensorImplBytes> bytes = RuntimeNbytes(m_.SizesOf(t), t.dtype, max_size_t_);
+  if (t_.tensor_impl_overflow_checked && bytes && bytes->numel_overflows && !Refused()) {
+    Refuse("abort (ET_CHECK)", where() + "'s element count overflows the target's ssize_t");
+    plan_.refusal->log = "numel overflowed";
+    return false;
+  }
   if (t_.tensor_impl_scalar_types != 0 && !Refused() &&
       !(t.dtype >= 0 && t.dtype < 64 && (t_.tensor_impl_scalar_types >> t.dtype) & 1)) {
     Refuse("abort (ET_CHECK)", where() + " is a tensor of ScalarType " + std::to_string(t.dtype) +
@@ -373,6 +421,14 @@ bool Planner::ParseTensor(const pte::TensorView& t, uint32_t tensor, int64_t val
     return false;
   }
   if (Refused()) return false;
+  // Then the parser asks it for its bytes (TensorImpl::nbytes; 1.1: ET_CHECK "nbytes
+  // overflowed") to find its data.
+  if (t_.tensor_impl_overflow_checked && bytes && bytes->nbytes_overflows) {
+    Refuse("abort (ET_CHECK)", where() + "'s size in bytes overflows the target's size_t");
+    plan_.refusal->log = "nbytes overflowed";
+    return false;
+  }
+  nbytes_ = bytes ? std::optional<uint64_t>(bytes->nbytes) : std::nullopt;
   return ResolveData(t, value);
 }
 
@@ -429,9 +485,8 @@ bool Planner::ResolveData(const pte::TensorView& t, int64_t value) {
 // Method.planned_buffer_sizes after the reserved first, each as large as the entry says.
 bool Planner::PlannedLookup(const pte::TensorView& t, int64_t value) {
   auto where = [value] { return "value " + std::to_string(value); };  // only on refusal
-  const std::optional<uint64_t> bytes = pte::TensorDataBytes(m_, t);
-  if (!bytes) return true;  // numel x element size overflows: refused by the reader's checks
-  const uint64_t nbytes = *bytes;
+  if (!nbytes_) return true;  // a dtype no release knows: refused before, where it is checked
+  const uint64_t nbytes = *nbytes_;
   const bool size_t_32_bit = max_size_t_ <= UINT32_MAX;
   uint64_t offset = t_.planned_offset_high_read &&
                             !(size_t_32_bit && t_.planned_offset_high_dropped_where_size_t_is_32_bit)
@@ -513,7 +568,7 @@ bool Planner::LoadMutableState(const pte::TensorView& t, int64_t value) {
                       std::to_string(program_.segments.size()) + ")",
                   "Segment index " + std::to_string(segment) + " out of range (>= " +
                       std::to_string(program_.segments.size()) + ")");
-  const uint64_t nbytes = pte::TensorDataBytes(m_, t).value_or(0);
+  const uint64_t nbytes = nbytes_.value_or(0);
   // The runtime reads the 64-bit offset into a size_t (`size_t offset = offsets()->Get(i)`): a
   // 32-bit target keeps its low word.
   const uint64_t offset = offsets[t.data_index] & max_size_t_;
@@ -554,7 +609,7 @@ bool Planner::ResolveConstant(const pte::TensorView& t, int64_t value) {
                            std::to_string(program_.inline_constant_buffers);
     return false;
   }
-  const uint64_t nbytes = pte::TensorDataBytes(m_, t).value_or(0);
+  const uint64_t nbytes = nbytes_.value_or(0);
   if (program_.constant_segment && program_.constant_offsets >= t_.constant_segment_min_offsets) {
     const uint32_t n = program_.constant_offsets;
     if (t.data_index >= n) {
@@ -659,6 +714,13 @@ bool Planner::InitDelegates() {
   for (size_t d = 0; d < m_.delegates.size(); ++d) {
     const pte::DelegateView& del = m_.delegates[d];
     const auto subject = static_cast<int64_t>(d);
+    // BackendDelegate::Init: the id first, then the backend, its data and its compile specs.
+    if (!del.has_backend) {
+      Refuse(t_.delegate_id_checked ? "InvalidProgram" : "crash (null dereference)",
+             "delegate " + std::to_string(d) + " has no backend id");
+      if (t_.delegate_id_checked) plan_.refusal->log = "Missing backend id";
+      return false;
+    }
     if (del.has_compile_specs) {
       List(Site::kCompileSpecs, del.compile_specs, subject);
     } else if (!t_.null_compile_specs_skipped) {

@@ -109,6 +109,10 @@ struct RuntimeTraits {
   bool copies_mutable_state_at_load = false;
   // Program.named_data segments are served to backends through the program's named data map.
   bool named_data_for_backends = false;
+  // 0.6+: Program::load builds that map whenever Program.named_data is present (even empty) and
+  // refuses a program without Program.segments: InvalidArgument "PteDataMap loader, named_data
+  // or segments is null; ...", before the constant storage checks.
+  bool named_data_map_needs_segments = false;
 
   // Refusals (issue 13 item 4): how the tensor parser and Program::get_constant_buffer_data
   // refuse data they cannot resolve (tests/measured/x86_64_refusals.json).
@@ -155,6 +159,14 @@ struct RuntimeTraits {
   // with "Invalid dim order: values must be a permutation of [0, N)", after the strides were
   // allocated; the tensor parser returns Internal. Before, the strides are computed anyway.
   bool dim_order_permutation_checked = false;
+  // 1.1 only: TensorImpl ET_CHECKs its element count (compute_numel: "numel overflowed", past
+  // SSIZE_MAX) and its bytes (nbytes(): "nbytes overflowed", past SIZE_MAX), aborting. Every
+  // other release lets both products wrap in the target's ssize_t / size_t, and the tensor's
+  // data is looked up with the wrapped byte count (1.3+ check only when resizing).
+  bool tensor_impl_overflow_checked = false;
+  // 0.2+: a delegate without a backend id is InvalidProgram ("Missing backend id") before its
+  // backend is looked up; 0.1 reads the absent id through a null pointer (a crash).
+  bool delegate_id_checked = false;
   // 1.3+: Program::load_mutable_subsegment_into checks offset + size for overflow
   // (InvalidProgram "offset O + size S overflows"); before, the sum wraps.
   bool mutable_subsegment_overflow_checked = false;

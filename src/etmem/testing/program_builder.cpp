@@ -138,6 +138,11 @@ ProgramBuilder& ProgramBuilder::MutableDataSegment(MutableSegmentRecord segment)
   return *this;
 }
 
+ProgramBuilder& ProgramBuilder::EmptyNamedDataWithoutSegments() {
+  options_.empty_named_data_without_segments = true;
+  return *this;
+}
+
 ProgramBuilder& ProgramBuilder::EmptyMutableDataSegmentList() {
   options_.empty_mutable_segment_list = true;
   return *this;

@@ -130,6 +130,9 @@ class ProgramBuilder {
   // Writes `offset` as constant_segment.offsets[data_index] (ProgramOptions::
   // constant_offset_override; refusal programs).
   ProgramBuilder& ConstantOffset(uint32_t data_index, uint64_t offset);
+  // Writes Program.named_data as an empty vector and no Program.segments vector at all
+  // (ProgramOptions::empty_named_data_without_segments; refusal programs).
+  ProgramBuilder& EmptyNamedDataWithoutSegments();
   // Adds Program.named_data entry `key`, whose bytes get a segment of their own.
   ProgramBuilder& NamedData(std::string key, std::vector<uint8_t> bytes);
 

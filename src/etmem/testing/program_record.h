@@ -63,6 +63,7 @@ struct DelegateSpec {
   std::vector<uint8_t> blob;     // the processed blob handed to the backend's init
   bool blob_in_segment = false;  // false: inline in Program.inline_blobs
   bool omit_compile_specs = false;  // write no compile_specs vector at all (not even empty)
+  bool omit_backend_id = false;     // write no id string at all (refusal programs)
 };
 
 // What the builder keeps per tensor: the spec without its data, plus where the data went.
@@ -161,6 +162,9 @@ struct ProgramOptions {
   // Without mutable_segment: write Program.mutable_data_segments as an empty vector rather than
   // leave it out (refusal programs).
   bool empty_mutable_segment_list = false;
+  // Write Program.named_data as an empty vector and leave Program.segments out (refusal
+  // programs; only for a program that puts nothing in segments).
+  bool empty_named_data_without_segments = false;
   // Segment mode: constant_segment.offsets[index] written as `offset` instead of where the
   // constant was placed (refusal programs: an offset past the segment, or one that wraps).
   std::optional<std::pair<uint32_t, uint64_t>> constant_offset_override;

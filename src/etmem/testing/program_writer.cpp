@@ -43,6 +43,7 @@ struct DataPlan {
   const MutableSegmentRecord* mutable_segment = nullptr;  // ProgramOptions::mutable_segment
   uint32_t mutable_segment_index = 0;                     // as written
   bool empty_mutable_segment_list = false;  // ProgramOptions::empty_mutable_segment_list
+  bool empty_named_data_without_segments = false;  // ProgramOptions::empty_named_data_without_segments
   uint64_t segment_alignment = 1;
 
   uint32_t AddSegment(uint64_t size) {
@@ -140,6 +141,7 @@ DataPlan PlanData(const ProgramOptions& options, std::span<const MethodRecord* c
   PlanDelegateBlobs(methods, plan);
   PlanNamedData(named_data, plan);
   plan.empty_mutable_segment_list = options.empty_mutable_segment_list;
+  plan.empty_named_data_without_segments = options.empty_named_data_without_segments;
   if (options.mutable_segment) {
     const MutableSegmentRecord& s = *options.mutable_segment;
     const uint32_t index = plan.AddSegment(s.bytes.size());
@@ -298,7 +300,8 @@ Offset<fb::Delegate> FlatbufferWriter::Delegate(const DelegateSpec& d, BlobRef b
     specs = fbb_.CreateVector(entries);
   }
   auto ref = fb::CreateBlobReference(fbb_, blob.location, blob.index);
-  return fb::CreateDelegate(fbb_, fbb_.CreateString(d.backend_id), ref, specs);
+  auto id = d.omit_backend_id ? Offset<flatbuffers::String>() : fbb_.CreateString(d.backend_id);
+  return fb::CreateDelegate(fbb_, id, ref, specs);
 }
 
 Offset<fb::Method> FlatbufferWriter::Method(const MethodRecord& m, size_t method_index) {
@@ -400,9 +403,13 @@ std::vector<uint8_t> FlatbufferWriter::Finish(std::span<const MethodRecord* cons
   Offset<flatbuffers::Vector<Offset<fb::InlineBuffer>>> inline_constants = 0;
   if (plan_.inline_constant_vector) inline_constants = InlineConstants();
   auto inline_blobs = InlineBlobs();
-  auto segments = Segments();
+  auto segments = plan_.empty_named_data_without_segments
+                      ? Offset<flatbuffers::Vector<Offset<fb::Segment>>>()
+                      : Segments();
   auto constant_segment = ConstantSegment();
-  auto named = NamedData(named_data);
+  auto named = plan_.empty_named_data_without_segments
+                   ? fbb_.CreateVector(std::vector<Offset<fb::NamedBlob>>{})
+                   : NamedData(named_data);
   Offset<flatbuffers::Vector<Offset<fb::SubSegments>>> mutable_segments = 0;
   if (plan_.mutable_segment) {
     Offset<flatbuffers::Vector<uint64_t>> offsets = 0;

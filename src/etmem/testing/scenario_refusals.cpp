@@ -167,6 +167,37 @@ ProgramBuilder ReluPair(Placement where, int64_t buffer = 48, int32_t storage_of
   return program;
 }
 
+// As ReluPair, with the middle tensor (planned at offset 16 of the 48-byte buffer) of `sizes`:
+// sizes whose element count or bytes overflow the target's ssize_t / size_t (issue 26).
+ProgramBuilder ReluPairThrough(std::vector<int32_t> sizes) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}});
+  int h = m.Tensor({.sizes = std::move(sizes), .placement = Placement{1, 16}});
+  int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 32}});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.PlannedBufferSizes({48});
+  int relu = m.Operator("aten::relu", "out");
+  m.KernelCall(relu, {x, h});
+  m.KernelCall(relu, {h, y});
+  return program;
+}
+
+// x -> a delegate -> y, where the delegate is written without its backend id.
+ProgramBuilder DelegateWithoutId() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}});
+  int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 16}});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.PlannedBufferSizes({32});
+  int d = m.Delegate({.blob = CounterBytes(16), .omit_backend_id = true});
+  m.DelegateCall(d, {x, y});
+  return program;
+}
+
 // Two methods, only the second refused: "forward" loads, "broken" plans a tensor past its
 // buffer's end.
 ProgramBuilder TwoMethodsOneRefused() {
@@ -368,6 +399,32 @@ constexpr NamedScenario kRefusals[] = {
     // (MemoryAllocationFailed, 0.2+; 0.1 reads the low word, 16, and loads); on a 32-bit target
     // NotSupported "size_t cannot hold memory offset ..." (0.2+).
     {"planned_offset_high_word", [] { return ReluPair(Placement{1, (uint64_t{1} << 32) + 16}); }},
+    // A float tensor of 65536^4 elements: the count wraps to 0 in a 64-bit (and a 32-bit)
+    // ssize_t, so its bytes are 0 and it loads, except at 1.1, whose TensorImpl aborts
+    // ("numel overflowed").
+    {"numel_wraps_to_zero", [] { return ReluPairThrough({65536, 65536, 65536, 65536}); }},
+    // 2^62 floats: the count fits a 64-bit ssize_t and its 2^64 bytes wrap to 0 (1.1 aborts:
+    // "nbytes overflowed"); where ssize_t has 32 bits the count itself wraps to 0.
+    {"nbytes_wraps_to_zero", [] { return ReluPairThrough({65536, 65536, 65536, 16384}); }},
+    // 65536^3 x 65537 floats: in 64 bits the count wraps to 2^48, whose 2^50 bytes end past the
+    // 48-byte buffer (MemoryAllocationFailed; 1.1 aborts first); in 32 bits it wraps to 0 and
+    // the tensor loads.
+    {"numel_wraps_past_buffer", [] { return ReluPairThrough({65536, 65536, 65536, 65537}); }},
+    // 65537^2 floats (2^32 + 2^17 + 1): their 17180393476 bytes end past the buffer where size_t
+    // has 64 bits; where it has 32 the count wraps to 131073 and its 524292 bytes do (both
+    // MemoryAllocationFailed, with different sizes in the line; a 32-bit 1.1 aborts first).
+    {"numel_wraps_in_32_bits", [] { return ReluPairThrough({65537, 65537}); }},
+    // An empty Program.named_data vector and no Program.segments vector: Program::load refuses
+    // the file from 0.6 (InvalidArgument, PteDataMap::create); earlier releases do not read
+    // named_data and load it.
+    {"named_data_without_segments", [] {
+       ProgramBuilder program = ReluPair(Placement{1, 16});
+       program.EmptyNamedDataWithoutSegments();
+       return program;
+     }},
+    // A delegate without a backend id: InvalidProgram "Missing backend id" (0.2+), a null
+    // dereference at 0.1.
+    {"delegate_without_id", DelegateWithoutId},
     // Several methods, only one refused; several faults in one file.
     {"two_methods_one_refused", TwoMethodsOneRefused},
     {"several_faults", SeveralFaults},

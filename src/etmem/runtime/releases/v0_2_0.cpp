@@ -23,6 +23,8 @@ ReleaseDelta Release_v0_2_0() {
             t.empty_chains_refused_first = true;
             // Method::init checks the delegates vector (0.1: ET_CHECK).
             t.delegates_vector_checked = true;
+            // BackendDelegate::Init checks the delegate's id (0.1 dereferences it).
+            t.delegate_id_checked = true;
             // tensor_parser_exec_aten.cpp reads AllocationDetails.memory_offset_high (0.1: a
             // 32-bit memory_offset), refusing a high word a 32-bit size_t cannot hold.
             t.planned_offset_high_read = true;

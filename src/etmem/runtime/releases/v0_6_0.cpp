@@ -9,6 +9,8 @@ ReleaseDelta Release_v0_6_0() {
             t.external_constants = true;  // R3
             // Program::load wraps Program.named_data in a data map that backends read.
             t.named_data_for_backends = true;
+            // ... built in Program::load whenever named_data is present, over the segments.
+            t.named_data_map_needs_segments = true;
             t.types.Add(abi::Struct("NamedData",
                                     {{"key", abi::Prim::kPtr}, {"buffer", "FreeableBuffer"}}));
             // optional<Tensor> is now std::optional: 16/8 on LP64, 8/4 on ILP32.

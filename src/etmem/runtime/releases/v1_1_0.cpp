@@ -15,6 +15,8 @@ ReleaseDelta Release_v1_1_0() {
             t.planned_offset_words_dotted = false;
             // ... and the 32-bit branch (if constexpr) refuses a high word again.
             t.planned_offset_high_dropped_where_size_t_is_32_bit = false;
+            // TensorImpl ET_CHECKs its element count and bytes for overflow (tensor_impl.cpp).
+            t.tensor_impl_overflow_checked = true;
             t.types.Add(abi::Union("EValue::Copyable", {{"as_int", Prim::kI64},
                                                         {"as_double", Prim::kF64},
                                                         {"as_bool", Prim::kBool},

@@ -13,6 +13,8 @@ ReleaseDelta Release_v1_2_0() {
             t.inline_constant_covers_tensor = true;
             // dim_order_util.h's validate_dim_order checks for a permutation.
             t.dim_order_permutation_checked = true;
+            // TensorImpl's overflow checks are gone again: the products wrap (tensor_impl.cpp).
+            t.tensor_impl_overflow_checked = false;
           }};
 }
 
