@@ -227,6 +227,10 @@ struct ProgramView {
   // Indexed by a tensor's data_index (entry 0 reserved, as stored): inline buffers, or the
   // constant segment's offsets when there is a constant segment.
   std::vector<ConstantBytes> constants;
+  // The bytes of each Program.constant_buffer entry (0 for one without bytes), whether or not
+  // the program also has a constant segment: a release that does not load the segment reads
+  // its constants here.
+  std::vector<uint64_t> inline_constant_sizes;
   std::vector<uint32_t> mutable_segment_indices;  // segment of each mutable_segments entry
   std::vector<uint32_t> named_data_segments;      // segment of each named_data entry
   std::shared_ptr<const MappedFile> file;  // keeps the string_views alive

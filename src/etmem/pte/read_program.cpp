@@ -592,8 +592,12 @@ Status ReadConstants(const fb::Program& p, const uint8_t* file_base, const std::
   if (const auto* inl = p.inline_constants()) {
     out.inline_constant_buffers = inl->size();
     out.has_inline_constant_vector = true;
-    for (const fb::InlineBuffer* b : *inl)
-      if (b && b->bytes()) out.inline_constant_bytes += b->bytes()->size();
+    out.inline_constant_sizes.reserve(inl->size());
+    for (const fb::InlineBuffer* b : *inl) {
+      const uint64_t size = b && b->bytes() ? b->bytes()->size() : 0;
+      out.inline_constant_sizes.push_back(size);
+      out.inline_constant_bytes += size;
+    }
   }
   if (const fb::SubSegments* cs = p.constant_segment()) {
     out.constant_offsets = cs->offsets() ? cs->offsets()->size() : 0;

@@ -648,10 +648,9 @@ bool Planner::ResolveConstant(const pte::TensorView& t, int64_t value) {
                          " invalid for program constant buffer range " + std::to_string(n);
     return false;
   }
-  // ProgramView::constants holds the inline entries only when there is no constant segment
-  // (a program with both kinds of storage: the size check is not modelled).
-  if (program_.constant_segment || t.data_index >= program_.constants.size()) return true;
-  const uint64_t storage = program_.constants[t.data_index].available;
+  // (Also where the program has a constant segment this release does not load.)
+  if (t.data_index >= program_.inline_constant_sizes.size()) return true;  // a view made without
+  const uint64_t storage = program_.inline_constant_sizes[t.data_index];
   if (t_.inline_constant_covers_tensor ? nbytes <= storage : storage <= nbytes) return true;
   Refuse("InvalidArgument", where() + ": its inline constant (data index " + index() + ") has " +
                                 std::to_string(storage) + " bytes, the tensor " +

@@ -116,7 +116,8 @@ class ProgramBuilder {
   // Writes no Program.constant_buffer vector (ProgramOptions::inline_constant_vector).
   ProgramBuilder& OmitInlineConstantVector();
   // Without constants, writes constant_segment {segment 0, offsets [0]} and no constant segment,
-  // as ExecuTorch's exporter does (ProgramOptions::placeholder_constant_offset).
+  // as ExecuTorch's exporter does (ProgramOptions::placeholder_constant_offset); with inline
+  // constants, that placeholder beside them.
   ProgramBuilder& PlaceholderConstantOffset();
   // In segment mode, also writes `n` empty buffers into Program.constant_buffer: constants in
   // both storages (ProgramOptions::extra_inline_constant_buffers).

@@ -153,6 +153,7 @@ struct ProgramOptions {
   bool inline_constant_vector = true;
   // Segment mode without constants: write constant_segment {segment 0, offsets [0]} (the
   // reserved entry only) and no constant segment, as ExecuTorch's exporter does. false: {0, []}.
+  // In inline mode: the same placeholder beside the inline constants (refusal programs).
   bool placeholder_constant_offset = false;
   // Segment mode: also write this many empty buffers into Program.constant_buffer, so the
   // program keeps constants in both storages (refusal programs; Program::load refuses it).

@@ -134,9 +134,11 @@ DataPlan PlanData(const ProgramOptions& options, std::span<const MethodRecord* c
   plan.constants_inline = !options.constants_in_segment;
   plan.inline_constant_vector = options.inline_constant_vector;
   plan.extra_inline_buffers = options.extra_inline_constant_buffers;
-  if (plan.constants_inline)
+  if (plan.constants_inline) {
     PlanInlineConstants(methods, plan);
-  else
+    // The placeholder {0, [0]} beside inline constants (refusal programs).
+    if (options.placeholder_constant_offset) plan.constant_offsets.push_back(0);
+  } else
     PlanConstantSegment(options, methods, plan);
   PlanDelegateBlobs(methods, plan);
   PlanNamedData(named_data, plan);

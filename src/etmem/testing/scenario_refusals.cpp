@@ -422,6 +422,17 @@ constexpr NamedScenario kRefusals[] = {
        program.EmptyNamedDataWithoutSegments();
        return program;
      }},
+    // Inline constants (an entry of 32 bytes for a 16-byte tensor) beside the exporter's
+    // placeholder constant_segment {0, [0]}, in a program that has a segment (an unused mutable
+    // data segment): 0.4+ do not load a constant segment of one offset and read the constant
+    // inline, where 0.4-1.1 refuse an entry larger than the tensor and 1.2+ load it; 0.2/0.3
+    // load the segment and refuse the file (constants in both storages).
+    {"inline_constant_beside_placeholder_segment", [] {
+       ProgramBuilder program = AddsTensor(ConstantSpec(0, 32), Inline);
+       program.PlaceholderConstantOffset();
+       program.MutableDataSegment({CounterBytes(16), {0}});
+       return program;
+     }},
     // A delegate without a backend id: InvalidProgram "Missing backend id" (0.2+), a null
     // dereference at 0.1.
     {"delegate_without_id", DelegateWithoutId},
