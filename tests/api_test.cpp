@@ -174,7 +174,16 @@ TEST(Api, HeaderPlanReplanDiffAndListsAreTheCommandLines) {
   for (const api::ReleaseInfo& r : api::Releases()) releases += r.version + "\n";
   for (const api::TargetInfo& t : api::Targets()) targets += t.name + "\n";
   EXPECT_EQ(releases, Shell(std::string(ETMEM_BINARY) + " list runtimes | cut -d' ' -f1").out);
-  EXPECT_EQ(targets, Shell(std::string(ETMEM_BINARY) + " list targets | cut -d' ' -f1").out);
+  // (A target's details are indented below its line.)
+  EXPECT_EQ(targets,
+            Shell(std::string(ETMEM_BINARY) + " list targets | grep -v '^ ' | cut -d' ' -f1").out);
+  for (const char* what : {"runtimes", "targets", "runners", "boards"})
+    for (auto [format, name] : {std::pair{api::Format::kText, "text"}, {api::Format::kJson, "json"}})
+      EXPECT_EQ(api::List(what, format),
+                Etmem(std::string("list ") + what + " --format " + name).out)
+          << what << " " << name;
+  EXPECT_THROW(api::List("nothing"), api::Error);
+  EXPECT_THROW(api::List("targets", api::Format::kCsv), api::Error);
   EXPECT_EQ("etmem " + api::Version() + "\n", Etmem("--version").out);
 }
 

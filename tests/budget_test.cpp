@@ -199,12 +199,12 @@ TEST(Budget, AnalyzeExitsOneWithALinePerExceededItem) {
 // How many lines `etmem list what` prints: the modelled releases or the built-in targets.
 // Lines of `etmem list WHAT`; for runtimes, the published releases (what --runtime all covers),
 // not the snapshots of main.
+// The entries `etmem list WHAT` lists, without main's snapshots (a release with a commit).
 size_t Listed(const std::string& what) {
-  const std::string out = Etmem("list " + what).out;
-  size_t n = static_cast<size_t>(std::count(out.begin(), out.end(), '\n'));
-  for (size_t at = out.find("main-"); at != std::string::npos; at = out.find("main-", at + 1))
-    if (at == 0 || out[at - 1] == '\n') --n;
-  return n;
+  const nlohmann::json j = nlohmann::json::parse(Etmem("list " + what + " --format json").out);
+  return static_cast<size_t>(std::count_if(j.begin(), j.end(), [](const nlohmann::json& e) {
+    return !e.contains("commit") || e["commit"].is_null();
+  }));
 }
 
 // Constants inline: a program every release loads (0.1.0 refuses constant segments, exit 2).

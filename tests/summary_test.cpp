@@ -45,6 +45,69 @@ ProgramBuilder UnreadIndices() {
   return b;
 }
 
+// `etmem summary --format json`: the values the text is written from (the worked-out numbers of
+// UnreadIndices above), one object, and analyze's own members where they are the same thing.
+TEST(Summary, JsonHoldsTheValuesTheTextSays) {
+  const fs::path p = WriteScenario(UnreadIndices(), "unread_indices_json");
+  CliRun text = Etmem("summary " + p.string());
+  CliRun r = Etmem("summary " + p.string() + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["methods"].size(), 1u);
+  const nlohmann::json& m = j["methods"][0];
+  EXPECT_EQ(m["name"], "forward");
+  EXPECT_EQ(m["planned_bytes"], 7168);
+  EXPECT_EQ(m["ram_bytes"].get<uint64_t>(), m["method_pool_bytes"].get<uint64_t>() + 7168 +
+                                                m["temp_pool_bytes"].get<uint64_t>());
+  ExpectHas(text.out, "RAM " + std::to_string(m["ram_bytes"].get<uint64_t>()) + " B");
+  EXPECT_EQ(m["replan"]["replanned_bytes"], 6144);
+  EXPECT_EQ(m["replan"]["saving_bytes"], 1024);
+  ASSERT_EQ(m["advisories"].size(), 1u);
+  EXPECT_EQ(m["advisories"][0]["kind"], "unread-output");
+  EXPECT_EQ(m["advisories"][0]["saving_bytes"], 4096);
+  EXPECT_EQ(m["advised_bytes"], 2048);
+  EXPECT_EQ(m["biggest_cost"]["item"], "planned buffer 1");
+  EXPECT_EQ(m["biggest_cost"]["bytes"], 7168);
+  ExpectHas(text.out, "biggest single cost: " + m["biggest_cost"]["text"].get<std::string>());
+  EXPECT_EQ(m["temp_allocator"]["run"]["peak_bytes"], 0);
+  EXPECT_TRUE(m["temp_allocator"]["run"]["exact"]);
+  EXPECT_TRUE(m["runner"].is_null());
+  // The analysis it rests on, as analyze --format json gives it at top level.
+  CliRun analyzed = Etmem("analyze " + p.string() + " --format json");
+  const nlohmann::json a = nlohmann::json::parse(analyzed.out);
+  for (const char* member : {"runtime", "target", "pool_align", "temp_allocator", "kernels",
+                             "program", "flash", "notes"})
+    EXPECT_EQ(j["analysis"][member], a[member]) << member;
+  for (const char* member : {"load_peak_bytes", "pool_bytes", "run"})
+    EXPECT_EQ(m["temp_allocator"][member], a["methods"][0]["temp_allocator"][member]) << member;
+  EXPECT_EQ(j["flash_savings"]["duplicate_groups"], 0);
+  EXPECT_NE(Etmem("summary " + p.string() + " --format csv").exit_code, 0);
+}
+
+// `etmem list ... --format json`: every table as an array of objects, the targets with the
+// fields the Cortex-M backend's scratch depends on.
+TEST(Summary, ListGivesEveryTableAsJson) {
+  for (const char* what : {"runtimes", "targets", "runners", "boards"}) {
+    CliRun r = Etmem(std::string("list ") + what + " --format json");
+    ASSERT_EQ(r.exit_code, 0) << what << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.is_array()) << what;
+    EXPECT_GT(j.size(), 4u) << what;
+    CliRun text = Etmem(std::string("list ") + what);
+    for (const nlohmann::json& e : j) {
+      const std::string name = e.contains("name") ? e["name"] : e["version"];
+      ExpectHas(text.out, name);
+    }
+  }
+  const nlohmann::json targets = nlohmann::json::parse(Etmem("list targets --format json").out);
+  for (const nlohmann::json& t : targets)
+    if (t["name"] == "cortex-m") {
+      EXPECT_EQ(t["m_extension"], "mve");
+      EXPECT_FALSE(t["m_extension_assumed"].get<std::string>().empty());
+    }
+  ExpectHas(Etmem("list targets").out, "M-profile extension mve (assumed:");
+}
+
 TEST(Summary, SavingsAreTheReplannedOnes) {
   const fs::path p = WriteScenario(UnreadIndices(), "unread_indices");
   CliRun r = Etmem("summary " + p.string());

@@ -305,9 +305,10 @@ JsonValue ToJsonValue(std::span<const Report> reports);
 
 // `etmem summary`: one screen for a person (with a final newline): per method the RAM, what
 // re-planning and the advisories would save, the biggest single cost and the temp allocator at
-// run time; the file's flash and what de-duplicating constants would save. A refused method
-// is an Error.
-std::string Summary(const Report& report);
+// run time; the file's flash and what de-duplicating constants would save. kJson: the same
+// values as one object (report/summary_report.h lists its members); CSV and Markdown are an
+// Error. A refused method is an Error.
+std::string Summary(const Report& report, Format format = Format::kText);
 
 // `etmem header`: the C99/C++ header with the pool sizes, alignments, planned buffers and the
 // assumptions, for a firmware build.
@@ -702,6 +703,12 @@ struct TargetInfo {
   uint32_t pointer_bytes = 0;
   uint32_t int64_align = 0;
   uint32_t default_pool_align = 0;
+  // For the Cortex-M backend's CMSIS-NN scratch: the core's M-profile extension ("none", "dsp",
+  // "mve") and whether CMSIS-NN is built by armclang; *_assumed says why when the target file
+  // does not say (empty: it says).
+  std::string m_extension, m_extension_assumed;
+  bool armclang = false;
+  std::string armclang_assumed;
 };
 // `etmem list runners`: one entry per built-in runner profile (a runner and a release range).
 struct RunnerInfo {
@@ -719,6 +726,10 @@ struct RunnerInfo {
 std::vector<ReleaseInfo> Releases();
 std::vector<RunnerInfo> Runners();
 std::vector<TargetInfo> Targets();
+// `etmem list WHAT`: "runtimes", "targets", "runners" or "boards" rendered as text (one line
+// each, with details indented) or JSON (an array of objects with the fields above; boards with
+// their regions); anything else, or CSV/Markdown, is an Error (kInvalidArgument).
+std::string List(const std::string& what, Format format = Format::kText);
 
 std::string Version();  // "0.1.0"
 

@@ -16,6 +16,7 @@ namespace {
 struct SummaryArgs {
   std::string program;
   std::string method;
+  std::string format = "text";
   ModelArgs model;
 };
 
@@ -23,7 +24,8 @@ int RunSummary(const SummaryArgs& args) {
   const api::Report analysed = BuildSingleReport(api::Program::Open(args.program), args.model,
                                                  args.method);
   if (ReportRefusals(api::Internal(analysed))) return kExitInvalid;
-  std::cout << api::Summary(analysed);
+  std::cout << api::Summary(analysed,
+                            args.format == "json" ? api::Format::kJson : api::Format::kText);
   return kExitOk;
 }
 
@@ -33,6 +35,9 @@ static Run DefineSummary(CLI::App* cmd) {
   auto args = std::make_shared<SummaryArgs>();
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   cmd->add_option("--method", args->method, "only this method");
+  cmd->add_option("--format", args->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   AddModelOptions(cmd, args->model);
   return [args]() { return Guarded([&] { return RunSummary(*args); }); };
 }

@@ -531,7 +531,9 @@ std::vector<RunnerInfo> Runners() {
 std::vector<TargetInfo> Targets() {
   std::vector<TargetInfo> out;
   for (const auto& t : abi::BuiltinTargets())
-    out.push_back({t.name, t.description, t.pointer.size, t.int64.align, t.malloc_align});
+    out.push_back({t.name, t.description, t.pointer.size, t.int64.align, t.malloc_align,
+                   abi::MExtensionName(t.m_extension), t.m_extension_assumed, t.armclang,
+                   t.armclang_assumed});
   return out;
 }
 

@@ -35,7 +35,10 @@ report::MethodSummaryFigures Figures(const pte::ProgramView& p, const report::Me
 
 }  // namespace
 
-std::string Summary(const Report& report) {
+std::string Summary(const Report& report, Format format) {
+  if (format == Format::kCsv || format == Format::kMarkdown)
+    throw Error(ErrorKind::kInvalidArgument,
+                "etmem summary renders text or JSON, not CSV or Markdown");
   const report::Report& r = Internal(report);
   const pte::ProgramView& program = *r.program;
   report::ProgramSummary s;
@@ -50,7 +53,7 @@ std::string Summary(const Report& report) {
       throw Error(ErrorKind::kUnsupported, RefusalLine(r, m));
     s.methods.push_back(Figures(program, m));
   }
-  return report::SummaryToText(s);
+  return format == Format::kJson ? report::SummaryToJson(s) : report::SummaryToText(s);
 }
 
 }  // namespace etmem::api

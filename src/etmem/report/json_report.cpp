@@ -14,6 +14,57 @@
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
+
+using json = nlohmann::json;
+
+json UnknownsJson(const MethodReport& m) {
+  json out = json::array();
+  for (const auto& u : m.plan.unknowns)
+    out.push_back({{"delegate", u.delegate}, {"backend", u.backend}, {"why", u.why}});
+  return out;
+}
+
+// The temp allocator during load and while running (kernels/run_temp.h).
+json TempAllocatorJson(const MethodReport& m) {
+  const kernels::RunTemp& t = m.run_temp;
+  json calls = json::array();
+  for (const kernels::CallTemp& c : t.calls) {
+    json requests = json::array();
+    for (const kernels::TempRequest& q : c.requests)
+      requests.push_back({{"bytes", q.bytes}, {"alignment", q.alignment}});
+    calls.push_back({{"instruction", c.instruction}, {"what", c.what}, {"library", c.library},
+                     {"requests", requests}, {"pool_bytes", c.pool_bytes},
+                     {"formula", c.formula}, {"upper_bound", c.upper_bound},
+                     {"unknown", c.unknown.empty() ? json(nullptr) : json(c.unknown)}});
+  }
+  json run = {{"peak_bytes", t.peak_bytes},
+              {"exact", t.known()},
+              {"upper_bound", t.upper_bound},
+              {"peak_instruction", t.peak_call ? json(t.calls[*t.peak_call].instruction)
+                                               : json(nullptr)},
+              {"reset_each_instruction", t.reset_each_instruction},
+              {"kernels", t.libraries},
+              {"unknown_calls", t.unknown_calls},
+              {"calls", calls},
+              {"summary", t.Describe()}};
+  if (t.platform_fallback) run["heap_peak_bytes"] = t.heap_peak_bytes;
+  if (!t.assumptions.empty()) run["assumptions"] = t.assumptions;
+  if (t.check) {
+    json log = t.check->log;
+    run["check"] = {{"pool_bytes", t.check->pool_bytes},
+                    {"load_fits", m.temp_load_peak_bytes <= t.check->pool_bytes},
+                    {"fits", t.check->fits},
+                    {"failing_instruction",
+                     t.check->failing_call ? json(t.calls[*t.check->failing_call].instruction)
+                                           : json(nullptr)},
+                    {"log", log}};
+    if (!t.check->then.empty()) run["check"]["then"] = t.check->then;
+  }
+  return {{"load_peak_bytes", m.temp_load_peak_bytes},
+          {"pool_bytes", TempPoolBytes(m)},
+          {"run", run}};
+}
+
 namespace {
 
 using nlohmann::json;
@@ -120,55 +171,6 @@ json RunnerJson(const MethodReport& m) {
   return out;
 }
 
-json Unknowns(const MethodReport& m) {
-  json out = json::array();
-  for (const auto& u : m.plan.unknowns)
-    out.push_back({{"delegate", u.delegate}, {"backend", u.backend}, {"why", u.why}});
-  return out;
-}
-
-
-// The temp allocator during load and while running (kernels/run_temp.h).
-json TempJson(const MethodReport& m) {
-  const kernels::RunTemp& t = m.run_temp;
-  json calls = json::array();
-  for (const kernels::CallTemp& c : t.calls) {
-    json requests = json::array();
-    for (const kernels::TempRequest& q : c.requests)
-      requests.push_back({{"bytes", q.bytes}, {"alignment", q.alignment}});
-    calls.push_back({{"instruction", c.instruction}, {"what", c.what}, {"library", c.library},
-                     {"requests", requests}, {"pool_bytes", c.pool_bytes},
-                     {"formula", c.formula}, {"upper_bound", c.upper_bound},
-                     {"unknown", c.unknown.empty() ? json(nullptr) : json(c.unknown)}});
-  }
-  json run = {{"peak_bytes", t.peak_bytes},
-              {"exact", t.known()},
-              {"upper_bound", t.upper_bound},
-              {"peak_instruction", t.peak_call ? json(t.calls[*t.peak_call].instruction)
-                                               : json(nullptr)},
-              {"reset_each_instruction", t.reset_each_instruction},
-              {"kernels", t.libraries},
-              {"unknown_calls", t.unknown_calls},
-              {"calls", calls},
-              {"summary", t.Describe()}};
-  if (t.platform_fallback) run["heap_peak_bytes"] = t.heap_peak_bytes;
-  if (!t.assumptions.empty()) run["assumptions"] = t.assumptions;
-  if (t.check) {
-    json log = t.check->log;
-    run["check"] = {{"pool_bytes", t.check->pool_bytes},
-                    {"load_fits", m.temp_load_peak_bytes <= t.check->pool_bytes},
-                    {"fits", t.check->fits},
-                    {"failing_instruction",
-                     t.check->failing_call ? json(t.calls[*t.check->failing_call].instruction)
-                                           : json(nullptr)},
-                    {"log", log}};
-    if (!t.check->then.empty()) run["check"]["then"] = t.check->then;
-  }
-  return {{"load_peak_bytes", m.temp_load_peak_bytes},
-          {"pool_bytes", TempPoolBytes(m)},
-          {"run", run}};
-}
-
 json MethodSummary(const MethodReport& m) {
   const pte::MethodView& v = *m.method;
   json planned = json::array();
@@ -181,10 +183,10 @@ json MethodSummary(const MethodReport& m) {
         {"high_water_bytes", m.sim.method_bytes},
         {"lower_bound", !m.plan.exact()},
         {"by_category", ByCategory(m)}}},
-      {"temp_allocator", TempJson(m)},
+      {"temp_allocator", TempAllocatorJson(m)},
       {"planned_buffers", planned},
       {"pool_check", PoolCheckJson(m)},
-      {"unknown", Unknowns(m)},
+      {"unknown", UnknownsJson(m)},
       {"counts",
        {{"values", m.counts.values}, {"tensors", m.counts.tensors},
         {"instructions", m.counts.instructions}, {"kernel_calls", m.counts.kernel_calls},

@@ -19,6 +19,11 @@ void WriteJson(std::ostream& out, const Report& report);
 // what other verbs' JSON (fit) carries as the analysis they rest on.
 nlohmann::json HeaderJson(const Report& report);
 
+// A method's "unknown" and "temp_allocator" members, for other verbs' JSON (summary) to carry
+// as analyze's.
+nlohmann::json UnknownsJson(const MethodReport& m);
+nlohmann::json TempAllocatorJson(const MethodReport& m);
+
 // The same as a DOM, for callers that inspect it (tests, fuzzers); small reports only.
 nlohmann::json ToJson(const Report& report);
 

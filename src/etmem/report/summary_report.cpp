@@ -20,28 +20,6 @@ std::string BufferName(const MethodReport& m, uint32_t id) {
                                        : fmt::format("planned buffer {}", id);
 }
 
-// The largest of the method pool, each planned buffer and the temp load peak.
-std::string BiggestCost(const MethodReport& m, const MethodSummaryFigures& f) {
-  uint64_t best = m.method_bytes;
-  size_t top = 0;
-  for (size_t c = 1; c < m.by_category.size(); ++c)
-    if (m.by_category[c].bytes > m.by_category[top].bytes) top = c;
-  std::string text = fmt::format("the method allocator pool: {}{} B (largest part: {}, {} B)",
-                                 m.plan.exact() ? "" : "at least ", m.method_bytes,
-                                 runtime::CategoryName(static_cast<runtime::Category>(top)),
-                                 m.by_category[top].bytes);
-  for (const SummaryBuffer& b : f.buffers) {
-    if (b.before < 0 || static_cast<uint64_t>(b.before) <= best) continue;
-    best = static_cast<uint64_t>(b.before);
-    text = fmt::format("{}: {} B", BufferName(m, b.memory_id), b.before);
-    if (b.after < b.before) text += fmt::format(", {} B after etmem replan", b.after);
-  }
-  if (m.temp_load_peak_bytes > best)
-    text = fmt::format("the temp allocator's peak during load: {} B", m.temp_load_peak_bytes);
-  if (m.run_temp.peak_bytes > std::max(best, m.temp_load_peak_bytes))
-    text = fmt::format("the temp allocator's peak while running: {} B", m.run_temp.peak_bytes);
-  return text;
-}
 
 void Savings(std::string& out, const MethodReport& m, const MethodSummaryFigures& f,
              const std::string& path) {
@@ -93,11 +71,37 @@ void Method(std::string& out, const Report& r, const MethodSummaryFigures& f,
     out += fmt::format("  unknown: delegate {} ({}): {}\n", u.delegate, Printable(u.backend), u.why);
   out += "  temp allocator at run time: " + RunTempLine(m) + "\n";
   for (const std::string& line : RunTempDetail(r, m, 4)) out += "    " + line + "\n";
-  out += "  biggest single cost: " + BiggestCost(m, f) + "\n";
+  out += "  biggest single cost: " + BiggestCost(f).text + "\n";
   Savings(out, m, f, path);
 }
 
 }  // namespace
+
+// The largest of the method pool, each planned buffer and the temp allocator's peaks.
+SummaryCost BiggestCost(const MethodSummaryFigures& f) {
+  const MethodReport& m = *f.report;
+  size_t top = 0;
+  for (size_t c = 1; c < m.by_category.size(); ++c)
+    if (m.by_category[c].bytes > m.by_category[top].bytes) top = c;
+  SummaryCost cost{"method allocator pool", m.method_bytes,
+                   fmt::format("the method allocator pool: {}{} B (largest part: {}, {} B)",
+                               m.plan.exact() ? "" : "at least ", m.method_bytes,
+                               runtime::CategoryName(static_cast<runtime::Category>(top)),
+                               m.by_category[top].bytes)};
+  for (const SummaryBuffer& b : f.buffers) {
+    if (b.before < 0 || static_cast<uint64_t>(b.before) <= cost.bytes) continue;
+    cost = {fmt::format("planned buffer {}", b.memory_id), static_cast<uint64_t>(b.before),
+            fmt::format("{}: {} B", BufferName(m, b.memory_id), b.before)};
+    if (b.after < b.before) cost.text += fmt::format(", {} B after etmem replan", b.after);
+  }
+  if (m.temp_load_peak_bytes > cost.bytes)
+    cost = {"temp load peak", m.temp_load_peak_bytes,
+            fmt::format("the temp allocator's peak during load: {} B", m.temp_load_peak_bytes)};
+  if (m.run_temp.peak_bytes > cost.bytes)
+    cost = {"temp run-time peak", m.run_temp.peak_bytes,
+            fmt::format("the temp allocator's peak while running: {} B", m.run_temp.peak_bytes)};
+  return cost;
+}
 
 std::string SummaryToText(const ProgramSummary& s) {
   const Report& r = *s.report;

@@ -48,7 +48,27 @@ struct ProgramSummary {
   std::vector<MethodSummaryFigures> methods;
 };
 
+// The biggest single cost of a method: the largest of its method pool, each planned buffer and
+// the temp allocator's peaks (what summary's "biggest single cost" line says, in both formats).
+struct SummaryCost {
+  std::string item;    // "method allocator pool", "planned buffer N", "temp load peak",
+                       // "temp run-time peak"
+  uint64_t bytes = 0;
+  std::string text;    // the line's words
+};
+SummaryCost BiggestCost(const MethodSummaryFigures& f);
+
 // What `etmem summary` prints.
 std::string SummaryToText(const ProgramSummary& s);
+
+// `etmem summary --format json`: one object with a final newline: "analysis" (analyze's
+// top-level members but "methods": program, assumptions, flash, notes), "flash_savings"
+// {duplicate_constant_bytes, duplicate_groups, ram_note}, and per method "methods" [{name,
+// exact, ram_bytes, method_pool_bytes, planned_bytes, temp_pool_bytes, temp_pool_is_run_peak,
+// runner (null, or {name, pools [{name, bytes, temp_role, when}], holds_planned_buffers}),
+// unknown, temp_allocator (as analyze's), biggest_cost {item, bytes, text}, replan
+// {planned_bytes, replanned_bytes, saving_bytes, buffers [{memory_id, before, after}]},
+// advisories [...], advised_bytes}]: the values the text is written from.
+std::string SummaryToJson(const ProgramSummary& s);
 
 }  // namespace etmem::report

@@ -1,0 +1,81 @@
+// Owns: SummaryToJson, `etmem summary --format json` (see summary_report.h): the values the
+// summary's text is written from, with analyze's own members where they are the same thing.
+#include <nlohmann/json.hpp>
+
+#include "etmem/report/figures.h"
+#include "etmem/report/json_report.h"
+#include "etmem/report/runner_rows.h"
+#include "etmem/report/summary_report.h"
+
+namespace etmem::report {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json RunnerPools(const MethodReport& m) {
+  if (!m.runner) return nullptr;
+  ordered_json pools = ordered_json::array();
+  for (const sim::RunnerPoolResult& p : m.runner->result.pools)
+    pools.push_back({{"name", RunnerPoolName(m.runner->pool_spec(p.pool))},
+                     {"bytes", RunnerPoolBytes(m, p)},
+                     {"temp_role", p.temp_role},
+                     {"when", !p.temp_role                        ? nullptr
+                              : m.run_temp.peak_bytes > p.minimum ? ordered_json("while running")
+                                                                  : ordered_json("at load")}});
+  return {{"name", m.runner->plan.profile->name},
+          {"pools", pools},
+          {"holds_planned_buffers", RunnerHoldsPlannedBuffers(*m.runner)}};
+}
+
+ordered_json Method(const MethodSummaryFigures& f) {
+  const MethodReport& m = *f.report;
+  const auto planned = static_cast<int64_t>(PlannedBytes(m));
+  ordered_json buffers = ordered_json::array();
+  for (const SummaryBuffer& b : f.buffers)
+    buffers.push_back({{"memory_id", b.memory_id}, {"before", b.before}, {"after", b.after}});
+  ordered_json advisories = ordered_json::array();
+  for (const SummaryAdvice& a : f.advice)
+    advisories.push_back({{"kind", a.kind},
+                          {"value", a.value},
+                          {"bytes", a.bytes},
+                          {"op", a.op},
+                          {"instruction", a.instruction},
+                          {"saving_bytes", a.saving},
+                          {"memory_id", a.memory_id},
+                          {"replanned_bytes", a.replanned},
+                          {"replanned_without_bytes", a.replanned_without}});
+  const SummaryCost cost = BiggestCost(f);
+  return {{"name", std::string(m.method->name)},
+          {"exact", m.plan.exact()},
+          {"ram_bytes", RamBytes(m)},
+          {"method_pool_bytes", m.method_bytes},
+          {"planned_bytes", PlannedBytes(m)},
+          {"temp_pool_bytes", TempPoolBytes(m)},
+          {"temp_pool_is_run_peak", m.run_temp.peak_bytes > m.temp_load_peak_bytes},
+          {"runner", RunnerPools(m)},
+          {"unknown", UnknownsJson(m)},
+          {"temp_allocator", TempAllocatorJson(m)},
+          {"biggest_cost", {{"item", cost.item}, {"bytes", cost.bytes}, {"text", cost.text}}},
+          {"replan",
+           {{"planned_bytes", planned},
+            {"replanned_bytes", f.replanned_total},
+            {"saving_bytes", planned - f.replanned_total},
+            {"buffers", buffers}}},
+          {"advisories", advisories},
+          {"advised_bytes", f.advised_total}};
+}
+
+}  // namespace
+
+std::string SummaryToJson(const ProgramSummary& s) {
+  ordered_json j;
+  j["analysis"] = HeaderJson(*s.report);
+  j["flash_savings"] = {{"duplicate_constant_bytes", s.duplicate_flash_bytes},
+                        {"duplicate_groups", s.duplicate_groups},
+                        {"ram_note", s.duplicate_ram_note}};
+  j["methods"] = ordered_json::array();
+  for (const MethodSummaryFigures& m : s.methods) j["methods"].push_back(Method(m));
+  return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace etmem::report
