@@ -162,6 +162,26 @@ TEST(Probe, HostCompilerOnTheNewNamespaces) {
   EXPECT_NE(LineOf(p.run.out, "MergedDataMap").find("not probed"), std::string::npos) << p.run.out;
   EXPECT_NE(LineOf(p.run.out, "MergedDataMap").find("fake header"), std::string::npos) << p.run.out;
   ExpectAnalyzeMatches(p, "x86_64");
+  // --format json: the same run's values (the warning as agrees: false with both numbers).
+  CliRun json = Etmem("probe --executorch " + NewStyleTree().string() +
+                      " --cxx g++ --cxxflags '-O2' --release 1.4 --format json -o " +
+                      p.file.string());
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["target_file"], p.file.string());
+  EXPECT_EQ(j["primitives"]["size_t"], nlohmann::json({8, 8}));
+  size_t disagreeing = 0;
+  for (const nlohmann::json& type : j["types"]) {
+    if (type["name"] == "TensorImpl") {
+      EXPECT_EQ(type["measured"], nlohmann::json({72, 8}));
+      EXPECT_EQ(type["computed"], nlohmann::json({64, 8}));
+    }
+    if (!type["computed"].is_null() && !type["agrees"].get<bool>()) ++disagreeing;
+  }
+  EXPECT_EQ(disagreeing, 1u);
+  bool merged_not_probed = false;
+  for (const nlohmann::json& f : j["not_probed"]) merged_not_probed |= f["name"] == "MergedDataMap";
+  EXPECT_TRUE(merged_not_probed);
 }
 
 TEST(Probe, CortexMCrossCompilerOnTheNewNamespaces) {

@@ -541,9 +541,10 @@ struct ProbeOptions {
   std::string output;      // the target-description file to write
   std::string name;        // the target's name (empty: the output file's stem)
   bool keep = false;       // keep the probe sources and compiler logs
+  Format format = Format::kText;  // what ProbeResult::output is: kText or kJson
 };
 struct ProbeResult {
-  std::string output;  // what `etmem probe` prints
+  std::string output;  // what `etmem probe` prints (text or JSON, ProbeOptions::format)
   // The structured result (src/etmem/measure/probe.h), rendered by report/probe_text.h.
   std::shared_ptr<const measure::ProbeRun> value;
 };

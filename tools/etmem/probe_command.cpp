@@ -32,7 +32,14 @@ static Run DefineProbe(CLI::App* cmd) {
   cmd->add_option("-o,--output", args->output, "the target-description file to write")->required();
   cmd->add_option("--name", args->name, "the target's name (default: the output file's stem)");
   cmd->add_flag("--keep-temp", args->keep, "keep the generated probe sources and compiler logs");
-  return [args]() { return Guarded([&] { return RunProbe(*args); }); };
+  auto format = std::make_shared<std::string>("text");
+  cmd->add_option("--format", *format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  return [args, format]() {
+    args->format = *format == "json" ? api::Format::kJson : api::Format::kText;
+    return Guarded([&] { return RunProbe(*args); });
+  };
 }
 
 const Verb kProbeVerb{"probe", "Measure a custom build's ABI with its own compiler and write a --target file", DefineProbe};

@@ -17,10 +17,14 @@ ProbeResult Probe(const ProbeOptions& options) {
   o.output = options.output;
   o.name = options.name;
   o.keep = options.keep;
+  if (options.format == Format::kCsv || options.format == Format::kMarkdown)
+    throw Error(ErrorKind::kInvalidArgument,
+                "etmem probe renders text or JSON, not CSV or Markdown");
   auto run = measure::Probe(o);
   if (!run) Throw(run.error());
   ProbeResult result;
-  result.output = report::ProbeText(*run);
+  result.output = options.format == Format::kJson ? report::ProbeJson(*run)
+                                                  : report::ProbeText(*run);
   result.value = std::make_shared<const measure::ProbeRun>(std::move(*run));
   return result;
 }
