@@ -153,5 +153,48 @@ TEST(ExternalData, APtdWithTheProgramsOwnNamedDataIsUnknownWhereReleasesMergeThe
   EXPECT_EQ(unknown_ptd(r07.methods[0]), 0);
 }
 
+// Issue 26, P280a92: external_constant_without_key (an EXTERNAL constant without a key at value
+// 2) with its .ptd: every release with a data map loads the .ptd and then refuses the constant
+// in parse_external_constants (InvalidExternalData), after the values and the external
+// constants list; with a data map and no .ptd the same; without a map 0.6 refuses it too, 0.7+
+// refuse the missing map (InvalidState). The real runtime's runs: measured_refusals_test.cpp.
+TEST(ExternalData, AnExternalConstantWithoutAKeyIsRefusedOnceADataMapIsPassed) {
+  const std::vector<uint8_t> bytes =
+      testing::NamedScenarioProgram("external_constant_without_key").Build();
+  auto program = pte::ReadProgramBytes(bytes, "external_constant_without_key.pte");
+  ASSERT_TRUE(program) << program.error().message;
+  std::map<std::string, std::shared_ptr<const pte::PtdFile>> ptds;
+  for (const testing::NamedPtd& p : testing::RefusalPtds()) {
+    auto ptd = pte::ReadPtdBytes(p.make(), std::string(p.name) + ".ptd");
+    ASSERT_TRUE(ptd) << p.name << ": " << ptd.error().message;
+    ptds[p.name] = *ptd;
+  }
+  ASSERT_EQ(ptds.size(), 2u);
+  const std::string log = "Fully qualified name of external tensor is null at index 2";
+  for (const char* release : {"0.6.0", "0.7.0", "1.0.0", "1.0.1", "1.1.0", "1.2.0", "1.3.0",
+                              "1.3.1", "1.4.0", "1.4.1", "main"}) {
+    const bool v06 = std::string(release) == "0.6.0";
+    const auto& ptd = ptds[v06 ? "external_constant_without_key.06" : "external_constant_without_key"];
+    for (const auto& given : {ptd, std::shared_ptr<const pte::PtdFile>()}) {
+      const report::Report r = Analyze(*program, release, "nonnull", given);
+      ASSERT_EQ(r.methods.size(), 1u);
+      const auto& plan = r.methods[0].plan;
+      ASSERT_TRUE(plan.refusal.has_value()) << release;
+      EXPECT_EQ(plan.refusal->error, "InvalidExternalData") << release;
+      EXPECT_EQ(plan.refusal->log, log) << release;
+      EXPECT_EQ(plan.requests.back().site, runtime::Site::kExternalConstants) << release;
+    }
+    runtime::RuntimeModel model(**runtime::FindRelease(release), *abi::FindBuiltinTarget("x86_64"));
+    const report::Report none = *report::BuildReport(*program, model, report::ReportOptions{});
+    ASSERT_TRUE(none.methods[0].plan.refusal.has_value()) << release;
+    EXPECT_EQ(none.methods[0].plan.refusal->error, v06 ? "InvalidExternalData" : "InvalidState")
+        << release;
+  }
+  // Before 0.6 EXTERNAL is not read: the refusal is not this one.
+  runtime::RuntimeModel m05(**runtime::FindRelease("0.5.0"), *abi::FindBuiltinTarget("x86_64"));
+  const report::Report r05 = *report::BuildReport(*program, m05, report::ReportOptions{});
+  EXPECT_TRUE(!r05.methods[0].plan.refusal || r05.methods[0].plan.refusal->log != log);
+}
+
 }  // namespace measured_external_data_test
 }  // namespace etmem

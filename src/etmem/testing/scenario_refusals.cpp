@@ -395,6 +395,12 @@ constexpr NamedScenario kRefusals[] = {
     // A planned EXTERNAL tensor without a key (no fully_qualified_name): InvalidExternalData
     // "Fully qualified name of external tensor is null" (0.6+); before, an ordinary planned tensor.
     {"external_planned_without_key", [] { return AddsTensor(ExternalSpec(true, false)); }},
+    // An EXTERNAL constant (not planned) without a key: with a data map passed to load_method,
+    // parse_external_constants refuses it before any lookup (InvalidExternalData "Fully
+    // qualified name of external tensor is null at index 2", 0.6+); without one, 0.7+ refuse
+    // the missing map first (InvalidState) and 0.6 refuses it too (the key check comes before
+    // the null map is dereferenced). Its .ptd (RefusalPtds) holds "c" only to be loadable.
+    {"external_constant_without_key", [] { return AddsTensor(ExternalSpec(false, false)); }},
     // A planned offset with a high word (2^32 + 16): on a 64-bit host past the 48-byte buffer
     // (MemoryAllocationFailed, 0.2+; 0.1 reads the low word, 16, and loads); on a 32-bit target
     // NotSupported "size_t cannot hold memory offset ..." (0.2+).
