@@ -169,7 +169,7 @@ TEST(ExternalData, AnExternalConstantWithoutAKeyIsRefusedOnceADataMapIsPassed) {
     ASSERT_TRUE(ptd) << p.name << ": " << ptd.error().message;
     ptds[p.name] = *ptd;
   }
-  ASSERT_EQ(ptds.size(), 2u);
+  ASSERT_EQ(ptds.size(), 4u);
   const std::string log = "Fully qualified name of external tensor is null at index 2";
   for (const char* release : {"0.6.0", "0.7.0", "1.0.0", "1.0.1", "1.1.0", "1.2.0", "1.3.0",
                               "1.3.1", "1.4.0", "1.4.1", "main"}) {
@@ -190,6 +190,24 @@ TEST(ExternalData, AnExternalConstantWithoutAKeyIsRefusedOnceADataMapIsPassed) {
     EXPECT_EQ(none.methods[0].plan.refusal->error, v06 ? "InvalidExternalData" : "InvalidState")
         << release;
   }
+  // A keyed constant first ("c", in the .ptd): its lookup passes, then the keyless one (value 2)
+  // is refused; 0.6 without a map dereferences the null map at "c" first.
+  const std::vector<uint8_t> keyed_first =
+      testing::NamedScenarioProgram("external_constant_keyed_then_without_key").Build();
+  auto second = pte::ReadProgramBytes(keyed_first, "external_constant_keyed_then_without_key.pte");
+  ASSERT_TRUE(second) << second.error().message;
+  for (const char* release : {"0.6.0", "0.7.0", "1.0.0", "1.3.0", "main"}) {
+    const bool v06 = std::string(release) == "0.6.0";
+    const report::Report r = Analyze(*second, release, "null",
+                                     ptds[v06 ? "external_constant_without_key.06"
+                                              : "external_constant_without_key"]);
+    ASSERT_TRUE(r.methods[0].plan.refusal.has_value()) << release;
+    EXPECT_EQ(r.methods[0].plan.refusal->log, log) << release;
+  }
+  runtime::RuntimeModel m06(**runtime::FindRelease("0.6.0"), *abi::FindBuiltinTarget("x86_64"));
+  const report::Report r06 = *report::BuildReport(*second, m06, report::ReportOptions{});
+  ASSERT_TRUE(r06.methods[0].plan.refusal.has_value());
+  EXPECT_EQ(r06.methods[0].plan.refusal->error, "crash (null dereference)");
   // Before 0.6 EXTERNAL is not read: the refusal is not this one.
   runtime::RuntimeModel m05(**runtime::FindRelease("0.5.0"), *abi::FindBuiltinTarget("x86_64"));
   const report::Report r05 = *report::BuildReport(*program, m05, report::ReportOptions{});

@@ -121,6 +121,9 @@ Status AddFlatTensorDataMap(const Tree& tree, BuildOptions& options) {
                            " (the data map that loads a .ptd; ExecuTorch 0.6 and later)");
   options.extra_sources.insert(options.extra_sources.end(), std::begin(sources), std::end(sources));
   options.extra_schemas.push_back(schema);
+  // ... and the schema it includes (flatc generates only the files it is given).
+  const fs::path included = fs::path(schema).parent_path() / "scalar_type.fbs";
+  if (fs::is_regular_file(root / included, ec)) options.extra_schemas.push_back(included.string());
   options.harness_defines.push_back("-DETMEM_PTD");
   options.harness_name += "_ptd";
   return Ok{};

@@ -110,6 +110,10 @@ const NamedPtd kRefusalPtds[] = {
      "a Float [1, 4] \"c\" in the 0.7+ layout", KeyCFile},
     {"external_constant_without_key.06", "external_constant_without_key",
      "a Float [1, 4] \"c\" in the 0.6 layout", KeyCFile06},
+    {"external_constant_keyed_then_without_key", "external_constant_keyed_then_without_key",
+     "the program's \"c\" (Float [1, 4]) in the 0.7+ layout", KeyCFile},
+    {"external_constant_keyed_then_without_key.06", "external_constant_keyed_then_without_key",
+     "the program's \"c\" (Float [1, 4]) in the 0.6 layout", KeyCFile06},
 };
 
 }  // namespace
