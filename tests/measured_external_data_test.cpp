@@ -153,6 +153,43 @@ TEST(ExternalData, APtdWithTheProgramsOwnNamedDataIsUnknownWhereReleasesMergeThe
   EXPECT_EQ(unknown_ptd(r07.methods[0]), 0);
 }
 
+// Every release reads a program's key as a C string (fully_qualified_name()->c_str()): a key with
+// a NUL inside ends there, in the lookups as in the log lines. external_data.pte with
+// "linear.bias" written as "linear.b\0as" finds the .ptd's "linear.b" (external_data.key_prefix)
+// at 1.0+, whose lookup compares whole keys (and at 0.7, which compares the file key's length);
+// measured with etmem measure --external-data at 0.7.0 ... main (2026-12-03, branch h15-ptd):
+// every release loads it, as etmem says.
+TEST(ExternalData, AKeyEndsAtItsFirstNulAsTheRuntimeReadsIt) {
+  std::vector<uint8_t> bytes = testing::NamedScenarioProgram("external_data").Build();
+  const std::string bias = "linear.bias";
+  size_t patched = 0;
+  for (auto it = std::search(bytes.begin(), bytes.end(), bias.begin(), bias.end());
+       it != bytes.end(); it = std::search(it + 1, bytes.end(), bias.begin(), bias.end())) {
+    it[8] = 0;  // "linear.b\0as"
+    ++patched;
+  }
+  ASSERT_EQ(patched, 1u);
+  auto program = pte::ReadProgramBytes(bytes, "external_data_nul.pte");
+  ASSERT_TRUE(program) << program.error().message;
+  std::vector<uint8_t> prefix;
+  for (const testing::NamedPtd& p : testing::PtdScenarios())
+    if (std::string(p.name) == "external_data.key_prefix") prefix = p.make();
+  auto ptd = pte::ReadPtdBytes(prefix, "external_data.key_prefix.ptd");
+  ASSERT_TRUE(ptd) << ptd.error().message;
+  for (const char* release : {"0.7.0", "1.0.0", "1.3.0", "1.4.1", "main"}) {
+    const report::Report r = Analyze(*program, release, "null", *ptd);
+    EXPECT_FALSE(r.methods[0].plan.refusal.has_value())
+        << release << ": " << r.methods[0].plan.refusal->reason;
+  }
+  // The unpatched program's "linear.bias" is not in that .ptd at 1.0+ (whole keys compared).
+  auto original = pte::ReadProgramBytes(testing::NamedScenarioProgram("external_data").Build(),
+                                        "external_data.pte");
+  ASSERT_TRUE(original);
+  const report::Report r = Analyze(*original, "1.4.1", "null", *ptd);
+  ASSERT_TRUE(r.methods[0].plan.refusal.has_value());
+  EXPECT_EQ(r.methods[0].plan.refusal->error, "NotFound");
+}
+
 // Issue 26, P280a92: external_constant_without_key (an EXTERNAL constant without a key at value
 // 2) with its .ptd: every release with a data map loads the .ptd and then refuses the constant
 // in parse_external_constants (InvalidExternalData), after the values and the external

@@ -463,7 +463,7 @@ bool Planner::ResolveData(const pte::TensorView& t, int64_t value) {
     // The map's contents are not modelled here; the tensor's planned memory is looked up
     // after the map gave its layout.
     if (options_.external_data_map) return PlannedLookup(t, value);
-    const std::string key(m_.FqnOf(t));
+    const std::string key(RuntimeKey(m_.FqnOf(t)));
     const std::string reason =
         where() + " is a planned tensor whose initial value is loaded from a .ptd file (key '" +
         key + "'), and no data map was passed to load_method (use --external-data)";

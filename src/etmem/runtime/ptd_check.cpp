@@ -464,6 +464,8 @@ Refusal KeylessExternalConstant(int64_t value) {
                   U(static_cast<uint64_t>(value)));
 }
 
+std::string_view RuntimeKey(std::string_view fqn) { return fqn.substr(0, fqn.find('\0')); }
+
 int64_t FirstExternalConstant(const pte::MethodView& m) {
   for (size_t v = 0; v < m.values.size(); ++v) {
     const pte::TensorView* tensor = m.TensorAt(static_cast<int64_t>(v));
@@ -492,7 +494,7 @@ std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
       return PtdOutcome{PtdOutcome::Where::kExternalConstants, static_cast<int64_t>(v),
                         KeylessExternalConstant(static_cast<int64_t>(v))};
     if (merged) return std::nullopt;
-    const std::string_view key = m.FqnOf(*tensor);
+    const std::string_view key = RuntimeKey(m.FqnOf(*tensor));
     if (!seen.insert(key).second) continue;
     if (Fail f = emu.Constant(m, *tensor, key, DimOrderOf(program, m, static_cast<int64_t>(v))))
       return PtdOutcome{PtdOutcome::Where::kExternalConstants, static_cast<int64_t>(v), *f};
@@ -502,7 +504,7 @@ std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
   for (size_t v = 0; v < m.values.size(); ++v) {
     const pte::TensorView* tensor = m.TensorAt(static_cast<int64_t>(v));
     if (!tensor || !tensor->external || !tensor->planned) continue;
-    const std::string_view key = m.FqnOf(*tensor);
+    const std::string_view key = RuntimeKey(m.FqnOf(*tensor));
     if (Fail f = emu.Planned(m, *tensor, key, DimOrderOf(program, m, static_cast<int64_t>(v))))
       return PtdOutcome{PtdOutcome::Where::kPlannedValue, static_cast<int64_t>(v), *f};
   }

@@ -46,6 +46,10 @@ Refusal KeylessExternalConstant(int64_t value);
 // first in value order, -1 when there is none.
 int64_t FirstExternalConstant(const pte::MethodView& method);
 
+// A tensor's key as every release uses it: the runtime takes fully_qualified_name()->c_str(), so
+// the key ends at its first NUL (the lookups, the de-duplication and the log lines all see that).
+std::string_view RuntimeKey(std::string_view fqn);
+
 // The first failure, or nothing when the release loads the method with this .ptd.
 std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
                                             const pte::MethodView& method,
