@@ -18,6 +18,7 @@
 #include "etmem/measure/build.h"
 #include "etmem/measure/harness_output.h"
 #include "etmem/runtime/release.h"
+#include "etmem/testing/ptd_scenarios.h"
 #include "etmem_cli.h"
 
 namespace etmem {
@@ -266,6 +267,28 @@ TEST_F(MeasureTest, ATreeThatDoesNotBuildShowsTheCompilersFirstError) {
   EXPECT_EQ(no_words.err, "etmem: --cxx no-such-compiler++ -m32: no such compiler in PATH\n");
 }
 
+// --external-data FILE.ptd builds the tree's own data map (extension/flat_tensor): a tree without
+// one (the stand-in, ExecuTorch before 0.6) is refused in one line, before anything is built;
+// a bare --external-data names no file for the harness to pass.
+TEST_F(MeasureTest, ExternalDataNeedsTheFileAndTheTreesDataMap) {
+  const fs::path program = test::WriteScenario(
+      testing::NamedScenarioProgram("external_constant_without_key"), "measure_keyless");
+  const std::vector<uint8_t> bytes = testing::RefusalPtds().front().make();
+  const fs::path ptd = test::WriteTemp("measure_keyless.ptd", std::string(bytes.begin(), bytes.end()));
+  const auto r = Etmem("measure " + program.string() + " --executorch " + kStandIn.string() +
+                       " --external-data " + ptd.string() + " --work " +
+                       TempPath("ptd-work").string());
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(r.err, "etmem: --external-data: --executorch " + fs::canonical(kStandIn).string() +
+                       " has no extension/flat_tensor/flat_tensor_data_map.cpp (the data map "
+                       "that loads a .ptd; ExecuTorch 0.6 and later)\n");
+  const auto bare = Etmem("measure " + program.string() + " --executorch " + kStandIn.string() +
+                          " --external-data --work " + TempPath("ptd-work2").string());
+  EXPECT_EQ(bare.exit_code, 2) << bare.out;
+  EXPECT_EQ(bare.err, "etmem: --external-data: etmem measure needs the .ptd file "
+                      "(--external-data FILE.ptd), which the harness passes to load_method\n");
+}
+
 TEST(MeasureTree, TheReleaseIsReadFromVersionTxtOrATag) {
   EXPECT_EQ(measure::ReleaseInVersionText("0.3.0a0\n"), "0.3.0");
   EXPECT_EQ(measure::ReleaseInVersionText("v1.4.1"), "1.4.1");
@@ -291,6 +314,12 @@ TEST(MeasureVerdicts, AbortsCrashesAndProgramLoadRefusalsAgreeAsTheRuntimeShowsT
   EXPECT_FALSE(measure::VerdictsAgree("crashed (signal 11)", "abort (ET_CHECK)", 128 + 11));
   EXPECT_FALSE(measure::VerdictsAgree("crashed (signal 6)", "Ok", 128 + 6));
   EXPECT_FALSE(measure::VerdictsAgree("Internal", "abort (ET_CHECK)", 0));
+  // --external-data: the data map refused the .ptd before load_method, which etmem names as the
+  // method's refusal.
+  const measure::HarnessFacts f =
+      measure::ReadFacts("measure: program_load 0\nmeasure: data_map_load 36\n");
+  EXPECT_EQ(f.data_map_load, 36);
+  EXPECT_EQ(measure::Verdict(f, 0), "InvalidExternalData");
 }
 
 }  // namespace measure_test

@@ -153,5 +153,103 @@ TEST(ExternalData, APtdWithTheProgramsOwnNamedDataIsUnknownWhereReleasesMergeThe
   EXPECT_EQ(unknown_ptd(r07.methods[0]), 0);
 }
 
+// Every release reads a program's key as a C string (fully_qualified_name()->c_str()): a key with
+// a NUL inside ends there, in the lookups as in the log lines. external_data.pte with
+// "linear.bias" written as "linear.b\0as" finds the .ptd's "linear.b" (external_data.key_prefix)
+// at 1.0+, whose lookup compares whole keys (and at 0.7, which compares the file key's length);
+// measured with etmem measure --external-data at 0.7.0 ... main (2026-12-03, branch h15-ptd):
+// every release loads it, as etmem says.
+TEST(ExternalData, AKeyEndsAtItsFirstNulAsTheRuntimeReadsIt) {
+  std::vector<uint8_t> bytes = testing::NamedScenarioProgram("external_data").Build();
+  const std::string bias = "linear.bias";
+  size_t patched = 0;
+  for (auto it = std::search(bytes.begin(), bytes.end(), bias.begin(), bias.end());
+       it != bytes.end(); it = std::search(it + 1, bytes.end(), bias.begin(), bias.end())) {
+    it[8] = 0;  // "linear.b\0as"
+    ++patched;
+  }
+  ASSERT_EQ(patched, 1u);
+  auto program = pte::ReadProgramBytes(bytes, "external_data_nul.pte");
+  ASSERT_TRUE(program) << program.error().message;
+  std::vector<uint8_t> prefix;
+  for (const testing::NamedPtd& p : testing::PtdScenarios())
+    if (std::string(p.name) == "external_data.key_prefix") prefix = p.make();
+  auto ptd = pte::ReadPtdBytes(prefix, "external_data.key_prefix.ptd");
+  ASSERT_TRUE(ptd) << ptd.error().message;
+  for (const char* release : {"0.7.0", "1.0.0", "1.3.0", "1.4.1", "main"}) {
+    const report::Report r = Analyze(*program, release, "null", *ptd);
+    EXPECT_FALSE(r.methods[0].plan.refusal.has_value())
+        << release << ": " << r.methods[0].plan.refusal->reason;
+  }
+  // The unpatched program's "linear.bias" is not in that .ptd at 1.0+ (whole keys compared).
+  auto original = pte::ReadProgramBytes(testing::NamedScenarioProgram("external_data").Build(),
+                                        "external_data.pte");
+  ASSERT_TRUE(original);
+  const report::Report r = Analyze(*original, "1.4.1", "null", *ptd);
+  ASSERT_TRUE(r.methods[0].plan.refusal.has_value());
+  EXPECT_EQ(r.methods[0].plan.refusal->error, "NotFound");
+}
+
+// Issue 26, P280a92: external_constant_without_key (an EXTERNAL constant without a key at value
+// 2) with its .ptd: every release with a data map loads the .ptd and then refuses the constant
+// in parse_external_constants (InvalidExternalData), after the values and the external
+// constants list; with a data map and no .ptd the same; without a map 0.6 refuses it too, 0.7+
+// refuse the missing map (InvalidState). The real runtime's runs: measured_refusals_test.cpp.
+TEST(ExternalData, AnExternalConstantWithoutAKeyIsRefusedOnceADataMapIsPassed) {
+  const std::vector<uint8_t> bytes =
+      testing::NamedScenarioProgram("external_constant_without_key").Build();
+  auto program = pte::ReadProgramBytes(bytes, "external_constant_without_key.pte");
+  ASSERT_TRUE(program) << program.error().message;
+  std::map<std::string, std::shared_ptr<const pte::PtdFile>> ptds;
+  for (const testing::NamedPtd& p : testing::RefusalPtds()) {
+    auto ptd = pte::ReadPtdBytes(p.make(), std::string(p.name) + ".ptd");
+    ASSERT_TRUE(ptd) << p.name << ": " << ptd.error().message;
+    ptds[p.name] = *ptd;
+  }
+  ASSERT_EQ(ptds.size(), 4u);
+  const std::string log = "Fully qualified name of external tensor is null at index 2";
+  for (const char* release : {"0.6.0", "0.7.0", "1.0.0", "1.0.1", "1.1.0", "1.2.0", "1.3.0",
+                              "1.3.1", "1.4.0", "1.4.1", "main"}) {
+    const bool v06 = std::string(release) == "0.6.0";
+    const auto& ptd = ptds[v06 ? "external_constant_without_key.06" : "external_constant_without_key"];
+    for (const auto& given : {ptd, std::shared_ptr<const pte::PtdFile>()}) {
+      const report::Report r = Analyze(*program, release, "nonnull", given);
+      ASSERT_EQ(r.methods.size(), 1u);
+      const auto& plan = r.methods[0].plan;
+      ASSERT_TRUE(plan.refusal.has_value()) << release;
+      EXPECT_EQ(plan.refusal->error, "InvalidExternalData") << release;
+      EXPECT_EQ(plan.refusal->log, log) << release;
+      EXPECT_EQ(plan.requests.back().site, runtime::Site::kExternalConstants) << release;
+    }
+    runtime::RuntimeModel model(**runtime::FindRelease(release), *abi::FindBuiltinTarget("x86_64"));
+    const report::Report none = *report::BuildReport(*program, model, report::ReportOptions{});
+    ASSERT_TRUE(none.methods[0].plan.refusal.has_value()) << release;
+    EXPECT_EQ(none.methods[0].plan.refusal->error, v06 ? "InvalidExternalData" : "InvalidState")
+        << release;
+  }
+  // A keyed constant first ("c", in the .ptd): its lookup passes, then the keyless one (value 2)
+  // is refused; 0.6 without a map dereferences the null map at "c" first.
+  const std::vector<uint8_t> keyed_first =
+      testing::NamedScenarioProgram("external_constant_keyed_then_without_key").Build();
+  auto second = pte::ReadProgramBytes(keyed_first, "external_constant_keyed_then_without_key.pte");
+  ASSERT_TRUE(second) << second.error().message;
+  for (const char* release : {"0.6.0", "0.7.0", "1.0.0", "1.3.0", "main"}) {
+    const bool v06 = std::string(release) == "0.6.0";
+    const report::Report r = Analyze(*second, release, "null",
+                                     ptds[v06 ? "external_constant_without_key.06"
+                                              : "external_constant_without_key"]);
+    ASSERT_TRUE(r.methods[0].plan.refusal.has_value()) << release;
+    EXPECT_EQ(r.methods[0].plan.refusal->log, log) << release;
+  }
+  runtime::RuntimeModel m06(**runtime::FindRelease("0.6.0"), *abi::FindBuiltinTarget("x86_64"));
+  const report::Report r06 = *report::BuildReport(*second, m06, report::ReportOptions{});
+  ASSERT_TRUE(r06.methods[0].plan.refusal.has_value());
+  EXPECT_EQ(r06.methods[0].plan.refusal->error, "crash (null dereference)");
+  // Before 0.6 EXTERNAL is not read: the refusal is not this one.
+  runtime::RuntimeModel m05(**runtime::FindRelease("0.5.0"), *abi::FindBuiltinTarget("x86_64"));
+  const report::Report r05 = *report::BuildReport(*program, m05, report::ReportOptions{});
+  EXPECT_TRUE(!r05.methods[0].plan.refusal || r05.methods[0].plan.refusal->log != log);
+}
+
 }  // namespace measured_external_data_test
 }  // namespace etmem

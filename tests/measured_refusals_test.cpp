@@ -11,7 +11,9 @@
 // harness as x86_64_early_releases.json, run at all 16 tags and at main;
 // x86_64_refusals_issue26.json, i686_refusals_issue26.json (a 32-bit host: g++ -m32) and
 // x86_64_acceptance.json were measured with etmem measure's own harness (each file's
-// how_measured).
+// how_measured); x86_64_refusals_ptd.json with it too, given the program's .ptd
+// (etmem measure --external-data, testing::RefusalPtds) and without it, at every release with a
+// data map (0.6+).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -23,8 +25,10 @@
 
 #include "etmem/abi/abi.h"
 #include "etmem/base/sha256.h"
+#include "etmem/pte/ptd_file.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/report.h"
+#include "etmem/testing/ptd_scenarios.h"
 #include "etmem/testing/scenarios.h"
 #include "measured.h"
 
@@ -54,6 +58,13 @@ const json& MeasuredIssue26() {
 // target file `etmem probe` wrote for that compiler.
 const json& Measured32Bit() {
   static const json kMeasured = test::ReadMeasured("i686_refusals_issue26.json");
+  return kMeasured;
+}
+
+// Issue 26's refusals reached only with a data map (an external constant without a key),
+// measured with etmem measure --external-data FILE.ptd and without a .ptd, at 0.6.0 ... main.
+const json& MeasuredPtd() {
+  static const json kMeasured = test::ReadMeasured("x86_64_refusals_ptd.json");
   return kMeasured;
 }
 
@@ -98,7 +109,8 @@ struct Counts {
 // as etmem measure's harness ran it: the verdict, the error, the log line and every call to the
 // method allocator up to the refusal.
 void HoldRecord(const json& e, const std::vector<uint8_t>& bytes, Counts& counts,
-                const abi::Abi& target = *abi::FindBuiltinTarget("x86_64")) {
+                const abi::Abi& target = *abi::FindBuiltinTarget("x86_64"),
+                std::shared_ptr<const pte::PtdFile> ptd = nullptr) {
   const std::string name = e["program"];
   const std::string what = e["tag"].get<std::string>() + " " + name + " temp " +
                            e["temp"].get<std::string>();
@@ -111,6 +123,10 @@ void HoldRecord(const json& e, const std::vector<uint8_t>& bytes, Counts& counts
   o.temp_is_runner_default = false;
   o.load.temp_allocator = e["temp"] == "nonnull";
   o.load.temp_pool_bytes = 1u << 20;  // the harness's temp pool
+  if (ptd) {  // etmem measure --external-data: the harness passed this .ptd to load_method
+    o.load.external_data_map = true;
+    o.load.ptd = std::move(ptd);
+  }
   for (const pte::MethodView& m : program->methods)
     for (const pte::DelegateView& d : m.delegates)
       o.load.declared_backends[std::string(d.backend)] = {0, 8};  // the harness's stubs take nothing
@@ -199,16 +215,63 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
     if (::testing::Test::HasFatalFailure()) return;
   }
   // Each refusal program was measured at all 16 tags and at main; issue 26's at the tags its
-  // file lists (with and without a temp allocator).
+  // file lists (with and without a temp allocator); those with a .ptd in
+  // WithADataMapEveryReleaseRefusesAKeylessConstantAsItsRuntimeDid.
   const size_t issue26_tags = MeasuredIssue26()["tags"].size();
+  std::set<std::string> ptd_programs;
+  for (const json& e : MeasuredPtd()["results"]) ptd_programs.insert(e["program"]);
   for (const testing::NamedScenario& s : testing::RefusalScenarios())
-    EXPECT_EQ(tags_by_program[s.name].size(),
+    if (!ptd_programs.count(s.name))
+      EXPECT_EQ(tags_by_program[s.name].size(),
               issue26_programs.count(s.name) ? issue26_tags : 17u)
         << s.name;
   EXPECT_EQ(issue26_tags, 17u);  // every tag and main
   EXPECT_GT(counts.refused, 0u);
   EXPECT_GT(counts.crashed, 0u);
   EXPECT_GT(counts.compared, 0u);
+}
+
+// Issue 26, P280a92: an external constant without a key, refused by parse_external_constants
+// only once load_method is given a data map. Each program of testing::RefusalPtds measured with
+// etmem measure --external-data NAME.ptd (NAME.06.ptd at 0.6, whose data map reads the 0.6
+// layout) and without a .ptd, at every release with a data map (0.6.0 ... main), with and
+// without a temp allocator: the verdict, the error, the log line and every method-allocator call.
+TEST(MeasuredRefusals, WithADataMapEveryReleaseRefusesAKeylessConstantAsItsRuntimeDid) {
+  std::map<std::string, std::vector<uint8_t>> bytes, ptd_bytes;
+  for (const testing::NamedScenario& s : testing::RefusalScenarios())
+    bytes[s.name] = s.make().Build();
+  for (const testing::NamedPtd& p : testing::RefusalPtds()) ptd_bytes[p.name] = p.make();
+  Counts counts;
+  std::map<std::string, std::set<std::string>> runs_by_program;  // "tag ptd|none temp"
+  std::set<std::string> logs;
+  for (const json& e : MeasuredPtd()["results"]) {
+    const std::string name = e["program"];
+    ASSERT_TRUE(bytes.count(name)) << e["tag"] << " " << name << ": no such refusal scenario";
+    std::shared_ptr<const pte::PtdFile> ptd;
+    if (e.contains("ptd")) {
+      const std::string ptd_name = e["ptd"];
+      ASSERT_TRUE(ptd_bytes.count(ptd_name)) << ptd_name << ": no such .ptd";
+      ASSERT_EQ(Sha256Hex(ptd_bytes[ptd_name]), e["ptd_sha256"]) << ptd_name;
+      auto read = pte::ReadPtdBytes(ptd_bytes[ptd_name], ptd_name + ".ptd");
+      ASSERT_TRUE(read) << read.error().message;
+      ptd = *read;
+      EXPECT_EQ(e["data_map_load_code"], 0) << e["tag"] << " " << ptd_name;
+    }
+    runs_by_program[name].insert(e["tag"].get<std::string>() + (ptd ? " ptd " : " none ") +
+                                 e["temp"].get<std::string>());
+    EXPECT_EQ(e["etmem_measure_exit"], 0) << e["tag"] << " " << name;
+    for (const json& m : e["methods"])
+      if (m.contains("load_log")) logs.insert(LogText(m["load_log"].get<std::string>()));
+    HoldRecord(e, bytes[name], counts, *abi::FindBuiltinTarget("x86_64"), ptd);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  const size_t n_tags = MeasuredPtd()["tags"].size();
+  EXPECT_EQ(n_tags, 11u);  // 0.6.0 ... 1.4.1 and main
+  for (const char* name : {"external_constant_without_key", "external_constant_keyed_then_without_key"})
+    EXPECT_EQ(runs_by_program[name].size(), 4 * n_tags) << name;  // .ptd or not, temp or not
+  EXPECT_TRUE(logs.count("Fully qualified name of external tensor is null at index 2"));
+  EXPECT_GT(counts.refused, 0u);
+  EXPECT_GT(counts.crashed, 0u);  // 0.6 without a map, a keyed constant first
 }
 
 // Issue 26: on a 32-bit target (g++ -m32, the target etmem probe measured), the paths that

@@ -1,7 +1,8 @@
 // Owns: `etmem-examples OUTDIR`, which writes the program builder's named scenarios as .pte
 // files (cnn.pte is the motivating report's CNN), so the quick start has programs to analyse;
 // `etmem-examples OUTDIR --refusals` writes the programs some release refuses instead (the
-// programs tests/measured/ measured the refusals on); `--executable` writes the programs the real
+// programs tests/measured/ measured the refusals on, and the .ptd files some of them are measured
+// with, ptd_scenarios.h RefusalPtds); `--executable` writes the programs the real
 // portable kernels can execute (their computed outputs are compared in tests/measured/);
 // `--acceptance` writes the exporter's layouts a strict reader could call invalid (no constants,
 // no segments; scenario_acceptance.cpp, measured in tests/measured/x86_64_acceptance.json);
@@ -10,6 +11,7 @@
 // The scenario names (scenarios.h) and the OUTPUT list in CMakeLists.txt must name the same files.
 #include <cstdio>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -72,6 +74,22 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  std::printf("etmem-examples: wrote %zu programs to %s\n", scenarios.size(), dir.c_str());
+  size_t ptds = 0;
+  for (const auto& p : refusals ? etmem::testing::RefusalPtds()
+                                : std::span<const etmem::testing::NamedPtd>()) {
+    const std::vector<uint8_t> bytes = p.make();
+    const std::filesystem::path path = dir / (std::string(p.name) + ".ptd");
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    const bool ok = f != nullptr && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    if (f) std::fclose(f);
+    if (!ok) {
+      std::fprintf(stderr, "etmem-examples: cannot write %s\n", path.c_str());
+      return 1;
+    }
+    ++ptds;
+  }
+  std::printf("etmem-examples: wrote %zu programs", scenarios.size());
+  if (ptds > 0) std::printf(" and %zu .ptd files", ptds);
+  std::printf(" to %s\n", dir.c_str());
   return 0;
 }

@@ -108,8 +108,21 @@ MeasureResult Measure(const std::string& program_path, const MeasureOptions& opt
   std::string compiler = options.cxx;
   if (compiler.empty()) compiler = measure::Executable("c++") ? "c++" : "g++";
   show(report::MeasureSetupText(run.setup));
-  auto built = measure::BuildHarness(
-      *tree, measure::BuildOptions{compiler, work_abs, options.jobs, version_number});
+  measure::BuildOptions build{compiler, work_abs, options.jobs, version_number};
+  // --external-data FILE.ptd: the harness passes that .ptd to load_method through the tree's
+  // own data map (the prediction reads the same file); a bare --external-data names no file.
+  const std::string& ptd = options.model.external_data_file;
+  if (options.model.external_data && ptd.empty())
+    Refuse("--external-data: etmem measure needs the .ptd file (--external-data FILE.ptd), "
+           "which the harness passes to load_method");
+  std::string ptd_step;
+  if (!ptd.empty()) {
+    if (options.execute) Refuse("--external-data FILE.ptd: not with --execute");
+    const Status added = measure::AddFlatTensorDataMap(*tree, build);
+    if (!added) Refuse(added.error().message);
+    ptd_step = "ptd " + fs::absolute(ptd).string() + "\n";
+  }
+  auto built = measure::BuildHarness(*tree, build);
   if (!built) Refuse(built.error().message);
   measure::MeasureBuild& b = run.build.emplace();
   b.compiler = compiler;
@@ -133,7 +146,7 @@ MeasureResult Measure(const std::string& program_path, const MeasureOptions& opt
     one.method = method;
     const Report analysed = Analyze(opened, one);
     auto measured = measure::MeasureMethod(Internal(analysed), *built, work_abs, program_abs,
-                                           stubs.steps, options.pool);
+                                           stubs.steps + ptd_step, options.pool);
     if (!measured) Refuse(measured.error().message);
     run.methods.push_back(std::move(*measured));
     show(report::MeasureMethodText(run.methods.back(), options.brief));

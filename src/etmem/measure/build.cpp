@@ -108,6 +108,27 @@ Result<Tree> InspectTree(const std::string& src) {
   return tree;
 }
 
+Status AddFlatTensorDataMap(const Tree& tree, BuildOptions& options) {
+  const fs::path root(tree.root);
+  const char* sources[] = {"extension/flat_tensor/flat_tensor_data_map.cpp",
+                           "extension/flat_tensor/serialize/flat_tensor_header.cpp"};
+  const char* schema = "extension/flat_tensor/serialize/flat_tensor.fbs";
+  std::error_code ec;
+  for (const char* rel : {sources[0], sources[1], schema})
+    if (!fs::is_regular_file(root / rel, ec))
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "--external-data: --executorch " + tree.root + " has no " + rel +
+                           " (the data map that loads a .ptd; ExecuTorch 0.6 and later)");
+  options.extra_sources.insert(options.extra_sources.end(), std::begin(sources), std::end(sources));
+  options.extra_schemas.push_back(schema);
+  // ... and the schema it includes (flatc generates only the files it is given).
+  const fs::path included = fs::path(schema).parent_path() / "scalar_type.fbs";
+  if (fs::is_regular_file(root / included, ec)) options.extra_schemas.push_back(included.string());
+  options.harness_defines.push_back("-DETMEM_PTD");
+  options.harness_name += "_ptd";
+  return Ok{};
+}
+
 Result<Built> BuildHarness(const Tree& tree, const BuildOptions& options) {
   const fs::path root(tree.root);
   const fs::path work = fs::absolute(options.work_dir);
@@ -157,15 +178,32 @@ Result<Built> BuildHarness(const Tree& tree, const BuildOptions& options) {
   for (const char* fbs : {"program.fbs", "scalar_type.fbs"})
     if (fs::is_regular_file(root / "schema" / fbs, ec))
       flatc_args.push_back((root / "schema" / fbs).string());
-  const std::string flatc_err = (work / "flatc.err").string();
-  if (Run(flatc_args, "", flatc_err) != 0)
-    return MakeError(ErrorCode::kInvalidArgument,
-                     "--executorch " + tree.root + ": does not build: flatc on schema/program.fbs: " +
-                         FirstError(ReadText(flatc_err)));
-  for (const auto& e : fs::directory_iterator(fresh, ec)) {
-    const fs::path target = work / "gen" / "executorch" / "schema" / e.path().filename();
-    if (ReadText(e.path().string()) != ReadText(target.string()))
-      fs::copy_file(e.path(), target, fs::copy_options::overwrite_existing, ec);
+  // The schema, then each extra schema (in its own directory, with that directory's includes).
+  std::vector<std::pair<std::string, std::vector<std::string>>> schemas = {
+      {"schema", flatc_args}};
+  for (const std::string& rel : options.extra_schemas) {
+    const fs::path dir = fs::path(rel).parent_path();
+    schemas.push_back({dir.string(),
+                       {flatc_name, "--cpp", "--cpp-std", "c++11", "--gen-mutable",
+                        "--scoped-enums", "-I", (root / dir).string(), "-o",
+                        (fresh / dir).string(), (root / rel).string()}});
+  }
+  for (const auto& [dir, args] : schemas) {
+    const fs::path out = dir == "schema" ? fresh : fresh / dir;
+    fs::create_directories(out, ec);
+    const std::string flatc_err = (work / "flatc.err").string();
+    if (Run(args, "", flatc_err) != 0)
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "--executorch " + tree.root + ": does not build: flatc on " +
+                           (dir == "schema" ? std::string("schema/program.fbs") : args.back()) +
+                           ": " + FirstError(ReadText(flatc_err)));
+    fs::create_directories(work / "gen" / "executorch" / dir, ec);
+    for (const auto& e : fs::directory_iterator(out, ec)) {
+      if (!e.is_regular_file()) continue;
+      const fs::path target = work / "gen" / "executorch" / dir / e.path().filename();
+      if (ReadText(e.path().string()) != ReadText(target.string()))
+        fs::copy_file(e.path(), target, fs::copy_options::overwrite_existing, ec);
+    }
   }
   fs::remove_all(fresh, ec);
 

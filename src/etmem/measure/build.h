@@ -46,7 +46,16 @@ struct BuildOptions {
   std::vector<std::string> harness_extra;
   std::vector<std::string> harness_defines;
   std::string harness_name = "measure_harness";
+  // More of the tree's flatbuffer schemas (tree-relative .fbs), each generated with flatc into
+  // the work directory beside its tree path (<executorch/DIR/NAME_generated.h>).
+  std::vector<std::string> extra_schemas;
 };
+
+// --external-data FILE.ptd: the harness also builds the tree's own FlatTensorDataMap
+// (extension/flat_tensor: the data map, its header reader and its schema) and loads the .ptd
+// with it (ETMEM_PTD, the "ptd PATH" step). Fails with one line when the tree has none
+// (ExecuTorch before 0.6). Only then are those sources built: older trees are not touched.
+Status AddFlatTensorDataMap(const Tree& tree, BuildOptions& options);
 
 struct Built {
   std::string harness;                 // the executable

@@ -34,6 +34,7 @@ HarnessFacts ReadFacts(const std::string& output) {
     if (key == "program_load" && s >> code) f.program_load = code;
     if (key == "method_meta" && s >> code) f.method_meta = code;
     if (key == "load_method" && s >> code) f.load_method = code;
+    if (key == "data_map_load" && s >> code) f.data_map_load = code;
     if (key == "runner_failed") s >> f.runner_failed;
     if (key == "harness_error") std::getline(s, f.harness_error);
     if (key == "planned")
@@ -48,6 +49,9 @@ std::string Verdict(const HarnessFacts& f, int status) {
   if (f.program_load && *f.program_load != 0) return "Program::load " + ErrorName(*f.program_load);
   if (f.method_meta) return "method_meta " + ErrorName(*f.method_meta);
   if (!f.runner_failed.empty()) return "the runner's own allocation failed";
+  // The runner's data map refused the .ptd before load_method: etmem names that refusal as the
+  // method's (nothing allocated).
+  if (f.data_map_load && *f.data_map_load != 0) return ErrorName(*f.data_map_load);
   if (f.load_method) return ErrorName(*f.load_method);
   return "load_method not reached";
 }

@@ -12,7 +12,8 @@
 namespace etmem::measure {
 
 struct HarnessFacts {
-  std::optional<int> program_load, method_meta, load_method;  // ExecuTorch Error codes
+  // ExecuTorch Error codes; data_map_load: the .ptd's FlatTensorDataMap::load (--external-data)
+  std::optional<int> program_load, method_meta, data_map_load, load_method;
   std::vector<uint64_t> planned;
   std::string runner_failed, harness_error;
 };

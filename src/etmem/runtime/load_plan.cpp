@@ -320,6 +320,22 @@ bool Planner::ParseValues() {
   uint32_t n_external = t_.external_constants ? m_.external_constants() : 0;
   if (n_external > 0) {
     List(Site::kExternalConstants, n_external);
+    // parse_external_constants refuses a keyless constant where it meets it, before its lookup
+    // (with a .ptd, CheckExternalData places it among the lookups; without one, the lookups
+    // before it are taken to succeed). Without a map, a release that does not check for one
+    // (0.6) still reaches the key check of a keyless first constant before it dereferences.
+    const bool reaches_keys = options_.external_data_map ? !options_.ptd
+                                                         : !t_.external_map_null_checked;
+    for (int64_t v = FirstExternalConstant(m_);
+         reaches_keys && v >= 0 && v < static_cast<int64_t>(m_.values.size()); ++v) {
+      const pte::TensorView* tensor = m_.TensorAt(v);
+      if (!tensor || !tensor->external || tensor->planned) continue;
+      if (tensor->fqn_index == 0) {
+        if (!plan_.refusal) plan_.refusal = KeylessExternalConstant(v);
+        return false;
+      }
+      if (!options_.external_data_map) break;  // its lookup in the null map comes first
+    }
     if (!options_.external_data_map) {
       Refuse(t_.external_map_null_checked ? "InvalidState" : "crash (null dereference)",
              std::to_string(n_external) +
@@ -447,7 +463,7 @@ bool Planner::ResolveData(const pte::TensorView& t, int64_t value) {
     // The map's contents are not modelled here; the tensor's planned memory is looked up
     // after the map gave its layout.
     if (options_.external_data_map) return PlannedLookup(t, value);
-    const std::string key(m_.FqnOf(t));
+    const std::string key(RuntimeKey(m_.FqnOf(t)));
     const std::string reason =
         where() + " is a planned tensor whose initial value is loaded from a .ptd file (key '" +
         key + "'), and no data map was passed to load_method (use --external-data)";

@@ -426,12 +426,56 @@ TEST(Refusals, ExternalConstantsNeedADataMap) {
   MethodMaker b;
   b.Tensor({8});
   b.m.tensors[0].external = true;
+  b.m.fqns = {"w"};
+  b.m.tensors[0].fqn_index = 1;
   b.m.chains.push_back({0, 0});
   EXPECT_FALSE(Plan(b.m, **FindRelease("0.5"), "cortex-m").refusal.has_value());  // ignores EXTERNAL
   LoadPlan p = Plan(b.m, **FindRelease("0.6"), "cortex-m");
   ASSERT_TRUE(p.refusal.has_value());
+  EXPECT_EQ(p.refusal->error, "crash (null dereference)");  // 0.6 looks "w" up in a null map
   EXPECT_EQ(p.requests.back().site, Site::kExternalConstants);
   EXPECT_FALSE(Plan(b.m, **FindRelease("0.6"), "cortex-m", {.external_data_map = true}).refusal);
+}
+
+// Method::parse_external_constants refuses an external constant without a key where it meets
+// it in value order, before its lookup, once the external constants list is allocated
+// (InvalidExternalData, 0.6+). Without a data map 0.7+ refuse the missing map first; 0.6 meets
+// the key check before it dereferences the null map, when the keyless constant comes first.
+TEST(Refusals, AnExternalConstantWithoutAKeyIsRefusedWhereTheLoopMeetsIt) {
+  MethodMaker b;
+  b.Tensor({8});
+  b.Tensor({8});
+  b.m.tensors[0].external = b.m.tensors[1].external = true;
+  b.m.chains.push_back({0, 0});
+  for (const char* release : {"0.6", "0.7", "1.0", "1.3", "main"}) {
+    LoadPlan p = Plan(b.m, **FindRelease(release), "cortex-m", {.external_data_map = true});
+    ASSERT_TRUE(p.refusal.has_value()) << release;
+    EXPECT_EQ(p.refusal->error, "InvalidExternalData") << release;
+    EXPECT_EQ(p.refusal->log, "Fully qualified name of external tensor is null at index 0")
+        << release;
+    EXPECT_EQ(p.requests.back().site, Site::kExternalConstants) << release;
+    EXPECT_EQ(p.requests.back().count, 2u) << release;  // both EXTERNAL tensors counted
+  }
+  LoadPlan no_map = Plan(b.m, **FindRelease("0.6"), "cortex-m");
+  ASSERT_TRUE(no_map.refusal.has_value());
+  EXPECT_EQ(no_map.refusal->error, "InvalidExternalData");
+  EXPECT_EQ(no_map.requests.back().site, Site::kExternalConstants);
+  for (const char* release : {"0.7", "1.4", "main"}) {
+    LoadPlan p = Plan(b.m, **FindRelease(release), "cortex-m");
+    ASSERT_TRUE(p.refusal.has_value()) << release;
+    EXPECT_EQ(p.refusal->error, "InvalidState") << release;
+  }
+  EXPECT_FALSE(Plan(b.m, **FindRelease("0.5"), "cortex-m").refusal.has_value());  // ignores EXTERNAL
+  // A keyed constant first: its lookup comes first (taken to succeed with a map; 0.6 without one
+  // dereferences the null map), then the keyless one, at its index.
+  b.m.fqns = {"w"};
+  b.m.tensors[0].fqn_index = 1;
+  LoadPlan second = Plan(b.m, **FindRelease("1.4"), "cortex-m", {.external_data_map = true});
+  ASSERT_TRUE(second.refusal.has_value());
+  EXPECT_EQ(second.refusal->log, "Fully qualified name of external tensor is null at index 1");
+  LoadPlan crash = Plan(b.m, **FindRelease("0.6"), "cortex-m");
+  ASSERT_TRUE(crash.refusal.has_value());
+  EXPECT_EQ(crash.refusal->error, "crash (null dereference)");
 }
 
 }  // namespace load_plan_test

@@ -456,6 +456,24 @@ std::span<const uint8_t> DimOrderOf(const pte::ProgramView& program, const pte::
 
 }  // namespace
 
+Refusal KeylessExternalConstant(int64_t value) {
+  return Make(kInvalidExternalData,
+              "value " + U(static_cast<uint64_t>(value)) +
+                  " is an external constant without a key (no fully_qualified_name)",
+              "Fully qualified name of external tensor is null at index " +
+                  U(static_cast<uint64_t>(value)));
+}
+
+std::string_view RuntimeKey(std::string_view fqn) { return fqn.substr(0, fqn.find('\0')); }
+
+int64_t FirstExternalConstant(const pte::MethodView& m) {
+  for (size_t v = 0; v < m.values.size(); ++v) {
+    const pte::TensorView* tensor = m.TensorAt(static_cast<int64_t>(v));
+    if (tensor && tensor->external && !tensor->planned) return static_cast<int64_t>(v);
+  }
+  return -1;
+}
+
 std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
                                             const pte::MethodView& m, const pte::PtdFile& ptd,
                                             const RuntimeTraits& t) {
@@ -463,23 +481,30 @@ std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
   Emulation emu(ptd, t);
   if (Fail f = emu.Load()) return PtdOutcome{PtdOutcome::Where::kMapLoad, -1, *f};
   // With named data in the program too, 1.0+ look keys up in a merged map (the program's and
-  // the .ptd's): not modelled here, so no key is checked (ptd_check.h says so).
-  if (program.named_data > 0 && t.merged_data_map) return std::nullopt;
-  // parse_external_constants: external, unplanned tensors in value order, each key once.
+  // the .ptd's): not modelled here, so no key is checked (ptd_check.h says so); only a keyless
+  // first constant, refused before any lookup, is certain.
+  const bool merged = program.named_data > 0 && t.merged_data_map;
+  // parse_external_constants: external, unplanned tensors in value order; a keyless one is
+  // refused where it is met (before its lookup), a keyed one looked up once per key.
   std::set<std::string_view> seen;
   for (size_t v = 0; v < m.values.size(); ++v) {
     const pte::TensorView* tensor = m.TensorAt(static_cast<int64_t>(v));
     if (!tensor || !tensor->external || tensor->planned) continue;
-    const std::string_view key = m.FqnOf(*tensor);
+    if (tensor->fqn_index == 0)
+      return PtdOutcome{PtdOutcome::Where::kExternalConstants, static_cast<int64_t>(v),
+                        KeylessExternalConstant(static_cast<int64_t>(v))};
+    if (merged) return std::nullopt;
+    const std::string_view key = RuntimeKey(m.FqnOf(*tensor));
     if (!seen.insert(key).second) continue;
     if (Fail f = emu.Constant(m, *tensor, key, DimOrderOf(program, m, static_cast<int64_t>(v))))
       return PtdOutcome{PtdOutcome::Where::kExternalConstants, static_cast<int64_t>(v), *f};
   }
+  if (merged) return std::nullopt;
   // The tensor parser: planned external tensors, in value order.
   for (size_t v = 0; v < m.values.size(); ++v) {
     const pte::TensorView* tensor = m.TensorAt(static_cast<int64_t>(v));
     if (!tensor || !tensor->external || !tensor->planned) continue;
-    const std::string_view key = m.FqnOf(*tensor);
+    const std::string_view key = RuntimeKey(m.FqnOf(*tensor));
     if (Fail f = emu.Planned(m, *tensor, key, DimOrderOf(program, m, static_cast<int64_t>(v))))
       return PtdOutcome{PtdOutcome::Where::kPlannedValue, static_cast<int64_t>(v), *f};
   }

@@ -35,6 +35,21 @@ struct PtdOutcome {
   Refusal refusal;
 };
 
+// Method::parse_external_constants refuses an external constant without a key (no
+// extra_tensor_info.fully_qualified_name) when it reaches it, before it looks that value up in
+// the data map: InvalidExternalData, at every release with external constants (0.6+). It needs a
+// data map to be reached (0.7+ check for one first; 0.6 dereferences a null one only at the
+// first lookup, so a keyless first constant is refused there too).
+Refusal KeylessExternalConstant(int64_t value);
+
+// The external constant (an external tensor, not planned) that parse_external_constants meets
+// first in value order, -1 when there is none.
+int64_t FirstExternalConstant(const pte::MethodView& method);
+
+// A tensor's key as every release uses it: the runtime takes fully_qualified_name()->c_str(), so
+// the key ends at its first NUL (the lookups, the de-duplication and the log lines all see that).
+std::string_view RuntimeKey(std::string_view fqn);
+
 // The first failure, or nothing when the release loads the method with this .ptd.
 std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
                                             const pte::MethodView& method,

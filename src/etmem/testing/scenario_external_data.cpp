@@ -1,7 +1,7 @@
 // Owns: the .ptd files of ptd_scenarios.h. The program they go with is ProgramWithExternalData:
 // external constants "linear.weight" (Float [8, 8], named twice) and "linear.bias" (Float [8]),
 // and "cache.state" (Float [1, 8]), planned memory whose initial value comes from the .ptd.
-// Not: the program (scenarios.cpp).
+// Also the .ptd files of RefusalPtds. Not: the programs (scenarios.cpp, scenario_refusals.cpp).
 #include "etmem/testing/ptd_scenarios.h"
 
 #include "etmem/testing/ptd_writer.h"
@@ -95,8 +95,30 @@ const NamedPtd kPtds[] = {
     {"external_data.truncated", "external_data", "the last 16 bytes cut off", Truncated},
 };
 
+// external_constant_without_key's .ptd: a Float [1, 4] "c", which no key of the program names
+// (its external constant has none); the data map loads it.
+PtdFileSpec KeyC() { return {.blobs = {{.key = "c", .shape = PtdShape{.sizes = {1, 4}}}}}; }
+std::vector<uint8_t> KeyCFile() { return WritePtd(KeyC()); }
+std::vector<uint8_t> KeyCFile06() {
+  PtdFileSpec s = KeyC();
+  s.layout06 = true;
+  return WritePtd(s);
+}
+
+const NamedPtd kRefusalPtds[] = {
+    {"external_constant_without_key", "external_constant_without_key",
+     "a Float [1, 4] \"c\" in the 0.7+ layout", KeyCFile},
+    {"external_constant_without_key.06", "external_constant_without_key",
+     "a Float [1, 4] \"c\" in the 0.6 layout", KeyCFile06},
+    {"external_constant_keyed_then_without_key", "external_constant_keyed_then_without_key",
+     "the program's \"c\" (Float [1, 4]) in the 0.7+ layout", KeyCFile},
+    {"external_constant_keyed_then_without_key.06", "external_constant_keyed_then_without_key",
+     "the program's \"c\" (Float [1, 4]) in the 0.6 layout", KeyCFile06},
+};
+
 }  // namespace
 
 std::span<const NamedPtd> PtdScenarios() { return kPtds; }
+std::span<const NamedPtd> RefusalPtds() { return kRefusalPtds; }
 
 }  // namespace etmem::testing

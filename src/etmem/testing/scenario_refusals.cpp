@@ -115,6 +115,26 @@ TensorSpec ExternalSpec(bool planned, bool keyed = true) {
   return s;
 }
 
+// A keyed external constant "c" (value 1), then one without a key (value 2): with a data map,
+// parse_external_constants looks "c" up first, then refuses the keyless one at index 2; 0.6
+// without a map dereferences the null map at "c" (a crash).
+ProgramBuilder KeyedThenKeylessExternal() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  int x = PlannedTensor(m, planner, {1, 4});
+  int c = m.Tensor(ExternalSpec(false, true));
+  int k = m.Tensor(ExternalSpec(false, false));
+  int y = PlannedTensor(m, planner, {1, 4});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.PlannedBufferSizes({planner.high_water()});
+  int add = m.Operator("aten::add", "out");
+  m.KernelCall(add, {x, c, y, y});
+  m.KernelCall(add, {y, k, y, y});
+  return program;
+}
+
 // Only `c` refers to constant data (index 1), and the program has no constant storage at all:
 // no constant segment and no Program.constant_buffer vector.
 ProgramBuilder ConstantWithoutConstantStorage() {
@@ -388,6 +408,16 @@ constexpr NamedScenario kRefusals[] = {
     // A planned EXTERNAL tensor without a key (no fully_qualified_name): InvalidExternalData
     // "Fully qualified name of external tensor is null" (0.6+); before, an ordinary planned tensor.
     {"external_planned_without_key", [] { return AddsTensor(ExternalSpec(true, false)); }},
+    // An EXTERNAL constant (not planned) without a key: with a data map passed to load_method,
+    // parse_external_constants refuses it before any lookup (InvalidExternalData "Fully
+    // qualified name of external tensor is null at index 2", 0.6+); without one, 0.7+ refuse
+    // the missing map first (InvalidState) and 0.6 refuses it too (the key check comes before
+    // the null map is dereferenced). Its .ptd (RefusalPtds) holds "c" only to be loadable.
+    {"external_constant_without_key", [] { return AddsTensor(ExternalSpec(false, false)); }},
+    // A keyed external constant before the keyless one: with the data map "c" is looked up
+    // (found in its .ptd) and the keyless constant refused after it, at index 2; 0.6 without a
+    // map crashes at "c"'s lookup; 0.7+ refuse the missing map (InvalidState).
+    {"external_constant_keyed_then_without_key", KeyedThenKeylessExternal},
     // A planned offset with a high word (2^32 + 16): on a 64-bit host past the 48-byte buffer
     // (MemoryAllocationFailed, 0.2+; 0.1 reads the low word, 16, and loads); on a 32-bit target
     // NotSupported "size_t cannot hold memory offset ..." (0.2+).

@@ -18,6 +18,10 @@
 //     execute                  (with ETMEM_EXECUTE) after the load, fill the inputs and run
 //                              Method::execute once with the kernels etmem generated
 //     heap none                (with ETMEM_EXECUTE) et_pal_allocate returns NULL: no heap
+//     ptd PATH                 (with ETMEM_PTD) the runner's data map: the .ptd at PATH read
+//                              into memory, loaded with the tree's FlatTensorDataMap over a
+//                              BufferDataLoader after Program::load ("measure: data_map_load
+//                              ERROR"), and passed to load_method
 // Output (stdout): ETMEM P/A/T records, the runtime's log lines as
 // "<level> executorch:<file>:<line>] <message>", and "measure: ..." lines with the results.
 // With ETMEM_EXECUTE (etmem measure --execute), the real kernels etmem generated registration
@@ -48,6 +52,9 @@
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/platform.h>
 #include <executorch/runtime/platform/runtime.h>
+#ifdef ETMEM_PTD
+#include <executorch/extension/flat_tensor/flat_tensor_data_map.h>
+#endif
 
 namespace et = ::torch::executor;
 
@@ -304,6 +311,7 @@ int main(int argc, char** argv) {
   std::vector<et::Kernel> kernels;
   std::deque<StubBackend> backends;
   std::vector<std::string> rest;
+  std::string ptd_path;  // the "ptd PATH" step
   for (const std::string& step : steps) {
     std::istringstream s(step);
     std::string word;
@@ -313,6 +321,8 @@ int main(int argc, char** argv) {
       s >> name;
       names.push_back(name);
       kernels.emplace_back(names.back().c_str(), NoOpKernel<et::OpFunction>::Run);
+    } else if (word == "ptd") {
+      std::getline(s >> std::ws, ptd_path);
     } else if (word == "backend") {
       std::string id;
       size_t n = 0, a = 1;
@@ -342,6 +352,30 @@ int main(int argc, char** argv) {
   std::printf("measure: program_load %d\n", static_cast<int>(program.ok() ? et::Error::Ok
                                                                            : program.error()));
   if (!program.ok()) return 0;
+#ifdef ETMEM_PTD
+  const executorch::runtime::NamedDataMap* data_map = nullptr;
+  // The runner's data map, loaded the way a runner loads a .ptd: the whole file in memory.
+  std::unique_ptr<et::util::BufferDataLoader> ptd_loader;
+  std::unique_ptr<executorch::extension::FlatTensorDataMap> ptd_map;
+  if (!ptd_path.empty()) {
+    std::ifstream ptd_in(ptd_path, std::ios::binary);
+    if (!ptd_in) return Fail("cannot read the .ptd");
+    const std::string ptd_bytes((std::istreambuf_iterator<char>(ptd_in)),
+                                std::istreambuf_iterator<char>());
+    uint8_t* ptd_data = Placed(ptd_bytes.size(), 16);
+    if (!ptd_data) return Fail("out of memory");
+    std::memcpy(ptd_data, ptd_bytes.data(), ptd_bytes.size());
+    ptd_loader.reset(new et::util::BufferDataLoader(ptd_data, ptd_bytes.size()));
+    auto map = executorch::extension::FlatTensorDataMap::load(ptd_loader.get());
+    std::printf("measure: data_map_load %d\n",
+                static_cast<int>(map.ok() ? et::Error::Ok : map.error()));
+    if (!map.ok()) return 0;
+    ptd_map.reset(new executorch::extension::FlatTensorDataMap(std::move(map.get())));
+    data_map = ptd_map.get();
+  }
+#else
+  if (!ptd_path.empty()) return Fail("a ptd step without ETMEM_PTD");
+#endif
   auto meta = program->method_meta(method.c_str());
   if (!meta.ok()) {
     std::printf("measure: method_meta %d\n", static_cast<int>(meta.error()));
@@ -405,7 +439,11 @@ int main(int argc, char** argv) {
       et::HierarchicalAllocator planned({spans.data(), spans.size()});
       et::MemoryManager memory(&method_allocator, &planned,
                                has_temp ? &temp_allocator : nullptr);
+#ifdef ETMEM_PTD
+      auto loaded = program->load_method(method.c_str(), &memory, nullptr, data_map);
+#else
       auto loaded = program->load_method(method.c_str(), &memory);
+#endif
       load_error = static_cast<int>(loaded.ok() ? et::Error::Ok : loaded.error());
       std::printf("measure: load_method %d\n", load_error);
       if (!loaded.ok()) goto done;
