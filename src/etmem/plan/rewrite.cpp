@@ -91,6 +91,9 @@ class TableCopier {
     std::vector<std::pair<flatbuffers::voffset_t, flatbuffers::uoffset_t>> children;
     for (const reflection::Field* f : *obj.fields()) {
       if (!t.GetOptionalFieldOffset(f->offset()) || IsScalar(f->type()->base_type())) continue;
+      // A union of type NONE: the runtime never follows its payload (a value without a type is
+      // refused by its type), so a payload stored beside it is not copied.
+      if (f->type()->base_type() == reflection::Union && UnionType(obj, *f, t) == 0) continue;
       ETMEM_TRY(flatbuffers::uoffset_t child, Child(obj, *f, t));
       children.emplace_back(f->offset(), child);
     }
@@ -132,6 +135,14 @@ class TableCopier {
     fbb_.TrackField(f.offset(), fbb_.GetSize());
   }
 
+  // The type byte stored beside union field `f` (0, NONE, when it is absent).
+  static uint8_t UnionType(const reflection::Object& obj, const reflection::Field& f,
+                           const flatbuffers::Table& t) {
+    const reflection::Field* type_field = obj.fields()->LookupByKey(
+        (f.name()->str() + flatbuffers::UnionTypeFieldSuffix()).c_str());
+    return type_field ? flatbuffers::GetFieldI<uint8_t>(t, *type_field) : 0;
+  }
+
   Result<flatbuffers::uoffset_t> Child(const reflection::Object& obj, const reflection::Field& f,
                                        const flatbuffers::Table& t) {
     switch (f.type()->base_type()) {
@@ -144,9 +155,7 @@ class TableCopier {
       case reflection::Union: {
         // flatbuffers::GetUnionType assumes a type the schema defines; the verifier lets any
         // type byte through (forward compatibility), so a hostile one is checked here.
-        const reflection::Field* type_field = obj.fields()->LookupByKey(
-            (f.name()->str() + flatbuffers::UnionTypeFieldSuffix()).c_str());
-        const uint8_t type = type_field ? flatbuffers::GetFieldI<uint8_t>(t, *type_field) : 0;
+        const uint8_t type = UnionType(obj, f, t);
         const reflection::EnumVal* value =
             schema_.enums()->Get(f.type()->index())->values()->LookupByKey(type);
         if (type == 0 || !value || !value->union_type() ||
