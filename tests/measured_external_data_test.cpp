@@ -160,6 +160,8 @@ TEST(ExternalData, APtdWithTheProgramsOwnNamedDataIsMergedForTheDelegatesOnly) {
         << release;
     EXPECT_EQ(verdict("merged_external_planned", "merged_external_planned", release), "loads")
         << release;
+    EXPECT_EQ(verdict("merged_empty_named_data", "merged_empty_named_data", release), "loads")
+        << release;
     // A keyless second entry: the lookup of "c" stops before it, the merge's scan reads it.
     EXPECT_EQ(verdict("merged_external_constant", "merged_external_constant.keyless", release),
               "crash (null dereference)") << release;
@@ -167,6 +169,9 @@ TEST(ExternalData, APtdWithTheProgramsOwnNamedDataIsMergedForTheDelegatesOnly) {
                       release), "loads") << release;
   }
   EXPECT_EQ(verdict("merged_external_constant", "merged_external_constant", "0.7.0"),
+            "NotSupported");
+  // An empty Program.named_data vector is a program map all the same.
+  EXPECT_EQ(verdict("merged_empty_named_data", "merged_empty_named_data", "0.7.0"),
             "NotSupported");
 }
 

@@ -290,7 +290,8 @@ TEST(MeasuredRefusals, WithADataMapEveryReleaseRefusesAKeylessConstantAsItsRunti
 // PteDataMap, whose get_tensor_layout is NotImplemented), a key only in the program's named data
 // is NotFound, a constant or a planned tensor whose key only the .ptd holds loads, a keyless
 // second .ptd entry crashes the scan (and loads without named data); 0.7 refuses every pair with
-// named data (NotSupported). The verdict, the error, the log line and every method-allocator call.
+// named data (NotSupported), an empty Program.named_data vector included (the runtime's
+// PteDataMap exists for a present vector: 1.0+ merge and allocate the merged map then too). The verdict, the error, the log line and every method-allocator call.
 TEST(MeasuredRefusals, WithTheProgramsOwnNamedDataEveryReleaseMergesOrRefusesAsItsRuntimeDid) {
   std::map<std::string, std::vector<uint8_t>> bytes, ptd_bytes;
   for (const testing::NamedScenario& s : testing::RefusalScenarios())
@@ -318,11 +319,14 @@ TEST(MeasuredRefusals, WithTheProgramsOwnNamedDataEveryReleaseMergesOrRefusesAsI
   }
   const std::vector<std::string> tags = MeasuredMerged()["tags"];
   EXPECT_EQ(tags.size(), 10u);  // 0.7.0 ... 1.4.1 and main
-  EXPECT_EQ(runs_by_pair.size(), 6u);
+  EXPECT_EQ(runs_by_pair.size(), 7u);
   for (const auto& [pair, runs] : runs_by_pair) EXPECT_EQ(runs.size(), 2 * tags.size()) << pair;
   for (const std::string& tag : tags) {
     const bool v07 = tag == "v0.7.0";
     EXPECT_TRUE(verdicts["external_constant_in_named_data external_constant_in_named_data"].count(
+        tag + (v07 ? " NotSupported" : " Ok"))) << tag;
+    // An empty Program.named_data vector: the program's map exists all the same.
+    EXPECT_TRUE(verdicts["merged_empty_named_data merged_empty_named_data"].count(
         tag + (v07 ? " NotSupported" : " Ok"))) << tag;
     EXPECT_TRUE(verdicts["merged_external_planned merged_external_planned"].count(
         tag + (v07 ? " NotSupported" : " Ok"))) << tag;

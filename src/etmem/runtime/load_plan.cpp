@@ -716,7 +716,8 @@ bool Planner::InitDelegates() {
   }
   List(Site::kDelegates, m_.delegates.size());
   if (Refused()) return false;
-  const bool both_maps = options_.external_data_map && program_.named_data > 0;
+  // The program's PteDataMap exists whenever Program.named_data is present, even empty.
+  const bool both_maps = options_.external_data_map && program_.has_named_data_vector;
   if (both_maps && t_.refuses_external_map_with_named_data) {
     Refuse("NotSupported", "a .ptd data map was passed and the program has named data; "
                            "this release cannot merge them");

@@ -504,7 +504,8 @@ std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
   if (Fail f = emu.Load()) return PtdOutcome{PtdOutcome::Where::kMapLoad, -1, *f};
   // With named data in the program too, 1.0+ merge it with the .ptd (MergedDataMap) after the
   // values, for the delegates only: the tensors below look keys up in the .ptd alone.
-  const bool merged = program.named_data > 0 && t.merged_data_map;
+  // (The program's map exists whenever Program.named_data is present, even empty.)
+  const bool merged = program.has_named_data_vector && t.merged_data_map;
   // parse_external_constants: external, unplanned tensors in value order; a keyless one is
   // refused where it is met (before its lookup), a keyed one looked up once per key.
   std::set<std::string_view> seen;

@@ -134,6 +134,8 @@ const NamedPtd kRefusalPtds[] = {
     // ... "c" only in the .ptd,
     {"merged_external_constant", "merged_external_constant",
      "the program's \"c\" (Float [1, 4]), not in the program's named data (\"n\")", KeyCFile},
+    {"merged_empty_named_data", "merged_empty_named_data",
+     "the program's \"c\" (Float [1, 4]); the program's named data vector is empty", KeyCFile},
     {"merged_external_planned", "merged_external_planned",
      "the program's planned \"c\" (Float [1, 4]), not in the program's named data", KeyCFile},
     // ... and a .ptd whose second entry has no key, which the lookup of "c" (found first) does

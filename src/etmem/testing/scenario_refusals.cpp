@@ -292,6 +292,10 @@ constexpr NamedScenario kRefusals[] = {
      [] { return AddsTensor(ExternalSpec(false), [](ProgramBuilder& p) {
             p.NamedData("n", CounterBytes(16));
           }); }},
+    // An empty Program.named_data vector: the runtime's PteDataMap exists all the same, so 0.7
+    // refuses the pair and 1.0+ merge (the merged map's instance is allocated).
+    {"merged_empty_named_data",
+     [] { return AddsTensor(ExternalSpec(false), [](ProgramBuilder& p) { p.EmptyNamedData(); }); }},
     {"merged_external_planned",
      [] { return AddsTensor(ExternalSpec(true), [](ProgramBuilder& p) {
             p.NamedData("n", CounterBytes(16));
