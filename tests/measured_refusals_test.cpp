@@ -68,6 +68,11 @@ const json& MeasuredPtd() {
   return kMeasured;
 }
 
+const json& MeasuredMerged() {
+  static const json kMeasured = test::ReadMeasured("x86_64_merged_data_map.json");
+  return kMeasured;
+}
+
 const json& MeasuredAcceptance() {
   static const json kMeasured = test::ReadMeasured("x86_64_acceptance.json");
   return kMeasured;
@@ -220,6 +225,9 @@ TEST(MeasuredRefusals, EveryReleaseRefusesOrLoadsExactlyAsItsRuntimeDid) {
   const size_t issue26_tags = MeasuredIssue26()["tags"].size();
   std::set<std::string> ptd_programs;
   for (const json& e : MeasuredPtd()["results"]) ptd_programs.insert(e["program"]);
+  // The merged data map's programs that were measured with their .ptd only.
+  for (const json& e : MeasuredMerged()["results"])
+    if (!tags_by_program.count(e["program"])) ptd_programs.insert(e["program"]);
   for (const testing::NamedScenario& s : testing::RefusalScenarios())
     if (!ptd_programs.count(s.name))
       EXPECT_EQ(tags_by_program[s.name].size(),
@@ -272,6 +280,65 @@ TEST(MeasuredRefusals, WithADataMapEveryReleaseRefusesAKeylessConstantAsItsRunti
   EXPECT_TRUE(logs.count("Fully qualified name of external tensor is null at index 2"));
   EXPECT_GT(counts.refused, 0u);
   EXPECT_GT(counts.crashed, 0u);  // 0.6 without a map, a keyed constant first
+}
+
+// Issue 26, runtime/executor/merged_data_map.h: a .ptd together with the program's own named
+// data. From 1.0 Method::init merges the two (MergedDataMap::load, after the values) for the
+// delegates only; the tensors look their keys up in the .ptd alone. Each pair of
+// testing::RefusalPtds measured with etmem measure --external-data at 0.7.0 ... main, with and
+// without a temp allocator: a key in both maps loads (the duplicate scan asks the program's
+// PteDataMap, whose get_tensor_layout is NotImplemented), a key only in the program's named data
+// is NotFound, a constant or a planned tensor whose key only the .ptd holds loads, a keyless
+// second .ptd entry crashes the scan (and loads without named data); 0.7 refuses every pair with
+// named data (NotSupported), an empty Program.named_data vector included (the runtime's
+// PteDataMap exists for a present vector: 1.0+ merge and allocate the merged map then too). The verdict, the error, the log line and every method-allocator call.
+TEST(MeasuredRefusals, WithTheProgramsOwnNamedDataEveryReleaseMergesOrRefusesAsItsRuntimeDid) {
+  std::map<std::string, std::vector<uint8_t>> bytes, ptd_bytes;
+  for (const testing::NamedScenario& s : testing::RefusalScenarios())
+    bytes[s.name] = s.make().Build();
+  for (const testing::NamedPtd& p : testing::RefusalPtds()) ptd_bytes[p.name] = p.make();
+  Counts counts;
+  std::map<std::string, std::set<std::string>> runs_by_pair;  // "tag temp"
+  std::map<std::string, std::set<std::string>> verdicts;      // pair -> "tag verdict"
+  for (const json& e : MeasuredMerged()["results"]) {
+    const std::string name = e["program"];
+    ASSERT_TRUE(bytes.count(name)) << e["tag"] << " " << name << ": no such refusal scenario";
+    const std::string ptd_name = e["ptd"];
+    ASSERT_TRUE(ptd_bytes.count(ptd_name)) << ptd_name << ": no such .ptd";
+    ASSERT_EQ(Sha256Hex(ptd_bytes[ptd_name]), e["ptd_sha256"]) << ptd_name;
+    auto ptd = pte::ReadPtdBytes(ptd_bytes[ptd_name], ptd_name + ".ptd");
+    ASSERT_TRUE(ptd) << ptd.error().message;
+    EXPECT_EQ(e["data_map_load_code"], 0) << e["tag"] << " " << ptd_name;
+    EXPECT_EQ(e["etmem_measure_exit"], 0) << e["tag"] << " " << name << " " << ptd_name;
+    const std::string pair = name + " " + ptd_name;
+    runs_by_pair[pair].insert(e["tag"].get<std::string>() + " " + e["temp"].get<std::string>());
+    verdicts[pair].insert(e["tag"].get<std::string>() + " " +
+                          e["methods"][0]["real_verdict"].get<std::string>());
+    HoldRecord(e, bytes[name], counts, *abi::FindBuiltinTarget("x86_64"), *ptd);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  const std::vector<std::string> tags = MeasuredMerged()["tags"];
+  EXPECT_EQ(tags.size(), 10u);  // 0.7.0 ... 1.4.1 and main
+  EXPECT_EQ(runs_by_pair.size(), 7u);
+  for (const auto& [pair, runs] : runs_by_pair) EXPECT_EQ(runs.size(), 2 * tags.size()) << pair;
+  for (const std::string& tag : tags) {
+    const bool v07 = tag == "v0.7.0";
+    EXPECT_TRUE(verdicts["external_constant_in_named_data external_constant_in_named_data"].count(
+        tag + (v07 ? " NotSupported" : " Ok"))) << tag;
+    // An empty Program.named_data vector: the program's map exists all the same.
+    EXPECT_TRUE(verdicts["merged_empty_named_data merged_empty_named_data"].count(
+        tag + (v07 ? " NotSupported" : " Ok"))) << tag;
+    EXPECT_TRUE(verdicts["merged_external_planned merged_external_planned"].count(
+        tag + (v07 ? " NotSupported" : " Ok"))) << tag;
+    if (!v07)
+      EXPECT_TRUE(verdicts["merged_external_constant merged_external_constant.keyless"].count(
+          tag + " crashed (signal 11)")) << tag;
+    EXPECT_TRUE(verdicts["external_constant_without_map external_constant_without_map.keyless"]
+                    .count(tag + " Ok")) << tag;
+  }
+  EXPECT_GT(counts.refused, 0u);
+  EXPECT_GT(counts.crashed, 0u);
+  EXPECT_GT(counts.compared, 0u);
 }
 
 // Issue 26: on a 32-bit target (g++ -m32, the target etmem probe measured), the paths that

@@ -294,14 +294,9 @@ bool Planner::PtdAllows(int64_t next_value) {
   using Where = PtdOutcome::Where;
   if (next_value < 0) {
     ptd_outcome_ = CheckExternalData(program_, m_, *options_.ptd, t_);
-    // With named data in the program too, the release looks keys up in a merged map, which
-    // CheckExternalData does not model: the verdict is unknown, and the report says so.
-    if (!ptd_outcome_ && t_.ptd_data_map && t_.merged_data_map && program_.named_data > 0)
-      plan_.unknowns.push_back({-1, "", "the .ptd's keys were not checked: the program has named "
-                                        "data of its own, which this release merges with the "
-                                        ".ptd (not modelled); the runtime may refuse the load"});
     if (!ptd_outcome_ || ptd_outcome_->where != Where::kMapLoad) return true;
-  } else if (!ptd_outcome_ || (ptd_outcome_->where == Where::kExternalConstants && next_value != 0) ||
+  } else if (!ptd_outcome_ || ptd_outcome_->where == Where::kMerge ||
+             (ptd_outcome_->where == Where::kExternalConstants && next_value != 0) ||
              (ptd_outcome_->where == Where::kPlannedValue &&
               next_value != std::min<int64_t>(ptd_outcome_->value + 1,
                                               static_cast<int64_t>(m_.values.size()) - 1))) {
@@ -721,11 +716,24 @@ bool Planner::InitDelegates() {
   }
   List(Site::kDelegates, m_.delegates.size());
   if (Refused()) return false;
-  const bool both_maps = options_.external_data_map && program_.named_data > 0;
-  if (both_maps && t_.refuses_external_map_with_named_data)
-    return Refuse("NotSupported", "a .ptd data map was passed and the program has named data; "
-                                  "this release cannot merge them");
-  if (both_maps && t_.merged_data_map) Instance(Site::kMergedDataMap);
+  // The program's PteDataMap exists whenever Program.named_data is present, even empty.
+  const bool both_maps = options_.external_data_map && program_.has_named_data_vector;
+  if (both_maps && t_.refuses_external_map_with_named_data) {
+    Refuse("NotSupported", "a .ptd data map was passed and the program has named data; "
+                           "this release cannot merge them");
+    plan_.refusal->log = "NamedDataMap merge not supported; both pte_data_map and named_data_map "
+                         "are non-empty. If you see this error please file an issue at "
+                         "https://github.com/pytorch/executorch/issues";
+    return false;
+  }
+  if (both_maps && t_.merged_data_map) {
+    // MergedDataMap::load, then the merged map's instance.
+    if (ptd_outcome_ && ptd_outcome_->where == PtdOutcome::Where::kMerge) {
+      if (!plan_.refusal) plan_.refusal = ptd_outcome_->refusal;
+      return false;
+    }
+    Instance(Site::kMergedDataMap);
+  }
   for (size_t d = 0; d < m_.delegates.size(); ++d) {
     const pte::DelegateView& del = m_.delegates[d];
     const auto subject = static_cast<int64_t>(d);

@@ -224,6 +224,28 @@ class Emulation {
     return "key '" + Key(key) + "' in " + name_;
   }
 
+
+ public:
+  // MergedDataMap::load's duplicate-key scan (1.0+, the program has named data): every .ptd
+  // entry's key, by index (FlatTensorDataMap::get_key: named_data()->Get(k)->key()->c_str()),
+  // asked of the program's PteDataMap, whose get_tensor_layout is NotImplemented for any key,
+  // which the scan lets pass: no key is a duplicate. A keyless entry's c_str() is a pointer
+  // just past null, which the key's string_view measures (strlen): a crash.
+  Fail MergeScan() {
+    const uint64_t list = r_.Ref(root_, 2);  // FlatTensorDataMap::load refused a null list
+    const uint32_t n = r_.Size(list);
+    if (Fail f = Outside()) return f;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint64_t s = r_.Ref(r_.TableAt(list, i), 0);
+      if (Fail f = Outside()) return f;
+      if (s == 0)
+        return Make(kCrash, name_ + ": entry " + U(i) + " has no key, which the merge with the "
+                                "program's named data reads (MergedDataMap::load)");
+    }
+    return std::nullopt;
+  }
+
+ private:
   // The entry for `key`, as the release's linear search finds it.
   Fail Find(std::string_view key, uint64_t& entry) {
     const bool v06 = !t_.ptd_named_blobs;  // 0.6's tensor entries
@@ -480,10 +502,10 @@ std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
   if (!t.ptd_data_map) return std::nullopt;  // no data map in this release
   Emulation emu(ptd, t);
   if (Fail f = emu.Load()) return PtdOutcome{PtdOutcome::Where::kMapLoad, -1, *f};
-  // With named data in the program too, 1.0+ look keys up in a merged map (the program's and
-  // the .ptd's): not modelled here, so no key is checked (ptd_check.h says so); only a keyless
-  // first constant, refused before any lookup, is certain.
-  const bool merged = program.named_data > 0 && t.merged_data_map;
+  // With named data in the program too, 1.0+ merge it with the .ptd (MergedDataMap) after the
+  // values, for the delegates only: the tensors below look keys up in the .ptd alone.
+  // (The program's map exists whenever Program.named_data is present, even empty.)
+  const bool merged = program.has_named_data_vector && t.merged_data_map;
   // parse_external_constants: external, unplanned tensors in value order; a keyless one is
   // refused where it is met (before its lookup), a keyed one looked up once per key.
   std::set<std::string_view> seen;
@@ -493,13 +515,11 @@ std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
     if (tensor->fqn_index == 0)
       return PtdOutcome{PtdOutcome::Where::kExternalConstants, static_cast<int64_t>(v),
                         KeylessExternalConstant(static_cast<int64_t>(v))};
-    if (merged) return std::nullopt;
     const std::string_view key = RuntimeKey(m.FqnOf(*tensor));
     if (!seen.insert(key).second) continue;
     if (Fail f = emu.Constant(m, *tensor, key, DimOrderOf(program, m, static_cast<int64_t>(v))))
       return PtdOutcome{PtdOutcome::Where::kExternalConstants, static_cast<int64_t>(v), *f};
   }
-  if (merged) return std::nullopt;
   // The tensor parser: planned external tensors, in value order.
   for (size_t v = 0; v < m.values.size(); ++v) {
     const pte::TensorView* tensor = m.TensorAt(static_cast<int64_t>(v));
@@ -508,6 +528,8 @@ std::optional<PtdOutcome> CheckExternalData(const pte::ProgramView& program,
     if (Fail f = emu.Planned(m, *tensor, key, DimOrderOf(program, m, static_cast<int64_t>(v))))
       return PtdOutcome{PtdOutcome::Where::kPlannedValue, static_cast<int64_t>(v), *f};
   }
+  if (merged)
+    if (Fail f = emu.MergeScan()) return PtdOutcome{PtdOutcome::Where::kMerge, -1, *f};
   return std::nullopt;
 }
 

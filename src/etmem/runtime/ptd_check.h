@@ -9,8 +9,10 @@
 //
 // Assumptions: the runner reads the .ptd through a BufferDataLoader (the whole file in memory;
 // a FileDataLoader words its out-of-range line differently and names the path). When the program
-// has named data of its own, 1.0+ look keys up in a merge of both maps, which is not modelled:
-// then only the .ptd's own load is checked, not the program's keys. A planned external tensor
+// has named data of its own, 1.0+ merge it with the .ptd (MergedDataMap::load, in Method::init
+// after the values) and hand the merged map to the delegates only: the tensors look their keys
+// up in the .ptd alone, and the merge refuses nothing (its duplicate scan asks the program's map,
+// which answers NotImplemented) but crashes on a keyless .ptd entry. A planned external tensor
 // that is the method's last value is refused before its TensorImpl (the runtime after it).
 #pragma once
 
@@ -29,6 +31,7 @@ struct PtdOutcome {
     kMapLoad,            // FlatTensorDataMap::load, before load_method: nothing allocated
     kExternalConstants,  // parse_external_constants: after the values and external arrays
     kPlannedValue,       // the tensor parser, after value `value`'s TensorImpl
+    kMerge,              // MergedDataMap::load (1.0+), after the delegates list
   };
   Where where = Where::kMapLoad;
   int64_t value = -1;

@@ -143,6 +143,11 @@ ProgramBuilder& ProgramBuilder::EmptyNamedDataWithoutSegments() {
   return *this;
 }
 
+ProgramBuilder& ProgramBuilder::EmptyNamedData() {
+  options_.empty_named_data = true;
+  return *this;
+}
+
 ProgramBuilder& ProgramBuilder::EmptyMutableDataSegmentList() {
   options_.empty_mutable_segment_list = true;
   return *this;

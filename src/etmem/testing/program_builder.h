@@ -134,6 +134,8 @@ class ProgramBuilder {
   // Writes Program.named_data as an empty vector and no Program.segments vector at all
   // (ProgramOptions::empty_named_data_without_segments; refusal programs).
   ProgramBuilder& EmptyNamedDataWithoutSegments();
+  // Writes Program.named_data as an empty vector (ProgramOptions::empty_named_data).
+  ProgramBuilder& EmptyNamedData();
   // Adds Program.named_data entry `key`, whose bytes get a segment of their own.
   ProgramBuilder& NamedData(std::string key, std::vector<uint8_t> bytes);
 

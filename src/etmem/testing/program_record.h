@@ -166,6 +166,9 @@ struct ProgramOptions {
   // Write Program.named_data as an empty vector and leave Program.segments out (refusal
   // programs; only for a program that puts nothing in segments).
   bool empty_named_data_without_segments = false;
+  // Write Program.named_data as an empty vector, the segments as usual (refusal programs: the
+  // runtime's PteDataMap exists for a present vector, even an empty one).
+  bool empty_named_data = false;
   // Segment mode: constant_segment.offsets[index] written as `offset` instead of where the
   // constant was placed (refusal programs: an offset past the segment, or one that wraps).
   std::optional<std::pair<uint32_t, uint64_t>> constant_offset_override;

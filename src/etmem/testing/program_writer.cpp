@@ -44,6 +44,7 @@ struct DataPlan {
   uint32_t mutable_segment_index = 0;                     // as written
   bool empty_mutable_segment_list = false;  // ProgramOptions::empty_mutable_segment_list
   bool empty_named_data_without_segments = false;  // ProgramOptions::empty_named_data_without_segments
+  bool empty_named_data = false;                   // ProgramOptions::empty_named_data
   uint64_t segment_alignment = 1;
 
   uint32_t AddSegment(uint64_t size) {
@@ -144,6 +145,7 @@ DataPlan PlanData(const ProgramOptions& options, std::span<const MethodRecord* c
   PlanNamedData(named_data, plan);
   plan.empty_mutable_segment_list = options.empty_mutable_segment_list;
   plan.empty_named_data_without_segments = options.empty_named_data_without_segments;
+  plan.empty_named_data = options.empty_named_data;
   if (options.mutable_segment) {
     const MutableSegmentRecord& s = *options.mutable_segment;
     const uint32_t index = plan.AddSegment(s.bytes.size());
@@ -409,7 +411,7 @@ std::vector<uint8_t> FlatbufferWriter::Finish(std::span<const MethodRecord* cons
                       ? Offset<flatbuffers::Vector<Offset<fb::Segment>>>()
                       : Segments();
   auto constant_segment = ConstantSegment();
-  auto named = plan_.empty_named_data_without_segments
+  auto named = plan_.empty_named_data_without_segments || plan_.empty_named_data
                    ? fbb_.CreateVector(std::vector<Offset<fb::NamedBlob>>{})
                    : NamedData(named_data);
   Offset<flatbuffers::Vector<Offset<fb::SubSegments>>> mutable_segments = 0;

@@ -85,7 +85,7 @@ std::vector<uint8_t> WritePtd(const PtdFileSpec& spec) {
       if (b.shape)
         shape = ptd::CreateTensorShape(fbb, b.shape->dtype, fbb.CreateVector(b.shape->sizes),
                                        fbb.CreateVector(DimOrder(*b.shape)));
-      blobs.push_back(ptd::CreateBlob(fbb, fbb.CreateString(b.key), segment_index(i), shape));
+      blobs.push_back(ptd::CreateBlob(fbb, b.keyless ? 0 : fbb.CreateString(b.key), segment_index(i), shape));
     }
     auto root = ptd::CreateLayout07(fbb, 0, fbb.CreateVector(segments), fbb.CreateVector(blobs));
     fbb.Finish(root, spec.identifier.c_str());

@@ -22,6 +22,7 @@ struct PtdShape {
 // One named blob (a tensor's data when `shape` is set).
 struct PtdBlob {
   std::string key;
+  bool keyless = false;      // no NamedData.key at all (the key field left out)
   std::optional<PtdShape> shape;
   uint64_t bytes = 0;        // 0 with a shape: the shape's byte size (4-byte elements)
   int64_t segment = -1;      // the segment index written; -1: its own segment

@@ -105,6 +105,16 @@ std::vector<uint8_t> KeyCFile06() {
   return WritePtd(s);
 }
 
+// The merged data map's .ptd files (1.0+ merge them with the program's named data).
+PtdBlob KeyCBlob() { return {.key = "c", .shape = PtdShape{.sizes = {1, 4}}}; }
+PtdBlob KeyNBlob() { return {.key = "n", .shape = PtdShape{.sizes = {1, 4}}}; }
+std::vector<uint8_t> KeyNFile() { return WritePtd({.blobs = {KeyNBlob()}}); }
+std::vector<uint8_t> KeyCThenKeyless() {
+  PtdBlob keyless = KeyNBlob();
+  keyless.keyless = true;
+  return WritePtd({.blobs = {KeyCBlob(), keyless}});
+}
+
 const NamedPtd kRefusalPtds[] = {
     {"external_constant_without_key", "external_constant_without_key",
      "a Float [1, 4] \"c\" in the 0.7+ layout", KeyCFile},
@@ -114,6 +124,27 @@ const NamedPtd kRefusalPtds[] = {
      "the program's \"c\" (Float [1, 4]) in the 0.7+ layout", KeyCFile},
     {"external_constant_keyed_then_without_key.06", "external_constant_keyed_then_without_key",
      "the program's \"c\" (Float [1, 4]) in the 0.6 layout", KeyCFile06},
+    // With the program's own named data: "c" in both (a key the merge does not refuse: its
+    // duplicate scan asks the program's map, whose get_tensor_layout is NotImplemented), ...
+    {"external_constant_in_named_data", "external_constant_in_named_data",
+     "the program's \"c\" (Float [1, 4]), also in the program's named data", KeyCFile},
+    // ... "c" only in the program's named data (the .ptd holds "n"): the tensors never see it,
+    {"external_constant_in_named_data.n", "external_constant_in_named_data",
+     "only \"n\" (Float [1, 4]), not the program's \"c\"", KeyNFile},
+    // ... "c" only in the .ptd,
+    {"merged_external_constant", "merged_external_constant",
+     "the program's \"c\" (Float [1, 4]), not in the program's named data (\"n\")", KeyCFile},
+    {"merged_empty_named_data", "merged_empty_named_data",
+     "the program's \"c\" (Float [1, 4]); the program's named data vector is empty", KeyCFile},
+    {"merged_external_planned", "merged_external_planned",
+     "the program's planned \"c\" (Float [1, 4]), not in the program's named data", KeyCFile},
+    // ... and a .ptd whose second entry has no key, which the lookup of "c" (found first) does
+    // not reach but the merge's duplicate scan does; without named data, no merge.
+    {"merged_external_constant.keyless", "merged_external_constant",
+     "the program's \"c\", then an entry without a key", KeyCThenKeyless},
+    {"external_constant_without_map.keyless", "external_constant_without_map",
+     "the program's \"c\", then an entry without a key (the program has no named data)",
+     KeyCThenKeyless},
 };
 
 }  // namespace

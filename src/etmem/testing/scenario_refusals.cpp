@@ -285,6 +285,21 @@ constexpr NamedScenario kRefusals[] = {
      [] { return AddsTensor(ExternalSpec(false), [](ProgramBuilder& p) {
             p.NamedData("c", CounterBytes(16));
           }); }},
+    // The program's own named data ("n") beside an external constant / a planned external
+    // tensor "c" that only the .ptd holds: 1.0+ merge the two maps (MergedDataMap) for the
+    // backends, while the tensors still look "c" up in the .ptd alone; 0.7 refuses the pair.
+    {"merged_external_constant",
+     [] { return AddsTensor(ExternalSpec(false), [](ProgramBuilder& p) {
+            p.NamedData("n", CounterBytes(16));
+          }); }},
+    // An empty Program.named_data vector: the runtime's PteDataMap exists all the same, so 0.7
+    // refuses the pair and 1.0+ merge (the merged map's instance is allocated).
+    {"merged_empty_named_data",
+     [] { return AddsTensor(ExternalSpec(false), [](ProgramBuilder& p) { p.EmptyNamedData(); }); }},
+    {"merged_external_planned",
+     [] { return AddsTensor(ExternalSpec(true), [](ProgramBuilder& p) {
+            p.NamedData("n", CounterBytes(16));
+          }); }},
     // An absent optional vector the runtime reads: a method without a delegates vector (no
     // delegate, and not even an empty list): InvalidProgram from 0.2, an ET_CHECK abort at 0.1.
     {"method_without_delegates_vector", MethodWithoutDelegatesVector},
