@@ -844,8 +844,8 @@ std::vector<std::string> FailureLog(const CallTemp& c, FailingPool where, uint64
     if (!r.kernel_log.empty()) log.push_back(r.kernel_log);
     if (!r.abort.empty()) {
       log.push_back(r.abort);
-      then = "the kernel's ET_CHECK_MSG aborts the runtime (et_pal_abort): the process stops "
-             "and Method::execute does not return";
+      then = "the kernel's ET_CHECK aborts the runtime (et_pal_abort): the process stops and "
+             "Method::execute does not return";
       return log;
     }
     if (r.check.empty() && r.fails_call) {
