@@ -3,11 +3,12 @@
 // mm.out, bmm.out and _softmax.out (x86_64_run_temp_hifi.json), atan2.out, pow.*,
 // clamp.Tensor_out, where.self_out, bitwise_*.{Tensor,Scalar}_out and cadence::quantized_matmul*
 // (x86_64_run_temp_hifi_broadcast.json), and the Cortex-M (CMSIS-NN) operators per core
-// extension (x86_64_run_temp_cortex_m.json; each file says how it was measured): each call's
-// requests and pool bytes, the peak, the call that fails in a pool of peak - 1 bytes and the lines
-// logged, the heap requests of the no-temp-allocator fallback and its failure without a heap (for
-// a kernel that does not check the pointer, the lines up to where it goes on; for one that
-// ET_CHECKs it, up to its Fatal line, and the abort).
+// extension (x86_64_run_temp_cortex_m.json), and the Cadence Fusion G3 native_layer_norm.out and
+// Vision _softmax.out (x86_64_run_temp_cadence_g3_vision.json; each file says how it was
+// measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
+// peak - 1 bytes and the lines logged, the heap requests of the no-temp-allocator fallback and its
+// failure without a heap (for a kernel that does not check the pointer, the lines up to where it
+// goes on; for one that ET_CHECKs it, up to its Fatal line, and the abort).
 #include <gtest/gtest.h>
 
 #include "etmem/abi/abi.h"
@@ -122,8 +123,15 @@ TEST(MeasuredRunTemp, CadenceHifiBroadcastBitwiseAndQuantizedMatmulMatchTheRealK
   HoldToMeasured("x86_64_run_temp_hifi_broadcast.json");
 }
 
+// The Fusion G3 layer norm's default weight and bias (0.5.0 to 1.4.1; its failed requests abort)
+// and the Vision softmax's transposes (1.1.0 to 1.4.1).
+TEST(MeasuredRunTemp, CadenceFusionG3LayerNormAndVisionSoftmaxMatchTheRealKernelsCallForCall) {
+  HoldToMeasured("x86_64_run_temp_cadence_g3_vision.json");
+}
+
 // The Cortex-M backend's CMSIS-NN scratch at 1.1.0 to 1.3.1, built without extensions, for DSP,
 // for MVE, and with CMSIS-NN's Arm Compiler 6 branches.
+
 TEST(MeasuredRunTemp, CortexMCmsisNnScratchMatchesTheRealOperatorsPerExtension) {
   HoldToMeasured("x86_64_run_temp_cortex_m.json");
 }

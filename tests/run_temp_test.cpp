@@ -297,6 +297,54 @@ TEST(RunTemp, HifiMeanIsUnknownNamingTheNnlibGetsize) {
   EXPECT_NE(t.Describe().find("aten::mean.out, cadence_hifi"), std::string::npos) << t.Describe();
 }
 
+// The Fusion G3 native_layer_norm asks for the default weight and bias it is not given (none at
+// 0.5.0), aligned to 16 from 1.0.0, and aborts (Result::get's ET_CHECK) when one is refused.
+TEST(RunTemp, FusionG3LayerNormAsksForTheDefaultsItIsNotGiven) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("fusion_g3_layer_norm"));
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_fusion_g3"};
+  EXPECT_TRUE(Temp(p, "0.5.0", "x86_64", o).calls.empty());
+  for (const char* release : {"0.6.0", "1.0.0", "1.4.1"}) {
+    const kernels::RunTemp t = Temp(p, release, "x86_64", o);
+    const uint32_t align = std::string(release) == "0.6.0" ? 8 : 16;
+    EXPECT_TRUE(t.known()) << release;
+    ASSERT_EQ(t.calls.size(), 3u) << release;  // weight and bias given, Double: nothing asked
+    EXPECT_EQ(t.calls[0].requests.size(), 2u);
+    EXPECT_EQ(t.calls[0].requests[0].bytes, 48u);
+    EXPECT_EQ(t.calls[0].requests[1].alignment, align);
+    EXPECT_EQ(t.calls[1].requests.size(), 1u);
+    EXPECT_EQ(t.calls[1].requests[0].bytes, 20u);
+    EXPECT_EQ(t.calls[2].requests[0].bytes, 24u);
+    EXPECT_EQ(t.calls[2].instruction, 2u);
+    // A pool base of 8 mod 16 pads the first 16-aligned request by 8.
+    EXPECT_EQ(t.peak_bytes, align == 16 ? 104u : 96u);
+    EXPECT_EQ(t.calls[*t.peak_call].instruction, 0u);
+  }
+  o.temp_pool_bytes = 95;
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(t.check && !t.check->fits);
+  EXPECT_EQ(t.check->log.back(), "In function CheckOk(), assert failed: hasValue_");
+  EXPECT_NE(t.check->then.find("aborts"), std::string::npos) << t.check->then;
+}
+
+// The Vision _softmax transposes (two checked requests of numel floats) unless dim is the last
+// and fits its iDMA buffers; 6-D takes the portable path.
+TEST(RunTemp, VisionSoftmaxTransposesOffItsIdmaPaths) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("vision_softmax"));
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_vision"};
+  const kernels::RunTemp t = Temp(p, "1.1.0", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  std::vector<std::pair<size_t, uint64_t>> asked;
+  for (const kernels::CallTemp& c : t.calls)
+    if (!c.requests.empty()) asked.push_back({c.instruction, c.requests[0].bytes});
+  EXPECT_EQ(asked, (std::vector<std::pair<size_t, uint64_t>>{{0, 60}, {2, 192}, {3, 8400}}));
+  EXPECT_EQ(t.peak_bytes, 16800u);
+  EXPECT_EQ(t.calls[*t.peak_call].instruction, 3u);
+  EXPECT_EQ(t.calls[*t.peak_call].requests[1].check, "ptr_out1 != nullptr");
+  EXPECT_EQ(Temp(p, "1.4.1", "x86_64", o).peak_bytes, 16800u);
+}
+
 TEST(RunTempCli, SummaryChecksTheTempPoolAgainstEveryInstruction) {
   const test::fs::path p = test::WriteScenario(testing::NamedScenarioProgram("topk"), "topk");
   test::CliRun r =

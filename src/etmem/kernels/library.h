@@ -56,6 +56,14 @@ namespace etmem::kernels {
 // kCmsisBatchMatmul: quantized_batch_matmul.out, arm_fully_connected_s8_get_buffer_size of the
 // output, asked when positive; kCmsisTransposeConv: quantized_transpose_conv2d.out, two requests
 // always: arm_transpose_conv_s8_get_buffer_size, then the reverse-conv output buffer.
+// kG3LayerNormDefaults, kG3LayerNormDefaults16: the Cadence Fusion G3 native_layer_norm.out on
+// Float input, outputs (and weight, bias when given) asks for the default weight (ones) when no
+// weight is given, then the default bias (zeros) when no bias is given, each prod(normalized_shape)
+// x 4 B, at the allocator's default alignment (0.6.0, 0.7.0) or 16 (from 1.0.0); it takes each
+// pointer with Result::get(), whose ET_CHECK aborts the runtime when the request failed.
+// kVisionSoftmaxTransposed: the Cadence Vision _softmax.out on a Float output of at most 5
+// dimensions, unless `dim` is the last with size <= 2048 (the iDMA paths), asks twice (checked)
+// for numel x 4 B through its allocate_temp_memory, to transpose `dim` last and back.
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -78,6 +86,9 @@ enum class TempRule : uint8_t {
   kCmsisDepthwise,
   kCmsisBatchMatmul,
   kCmsisTransposeConv,
+  kG3LayerNormDefaults,
+  kG3LayerNormDefaults16,
+  kVisionSoftmaxTransposed,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

@@ -612,6 +612,105 @@ void CortexM(const pte::MethodView& m, std::span<const int32_t> args, TempRule r
 
 void CortexMRule(const RuleCall& r, CallTemp& c) { CortexM(r.m, r.args, r.rule, r.lib, r.target, c); }
 
+// The Cadence Fusion G3 native_layer_norm.out(input, normalized_shape, weight?, bias?, eps, *,
+// out, mean_out, rstd_out) (kG3LayerNormDefaults*). Its argument checks are compiled only with
+// OP_ARG_CHECK, which the Cadence builds do not define: the model takes the call as it comes.
+void G3LayerNorm(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool enough = args.size() >= 8;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const auto shape = enough ? IntListArg(m, args[1]) : std::nullopt;
+  const pte::ValueView* weight = enough ? &m.values[static_cast<size_t>(args[2])] : nullptr;
+  const pte::ValueView* bias = enough ? &m.values[static_cast<size_t>(args[3])] : nullptr;
+  const pte::TensorView* outs[3] = {enough ? m.TensorAt(args[5]) : nullptr,
+                                    enough ? m.TensorAt(args[6]) : nullptr,
+                                    enough ? m.TensorAt(args[7]) : nullptr};
+  auto optional_tensor = [](const pte::ValueView* v) {
+    return v && (v->kind == ValueKind::kNull || v->kind == ValueKind::kNone ||
+                 v->kind == ValueKind::kTensor);
+  };
+  if (!in || !shape || !optional_tensor(weight) || !optional_tensor(bias) || !outs[0] ||
+      !outs[1] || !outs[2]) {
+    c.unknown = "the call's arguments are not native_layer_norm.out(Tensor, int[] "
+                "normalized_shape, Tensor?, Tensor?, float, *, Tensor, Tensor, Tensor)";
+    return;
+  }
+  constexpr int8_t kFloat = 6;
+  const pte::TensorView* w = weight->kind == ValueKind::kTensor ? m.TensorAt(args[2]) : nullptr;
+  const pte::TensorView* b = bias->kind == ValueKind::kTensor ? m.TensorAt(args[3]) : nullptr;
+  bool optimized = in->dtype == kFloat;
+  for (const pte::TensorView* t : outs) optimized = optimized && t->dtype == kFloat;
+  if (w) optimized = optimized && w->dtype == kFloat;
+  if (b) optimized = optimized && b->dtype == kFloat;
+  if (!optimized) {
+    c.formula = "none: not all Float, the portable path asks for nothing";
+    return;
+  }
+  if (w && b) {
+    c.formula = "none: weight and bias are given";
+    return;
+  }
+  // num_elm is an int: the product of normalized_shape, as the kernel computes it.
+  int64_t elements = 1;
+  for (int64_t s : *shape) elements = static_cast<int64_t>(static_cast<int32_t>(elements * s));
+  const uint64_t bytes = static_cast<uint64_t>(elements) * 4;  // size_t of a (negative) int
+  const uint32_t align = r.rule == TempRule::kG3LayerNormDefaults16 ? 16 : r.target.pointer.align;
+  const std::string abort = "In function CheckOk(), assert failed: hasValue_";
+  if (!w) c.requests.push_back({bytes, align, "", abort});
+  if (!b) c.requests.push_back({bytes, align, "", abort});
+  c.formula = fmt::format("prod(normalized_shape) {} x 4 B ({})", elements,
+                          !w && !b ? "ones for weight, then zeros for bias"
+                          : !w     ? "ones for weight"
+                                   : "zeros for bias");
+}
+
+// The Cadence Vision _softmax.out(in, dim, half_to_float, *, out) (kVisionSoftmaxTransposed):
+// IDMA_BUFF_SIZE (4096 floats, backends/cadence/vision/third-party idma_init.h) bounds the iDMA
+// paths over the last dim.
+void VisionSoftmax(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const pte::TensorView* in = args.size() >= 4 ? m.TensorAt(args[0]) : nullptr;
+  const pte::ValueView* dim = args.size() >= 4 ? &m.values[static_cast<size_t>(args[1])] : nullptr;
+  const pte::TensorView* out = args.size() >= 4 ? m.TensorAt(args[3]) : nullptr;
+  if (!in || !out || dim->kind != ValueKind::kInt) {
+    c.unknown = "the call's arguments are not _softmax.out(Tensor, int dim, bool, *, Tensor out)";
+    return;
+  }
+  const auto sizes = m.SizesOf(*in);
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  const int64_t nonzero = std::max<int64_t>(rank, 1);
+  int64_t d = dim->int_value();
+  const bool floating = in->dtype == 5 || in->dtype == 6 || in->dtype == 7 || in->dtype == 15;
+  if (in->dtype != out->dtype || !floating || d < -nonzero || d >= nonzero) {
+    c.formula = "none: the kernel fails its argument check before asking";
+    return;
+  }
+  constexpr int8_t kFloat = 6;
+  if (out->dtype != kFloat || rank > 5) {
+    c.formula = "none: not a Float output of at most 5 dimensions, the portable path asks for "
+                "nothing";
+    return;
+  }
+  if (rank == 0) {
+    c.unknown = "a 0-dimensional input: the kernel reads in.size(0), which is not modelled";
+    return;
+  }
+  if (d < 0) d += nonzero;
+  constexpr uint64_t kIdmaBuffer = 4096;
+  const uint64_t size = static_cast<uint64_t>(std::max(sizes[static_cast<size_t>(d)], 0));
+  if (d == rank - 1 && size <= kIdmaBuffer / 2) {
+    c.formula = fmt::format("none: dim is the last and its size {} fits the iDMA buffers", size);
+    return;
+  }
+  uint64_t numel = 1;
+  for (int32_t s : sizes) numel = SaturatingMul(numel, static_cast<uint64_t>(std::max(s, 0)));
+  HelperRequest(r, c, SaturatingMul(numel, 4), "ptr_out != nullptr");
+  HelperRequest(r, c, SaturatingMul(numel, 4), "ptr_out1 != nullptr");
+  c.formula = fmt::format("numel {} x 4 B, twice (dim {} transposed last and back)", numel, d);
+}
+
 constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] = {
     {TempRule::kTopk, Topk},
     {TempRule::kHifiMmTranspose, HifiMatmul},
@@ -631,6 +730,9 @@ constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] 
     {TempRule::kCmsisDepthwise, CortexMRule},
     {TempRule::kCmsisBatchMatmul, CortexMRule},
     {TempRule::kCmsisTransposeConv, CortexMRule},
+    {TempRule::kG3LayerNormDefaults, G3LayerNorm},
+    {TempRule::kG3LayerNormDefaults16, G3LayerNorm},
+    {TempRule::kVisionSoftmaxTransposed, VisionSoftmax},
 };
 
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
@@ -742,8 +844,8 @@ std::vector<std::string> FailureLog(const CallTemp& c, FailingPool where, uint64
     if (!r.kernel_log.empty()) log.push_back(r.kernel_log);
     if (!r.abort.empty()) {
       log.push_back(r.abort);
-      then = "the kernel's ET_CHECK_MSG aborts the runtime (et_pal_abort): the process stops "
-             "and Method::execute does not return";
+      then = "the kernel's ET_CHECK aborts the runtime (et_pal_abort): the process stops and "
+             "Method::execute does not return";
       return log;
     }
     if (r.check.empty() && r.fails_call) {

@@ -28,8 +28,9 @@ struct TempRequest {
   // "temp_mem_allocated": the call then fails with MemoryAllocationFailed. Empty: the kernel does
   // not check and goes on with a null pointer.
   std::string check;
-  // Non-empty: the kernel ET_CHECK_MSGs the pointer instead: the Fatal line it logs when the
-  // request fails, after which the runtime aborts (et_pal_abort).
+  // Non-empty: the kernel ET_CHECKs the pointer instead (ET_CHECK_MSG, or Result::get's
+  // ET_CHECK): the Fatal line it logs when the request fails, after which the runtime aborts
+  // (et_pal_abort).
   std::string abort;
   // The line the kernel itself logs when this request fails (after the runtime's), and whether it
   // then fails the call (context.fail) without a check line.

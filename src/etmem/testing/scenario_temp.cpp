@@ -13,7 +13,10 @@
 // CMSIS-NN operators (conv2d and depthwise conv2d; batch matmul and transpose conv2d, from 1.2.0)
 // in shapes that take CMSIS-NN's different buffer-size branches, for --kernels cortex_m on targets
 // with and without DSP / MVE and their measurement with the real operators
-// (tests/measured/x86_64_run_temp_cortex_m.json).
+// (tests/measured/x86_64_run_temp_cortex_m.json); `fusion_g3_layer_norm`, the Cadence Fusion G3
+// native_layer_norm.out without weight and bias, with one of them, with both, and on Double, and
+// `vision_softmax`, the Cadence Vision _softmax.out off and on its iDMA paths
+// (tests/measured/x86_64_run_temp_cadence_g3_vision.json).
 // Not: the builder (program_builder.h).
 #include "etmem/testing/scenario_helpers.h"
 #include "etmem/testing/scenarios.h"
@@ -348,6 +351,73 @@ ProgramBuilder ProgramWithCortexMMatmul() {
   return program;
 }
 
+// native_layer_norm.out(input, normalized_shape, weight?, bias?, eps, *, out, mean_out, rstd_out)
+// -> (out, mean_out, rstd_out): the out variant's arguments, then what it returns; weight and bias
+// are Null when not given (-1).
+int LayerNorm(MethodBuilder& m, BumpPlanner& planner, int op, int in, std::vector<int32_t> sizes,
+              std::vector<int64_t> normalized, int weight, int bias, int8_t dtype = kFloat32) {
+  const int out = PlannedTensor(m, planner, sizes, dtype);
+  std::vector<int32_t> stats = sizes;
+  for (size_t i = 0; i < normalized.size(); ++i) stats[stats.size() - 1 - i] = 1;
+  const int mean = PlannedTensor(m, planner, stats, dtype);
+  const int rstd = PlannedTensor(m, planner, stats, dtype);
+  m.KernelCall(op, {in, m.IntListOf(normalized), weight < 0 ? m.Null() : weight,
+                    bias < 0 ? m.Null() : bias, m.Double(1e-5), out, mean, rstd,
+                    m.TensorList({out, mean, rstd})});
+  return out;
+}
+
+ProgramBuilder ProgramWithFusionG3LayerNorm() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {2, 3, 4});
+  const int b = PlannedTensor(m, planner, {4, 5});
+  const int w = PlannedTensor(m, planner, {5});
+  const int c = PlannedTensor(m, planner, {2, 6});
+  const int bias = PlannedTensor(m, planner, {6});
+  const int d = PlannedTensor(m, planner, {3, 8});
+  const int dw = PlannedTensor(m, planner, {8});
+  const int db = PlannedTensor(m, planner, {8});
+  const int e = PlannedTensor(m, planner, {2, 5}, kFloat64);
+  m.Inputs({a, b, w, c, bias, d, dw, db, e});
+  const int ln = m.Operator("aten::native_layer_norm", "out");
+  const int x = LayerNorm(m, planner, ln, a, {2, 3, 4}, {3, 4}, -1, -1);  // weight and bias
+  const int y = LayerNorm(m, planner, ln, b, {4, 5}, {5}, w, -1);         // the bias only
+  const int z = LayerNorm(m, planner, ln, c, {2, 6}, {6}, -1, bias);      // the weight only
+  const int u = LayerNorm(m, planner, ln, d, {3, 8}, {8}, dw, db);        // neither
+  const int v = LayerNorm(m, planner, ln, e, {2, 5}, {5}, -1, -1, kFloat64);  // the portable path
+  m.Outputs({x, y, z, u, v});
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
+// The Cadence Vision softmax: the first dim (transposed), the last of 5 (iDMA ping-pong), the
+// middle of three (transposed), a last dim of 2100 (past the iDMA buffers: transposed, the peak),
+// a 1-D last dim of 1500 (iDMA ping-process-pong) and a 6-D input (the portable path).
+ProgramBuilder ProgramWithVisionSoftmax() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {3, 5});
+  const int b = PlannedTensor(m, planner, {2, 4, 6});
+  const int c = PlannedTensor(m, planner, {1, 2100});
+  const int d = PlannedTensor(m, planner, {1500});
+  const int e = PlannedTensor(m, planner, {1, 1, 1, 1, 2, 3});
+  m.Inputs({a, b, c, d, e});
+  const int softmax = m.Operator("aten::_softmax", "out");
+  std::vector<int32_t> outs;
+  outs.push_back(Softmax(m, planner, softmax, a, {3, 5}, 0));
+  outs.push_back(Softmax(m, planner, softmax, a, {3, 5}, -1));
+  outs.push_back(Softmax(m, planner, softmax, b, {2, 4, 6}, 1));
+  outs.push_back(Softmax(m, planner, softmax, c, {1, 2100}, 1));
+  outs.push_back(Softmax(m, planner, softmax, d, {1500}, 0));
+  outs.push_back(Softmax(m, planner, softmax, e, {1, 1, 1, 1, 2, 3}, 0));
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
 constexpr NamedScenario kTemp[] = {
     {"topk", ProgramWithTopk},
     {"hifi_matmul", ProgramWithHifiMatmul},
@@ -358,6 +428,8 @@ constexpr NamedScenario kTemp[] = {
     {"hifi_bitwise", ProgramWithHifiBitwise},
     {"hifi_quantized_matmul", ProgramWithHifiQuantizedMatmul},
     {"hifi_quantized_matmul_asym8", ProgramWithHifiQuantizedMatmulAsym8},
+    {"fusion_g3_layer_norm", ProgramWithFusionG3LayerNorm},
+    {"vision_softmax", ProgramWithVisionSoftmax},
 };
 
 }  // namespace

@@ -42,7 +42,7 @@ KernelLibraryData Library_CadenceFusionG3() {
                      {},
                      {{"aten::div.out", TempRule::kNone},
                       {"aten::div.out_mode", TempRule::kNone},
-                      {"aten::native_layer_norm.out", TempRule::kUnknownSize},
+                      {"aten::native_layer_norm.out", TempRule::kG3LayerNormDefaults},
                       {"aten::permute_copy.out", TempRule::kNone},
                       {"aten::sigmoid.out", TempRule::kNone},
                       {"aten::slice_copy.Tensor_out", TempRule::kNone},
@@ -52,10 +52,11 @@ KernelLibraryData Library_CadenceFusionG3() {
                      {"aten::hardtanh.out"},
                      {},
                      {}});
+  d.deltas.push_back({"1.0.0",
+                     {},
+                     {},
+                     {{"aten::native_layer_norm.out", TempRule::kG3LayerNormDefaults16}}});
   d.other_library = "portable";
-  d.unknown_size_why =
-      "asks allocate_temp for a size computed from the call's shapes; this kernel's "
-      "formula is not modelled yet";
   return d;
 }
 

@@ -36,7 +36,7 @@ KernelLibraryData Library_CadenceVision() {
                       "cadence::quantized_relu.per_tensor_out", "cadence::requantize.out",
                       "cadence::requantize.per_tensor_out"},
                      {},
-                     {{"aten::_softmax.out", TempRule::kUnknownSize},
+                     {{"aten::_softmax.out", TempRule::kVisionSoftmaxTransposed},
                       {"aten::_to_copy.out", TempRule::kOtherLibrary},
                       {"aten::any.out", TempRule::kOtherLibrary},
                       {"aten::bmm.out", TempRule::kOtherLibrary},
@@ -66,9 +66,6 @@ KernelLibraryData Library_CadenceVision() {
                       {"aten::transpose_copy.int_out", TempRule::kOtherLibrary},
                       {"aten::where.self_out", TempRule::kOtherLibrary}}});
   d.other_library = "portable";
-  d.unknown_size_why =
-      "asks allocate_temp for a size computed from the call's shapes; this kernel's "
-      "formula is not modelled yet";
   return d;
 }
 
