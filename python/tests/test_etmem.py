@@ -112,11 +112,12 @@ def test_header_plan_replan_and_lists_are_the_command_lines(cnn, etmem_binary, t
     after = etmem.analyze(replanned)["methods"][0]["planned_buffers"]
     assert sum(after) <= sum(before)
 
-    lines = cli(etmem_binary, "list", "runtimes", check_exit=0).stdout.splitlines()
+    # The lists are compared as the CLI's structured output, never its text.
+    listed = json.loads(cli(etmem_binary, "list", "runtimes", "--format", "json", check_exit=0).stdout)
     # releases() is the published releases; the list also names the snapshots of main.
-    assert etmem.releases() == [line.split()[0] for line in lines if not line.startswith("main-")]
-    lines = cli(etmem_binary, "list", "targets", check_exit=0).stdout.splitlines()
-    assert etmem.targets() == [line.split()[0] for line in lines]
+    assert etmem.releases() == [r["version"] for r in listed if not r["version"].startswith("main-")]
+    listed = json.loads(cli(etmem_binary, "list", "targets", "--format", "json", check_exit=0).stdout)
+    assert etmem.targets() == [t["name"] for t in listed] and "cortex-m" in etmem.targets()
     assert cli(etmem_binary, "--version").stdout == f"etmem {etmem.__version__}\n"
 
 
@@ -324,11 +325,8 @@ def test_the_namespace_holds_the_api_only():
 
 
 def test_runners_are_the_command_lines(etmem_binary):
-    listed = cli(etmem_binary, "list", "runners", check_exit=0).stdout
-    names = []
-    for line in listed.splitlines():
-        if line and not line[0].isspace() and line.split()[0] not in names:
-            names.append(line.split()[0])
+    listed = json.loads(cli(etmem_binary, "list", "runners", "--format", "json", check_exit=0).stdout)
+    names = list(dict.fromkeys(r["name"] for r in listed))  # one row per release range
     assert etmem.runners() == names and "arm-baremetal" in names
 
 
@@ -394,8 +392,8 @@ THREE_REGIONS = b'''{"name": "three", "regions": [
 
 
 def test_boards_are_the_command_lines(etmem_binary):
-    listed = cli(etmem_binary, "list", "boards", check_exit=0).stdout
-    names = [line.split()[0] for line in listed.splitlines() if line and not line[0].isspace()]
+    listed = json.loads(cli(etmem_binary, "list", "boards", "--format", "json", check_exit=0).stdout)
+    names = [b["name"] for b in listed]
     assert etmem.boards() == names and names
 
 
