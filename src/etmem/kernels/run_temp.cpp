@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <optional>
+#include <span>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -190,8 +193,15 @@ void HifiMatmul(const RuleCall& r, CallTemp& c) {
   }
 }
 
-// The Cadence HiFi _softmax.out(in, dim, half_to_float, *, out) (TempRule kHifiSoftmax*).
-void HifiSoftmax(const RuleCall& r, CallTemp& c) {
+// A Cadence _softmax.out(in, dim, half_to_float, *, out) call the kernel takes to its Float fast
+// path: check_softmax_args passed (one floating dtype, a valid dim), a Float output of at most
+// max_rank dimensions. Otherwise nullopt, with c saying why nothing is asked (or not modelled).
+struct SoftmaxCall {
+  std::span<const int32_t> sizes;
+  int64_t rank = 0;
+  int64_t dim = 0;  // in [0, max(rank, 1))
+};
+std::optional<SoftmaxCall> CadenceSoftmaxCall(const RuleCall& r, CallTemp& c, int64_t max_rank) {
   const pte::MethodView& m = r.m;
   const std::span<const int32_t> args = r.args;
   const pte::TensorView* in = args.size() >= 4 ? m.TensorAt(args[0]) : nullptr;
@@ -199,34 +209,49 @@ void HifiSoftmax(const RuleCall& r, CallTemp& c) {
   const pte::TensorView* out = args.size() >= 4 ? m.TensorAt(args[3]) : nullptr;
   if (!in || !out || dim->kind != ValueKind::kInt) {
     c.unknown = "the call's arguments are not _softmax.out(Tensor, int dim, bool, *, Tensor out)";
-    return;
+    return std::nullopt;
   }
-  const auto sizes = m.SizesOf(*in);
-  const int64_t rank = static_cast<int64_t>(sizes.size());
-  const int64_t nonzero = std::max<int64_t>(rank, 1);
-  int64_t d = dim->int_value();
+  SoftmaxCall call{m.SizesOf(*in), 0, dim->int_value()};
+  call.rank = static_cast<int64_t>(call.sizes.size());
+  const int64_t nonzero = std::max<int64_t>(call.rank, 1);
   const bool floating = in->dtype == 5 || in->dtype == 6 || in->dtype == 7 || in->dtype == 15;
-  // check_softmax_args: one floating dtype, a valid dim.
-  if (in->dtype != out->dtype || !floating || d < -nonzero || d >= nonzero) {
+  if (in->dtype != out->dtype || !floating || call.dim < -nonzero || call.dim >= nonzero) {
     c.formula = "none: the kernel fails its argument check before asking";
-    return;
+    return std::nullopt;
   }
   constexpr int8_t kFloat = 6;
-  if (out->dtype != kFloat || rank > 16) {
-    c.formula = "none: not a Float output of at most 16 dimensions, the portable path asks for "
-                "nothing";
-    return;
+  if (out->dtype != kFloat || call.rank > max_rank) {
+    c.formula = fmt::format(
+        "none: not a Float output of at most {} dimensions, the portable path asks for nothing",
+        max_rank);
+    return std::nullopt;
   }
-  if (d < 0) d += nonzero;
-  if (r.rule == TempRule::kHifiSoftmaxWhenPermuted && (rank == 0 || d == rank - 1)) {
+  if (call.dim < 0) call.dim += nonzero;
+  return call;
+}
+
+// The two numel-word transposes (dim to last and back) both Cadence softmax kernels ask for,
+// each checked with the kernel's own condition.
+void SoftmaxTransposes(const RuleCall& r, CallTemp& c, const SoftmaxCall& call,
+                       std::string_view first_check, std::string_view second_check) {
+  uint64_t numel = 1;
+  for (int32_t s : call.sizes) numel = SaturatingMul(numel, static_cast<uint64_t>(std::max(s, 0)));
+  HelperRequest(r, c, SaturatingMul(numel, 4), std::string(first_check));
+  HelperRequest(r, c, SaturatingMul(numel, 4), std::string(second_check));
+  c.formula =
+      fmt::format("numel {} x 4 B, twice (dim {} transposed last and back)", numel, call.dim);
+}
+
+// The Cadence HiFi _softmax.out (TempRule kHifiSoftmax*).
+void HifiSoftmax(const RuleCall& r, CallTemp& c) {
+  const auto call = CadenceSoftmaxCall(r, c, 16);
+  if (!call) return;
+  if (r.rule == TempRule::kHifiSoftmaxWhenPermuted &&
+      (call->rank == 0 || call->dim == call->rank - 1)) {
     c.formula = "none: dim is the last, no transpose";
     return;
   }
-  uint64_t numel = 1;
-  for (int32_t s : sizes) numel = SaturatingMul(numel, static_cast<uint64_t>(std::max(s, 0)));
-  HelperRequest(r, c, SaturatingMul(numel, 4), "p_out != nullptr");
-  HelperRequest(r, c, SaturatingMul(numel, 4), "p_out1 != nullptr");
-  c.formula = fmt::format("numel {} x 4 B, twice (dim {} transposed last and back)", numel, d);
+  SoftmaxTransposes(r, c, *call, "p_out != nullptr", "p_out1 != nullptr");
 }
 
 // The shape resize_to_broadcast_target_size gives the output of a call on `inputs`: right-aligned,
@@ -669,46 +694,19 @@ void G3LayerNorm(const RuleCall& r, CallTemp& c) {
 // IDMA_BUFF_SIZE (4096 floats, backends/cadence/vision/third-party idma_init.h) bounds the iDMA
 // paths over the last dim.
 void VisionSoftmax(const RuleCall& r, CallTemp& c) {
-  const pte::MethodView& m = r.m;
-  const std::span<const int32_t> args = r.args;
-  const pte::TensorView* in = args.size() >= 4 ? m.TensorAt(args[0]) : nullptr;
-  const pte::ValueView* dim = args.size() >= 4 ? &m.values[static_cast<size_t>(args[1])] : nullptr;
-  const pte::TensorView* out = args.size() >= 4 ? m.TensorAt(args[3]) : nullptr;
-  if (!in || !out || dim->kind != ValueKind::kInt) {
-    c.unknown = "the call's arguments are not _softmax.out(Tensor, int dim, bool, *, Tensor out)";
-    return;
-  }
-  const auto sizes = m.SizesOf(*in);
-  const int64_t rank = static_cast<int64_t>(sizes.size());
-  const int64_t nonzero = std::max<int64_t>(rank, 1);
-  int64_t d = dim->int_value();
-  const bool floating = in->dtype == 5 || in->dtype == 6 || in->dtype == 7 || in->dtype == 15;
-  if (in->dtype != out->dtype || !floating || d < -nonzero || d >= nonzero) {
-    c.formula = "none: the kernel fails its argument check before asking";
-    return;
-  }
-  constexpr int8_t kFloat = 6;
-  if (out->dtype != kFloat || rank > 5) {
-    c.formula = "none: not a Float output of at most 5 dimensions, the portable path asks for "
-                "nothing";
-    return;
-  }
-  if (rank == 0) {
+  const auto call = CadenceSoftmaxCall(r, c, 5);
+  if (!call) return;
+  if (call->rank == 0) {
     c.unknown = "a 0-dimensional input: the kernel reads in.size(0), which is not modelled";
     return;
   }
-  if (d < 0) d += nonzero;
   constexpr uint64_t kIdmaBuffer = 4096;
-  const uint64_t size = static_cast<uint64_t>(std::max(sizes[static_cast<size_t>(d)], 0));
-  if (d == rank - 1 && size <= kIdmaBuffer / 2) {
+  const uint64_t size = static_cast<uint64_t>(std::max(call->sizes[static_cast<size_t>(call->dim)], 0));
+  if (call->dim == call->rank - 1 && size <= kIdmaBuffer / 2) {
     c.formula = fmt::format("none: dim is the last and its size {} fits the iDMA buffers", size);
     return;
   }
-  uint64_t numel = 1;
-  for (int32_t s : sizes) numel = SaturatingMul(numel, static_cast<uint64_t>(std::max(s, 0)));
-  HelperRequest(r, c, SaturatingMul(numel, 4), "ptr_out != nullptr");
-  HelperRequest(r, c, SaturatingMul(numel, 4), "ptr_out1 != nullptr");
-  c.formula = fmt::format("numel {} x 4 B, twice (dim {} transposed last and back)", numel, d);
+  SoftmaxTransposes(r, c, *call, "ptr_out != nullptr", "ptr_out1 != nullptr");
 }
 
 constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] = {
