@@ -12,6 +12,7 @@
 
 #include "etmem/api/internal.h"
 #include "etmem/board/fit_program.h"
+#include "etmem/etmem.h"
 #include "etmem/plan/check.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/plan/rewrite.h"
@@ -221,6 +222,64 @@ TEST(FitCli, BadBoardsAndReservationsAreOneLineErrors) {
     EXPECT_EQ(r.exit_code, 2) << args;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+}
+
+// The board's core names the M-profile extension CMSIS-NN is built for where the target does not
+// (the built-in cortex-m assumes MVE): the Cortex-M backend's run-time scratch, and so the temp
+// pool fit places, is the one a target file saying the core's extension gives; the fit's temp
+// pool is the larger of the load and run-time peaks (issue 22), not the load peak alone.
+TEST(Fit, TheBoardsCoreSizesTheRunTimeTempPoolItPlaces) {
+  const std::vector<uint8_t> bytes = testing::NamedScenarioProgram("cortex_m_conv").Build();
+  const api::Program program = api::Program::FromBytes(bytes.data(), bytes.size(), "conv.pte");
+  api::Options o;
+  o.runtime = "1.2.0";  // CMSIS-NN's scratch comes from the temp allocator at 1.1-1.3
+  const test::fs::path dsp_target = test::TempPath("m4.json");
+  std::ofstream(dsp_target) << R"({"name": "m4", "pointer": [4, 4], "size_t": [4, 4],
+      "int64": [8, 8], "double": [8, 8], "m_extension": "dsp"})";
+  const api::Board wb55 = api::Board::Open("stm32wb55");
+  ASSERT_EQ(wb55.core_m_extension(), "dsp");
+  const report::MethodReport assumed = api::Internal(api::Analyze(program, o)).methods.at(0);
+  const report::MethodReport on_board =
+      api::Internal(api::Analyze(program, o, wb55)).methods.at(0);
+  api::Options said = o;
+  said.target = dsp_target.string();
+  const report::MethodReport dsp = api::Internal(api::Analyze(program, said)).methods.at(0);
+  ASSERT_TRUE(on_board.run_temp.known());
+  EXPECT_EQ(on_board.run_temp.peak_bytes, dsp.run_temp.peak_bytes);
+  EXPECT_NE(on_board.run_temp.peak_bytes, assumed.run_temp.peak_bytes);  // MVE's paths differ
+  EXPECT_NE(on_board.run_temp.assumed_brief.find("board stm32wb55's core, Cortex-M4F"),
+            std::string::npos)
+      << on_board.run_temp.assumed_brief;
+  // What fit places is that figure, at least the load peak.
+  const api::BoardFit fit = api::Fit(api::Analyze(program, o, wb55), wb55);
+  bool placed = false;
+  for (const api::FitPlacement& p : fit.placement()) {
+    if (p.piece != "temp allocator pool") continue;
+    placed = true;
+    EXPECT_EQ(p.bytes, std::max(on_board.temp_load_peak_bytes, on_board.run_temp.peak_bytes));
+    EXPECT_GT(p.bytes, on_board.temp_load_peak_bytes);  // the run-time peak sets it here
+  }
+  EXPECT_TRUE(placed) << fit.Render();
+  // The command line says where the extension came from, and a target that says otherwise than
+  // the board's core is one line naming both.
+  const test::fs::path file = test::TempPath("conv.pte");
+  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                              static_cast<std::streamsize>(bytes.size()));
+  const auto r = test::Etmem("fit " + file.string() + " --board stm32wb55 --runtime 1.2.0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("CMSIS-NN built for m_extension dsp (board stm32wb55's core, Cortex-M4F)"),
+            std::string::npos)
+      << r.out;
+  const test::fs::path mve_target = test::TempPath("m55.json");
+  std::ofstream(mve_target) << R"({"name": "m55", "pointer": [4, 4], "size_t": [4, 4],
+      "int64": [8, 8], "double": [8, 8], "m_extension": "mve"})";
+  const auto clash = test::Etmem("fit " + file.string() + " --board stm32wb55 --target " +
+                                 mve_target.string());
+  EXPECT_EQ(clash.exit_code, 2);
+  EXPECT_EQ(std::count(clash.err.begin(), clash.err.end(), '\n'), 1) << clash.err;
+  EXPECT_NE(clash.err.find("board stm32wb55: its core (Cortex-M4F) has M-profile extension dsp"),
+            std::string::npos)
+      << clash.err;
 }
 
 TEST(FitCli, ListBoardsNamesEveryBuiltinBoard) {

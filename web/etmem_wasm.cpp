@@ -26,6 +26,7 @@ namespace api = etmem::api;
 
 std::optional<api::Program> g_program;  // the program the page opened
 std::optional<api::Report> g_report;    // the last analysis (etmem_web_analyze)
+api::Options g_options;                 // its options (a fit analyzes again on the board)
 std::string g_result;                   // the last call's output or error line
 
 // The model options (Options) from the page's JSON; absent keys keep the API's defaults.
@@ -150,7 +151,8 @@ EMSCRIPTEN_KEEPALIVE int etmem_web_lists() {
 EMSCRIPTEN_KEEPALIVE int etmem_web_analyze(const char* options_json) {
   return Guarded([&] {
     g_report.reset();
-    g_report = api::Analyze(Opened(), OptionsFrom(json::parse(options_json)));
+    g_options = OptionsFrom(json::parse(options_json));
+    g_report = api::Analyze(Opened(), g_options);
     g_result = g_report->Render(api::Format::kJson);
   });
 }
@@ -188,7 +190,8 @@ EMSCRIPTEN_KEEPALIVE int etmem_web_plan(const char* options_json, const char* fo
   });
 }
 
-// `etmem fit --board B [--reserve R=N]... [--method M]` for the kept report: fit_json
+// `etmem fit --board B [--reserve R=N]... [--method M]` for the kept report's options, analyzed
+// again on the board (its core names CMSIS-NN's extension where the target does not): fit_json
 // {"board": a built-in name | "board_json": a board file's text, "board_name": its name,
 // "reserve": ["REGION=BYTES", ...], "method": the method (default: the report's first)}.
 // Result: {"method", "board", "board_file", "fits", "short_bytes", "lower_bound": {"short_bytes",
@@ -204,7 +207,9 @@ EMSCRIPTEN_KEEPALIVE int etmem_web_fit(const char* fit_json) {
                            : api::Board::Open(f.at("board").get<std::string>());
     for (const std::string& r : f.value("reserve", std::vector<std::string>{}))
       board = board.Reserve(r);
-    const api::BoardFit fit = api::Fit(Analyzed(), board, f.value("method", std::string()));
+    Analyzed();  // a program analyzed first, as the other views need
+    const api::BoardFit fit =
+        api::Fit(api::Analyze(Opened(), g_options, board), board, f.value("method", std::string()));
     json placement = json::array(), regions = json::array();
     for (const api::FitPlacement& p : fit.placement())
       placement.push_back({{"piece", p.piece}, {"region", p.region}, {"offset", p.offset},

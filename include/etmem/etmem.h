@@ -171,6 +171,10 @@ class Board {
   const std::string& file() const;  // where it was read from ("built-in (...)" for etmem's own)
   std::vector<std::string> sources() const;  // the datasheets / manuals the figures come from
   std::vector<BoardRegion> regions() const;
+  // The core that runs the model ("Cortex-M4F") and its M-profile extension ("none", "dsp",
+  // "mve"); both "" when the board file does not say.
+  std::string core() const;
+  std::string core_m_extension() const;
 
   struct Impl;  // etmem's own; opaque here
   const Impl& impl() const { return *impl_; }
@@ -261,6 +265,10 @@ class Report {
 Report Analyze(const Program& program, const Options& options = {});
 Report Analyze(const std::string& path, const Options& options = {});
 Report Analyze(std::span<const std::byte> bytes, const Options& options = {});
+// On `board` (`--board` of fit, header and plan): where the target does not say which M-profile
+// extension CMSIS-NN is built for, the board's core does (Board::core_m_extension); a target that
+// says otherwise is an Error naming both.
+Report Analyze(const Program& program, const Options& options, const Board& board);
 // Every pair the options name ("all" allowed in runtime and target), releases outer, targets
 // inner: `etmem analyze --runtime all --target all`.
 std::vector<Report> AnalyzeAll(const Program& program, const Options& options = {});

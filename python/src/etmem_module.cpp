@@ -347,7 +347,7 @@ py::dict Fit(const py::object& program, const py::object& board,
   std::string text, linker;
   {
     py::gil_scoped_release nogil;
-    fit = api::Fit(api::Analyze(p, o), b, o.method);
+    fit = api::Fit(api::Analyze(p, o, b), b, o.method);
     text = fit->Render();
     if (!fit->splits()) linker = fit->LinkerScript();
     if (fitted_program) bytes = fit->FittedProgram();

@@ -53,13 +53,14 @@ int RunHeader(const HeaderArgs& args) {
   const api::Program program = api::Program::Open(args.program);
   api::HeaderOptions options{args.margin, args.define_pools, args.section, {}};
   api::CheckHeaderOptions(options);
-  const api::Report report = BuildSingleReport(program, args.model, args.method);
-  if (ReportRefusals(api::Internal(report))) return kExitInvalid;
   if (!args.board.board.empty()) {
     options.board = LoadBoard(args.board);
   } else if (!args.linker_script.empty()) {
     return FailInvalid("--linker-script needs --board");
   }
+  const api::Report report = BuildSingleReport(program, args.model, args.method,
+                                               options.board ? &*options.board : nullptr);
+  if (ReportRefusals(api::Internal(report))) return kExitInvalid;
   const std::string text = api::Header(report, options);
   if (!args.linker_script.empty())
     if (int rc = Write(api::Fit(report, *options.board, args.method).LinkerScript(),

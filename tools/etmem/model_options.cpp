@@ -154,10 +154,10 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
 }
 
 api::Report BuildSingleReport(const api::Program& program, const ModelArgs& args,
-                              const std::string& method) {
+                              const std::string& method, const api::Board* board) {
   api::Options o = ToApiOptions(args);
   o.method = method;
-  return api::Analyze(program, o);
+  return board ? api::Analyze(program, o, *board) : api::Analyze(program, o);
 }
 
 int Guarded(const std::function<int()>& run) {

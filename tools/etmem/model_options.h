@@ -50,8 +50,9 @@ api::Options ToApiOptions(const ModelArgs& args);
 
 // The report of `program` for the one release and target in `args` ("all" is refused).
 // Throws api::Error.
+// With `board`: on that board (its core says what the target does not; api::Analyze).
 api::Report BuildSingleReport(const api::Program& program, const ModelArgs& args,
-                              const std::string& method = "");
+                              const std::string& method = "", const api::Board* board = nullptr);
 
 // A usage error that etmem prints as one line, "etmem: <message>" (UsageFailure), where CLI11
 // would print its own two. A ParseError, not a ValidationError: CLI11's validators catch those.

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "etmem/base/result.h"
@@ -27,6 +29,7 @@ struct SizeAlign {
 // Cortex-M4/M7/M33/M35P, kMve for Cortex-M55/M85 (which have DSP as well).
 enum class MExtension : uint8_t { kNone, kDsp, kMve };
 const char* MExtensionName(MExtension e);  // "none", "dsp", "mve"
+std::optional<MExtension> MExtensionNamed(std::string_view name);  // MExtensionName's inverse
 
 struct Abi {
   std::string name;         // the --target value
@@ -44,6 +47,8 @@ struct Abi {
   // and this is why the value was chosen (reports say so when a figure depends on it).
   MExtension m_extension = MExtension::kNone;
   std::string m_extension_assumed;
+  // Set where a board's core gave m_extension (board::TargetOnBoard): which board and core.
+  std::string m_extension_from;
   bool armclang = false;
   std::string armclang_assumed;
 };

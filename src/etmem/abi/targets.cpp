@@ -18,6 +18,12 @@ const char* MExtensionName(MExtension e) {
   return "none";
 }
 
+std::optional<MExtension> MExtensionNamed(std::string_view name) {
+  for (MExtension e : {MExtension::kNone, MExtension::kDsp, MExtension::kMve})
+    if (name == MExtensionName(e)) return e;
+  return std::nullopt;
+}
+
 const std::vector<Abi>& BuiltinTargets() {
   // Not an Arm M-profile core: CMSIS-NN's plain C paths (neither ARM_MATH_DSP nor ARM_MATH_MVEI),
   // which is what these rows' compilers give; none of them is Arm Compiler 6.
@@ -77,8 +83,8 @@ Result<uint32_t> ReadAlign(const json_file::Object& f, const char* key, uint32_t
 Result<MExtension> ReadMExtension(const json_file::Object& f) {
   const nlohmann::json* v = f.Optional("m_extension");
   if (!v) return MExtension::kNone;
-  for (MExtension e : {MExtension::kNone, MExtension::kDsp, MExtension::kMve})
-    if (v->is_string() && v->get<std::string>() == MExtensionName(e)) return e;
+  if (v->is_string())
+    if (auto e = MExtensionNamed(v->get<std::string>())) return *e;
   return f.WrongType("m_extension", "\"none\", \"dsp\" or \"mve\"");
 }
 

@@ -278,13 +278,25 @@ std::vector<Report> AnalyzeAll(const Program& program, const Options& options) {
   return out;
 }
 
-Report Analyze(const Program& program, const Options& options) {
-  const runtime::RuntimeTraits& release = OneRelease(options.runtime);
-  const abi::Abi target = OneTarget(options.target);
+namespace {
+Report AnalyzeOne(const Program& program, const Options& options,
+                  const runtime::RuntimeTraits& release, const abi::Abi& target) {
   CheckOptionValues(options);
   runtime::RuntimeModel model(release, target);
   report::ReportOptions o = Take(MakeReportOptions(options, release, target));
   return Wrap(program, Take(report::BuildReport(program.impl().view, model, o)), options);
+}
+}  // namespace
+
+Report Analyze(const Program& program, const Options& options) {
+  const runtime::RuntimeTraits& release = OneRelease(options.runtime);
+  return AnalyzeOne(program, options, release, OneTarget(options.target));
+}
+
+Report Analyze(const Program& program, const Options& options, const Board& board) {
+  const runtime::RuntimeTraits& release = OneRelease(options.runtime);
+  return AnalyzeOne(program, options, release,
+                    Take(board::TargetOnBoard(OneTarget(options.target), board.impl().board)));
 }
 
 Report Analyze(const std::string& path, const Options& options) {
@@ -386,7 +398,8 @@ std::string Header(const Report& report, const HeaderOptions& header) {
 
 std::string Header(const Program& program, const Options& options, const HeaderOptions& header) {
   CheckHeaderOptions(header);
-  return Header(Analyze(program, options), header);
+  return Header(header.board ? Analyze(program, options, *header.board) : Analyze(program, options),
+                header);
 }
 
 std::string Diff(const Report& old_report, const Report& new_report, Format format) {

@@ -236,6 +236,10 @@ const std::string& Board::name() const { return impl_->board.name; }
 const std::string& Board::description() const { return impl_->board.description; }
 const std::string& Board::file() const { return impl_->board.file; }
 std::vector<std::string> Board::sources() const { return impl_->board.sources; }
+std::string Board::core() const { return impl_->board.core ? impl_->board.core->name : ""; }
+std::string Board::core_m_extension() const {
+  return impl_->board.core ? abi::MExtensionName(impl_->board.core->m_extension) : "";
+}
 
 std::vector<BoardRegion> Board::regions() const {
   std::vector<BoardRegion> out;
@@ -347,7 +351,7 @@ std::vector<std::byte> BoardFit::FittedProgram() const {
   uint64_t before = 0, after = 0;
   for (const report::MethodReport& m : Internal(impl_->report).methods)
     if (m.method->name == fit.method) before = m.method_bytes;
-  const Report again = Analyze(back, options);
+  const Report again = Analyze(back, options, impl_->board);
   for (const report::MethodReport& m : Internal(again).methods)
     if (m.method->name == fit.method) after = m.method_bytes;
   if (before != after)

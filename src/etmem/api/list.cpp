@@ -16,7 +16,8 @@ std::string List(const std::string& what, Format format) {
   if (what == "boards") {
     std::vector<report::ListBoard> boards;
     for (const Board& b : Boards())
-      boards.push_back({b.name(), b.description(), b.file(), b.regions()});
+      boards.push_back({b.name(), b.description(), b.file(), b.core(), b.core_m_extension(),
+                        b.regions()});
     return report::ListBoards(boards, json);
   }
   throw Error(ErrorKind::kInvalidArgument,

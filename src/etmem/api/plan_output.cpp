@@ -324,7 +324,7 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
   if (args.format == PlanFormat::kHtml) {
     Options model = args.model;
     model.method = args.method;
-    rep = Analyze(program, model);
+    rep = args.board ? Analyze(program, model, *args.board) : Analyze(program, model);
   }
   const std::vector<plan::DuplicateConstants> duplicates = plan::FindDuplicateConstants(view);
   std::vector<MethodPlan> plans;
@@ -360,7 +360,7 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
       throw api::Error(ErrorKind::kInvalidArgument, "--board: only with --format text or html");
     Options model = args.model;
     model.method = args.method;
-    const BoardFit fit = Fit(Analyze(program, model), *args.board, args.method);
+    const BoardFit fit = Fit(Analyze(program, model, *args.board), *args.board, args.method);
     if (args.format == PlanFormat::kHtml) {
       const size_t body = output.rfind("</body>");
       const std::string regions = FitRegionsHtml(fit.impl().fit);

@@ -2,6 +2,8 @@
 // Not: placement (fit.cpp).
 #include "etmem/board/board.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iterator>
@@ -141,8 +143,23 @@ Result<Region> ParseRegion(const json& r, const std::string& where) {
   return region;
 }
 
+Result<Core> ParseCore(const json& j, const std::string& at) {
+  if (!j.is_object()) return Bad(at + ": must be an object {\"name\": ..., \"m_extension\": ...}");
+  if (auto s = CheckKeys(j, {"name", "m_extension"}, at); !s) return s.error();
+  Core core;
+  ETMEM_TRY(core.name, Text(j, "name", at, true));
+  if (core.name.empty()) return Bad(at + ": \"name\" must not be empty");
+  ETMEM_TRY(const std::string ext, json_file::Object(j, at).String("m_extension", true));
+  const auto e = abi::MExtensionNamed(ext);
+  if (!e) return Bad(at + ": \"m_extension\" must be \"none\", \"dsp\" or \"mve\"");
+  core.m_extension = *e;
+  return core;
+}
+
 Result<Board> ParseJson(const json& j, const std::string& origin) {
-  if (auto s = CheckKeys(j, {"name", "description", "sources", "comment", "regions"}, origin); !s)
+  if (auto s = CheckKeys(j, {"name", "description", "sources", "comment", "core", "regions"},
+                         origin);
+      !s)
     return s.error();
   Board b;
   ETMEM_TRY(b.name, Text(j, "name", origin, true));
@@ -153,6 +170,9 @@ Result<Board> ParseJson(const json& j, const std::string& origin) {
     return Bad(origin + ": \"name\" must be 1-64 lower-case letters, digits, '-' or '_'");
   ETMEM_TRY(b.description, Text(j, "description", origin, false));
   ETMEM_TRY(b.sources, Texts(j, "sources", origin));
+  if (j.contains("core")) {
+    ETMEM_TRY(b.core, ParseCore(j["core"], origin + ": core"));
+  }
   ETMEM_TRY(std::vector<std::string> comment, Texts(j, "comment", origin));
   b.comment = Join(comment);
   if (!j.contains("regions") || !j["regions"].is_array() || j["regions"].empty())
@@ -252,6 +272,23 @@ Status AddReservation(Board& board, const std::string& spec) {
                std::to_string(region->reserved_bytes()) + " B) exceed its size (" +
                std::to_string(region->size) + " B)");
   return Ok{};
+}
+
+Result<abi::Abi> TargetOnBoard(abi::Abi target, const Board& board) {
+  if (!board.core) return target;
+  const Core& core = *board.core;
+  if (target.m_extension_assumed.empty()) {
+    if (target.m_extension == core.m_extension) return target;
+    return Bad(fmt::format(
+        "board {}: its core ({}) has M-profile extension {}, target {} says {}: choose the "
+        "target of this core",
+        board.name, core.name, abi::MExtensionName(core.m_extension), Printable(target.name),
+        abi::MExtensionName(target.m_extension)));
+  }
+  target.m_extension = core.m_extension;
+  target.m_extension_assumed.clear();
+  target.m_extension_from = fmt::format("board {}'s core, {}", board.name, core.name);
+  return target;
 }
 
 }  // namespace etmem::board

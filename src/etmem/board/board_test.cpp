@@ -32,6 +32,43 @@ TEST(Board, EveryBuiltinFileIsABoardWithItsSources) {
     EXPECT_TRUE(names.count(wanted)) << wanted;
 }
 
+// Every built-in board names the core that runs the model and its M-profile extension (what
+// CMSIS-NN is built for there); it replaces only what the target assumes.
+TEST(Board, EveryBuiltinBoardNamesItsCoreAndTheCoreSpeaksWhereTheTargetIsSilent) {
+  for (const auto& b : BuiltinBoards()) {
+    ASSERT_TRUE(b->core.has_value()) << b->name;
+    EXPECT_FALSE(b->core->name.empty()) << b->name;
+    bool cited = false;
+    for (const std::string& s : b->sources) cited |= s.rfind("core: ", 0) == 0;
+    EXPECT_TRUE(cited) << b->name << " does not say where its core's extension comes from";
+  }
+  auto wb55 = SelectBoard("stm32wb55");
+  ASSERT_TRUE(wb55);
+  auto cortex_m = abi::ResolveTarget("cortex-m");  // assumes MVE
+  ASSERT_TRUE(cortex_m && !cortex_m->m_extension_assumed.empty());
+  auto on = TargetOnBoard(*cortex_m, *wb55);
+  ASSERT_TRUE(on) << on.error().message;
+  EXPECT_EQ(on->m_extension, abi::MExtension::kDsp);
+  EXPECT_TRUE(on->m_extension_assumed.empty());
+  EXPECT_EQ(on->m_extension_from, "board stm32wb55's core, Cortex-M4F");
+  // A target that says the same is kept; one that says otherwise is refused in one line.
+  abi::Abi said = *cortex_m;
+  said.m_extension_assumed.clear();
+  said.m_extension = abi::MExtension::kDsp;
+  EXPECT_TRUE(TargetOnBoard(said, *wb55));
+  said.m_extension = abi::MExtension::kMve;
+  auto clash = TargetOnBoard(said, *wb55);
+  ASSERT_FALSE(clash);
+  EXPECT_EQ(clash.error().message.find('\n'), std::string::npos);
+  // A board without a core leaves the target as it is.
+  auto plain = ParseBoard(R"({"name": "p", "regions": [{"name": "A", "size": 8}]})", "p.json");
+  ASSERT_TRUE(plain);
+  auto kept = TargetOnBoard(*cortex_m, *plain);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->m_extension, abi::MExtension::kMve);
+  EXPECT_FALSE(kept->m_extension_assumed.empty());
+}
+
 TEST(Board, TheStm32wb55HasItsThreeSrams) {
   auto b = SelectBoard("stm32wb55");
   ASSERT_TRUE(b) << b.error().message;
@@ -61,6 +98,14 @@ TEST(Board, BadFilesGetOneLineNamingTheFile) {
       "{\"name\": \"x\", \"regions\": [{\"name\": \"A\", \"size\": 8, \"section\": \"a b\"}]}",
       "{\"name\": \"x\", \"regions\": [{\"name\": \"A\", \"size\": 8, \"colour\": 1}]}",
       "{\"name\": \"x\", \"regions\": [{\"name\": \"A\", \"size\": \"0x1000000000000\"}]}",
+      "{\"name\": \"x\", \"core\": \"M4\", \"regions\": [{\"name\": \"A\", \"size\": 8}]}",
+      "{\"name\": \"x\", \"core\": {\"name\": \"M4\"}, \"regions\": [{\"name\": \"A\", \"size\": 8}]}",
+      "{\"name\": \"x\", \"core\": {\"name\": \"M4\", \"m_extension\": \"neon\"}, \"regions\": "
+      "[{\"name\": \"A\", \"size\": 8}]}",
+      "{\"name\": \"x\", \"core\": {\"m_extension\": \"dsp\"}, \"regions\": [{\"name\": \"A\", "
+      "\"size\": 8}]}",
+      "{\"name\": \"x\", \"core\": {\"name\": \"M4\", \"m_extension\": \"dsp\", \"fpu\": 1}, "
+      "\"regions\": [{\"name\": \"A\", \"size\": 8}]}",
   };
   for (const std::string& text : bad) {
     auto b = ParseBoard(text, "my-board.json");

@@ -2,15 +2,24 @@
 #include "etmem/board/fit_program.h"
 #include "etmem/base/printable.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "etmem/base/checked_math.h"
 #include "etmem/plan/check.h"
 #include "etmem/plan/lifetimes.h"
+#include "etmem/report/figures.h"
+#include "etmem/report/run_temp_text.h"
 #include "etmem/runner/profile.h"
 
 namespace etmem::board {
 namespace {
+
+// The run-time figure the temp pool is raised to, in the words every format uses.
+std::string RunTempNote(const report::MethodReport& m) {
+  return "temp allocator while running: " + report::RunTempLine(m);
+}
 
 std::string Identifier(std::string s) {
   for (char& c : s)
@@ -66,13 +75,15 @@ Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
       const runner::PoolSpec& spec = r.pool_spec(r.result.pools[i].pool);
       Piece p;
       p.name = spec.macro.empty() ? spec.variable : spec.macro;
-      p.bytes = r.result.pools[i].minimum;
+      p.bytes = report::RunnerPoolBytes(*m, r.result.pools[i]);  // a temp pool: load or run
       p.align = r.plan.pools[r.result.pools[i].pool].base_align;
       fit.pieces.push_back(p);
       fit.info.push_back({Identifier(spec.variable), spec.macro});
     }
     fit.notes.push_back("the runner's pools as it declares them, each at its minimum" +
-                        std::string(planned_apart ? "" : " (its planned buffers inside its pool)"));
+                        std::string(planned_apart ? "" : " (its planned buffers inside its pool)") +
+                        "; a temp pool at the larger of its load peak and the run-time peak");
+    fit.notes.push_back(RunTempNote(*m));
   } else {
     Piece pool;
     pool.name = "method allocator pool";
@@ -83,13 +94,15 @@ Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
     if (a.temp_allocator) {
       Piece temp;
       temp.name = "temp allocator pool";
-      temp.bytes = m->temp_load_peak_bytes;
+      temp.bytes = report::TempPoolBytes(*m);
       temp.align = a.pool_align;
       fit.pieces.push_back(temp);
       fit.info.push_back({"temp_allocator_pool", ""});
-      fit.notes.push_back(
-          "the temp allocator pool at its peak during load_method (what kernels take from it "
-          "while the method runs is not modelled)");
+      fit.notes.push_back(fmt::format(
+          "the temp allocator pool at the larger of its load_method peak ({} B) and its run-time "
+          "peak ({} B)",
+          m->temp_load_peak_bytes, m->run_temp.peak_bytes));
+      fit.notes.push_back(RunTempNote(*m));
     }
   }
   if (planned_apart) {

@@ -991,6 +991,14 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
                                             abi::MExtensionName(target.m_extension),
                                             target.m_extension_assumed));
     }
+    if (!target.m_extension_from.empty()) {
+      out.assumed_brief = fmt::format("CMSIS-NN built for m_extension {} ({})",
+                                      abi::MExtensionName(target.m_extension),
+                                      target.m_extension_from);
+      out.assumptions.push_back(fmt::format("CMSIS-NN built for m_extension {}: {}",
+                                            abi::MExtensionName(target.m_extension),
+                                            target.m_extension_from));
+    }
     if (!target.armclang_assumed.empty())
       out.assumptions.push_back("CMSIS-NN's compiler: " + target.armclang_assumed);
   }

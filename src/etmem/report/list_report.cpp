@@ -124,6 +124,9 @@ std::string ListBoards(const std::vector<ListBoard>& boards, bool json) {
       j.push_back({{"name", b.name},
                    {"description", b.description},
                    {"file", b.file},
+                   {"core", b.core.empty() ? ordered_json(nullptr)
+                                           : ordered_json({{"name", b.core},
+                                                           {"m_extension", b.core_m_extension}})},
                    {"regions", regions}});
     }
     return Dump(j);
@@ -132,6 +135,9 @@ std::string ListBoards(const std::vector<ListBoard>& boards, bool json) {
   std::string out;
   for (const ListBoard& b : boards) {
     out += fmt::format("{:<14} {}\n", b.name, b.description);
+    if (!b.core.empty())
+      out += fmt::format("    core {}, M-profile extension {} (CMSIS-NN's build on this board)\n",
+                         b.core, b.core_m_extension);
     for (const api::BoardRegion& r : b.regions)
       out += fmt::format("    {:<10} {:>10} B{}, {} B free, base aligned {}{}\n", r.name,
                          r.size_bytes, r.origin ? fmt::format(" at 0x{:08x}", *r.origin) : "",

@@ -14,6 +14,7 @@ namespace etmem::report {
 // into the API's implementation).
 struct ListBoard {
   std::string name, description, file;
+  std::string core, core_m_extension;  // "" when the board does not say
   std::vector<api::BoardRegion> regions;
 };
 
