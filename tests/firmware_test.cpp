@@ -257,6 +257,50 @@ TEST(Firmware, TempPoolOneByteShortOfTheRunTimePeak) {
   EXPECT_EQ(Pool(ok, "temp").at("spare"), 0);
 }
 
+// The image's Arm build attributes say which M-profile extension CMSIS-NN was built for, where
+// the built-in cortex-m target would assume MVE: the Cortex-M backend's run-time scratch (1.1-1.3
+// take it from the temp allocator) is the one a target file saying that extension gives.
+TEST(Firmware, TempPoolSizedForTheExtensionTheImageWasBuiltFor) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> conv = testing::NamedScenarioProgram("cortex_m_conv").Build();
+  struct Core {
+    const char* arch;
+    const char* extension;
+    const char* evidence;
+  };
+  const Core cores[] = {
+      {"-mcpu=cortex-m4 -mthumb", "dsp", "Tag_CPU_arch v7E-M"},
+      {"-mcpu=cortex-m55 -mfloat-abi=hard -mthumb", "mve", "Tag_MVE_arch 2"},
+      {"-mcpu=cortex-m0plus -mthumb", "none", "neither Tag_MVE_arch nor Tag_DSP_extension"},
+  };
+  std::set<uint64_t> peaks;
+  for (const Core& c : cores) {
+    Layout l;
+    l.arch = c.arch;
+    l.temp_pool = 65536;
+    const fs::path elf = Link(l, conv, std::string("cmsis_") + c.extension);
+    const json j = FirmwareJson(elf, "--runtime 1.2.0 --no-components");
+    const fs::path target = TempPath(std::string("target_") + c.extension + ".json");
+    std::ofstream(target) << R"({"pointer": [4, 4], "size_t": [4, 4], "int64": [8, 8],
+        "double": [8, 8], "m_extension": ")" << c.extension << R"("})";
+    api::Options o;
+    o.runtime = "1.2.0";
+    o.target = target.string();
+    o.pool_align = 16;  // the image's pool is at least 16-aligned: no padding before a request
+    o.runner = "arm-baremetal";
+    const api::MethodSummary said =
+        api::Analyze(api::Program::FromBytes(conv.data(), conv.size()), o).methods()[0];
+    EXPECT_EQ(Pool(j, "temp").at("run_peak"), said.temp_run_peak_bytes) << c.arch;
+    peaks.insert(said.temp_run_peak_bytes);
+    const CliRun text = Etmem("firmware " + elf.string() + " --runtime 1.2.0 --no-components");
+    EXPECT_NE(text.out.find(std::string("CMSIS-NN built for m_extension ") + c.extension +
+                            " (the image's Arm build attributes, " + c.evidence),
+              std::string::npos)
+        << text.out;
+  }
+  EXPECT_EQ(peaks.size(), 3u) << "the three builds ask for different scratch";
+}
+
 // An operator no modelled kernel library implements: the temp pool's verdict is "unknown",
 // naming the operator, not "fits".
 TEST(Firmware, TempPoolUnknownWhereTheKernelsAreUnknown) {

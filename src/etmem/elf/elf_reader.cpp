@@ -265,6 +265,8 @@ Result<ArmAttributes> ReadArmAttributes(const Reader& r, const Section& s, uint6
         if (!value) return r.Fail(where + ": truncated attribute value");
         if (*attr == 6) out.cpu_arch = *value;
         if (*attr == 7 && *value != 0) out.profile = static_cast<char>(*value & 0x7f);
+        if (*attr == 46) out.dsp_extension = *value;
+        if (*attr == 48) out.mve_arch = *value;
       }
       q = block_end;
     }

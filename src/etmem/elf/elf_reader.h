@@ -67,6 +67,8 @@ struct ArmAttributes {
   std::string cpu_name;      // Tag_CPU_name, e.g. "cortex-m4" ("" when absent)
   std::optional<uint64_t> cpu_arch;   // Tag_CPU_arch (e.g. 13 = v7E-M)
   std::optional<char> profile;        // Tag_CPU_arch_profile: 'M', 'A', 'R', 'S'
+  std::optional<uint64_t> dsp_extension;  // Tag_DSP_extension (46): 1 = the DSP instructions
+  std::optional<uint64_t> mve_arch;       // Tag_MVE_arch (48): 1 = integer MVE, 2 = with FP
 };
 
 struct ObjectFile {

@@ -354,6 +354,32 @@ TargetGuess GuessTarget(const elf::ObjectFile& elf) {
   return g;
 }
 
+// What an M-profile image's build attributes say of CMSIS-NN's build where the target does not
+// (the built-in cortex-m assumes MVE): Tag_MVE_arch 1 or 2 is __ARM_FEATURE_MVE (CMSIS-NN's MVE
+// paths); otherwise Tag_DSP_extension 1 or Tag_CPU_arch v7E-M (13) is __ARM_FEATURE_DSP; else
+// the plain C paths. As arm-none-eabi-gcc 12.2 writes them (readelf -A) and defines the macros
+// (-dM) for -mcpu=cortex-m0plus, m4, m7, m33, m33+nodsp, m55 (hard and soft float), m55+nomve.
+// The linker merges the objects' attributes: the image's say what its most capable object was
+// built for.
+void ExtensionFromAttributes(const elf::ArmAttributes& a, abi::Abi& target) {
+  if (!a.profile || *a.profile != 'M') return;
+  constexpr uint64_t kV7EM = 13;
+  std::string evidence;
+  if (a.mve_arch && *a.mve_arch >= 1) {
+    target.m_extension = abi::MExtension::kMve;
+    evidence = fmt::format("Tag_MVE_arch {}", *a.mve_arch);
+  } else if ((a.dsp_extension && *a.dsp_extension == 1) || a.cpu_arch == kV7EM) {
+    target.m_extension = abi::MExtension::kDsp;
+    evidence = a.cpu_arch == kV7EM ? "Tag_CPU_arch v7E-M" : "Tag_DSP_extension 1";
+  } else {
+    target.m_extension = abi::MExtension::kNone;
+    evidence = "neither Tag_MVE_arch nor Tag_DSP_extension, Tag_CPU_arch " +
+               (a.cpu_arch ? std::to_string(*a.cpu_arch) : std::string("absent"));
+  }
+  target.m_extension_assumed.clear();
+  target.m_extension_from = "the image's Arm build attributes, " + evidence;
+}
+
 report::FirmwareReport CheckFirmware(const std::string& path, const FirmwareOptions& options) {
   return CheckFirmware(api::Take(elf::ReadExecutableFile(path)), path, options);
 }
@@ -392,7 +418,8 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
                      "x86_64): pass --target NAME or a target file",
                      name, guess.evidence));
   }
-  const abi::Abi target = api::Take(abi::ResolveTarget(out.target));
+  abi::Abi target = api::Take(abi::ResolveTarget(out.target));
+  if (elf.arm && !target.m_extension_assumed.empty()) ExtensionFromAttributes(*elf.arm, target);
 
   // Runner (its declarations found by symbol) and release.
   std::string runner_name, runner_opts;
