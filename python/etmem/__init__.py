@@ -60,6 +60,7 @@ __all__ = [
     "report",
     "releases",
     "runners",
+    "summary",
     "targets",
     "__version__",
 ]
@@ -160,6 +161,19 @@ def report(program, format="text", runtime="1.4", target="cortex-m", pool_align=
         _program(program), format=format, allocations=allocations,
         **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
                  temp_pool, kernels))
+
+
+def summary(program, format="json", runtime="1.4", target="cortex-m", pool_align=None,
+            temp="runner", pool=None, external_data=False, backends=None, runner=None, *,
+            method=None, temp_pool=None, kernels=None):
+    """``etmem summary PROGRAM --format json|text``: one screen per method (RAM with the temp pool
+    at the larger of its load and run-time peaks, flash, what re-planning and the advisories would
+    save, the biggest single cost); a dict for "json", what the command prints for "text"."""
+    out = _etmem.summary(
+        _program(program), format=format,
+        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
+                 temp_pool, kernels))
+    return _json.loads(out) if format == "json" else out
 
 
 def _budget_spec(budget):

@@ -62,6 +62,22 @@ def report(
     temp_pool: Optional[int] = None,
     kernels: Optional[Union[str, Sequence[str]]] = None,
 ) -> str: ...
+def summary(
+    program: Program,
+    format: Literal["json", "text"] = "json",
+    runtime: str = "1.4",
+    target: PathLike = "cortex-m",
+    pool_align: Optional[int] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    pool: Optional[int] = None,
+    external_data: bool = False,
+    backends: Optional[Sequence[str]] = None,
+    runner: Optional[PathLike] = None,
+    *,
+    method: Optional[str] = None,
+    temp_pool: Optional[int] = None,
+    kernels: Optional[Union[str, Sequence[str]]] = None,
+) -> Any: ...
 def check_budget(
     program: Program,
     budget: Union[str, Mapping[str, Union[int, str]], None] = None,

@@ -256,6 +256,16 @@ std::string AnalyzeText(const py::object& program, const std::string& format, bo
   return api::Render(AnalyzePairs(p, o), f, {.all_allocations = allocations});
 }
 
+// `etmem summary PROGRAM --format text|json`: what it prints, as str (Python reads the JSON).
+std::string Summary(const py::object& program, const std::string& format, ETMEM_MODEL_ARGS) {
+  const api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+  if (format != "text" && format != "json")
+    throw py::value_error("format " + format + ": want json or text");
+  const api::Program p = LoadProgram(program);
+  py::gil_scoped_release nogil;
+  return api::Summary(api::Analyze(p, o), format == "json" ? api::Format::kJson : api::Format::kText);
+}
+
 // The budget checked against every pair: (item, scope, breakdown, used, limit, lower_bound,
 // over, message) per item.
 py::list CheckBudget(const py::object& program, const std::optional<std::string>& spec,
@@ -490,6 +500,8 @@ PYBIND11_MODULE(_etmem, m) {
   m.def("analyze", &Analyze, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
   m.def("analyze_text", &AnalyzeText, py::arg("program"), py::arg("format"),
         py::arg("allocations"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+  m.def("summary", &Summary, py::arg("program"), py::arg("format"), a0, a1, a2, a3, a4, a5, a6,
+        a7, a8, a9, a10);
   m.def("check_budget", &CheckBudget, py::arg("program"), py::arg("spec"), py::arg("file"), a0,
         a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
   m.def("header", &Header, py::arg("program"), py::arg("margin"), py::arg("define_pools"),

@@ -121,6 +121,17 @@ def test_header_plan_replan_and_lists_are_the_command_lines(cnn, etmem_binary, t
     assert cli(etmem_binary, "--version").stdout == f"etmem {etmem.__version__}\n"
 
 
+def test_summary_is_the_command_lines(cnn, etmem_binary):
+    for runtime in ("0.3", "1.4.1"):
+        assert etmem.summary(cnn, runtime=runtime) == json.loads(
+            cli(etmem_binary, "summary", cnn, "--runtime", runtime, "--format", "json").stdout)
+        assert etmem.summary(cnn.read_bytes(), format="text", runtime=runtime) == cli(
+            etmem_binary, "summary", cnn, "--runtime", runtime).stdout.replace(
+                str(cnn), "<memory>")
+    with pytest.raises(ValueError, match="format csv"):
+        etmem.summary(cnn, format="csv")
+
+
 def test_check_budget_is_the_command_lines(cnn, etmem_binary, tmp_path):
     (m,) = etmem.analyze(cnn, runtime="0.3")["methods"]
     ram = (m["method_allocator"]["bytes"] + sum(m["planned_buffers"])
