@@ -16,6 +16,7 @@
 #include "etmem/report/budget.h"
 #include "etmem/report/figures.h"
 #include "etmem/runtime/release.h"
+#include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"
 
 namespace etmem::test {
@@ -194,6 +195,34 @@ TEST(Budget, AnalyzeExitsOneWithALinePerExceededItem) {
   CliRun ram_only = Etmem("analyze " + program + fmt::format(" --budget ram=1K,flash={}", flash));
   EXPECT_EQ(ram_only.exit_code, 1);
   EXPECT_EQ(std::count(ram_only.err.begin(), ram_only.err.end(), '\n'), 1) << ram_only.err;
+}
+
+// Where the kernels' run-time temp peak exceeds the load peak (the portable topk), the RAM item
+// counts the temp pool at that peak, and the line's breakdown adds up to the figure it checks.
+TEST(Budget, RamCountsTheTempPoolAtItsRunTimePeakAndTheBreakdownAddsUp) {
+  const std::string program =
+      WriteScenario(testing::NamedScenarioProgram("topk"), "budget_topk").string();
+  CliRun json = Etmem("analyze " + program + " --runtime 1.4.1 --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto m = nlohmann::json::parse(json.out)["methods"][0];
+  const uint64_t load = m["temp_allocator"]["load_peak_bytes"];
+  const uint64_t run = m["temp_allocator"]["run"]["peak_bytes"];
+  ASSERT_GT(run, load) << "the scenario's topk must set the temp pool while running";
+  uint64_t planned = 0;
+  for (const auto& b : m["planned_buffers"]) planned += b.get<uint64_t>();
+  const uint64_t method = m["method_allocator"]["bytes"];
+  const uint64_t ram = method + planned + run;
+  EXPECT_EQ(Etmem("analyze " + program + fmt::format(" --runtime 1.4.1 --budget ram={}", ram))
+                .exit_code,
+            0);
+  const CliRun over =
+      Etmem("analyze " + program + fmt::format(" --runtime 1.4.1 --budget ram={}", ram - 1));
+  EXPECT_EQ(over.exit_code, 1);
+  EXPECT_NE(over.err.find(fmt::format("method pool {} B + planned buffers {} B + temp run-time "
+                                      "peak {} B",
+                                      method, planned, run)),
+            std::string::npos)
+      << over.err;
 }
 
 // How many lines `etmem list what` prints: the modelled releases or the built-in targets.

@@ -14,6 +14,7 @@
 #include "etmem/base/checked_math.h"
 #include "etmem/base/printable.h"
 #include "etmem/report/figures.h"
+#include "etmem/report/ram_text.h"
 
 namespace etmem::report {
 namespace {
@@ -74,16 +75,14 @@ Error NothingSet(const std::string& where) {
 }
 
 BudgetCheck RamCheck(const Report& r, const MethodReport& m, uint64_t limit) {
-  const uint64_t planned = PlannedBytes(m);
   BudgetCheck c;
   c.item = "ram";
   c.scope = fmt::format("method '{}' (ExecuTorch {}, {})", Printable(m.method->name), r.assumptions.runtime,
                         r.assumptions.target);
   c.used = RamBytes(m);
-  c.breakdown = fmt::format("method pool {} B + planned buffers {} B + temp load peak {} B",
-                            m.method_bytes, planned, m.temp_load_peak_bytes);
+  c.breakdown = RamParts(m);
   c.limit = limit;
-  c.lower_bound = !m.plan.exact();
+  c.lower_bound = RamIsLowerBound(m);
   return c;
 }
 

@@ -8,6 +8,7 @@
 #include "etmem/base/printable.h"
 #include "etmem/report/assumptions.h"
 #include "etmem/report/figures.h"
+#include "etmem/report/ram_text.h"
 #include "etmem/report/run_temp_text.h"
 #include "etmem/report/runner_rows.h"
 #include "etmem/runtime/labels.h"
@@ -47,26 +48,10 @@ void Savings(std::string& out, const MethodReport& m, const MethodSummaryFigures
 void Method(std::string& out, const Report& r, const MethodSummaryFigures& f,
             const std::string& path) {
   const MethodReport& m = *f.report;
-  const std::string at_least = m.plan.exact() ? "" : "at least ";
   out += fmt::format("method '{}'\n", m.method->name);
-  if (m.runner) {  // the runner's pools, under its own names
-    std::string parts;
-    for (const sim::RunnerPoolResult& p : m.runner->result.pools)
-      parts += fmt::format("{}{} {} B{}", parts.empty() ? "" : " + ",
-                           RunnerPoolName(m.runner->pool_spec(p.pool)), RunnerPoolBytes(m, p),
-                           !p.temp_role                        ? ""
-                           : m.run_temp.peak_bytes > p.minimum ? " (while running)"
-                                                               : " (at load)");
-    if (!RunnerHoldsPlannedBuffers(*m.runner))
-      parts += fmt::format(" + planned buffers {} B", PlannedBytes(m));
-    out += fmt::format("  RAM {}{} B = {} (runner {})\n", at_least, RamBytes(m), parts,
-                       m.runner->plan.profile->name);
-  } else {
-    const bool run_sets = m.run_temp.peak_bytes > m.temp_load_peak_bytes;
-    out += fmt::format("  RAM {}{} B = method pool {}{} B + planned buffers {} B + {} {} B\n",
-                       at_least, RamBytes(m), at_least, m.method_bytes, PlannedBytes(m),
-                       run_sets ? "temp run-time peak" : "temp load peak", TempPoolBytes(m));
-  }
+  out += fmt::format("  RAM {}{} B = {}{}\n", RamIsLowerBound(m) ? "at least " : "", RamBytes(m),
+                     RamParts(m),
+                     m.runner ? " (runner " + m.runner->plan.profile->name + ")" : "");
   for (const auto& u : m.plan.unknowns)
     out += fmt::format("  unknown: delegate {} ({}): {}\n", u.delegate, Printable(u.backend), u.why);
   out += "  temp allocator at run time: " + RunTempLine(m) + "\n";

@@ -1,0 +1,35 @@
+// Owns: RamParts and RamIsLowerBound (see ram_text.h).
+#include "etmem/report/ram_text.h"
+
+#include <fmt/format.h>
+
+#include "etmem/report/figures.h"
+#include "etmem/report/runner_rows.h"
+
+namespace etmem::report {
+
+bool RamIsLowerBound(const MethodReport& m) { return !m.plan.exact() || !m.run_temp.known(); }
+
+std::string RamParts(const MethodReport& m) {
+  const std::string temp_at_least = m.run_temp.known() ? "" : "at least ";
+  if (m.runner) {  // the runner's pools, under its own names
+    std::string parts;
+    for (const sim::RunnerPoolResult& p : m.runner->result.pools)
+      parts += fmt::format("{}{} {}{} B{}", parts.empty() ? "" : " + ",
+                           RunnerPoolName(m.runner->pool_spec(p.pool)),
+                           p.temp_role ? temp_at_least : "", RunnerPoolBytes(m, p),
+                           !p.temp_role                        ? ""
+                           : m.run_temp.peak_bytes > p.minimum ? " (while running)"
+                                                               : " (at load)");
+    if (!RunnerHoldsPlannedBuffers(*m.runner))
+      parts += fmt::format(" + planned buffers {} B", PlannedBytes(m));
+    return parts;
+  }
+  const bool run_sets = m.run_temp.peak_bytes > m.temp_load_peak_bytes;
+  return fmt::format("method pool {}{} B + planned buffers {} B + {} {}{} B",
+                     m.plan.exact() ? "" : "at least ", m.method_bytes, PlannedBytes(m),
+                     run_sets ? "temp run-time peak" : "temp load peak",
+                     run_sets ? temp_at_least : "", TempPoolBytes(m));
+}
+
+}  // namespace etmem::report
