@@ -4,8 +4,8 @@
 // clamp.Tensor_out, where.self_out, bitwise_*.{Tensor,Scalar}_out and cadence::quantized_matmul*
 // (x86_64_run_temp_hifi_broadcast.json), and the Cortex-M (CMSIS-NN) operators per core
 // extension (x86_64_run_temp_cortex_m.json), and the Cadence Fusion G3 native_layer_norm.out and
-// Vision _softmax.out (x86_64_run_temp_cadence_g3_vision.json; each file says how it was
-// measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
+// Vision _softmax.out (x86_64_run_temp_cadence_g3_vision.json), and the Arm Ethos-U backend's
+// scratch (x86_64_run_temp_ethos_u.json; each file says how it was measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
 // peak - 1 bytes and the lines logged, the heap requests of the no-temp-allocator fallback and its
 // failure without a heap (for a kernel that does not check the pointer, the lines up to where it
 // goes on; for one that ET_CHECKs it, up to its Fatal line, and the abort).
@@ -15,11 +15,30 @@
 #include "etmem/base/sha256.h"
 #include "etmem/kernels/run_temp.h"
 #include "etmem/pte/read_program.h"
+#include "etmem/runtime/load_plan.h"
 #include "etmem/runtime/release.h"
 #include "measured.h"
 
 namespace etmem {
 namespace measured_run_temp_test {
+
+// Each call's instruction and requests (bytes, alignment) as measured, and its pool bytes where
+// the record has them.
+void ExpectCallsAsMeasured(const kernels::RunTemp& t, const nlohmann::json& calls) {
+  ASSERT_EQ(t.calls.size(), calls.size());
+  for (size_t i = 0; i < t.calls.size(); ++i) {
+    const nlohmann::json& c = calls[i];
+    EXPECT_EQ(t.calls[i].instruction, c["instruction"].get<size_t>());
+    ASSERT_EQ(t.calls[i].requests.size(), c["requests"].size());
+    for (size_t q = 0; q < t.calls[i].requests.size(); ++q) {
+      EXPECT_EQ(t.calls[i].requests[q].bytes, c["requests"][q][0].get<uint64_t>());
+      EXPECT_EQ(t.calls[i].requests[q].alignment, c["requests"][q][1].get<uint32_t>());
+    }
+    if (c.contains("pool_bytes")) {
+      EXPECT_EQ(t.calls[i].pool_bytes, c["pool_bytes"].get<uint64_t>());
+    }
+  }
+}
 
 void HoldToMeasured(const char* file) {
   const nlohmann::json measured = test::ReadMeasured(file);
@@ -45,17 +64,7 @@ void HoldToMeasured(const char* file) {
     o.temp_pool_bytes = rec.value("pool_bytes", uint64_t{0});
     auto t = kernels::ComputeRunTemp(*p, p->methods[0], release, target, o);
     ASSERT_TRUE(t.has_value());
-    ASSERT_EQ(t->calls.size(), rec["calls"].size());
-    for (size_t i = 0; i < t->calls.size(); ++i) {
-      const nlohmann::json& c = rec["calls"][i];
-      EXPECT_EQ(t->calls[i].instruction, c["instruction"].get<size_t>());
-      ASSERT_EQ(t->calls[i].requests.size(), c["requests"].size());
-      for (size_t q = 0; q < t->calls[i].requests.size(); ++q) {
-        EXPECT_EQ(t->calls[i].requests[q].bytes, c["requests"][q][0].get<uint64_t>());
-        EXPECT_EQ(t->calls[i].requests[q].alignment, c["requests"][q][1].get<uint32_t>());
-      }
-      EXPECT_EQ(t->calls[i].pool_bytes, c["pool_bytes"].get<uint64_t>());
-    }
+    ExpectCallsAsMeasured(*t, rec["calls"]);
     EXPECT_EQ(t->peak_bytes, rec["peak_bytes"].get<uint64_t>());
     if (rec["calls"].empty()) {  // nothing asked at this release: no pool fails, no heap is used
       EXPECT_TRUE(rec["heap_requests"].empty());
@@ -108,6 +117,62 @@ void HoldToMeasured(const char* file) {
               rec.value("no_heap_kernel_aborts", false));
     ASSERT_EQ(heap->no_heap_log.size(), no_heap.size() + (stops ? 1 : 0));
     for (size_t i = 0; i < no_heap.size(); ++i) EXPECT_EQ(heap->no_heap_log[i], no_heap[i]);
+  }
+}
+
+// The Arm Ethos-U backend's scratch (x86_64_run_temp_ethos_u.json): the request its execute()
+// makes, the lines a pool one byte short logs, the heap of the no-temp-allocator fallback and
+// its failure without a heap; and a payload of the other kind, which execute() refuses before
+// asking (the method loads but does not run).
+TEST(MeasuredRunTemp, EthosUScratchMatchesTheRealBackendCallForCall) {
+  const nlohmann::json measured = test::ReadMeasured("x86_64_run_temp_ethos_u.json");
+  ASSERT_FALSE(measured["records"].empty());
+  for (const nlohmann::json& rec : measured["records"]) {
+    SCOPED_TRACE(rec["release"].get<std::string>() + " " + rec["program"].get<std::string>());
+    const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(rec);
+    ASSERT_EQ(Sha256Hex(bytes), rec["sha256"]);  // the program measured
+    auto p = pte::ReadProgramBytes(bytes, rec["program"].get<std::string>());
+    ASSERT_TRUE(p.has_value());
+    const runtime::RuntimeTraits& release = **runtime::FindRelease(rec["release"]);
+    const abi::Abi& target = *abi::FindBuiltinTarget("x86_64");
+    if (rec.contains("load_error")) {  // init() reads the payload and refuses it (main)
+      runtime::RuntimeModel model(release, target);
+      const runtime::LoadPlan plan = runtime::PlanMethodLoad(*p, p->methods[0], model, {});
+      ASSERT_TRUE(plan.refusal.has_value());
+      EXPECT_EQ(plan.refusal->error, "InvalidProgram");
+      EXPECT_EQ(rec["load_error"].get<int>(), 0x23);  // Error::InvalidProgram
+      EXPECT_EQ(plan.refusal->log, rec["load_log"][0].get<std::string>());
+      continue;
+    }
+    kernels::RunTempOptions o;
+    o.pool_align = 16;  // the harness's pools are 64-aligned: no padding before a request
+    auto t = kernels::ComputeRunTemp(*p, p->methods[0], release, target, o);
+    ASSERT_TRUE(t.has_value());
+    ExpectCallsAsMeasured(*t, rec["calls"]);
+    EXPECT_EQ(t->peak_bytes, rec["peak_bytes"].get<uint64_t>());
+    // A payload the release's backend does not read: execute() fails, and etmem says so.
+    const auto execute_log = rec["execute_log"].get<std::vector<std::string>>();
+    if (rec["execute_error"].get<int>() != 0) {
+      ASSERT_EQ(t->run_failures.size(), 1u);
+      ASSERT_FALSE(execute_log.empty());
+      EXPECT_NE(t->run_failures[0].find(execute_log[0]), std::string::npos) << t->run_failures[0];
+    } else {
+      EXPECT_TRUE(t->run_failures.empty());
+    }
+    if (rec.contains("failure_log")) {  // a pool one byte short of the peak
+      o.temp_pool_bytes = rec["pool_bytes"].get<uint64_t>();
+      auto short_pool = kernels::ComputeRunTemp(*p, p->methods[0], release, target, o);
+      ASSERT_TRUE(short_pool && short_pool->check && !short_pool->check->fits);
+      EXPECT_EQ(short_pool->check->log, rec["failure_log"].get<std::vector<std::string>>());
+      o.temp_pool_bytes.reset();
+    }
+    o.temp_allocator = false;  // load_method's PlatformMemoryAllocator over the heap
+    auto heap = kernels::ComputeRunTemp(*p, p->methods[0], release, target, o);
+    ASSERT_TRUE(heap.has_value());
+    uint64_t heap_bytes = 0;
+    for (const nlohmann::json& r : rec["heap_requests"]) heap_bytes += r.get<uint64_t>();
+    EXPECT_EQ(heap->heap_peak_bytes, heap_bytes);
+    EXPECT_EQ(heap->no_heap_log, rec["no_heap_log"].get<std::vector<std::string>>());
   }
 }
 

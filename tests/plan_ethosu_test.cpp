@@ -9,6 +9,7 @@
 #include "etmem/plan/ethosu_scratch.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/testing/program_builder.h"
+#include "etmem/testing/scenario_helpers.h"
 
 namespace etmem::plan {
 namespace plan_ethosu_test {
@@ -17,33 +18,10 @@ using testing::MethodBuilder;
 using testing::Placement;
 using testing::ProgramBuilder;
 
-void Block(std::vector<uint8_t>& out, const std::string& name, std::vector<uint8_t> data) {
-  std::vector<uint8_t> header(32, 0);
-  std::copy(name.begin(), name.end(), header.begin());
-  const auto size = static_cast<uint32_t>(data.size());
-  for (int i = 0; i < 4; ++i) header[16 + i] = static_cast<uint8_t>(size >> (8 * i));
-  out.insert(out.end(), header.begin(), header.end());
-  data.resize((data.size() + 15) / 16 * 16, 0);
-  out.insert(out.end(), data.begin(), data.end());
-}
-
-std::vector<uint8_t> Le32(uint32_t v) {
-  return {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
-          static_cast<uint8_t>(v >> 24)};
-}
-
 // The blocks in the order arm_vela.py writes them; `scratch` is "scratch_size" (new payloads,
 // a uint32) or "scratch_data" (old ones, that many zero bytes).
 std::vector<uint8_t> Payload(const std::string& scratch, uint32_t bytes) {
-  std::vector<uint8_t> p;
-  Block(p, "vela_bin_stream", {});
-  Block(p, "cmd_data", {'C', 'O', 'P', '1', 1, 2, 3});
-  Block(p, "weight_data", std::vector<uint8_t>(40, 7));
-  Block(p, scratch, scratch == "scratch_size" ? Le32(bytes) : std::vector<uint8_t>(bytes, 0));
-  Block(p, "inputs", Le32(0));
-  Block(p, "outputs", Le32(0));
-  Block(p, "vela_end_stream", {});
-  return p;
+  return testing::VelaPayload(scratch, bytes);
 }
 
 TEST(PlanEthosU, ReadsTheScratchSizeBlock) {
@@ -65,9 +43,9 @@ TEST(PlanEthosU, RejectsWhatIsNotAVelaStream) {
   std::vector<uint8_t> truncated = Payload("scratch_size", 1536);
   truncated.resize(100);  // the weight_data block now runs past the end
   EXPECT_FALSE(ReadVelaScratch(truncated));
-  std::vector<uint8_t> none;
-  Block(none, "vela_bin_stream", {});
-  Block(none, "vela_end_stream", {});
+  std::vector<uint8_t> none(64, 0);  // a vela_bin_stream block, then vela_end_stream
+  std::copy_n("vela_bin_stream", 15, none.begin());
+  std::copy_n("vela_end_stream", 15, none.begin() + 32);
   EXPECT_FALSE(ReadVelaScratch(none));
 }
 

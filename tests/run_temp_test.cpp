@@ -111,7 +111,8 @@ TEST(KernelLibraries, EthosUScratchFromTheTempAllocatorFrom070At16From100) {
       if (l.backends.contains("EthosUBackend")) return l;
     return kernels::DelegateLibrary{};
   };
-  EXPECT_EQ(at("0.6.0").backends.at("EthosUBackend"), kernels::DelegateRule::kNone);
+  EXPECT_EQ(at("0.1.0").backends.at("ArmBackend"), kernels::DelegateRule::kNone);
+  EXPECT_EQ(at("0.6.0").backends.at("EthosUBackend"), kernels::DelegateRule::kEthosUScratchInBlob);
   EXPECT_EQ(at("0.7.0").backends.at("EthosUBackend"), kernels::DelegateRule::kEthosUScratch);
   EXPECT_EQ(at("0.7.0").scratch_align, 0u);
   EXPECT_EQ(at("1.0.0").scratch_align, 16u);

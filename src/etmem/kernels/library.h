@@ -120,7 +120,11 @@ struct KernelLibraryData {
 
 // A delegate backend's execute(). kEthosUScratch: the Vela payload's scratch_size block, taken
 // from the temp allocator at scratch_align (0: the allocator's default, alignof(void*)).
-enum class DelegateRule : uint8_t { kNone, kEthosUScratch, kUnknownSize };
+// kEthosUScratch: the backend's execute() reads the Vela payload's "scratch_size" block and takes
+// that from the temp allocator (a payload with a "scratch_data" block it refuses);
+// kEthosUScratchInBlob: it reads "scratch_data", the scratch carried in the blob, and takes
+// nothing (a "scratch_size" payload it refuses).
+enum class DelegateRule : uint8_t { kNone, kEthosUScratch, kEthosUScratchInBlob, kUnknownSize };
 
 struct DelegateDelta {
   std::string version;

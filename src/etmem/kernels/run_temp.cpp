@@ -744,7 +744,8 @@ void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
     if (it == l.backends.end()) continue;
     c.library = l.name;
     if (it->second == DelegateRule::kUnknownSize) c.unknown = l.why;
-    if (it->second != DelegateRule::kEthosUScratch) return;
+    const bool reads_size = it->second == DelegateRule::kEthosUScratch;
+    if (!reads_size && it->second != DelegateRule::kEthosUScratchInBlob) return;
     std::span<const uint8_t> file =
         program.file ? program.file->bytes() : std::span<const uint8_t>{};
     const bool inside = d.blob_file_offset <= file.size() &&
@@ -756,6 +757,16 @@ void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
     auto s = plan::ReadVelaScratch(file.subspan(d.blob_file_offset, d.blob_bytes));
     if (!s) {
       c.unknown = s.error().message;
+      return;
+    }
+    if ((s->kind == plan::ScratchKind::kTempAllocation) != reads_size) {
+      // VelaBinStream's vela_bin_read: an unknown block fails execute() before it asks.
+      c.fails = fmt::format(
+          "this release's backend reads {} blocks, not this payload's {}: execute() fails before "
+          "asking the temp allocator (\"Invalid block name or malformed binary\", "
+          "InvalidProgram); the method loads but does not run",
+          reads_size ? "scratch_size" : "scratch_data",
+          reads_size ? "scratch_data" : "scratch_size");
       return;
     }
     if (s->kind == plan::ScratchKind::kInBlob) {
@@ -964,6 +975,9 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       } else {
         continue;
       }
+      if (!c.fails.empty())
+        out.run_failures.push_back(
+            fmt::format("instruction {} {} ({}): {}", c.instruction, c.what, c.library, c.fails));
       if (c.requests.empty() && c.unknown.empty()) continue;
       c.upper_bound = !c.requests.empty() && DynamicArgs(m, m.ArgsOf(ins));
       c.pool_bytes = PoolBytes(c.requests, options.pool_align);

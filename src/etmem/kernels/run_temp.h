@@ -53,6 +53,7 @@ struct CallTemp {
   std::string formula;      // how the bytes follow from the call's arguments
   bool upper_bound = false; // a dynamic-shaped argument: the stored sizes are its upper bound
   std::string unknown;      // non-empty: the requests are unknown, and why
+  std::string fails;        // non-empty: the call fails while running whatever the pool, and why
 };
 
 struct TempPoolCheck {
@@ -87,6 +88,9 @@ struct RunTemp {
   // Cortex-M backend's CMSIS-NN scratch); empty when nothing was.
   std::vector<std::string> assumptions;
   std::string assumed_brief;  // the same in a few words, for the one-line Describe
+  // Calls that fail while running whatever the temp pool ("instruction 2 delegate 0
+  // (EthosUBackend): ..."): the method loads but does not run to the end.
+  std::vector<std::string> run_failures;
   bool known() const { return unknown_calls == 0; }
   // One line: "0 B: none of these kernels ...", "96 B at instruction 3 (aten::topk.values, ...)".
   std::string Describe() const;

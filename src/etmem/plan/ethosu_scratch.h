@@ -1,9 +1,6 @@
 // Owns: the temp memory a method needs at run time where the program reveals it: the Arm
-// Ethos-U scratch, read from each delegate's Vela payload (a stream of blocks: a 32-byte header
-// {char name[16]; uint32 size (little-endian, unpadded); 12 pad bytes} then the data, zero-padded
-// to 16). Newer payloads carry a `scratch_size` block (a uint32) that the backend's execute()
-// takes from the temp allocator; older ones carry `scratch_data`, the scratch itself, inside the
-// blob. What kernels take from the temp allocator is not in the program, so it stays unknown.
+// Ethos-U scratch of each delegate's Vela payload (pte/vela_payload.h reads it). What kernels
+// take from the temp allocator is not in the program, so it stays unknown here (kernels/).
 // Not: load-time allocations (runtime/), the planned buffers (lifetimes.h).
 #pragma once
 
@@ -13,19 +10,13 @@
 
 #include "etmem/base/result.h"
 #include "etmem/pte/program_view.h"
+#include "etmem/pte/vela_payload.h"
 
 namespace etmem::plan {
 
-enum class ScratchKind { kTempAllocation, kInBlob };
-
-struct VelaScratch {
-  ScratchKind kind = ScratchKind::kTempAllocation;
-  uint64_t bytes = 0;
-};
-
-// Fails when the payload is not a Vela stream (no leading `vela_bin_stream` block, a block
-// running past the end) or has no scratch block.
-Result<VelaScratch> ReadVelaScratch(std::span<const uint8_t> payload);
+using pte::ReadVelaScratch;
+using pte::ScratchKind;
+using pte::VelaScratch;
 
 // An id some modelled release registers the Arm Ethos-U backend under (RuntimeTraits::
 // ethosu_backend: "ArmBackend" until 0.5, "EthosUBackend" from 0.6).

@@ -49,6 +49,7 @@ json TempAllocatorJson(const MethodReport& m) {
               {"summary", t.Describe()}};
   if (t.platform_fallback) run["heap_peak_bytes"] = t.heap_peak_bytes;
   if (!t.assumptions.empty()) run["assumptions"] = t.assumptions;
+  if (!t.run_failures.empty()) run["run_failures"] = t.run_failures;
   if (t.check) {
     json log = t.check->log;
     run["check"] = {{"pool_bytes", t.check->pool_bytes},

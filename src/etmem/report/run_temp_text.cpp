@@ -31,6 +31,7 @@ std::vector<std::string> RunTempDetail(const Report& r, const MethodReport& m, s
                               c.upper_bound ? " (upper bound: a dynamic shape)" : ""));
   }
   for (const std::string& a : t.assumptions) out.push_back("assumed: " + a);
+  for (const std::string& f : t.run_failures) out.push_back("FAILS while running: " + f);
   if (!t.reset_each_instruction && !t.calls.empty())
     out.push_back("this release does not reset the temp allocator between instructions: the "
                   "requests add up");

@@ -12,6 +12,7 @@
 #include "etmem/fb/program_generated.h"
 #include "etmem/pte/mapped_file.h"
 #include "etmem/pte/scalar_type.h"
+#include "etmem/pte/vela_payload.h"
 
 namespace etmem::runtime {
 
@@ -135,6 +136,29 @@ class Planner {
     r.on_failure = t_.failure(site);
     r.align = static_cast<uint16_t>(layout.align);
     return r;
+  }
+
+  // A backend whose init() reads the Vela payload's blocks refuses one it does not know.
+  bool InitReadsPayload(const BackendModel& backend, const pte::DelegateView& del, size_t d) {
+    if (backend.init_reads_blocks.empty() || !program_.file) return true;
+    const std::span<const uint8_t> file = program_.file->bytes();
+    if (del.blob_file_offset > file.size() || del.blob_bytes > file.size() - del.blob_file_offset)
+      return true;  // not in the file: its bytes are the data loader's business
+    auto payload = pte::ReadVelaPayload(file.subspan(del.blob_file_offset, del.blob_bytes));
+    if (!payload) return true;  // not a Vela stream: etmem does not model what init() does then
+    for (const std::string& block : payload->blocks) {
+      const bool known = std::any_of(
+          backend.init_reads_blocks.begin(), backend.init_reads_blocks.end(),
+          [&](const std::string& k) { return block.compare(0, k.size(), k) == 0; });
+      if (known) continue;
+      Refuse("InvalidProgram",
+             "delegate " + std::to_string(d) + " (" + Printable(del.backend) +
+                 "): its Vela payload has a '" + Printable(block) +
+                 "' block, which this release's init() does not read");
+      plan_.refusal->log = "Invalid block name or malformed binary";
+      return false;
+    }
+    return true;
   }
 
   // What a modelled backend's init() allocates: one instance of its type.
@@ -769,6 +793,7 @@ bool Planner::InitDelegates() {
                                     "; the total is a lower bound"});
       continue;
     }
+    if (!InitReadsPayload(backend->second, del, d)) return false;
     if (!backend->second.type.empty()) BackendInit(backend->second, d);
   }
   return true;

@@ -30,6 +30,11 @@ struct BackendModel {
   // so with a zero-copy data loader the blob stays where it is (flash). Otherwise what init()
   // copies out of the blob is the backend's business and not in the program.
   bool reads_blob_in_place = false;
+  // Non-empty: init() reads the Vela payload's blocks (the Arm Ethos-U backend from main's
+  // snapshot: vela_bin_read) and refuses the delegate, InvalidProgram, at a block whose name
+  // starts with none of these ("Invalid block name or malformed binary"); load_method then fails
+  // with the runtime's "Init failed for backend ..." line.
+  std::vector<std::string> init_reads_blocks;
 };
 
 struct RuntimeTraits {

@@ -75,4 +75,52 @@ int ConstantTensor(MethodBuilder& m, std::vector<int32_t> sizes, int8_t dtype) {
   return m.Tensor({.dtype = dtype, .sizes = std::move(sizes), .constant = std::move(data)});
 }
 
+namespace {
+
+void LittleEndian32(std::vector<uint8_t>& out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+void VelaBlock(std::vector<uint8_t>& out, const std::string& name, std::vector<uint8_t> data) {
+  std::vector<uint8_t> header(32, 0);
+  std::copy(name.begin(), name.end(), header.begin());
+  std::vector<uint8_t> size;
+  LittleEndian32(size, static_cast<uint32_t>(data.size()));
+  std::copy(size.begin(), size.end(), header.begin() + 16);
+  out.insert(out.end(), header.begin(), header.end());
+  data.resize((data.size() + 15) / 16 * 16, 0);
+  out.insert(out.end(), data.begin(), data.end());
+}
+
+std::vector<uint8_t> VelaIos(const std::vector<VelaIo>& ios) {
+  std::vector<uint8_t> out;
+  LittleEndian32(out, static_cast<uint32_t>(ios.size()));
+  for (const VelaIo& io : ios) {
+    for (size_t d = 0; d < 6; ++d)
+      LittleEndian32(out, static_cast<uint32_t>(d < io.shape.size() ? io.shape[d] : 1));
+    for (int32_t v : {io.elem_size, io.offset, io.region})
+      LittleEndian32(out, static_cast<uint32_t>(v));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> VelaPayload(const std::string& scratch_block, uint32_t scratch_bytes,
+                                 const std::vector<VelaIo>& inputs,
+                                 const std::vector<VelaIo>& outputs) {
+  std::vector<uint8_t> p;
+  VelaBlock(p, "vela_bin_stream", {});
+  VelaBlock(p, "cmd_data", {'C', 'O', 'P', '1', 1, 2, 3});
+  VelaBlock(p, "weight_data", std::vector<uint8_t>(40, 7));
+  std::vector<uint8_t> scratch;
+  if (scratch_block == "scratch_size") LittleEndian32(scratch, scratch_bytes);
+  else scratch.assign(scratch_bytes, 0);
+  VelaBlock(p, scratch_block, scratch);
+  VelaBlock(p, "inputs", VelaIos(inputs));
+  VelaBlock(p, "outputs", VelaIos(outputs));
+  VelaBlock(p, "vela_end_stream", {});
+  return p;
+}
+
 }  // namespace etmem::testing

@@ -1,5 +1,5 @@
 // Owns: small helpers the scenario files share: a bump planner for planned-tensor offsets,
-// deterministic fake weights and byte sizes of tensors.
+// deterministic fake weights, byte sizes of tensors, and Vela payloads for Ethos-U delegates.
 // Not: any scenario (scenarios.h).
 #pragma once
 
@@ -37,6 +37,23 @@ class BumpPlanner {
 // tensor output.
 std::string PositionalArgsTreeSpec(int n);
 std::string SingleTensorTreeSpec();
+
+// One input or output of a Vela payload (the backend's VelaIO: shape[6], elem_size, offset in the
+// scratch, region).
+struct VelaIo {
+  std::vector<int32_t> shape;  // up to 6; the rest are written as 1
+  int32_t elem_size = 1;
+  int32_t offset = 0;
+  int32_t region = 1;
+};
+// A Vela payload as arm_vela.py lays it out: 32-byte block headers (name, unpadded size), data
+// padded to 16, in the order vela_bin_stream, cmd_data ("COP1" then a few bytes), weight_data,
+// the scratch block, inputs, outputs, vela_end_stream. `scratch_block` is "scratch_size" (new
+// payloads: a uint32 size, the scratch comes from the temp allocator) or "scratch_data" (old
+// ones: that many zero bytes carried in the blob).
+std::vector<uint8_t> VelaPayload(const std::string& scratch_block, uint32_t scratch_bytes,
+                                 const std::vector<VelaIo>& inputs = {},
+                                 const std::vector<VelaIo>& outputs = {});
 
 // Adds a float (or `dtype`) planned tensor with room taken from `planner`.
 int PlannedTensor(MethodBuilder& m, BumpPlanner& planner, std::vector<int32_t> sizes,

@@ -16,7 +16,10 @@
 // (tests/measured/x86_64_run_temp_cortex_m.json); `fusion_g3_layer_norm`, the Cadence Fusion G3
 // native_layer_norm.out without weight and bias, with one of them, with both, and on Double, and
 // `vision_softmax`, the Cadence Vision _softmax.out off and on its iDMA paths
-// (tests/measured/x86_64_run_temp_cadence_g3_vision.json).
+// (tests/measured/x86_64_run_temp_cadence_g3_vision.json); `ethos_u_scratch` and
+// `ethos_u_scratch_in_blob`, an Ethos-U delegate whose Vela payload asks for its scratch from the
+// temp allocator or carries it, for the measurement with the real backend
+// (tests/measured/x86_64_run_temp_ethos_u.json).
 // Not: the builder (program_builder.h).
 #include "etmem/testing/scenario_helpers.h"
 #include "etmem/testing/scenarios.h"
@@ -418,6 +421,30 @@ ProgramBuilder ProgramWithVisionSoftmax() {
   return program;
 }
 
+// x (int8 [1,1,1,1]) -> an Ethos-U delegate (its Vela payload in a segment, 16-aligned as the
+// backend checks; the input at scratch offset 0, the output at 16) -> y. `scratch_block`
+// "scratch_size" (1536 B from the temp allocator, 0.7 on) or "scratch_data" (64 B carried in the
+// blob, up to 0.6).
+ProgramBuilder ProgramWithEthosU(const std::string& scratch_block, uint32_t scratch_bytes) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int x = PlannedTensor(m, planner, {1, 1, 1, 1}, kChar);
+  const int y = PlannedTensor(m, planner, {1, 1, 1, 1}, kChar);
+  m.Inputs({x});
+  const VelaIo in{.shape = {1, 1, 1, 1}, .elem_size = 1, .offset = 0};
+  const VelaIo out{.shape = {1, 1, 1, 1}, .elem_size = 1, .offset = 16};
+  const int d = m.Delegate({.backend_id = "EthosUBackend",
+                            .blob = VelaPayload(scratch_block, scratch_bytes, {in}, {out}),
+                            .blob_in_segment = true});
+  m.DelegateCall(d, {x, y});
+  m.Outputs({y});
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+ProgramBuilder ProgramWithEthosUScratch() { return ProgramWithEthosU("scratch_size", 1536); }
+ProgramBuilder ProgramWithEthosUScratchInBlob() { return ProgramWithEthosU("scratch_data", 64); }
+
 constexpr NamedScenario kTemp[] = {
     {"topk", ProgramWithTopk},
     {"hifi_matmul", ProgramWithHifiMatmul},
@@ -430,6 +457,8 @@ constexpr NamedScenario kTemp[] = {
     {"hifi_quantized_matmul_asym8", ProgramWithHifiQuantizedMatmulAsym8},
     {"fusion_g3_layer_norm", ProgramWithFusionG3LayerNorm},
     {"vision_softmax", ProgramWithVisionSoftmax},
+    {"ethos_u_scratch", ProgramWithEthosUScratch},
+    {"ethos_u_scratch_in_blob", ProgramWithEthosUScratchInBlob},
 };
 
 }  // namespace

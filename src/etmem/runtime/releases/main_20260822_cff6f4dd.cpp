@@ -15,7 +15,10 @@
 //   size before allocating, and a failed temp allocation is still MemoryAllocationFailed.)
 // - backends/arm/runtime/EthosUBackend.cpp: ExecutionHandle (on the heap since 1.2, not from the
 //   runtime allocator) now holds the VelaHandles read in init(); no method-allocator change.
-//   The handles still point into the processed blob (the backend reads it in place).
+//   The handles still point into the processed blob (the backend reads it in place). Reading
+//   the payload in init() (VelaBinStream.cpp's vela_bin_read) refuses a block it does not know,
+//   such as an old payload's scratch_data: load_method fails there (it failed in execute()
+//   before).
 // - backends/xnnpack/runtime/XNNCompiler.cpp (new node kinds), backends/vulkan (not modelled):
 //   no change to what init() takes from the runtime allocator.
 // - Not load-time allocation: copy_tensor_data refuses device memory (NotSupported, when inputs
@@ -35,6 +38,9 @@ ReleaseDelta Release_main_20260822_cff6f4dd() {
             t.operator_metadata_temp_fallback_dims = 16;  // kTensorDimensionLimit
             // examples/portable/executor_runner/executor_runner.cpp: temp_allocator_pool[1 MiB].
             t.portable_runner_temp_pool_bytes = 1024 * 1024;
+            t.backends.at(t.ethosu_backend).init_reads_blocks = {
+                "vela_bin_stream", "cmd_data", "weight_data", "scratch_size", "inputs", "outputs",
+                "vela_end_stream"};
           }};
 }
 
