@@ -53,6 +53,9 @@ struct CallTemp {
   std::string formula;      // how the bytes follow from the call's arguments
   bool upper_bound = false; // a dynamic-shaped argument: the stored sizes are its upper bound
   std::string unknown;      // non-empty: the requests are unknown, and why
+  // Non-empty: what the sizes assume that the release does not pin (a vendor getsize modelled from
+  // another source), and the same in a few words; RunTemp::assumptions says it once.
+  std::string assumed, assumed_brief;
 };
 
 struct TempPoolCheck {
@@ -83,8 +86,9 @@ struct RunTemp {
   std::vector<std::string> no_heap_log;
   std::string no_heap_then;  // as TempPoolCheck::then
   std::optional<TempPoolCheck> check;  // with a temp pool size
-  // What the figures assumed that the target does not say (the core's extensions for the
-  // Cortex-M backend's CMSIS-NN scratch); empty when nothing was.
+  // What the figures assumed that the target or the release does not say (the core's extensions
+  // for the Cortex-M backend's CMSIS-NN scratch; the source of the Cadence HiFi NNLib's getsize
+  // where the release pins an unpublished one); empty when nothing was.
   std::vector<std::string> assumptions;
   std::string assumed_brief;  // the same in a few words, for the one-line Describe
   bool known() const { return unknown_calls == 0; }
