@@ -350,6 +350,10 @@ TEST(RunTemp, HifiMaxPoolNhwcAsksForTheNnlibMaxpoolScratch) {
   EXPECT_NE(t.calls[2].unknown.find("PREC_SYM8S"), std::string::npos);
   EXPECT_NE(t.calls[2].unknown.find("64d73d7"), std::string::npos);
   EXPECT_FALSE(t.known());
+  o.temp_pool_bytes = 79;  // the first call's 80 B are refused: the NNLib rejects the NULL
+  const kernels::RunTemp small = Temp(p, "1.3.0", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_NE(small.check->then.find("xa_nn_maxpool_asym8"), std::string::npos) << small.check->then;
 }
 
 // The Fusion G3 native_layer_norm asks for the default weight and bias it is not given (none at

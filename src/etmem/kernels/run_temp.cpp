@@ -846,6 +846,11 @@ void HifiMaxPoolNhwc(const RuleCall& r, CallTemp& c) {
                                   .out_width = o[2]};
   const int32_t size = hifi_nnlib::MaxpoolGetsizeNhwc(p, r.target.pointer.size);
   HelperRequest(r, c, AsSizeT(r.target, size), "");
+  c.requests.back().unchecked_then =
+      "the kernel does not check the pointer and hands NULL to xa_nn_maxpool_asym8, which (as at "
+      "NNLib v4.1.0, its XA_NNLIB_ARG_CHK_PTR) returns -1 without writing the output; the kernel's "
+      "ET_DCHECK_MSG on that is off in a release build: the call succeeds with its output "
+      "unwritten, with no line saying so";
   c.formula = size < 0 ? "xa_nn_maxpool_getsize -1 (its argument check fails), asked as size_t"
               : p.channels == 1
                   ? fmt::format("xa_nn_maxpool_getsize {} B (one channel: the state and two "
@@ -975,6 +980,7 @@ std::vector<std::string> FailureLog(const CallTemp& c, FailingPool where, uint64
     return log;
   }
   bool unchecked = false;
+  std::string unchecked_then;
   for (const TempRequest& r : c.requests) {
     if (where == FailingPool::kBounded) {
       sim::Placement p;
@@ -1008,10 +1014,13 @@ std::vector<std::string> FailureLog(const CallTemp& c, FailingPool where, uint64
       return log;
     }
     unchecked = true;  // the kernel goes on: its next request is made as well
+    if (unchecked_then.empty()) unchecked_then = r.unchecked_then;
   }
   if (unchecked)
-    then = "the kernel does not check the pointer and goes on with NULL: undefined behaviour "
-           "(on the device, typically a fault), with no line saying so";
+    then = !unchecked_then.empty()
+               ? unchecked_then
+               : "the kernel does not check the pointer and goes on with NULL: undefined behaviour "
+                 "(on the device, typically a fault), with no line saying so";
   return log;
 }
 

@@ -36,6 +36,9 @@ struct TempRequest {
   // then fails the call (context.fail) without a check line.
   std::string kernel_log;
   bool fails_call = false;
+  // Unchecked (check and abort empty): what follows the kernel going on with NULL, when the code
+  // it hands the pointer to says (an NNLib kernel that rejects a NULL scratch); empty: undefined.
+  std::string unchecked_then;
 };
 
 // One call that asks for temp memory, or whose asking is unknown.
