@@ -159,6 +159,11 @@ RULES = {
         ("v1.0.0", "TempRule::kG3LayerNormDefaults16")],
     # backends/cadence/vision/operators/op_softmax.cpp: the transpose off the iDMA paths.
     ("cadence_vision", "aten::_softmax.out"): "TempRule::kVisionSoftmaxTransposed",
+    # backends/cadence/hifi/operators/op_mean.cpp (asks from 0.6.0; 0.5.0's mallocs) and
+    # op_quantized_max_pool2d_nhwc.cpp: sized by the NNLib's xa_nn_reduce_getsize_nhwc and
+    # xa_nn_maxpool_getsize (kernels/hifi_nnlib.h).
+    ("cadence_hifi", "aten::mean.out"): "TempRule::kHifiMeanReduce",
+    ("cadence_hifi", "cadence::quantized_max_pool2d_nhwc.out"): "TempRule::kHifiMaxPool2dNhwc",
 }
 # A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
 # allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines
@@ -169,6 +174,21 @@ TEMP_HELPER = {
     # backends/cortex_m/ops: alignof(int16_t) at 1.1.0, kCortexMMveAlignment (16,
     # cortex_m_ops_common.h) from 1.2.0; the operators log their own lines (run_temp.cpp).
     "cortex_m": [("v1.1.0", 2, []), ("v1.2.0", 16, [])],
+}
+
+# Where a library's vendor getsize formulas are modelled from, when the release pins another
+# source (first tag, what is assumed, the same in a few words): the HiFi NNLib as at v4.1.0
+# (6a9ea45); backends/cadence/hifi/third-party/nnlib (0.5.0's submodule) and
+# backends/cadence/install_requirements.sh pin 102944a to 1.2.x and 64d73d7 from 1.3.0, neither
+# public in foss-xtensa/nnlib-hifi4.
+GETSIZE_SOURCE = {
+    "cadence_hifi": [
+        ("v%s" % v, "the HiFi NNLib's xa_nn_*_getsize as at NNLib v4.1.0 "
+                    "(foss-xtensa/nnlib-hifi4 6a9ea45); this release pins %s (%s), which is not "
+                    "public" % (pin[:7], pin),
+         "NNLib getsize as at v4.1.0 (6a9ea45) assumed: this release pins %s, not public" % pin[:7])
+        for v, pin in (("0.5.0", "102944a6f76a0de4d81adc431f3f132f517aa87f"),
+                       ("1.3.0", "64d73d729797388b0e346794d7a2e408374a74de"))],
 }
 
 
@@ -183,7 +203,7 @@ def rule_at(lib, name, tag):
     return now
 UNKNOWN_WHY = {
     "cadence_hifi": "sizes its allocate_temp scratch with the HiFi NNLib's xa_nn_*_getsize "
-                    "(xa_nn_conv2d_getsize, xa_nn_reduce_getsize_nhwc, ...), which is outside "
+                    "(xa_nn_conv2d_getsize, xa_nn_conv1d_std_getsize, ...), which is outside "
                     "ExecuTorch's tree: not modelled",
 }
 HEADERS = {
@@ -266,6 +286,13 @@ def write(root):
         for first, alignment, log in TEMP_HELPER.get(lib, []):
             lines.append('  d.temp_helper.push_back({"%s", %d, %s});' % (first[1:], alignment,
                                                                       cxx_list(log, 42)))
+        for first, assumed, brief in GETSIZE_SOURCE.get(lib, []):
+            lines.append('  d.getsize_source.push_back({"%s",' % first[1:])
+            for text, last in ((assumed, ","), (brief, "});")):
+                wrapped = textwrap.wrap(text, 64, drop_whitespace=False, break_on_hyphens=False)
+                for n, l in enumerate(wrapped):
+                    lines.append('                              "%s"%s' % (
+                        l, last if n == len(wrapped) - 1 else ""))
         why = UNKNOWN_WHY.get(lib, "")
         if lib not in ("portable", "prim_ops"):
             lines.append('  d.other_library = "portable";')

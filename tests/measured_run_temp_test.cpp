@@ -3,9 +3,11 @@
 // mm.out, bmm.out and _softmax.out (x86_64_run_temp_hifi.json), atan2.out, pow.*,
 // clamp.Tensor_out, where.self_out, bitwise_*.{Tensor,Scalar}_out and cadence::quantized_matmul*
 // (x86_64_run_temp_hifi_broadcast.json), and the Cortex-M (CMSIS-NN) operators per core
-// extension (x86_64_run_temp_cortex_m.json), and the Cadence Fusion G3 native_layer_norm.out and
-// Vision _softmax.out (x86_64_run_temp_cadence_g3_vision.json), and the Arm Ethos-U backend's
-// scratch (x86_64_run_temp_ethos_u.json; each file says how it was measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
+// extension (x86_64_run_temp_cortex_m.json), the Cadence Fusion G3 native_layer_norm.out and
+// Vision _softmax.out (x86_64_run_temp_cadence_g3_vision.json), the HiFi mean.out and
+// quantized_max_pool2d_nhwc.out sized by the NNLib's getsize (x86_64_run_temp_hifi_nnlib.json),
+// and the Arm Ethos-U backend's scratch (x86_64_run_temp_ethos_u.json; each file says how it was
+// measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
 // peak - 1 bytes and the lines logged, the heap requests of the no-temp-allocator fallback and its
 // failure without a heap (for a kernel that does not check the pointer, the lines up to where it
 // goes on; for one that ET_CHECKs it, up to its Fatal line, and the abort).
@@ -192,6 +194,13 @@ TEST(MeasuredRunTemp, CadenceHifiBroadcastBitwiseAndQuantizedMatmulMatchTheRealK
 // and the Vision softmax's transposes (1.1.0 to 1.4.1).
 TEST(MeasuredRunTemp, CadenceFusionG3LayerNormAndVisionSoftmaxMatchTheRealKernelsCallForCall) {
   HoldToMeasured("x86_64_run_temp_cadence_g3_vision.json");
+}
+
+// The HiFi mean.out (0.5.0, which mallocs, to 1.4.1) and quantized_max_pool2d_nhwc.out (1.3.0,
+// 1.4.1), their scratch sized by the real NNLib v4.1.0 xa_nn_reduce_getsize_nhwc and
+// xa_nn_maxpool_getsize: each request's bytes and alignment, each pool, the peak.
+TEST(MeasuredRunTemp, CadenceHifiMeanAndMaxPoolMatchTheRealKernelsAndNnlibGetsize) {
+  HoldToMeasured("x86_64_run_temp_hifi_nnlib.json");
 }
 
 // The Cortex-M backend's CMSIS-NN scratch at 1.1.0 to 1.3.1, built without extensions, for DSP,

@@ -279,23 +279,82 @@ TEST(RunTemp, HifiBitwiseGoesOnWithNullWhenThePoolIsShort) {
   EXPECT_FALSE(t.check->then.empty());
 }
 
-// The HiFi kernels still unknown size their scratch with the NNLib's *_getsize (outside
-// ExecuTorch's tree): the figure is "at least", naming the call and why.
-TEST(RunTemp, HifiMeanIsUnknownNamingTheNnlibGetsize) {
+// The HiFi mean.out asks (from 0.6.0; 0.5.0 mallocs) for xa_nn_reduce_getsize_nhwc's words, and
+// says the getsize is NNLib v4.1.0's, while the release pins an unpublished commit.
+TEST(RunTemp, HifiMeanAsksForTheNnlibReduceScratchAndSaysWhichNnlib) {
   testing::ProgramBuilder b;
   testing::MethodBuilder& m = b.Method("forward");
   const int x = m.Tensor({.sizes = {2, 3}});
   const int y = m.Tensor({.sizes = {2, 1}});
-  m.KernelCall(m.Operator("aten::mean", "out"),
-               {x, m.IntListOf({1}), m.Bool(true), m.Null(), y, y});
+  const int z = m.Tensor({.sizes = {}});
+  const int mean = m.Operator("aten::mean", "out");
+  m.KernelCall(mean, {x, m.IntListOf({1}), m.Bool(true), m.Null(), y, y});
+  m.KernelCall(mean, {x, m.Null(), m.Bool(false), m.Null(), z, z});   // dim None: aborts
+  m.KernelCall(mean, {z, m.IntListOf({-1}), m.Bool(false), m.Null(), z, z});  // inp_shape[-1]
+  m.KernelCall(mean, {x, m.IntListOf({1, -1}), m.Bool(true), m.Null(), y, y});  // a repeated dim
   const pte::ProgramView p = Read(b);
   kernels::RunTempOptions o;
   o.kernels = {"cadence_hifi"};
+  EXPECT_TRUE(Temp(p, "0.5.0", "x86_64", o).calls.empty());
   const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  ASSERT_EQ(t.calls.size(), 3u);  // the repeated dim fails the argument check: nothing asked
+  // ALIGNED_SIZE(6 / 3 x 4 + 7, 8) = 16, x sizeof(int).
+  ASSERT_EQ(t.calls[0].requests.size(), 1u);
+  EXPECT_EQ(t.calls[0].requests[0].bytes, 64u);
+  EXPECT_EQ(t.calls[0].requests[0].alignment, 16u);
+  EXPECT_EQ(t.calls[0].requests[0].check, "p_scratch_in != nullptr");
+  EXPECT_NE(t.calls[1].unknown.find("dim is None"), std::string::npos);
+  EXPECT_NE(t.calls[2].unknown.find("inp_shape[-1]"), std::string::npos);
+  ASSERT_EQ(t.assumptions.size(), 1u);
+  EXPECT_NE(t.assumptions[0].find("6a9ea45"), std::string::npos);
+  EXPECT_NE(t.assumptions[0].find("64d73d729797388b0e346794d7a2e408374a74de"), std::string::npos);
+  EXPECT_NE(t.Describe().find("NNLib getsize as at v4.1.0 (6a9ea45) assumed: this release pins "
+                              "64d73d7, not public"),
+            std::string::npos)
+      << t.Describe();
+  const kernels::RunTemp old = Temp(p, "0.6.0", "x86_64", o);
+  ASSERT_FALSE(old.calls.empty());
+  EXPECT_EQ(old.calls[0].requests[0].alignment, 8u);  // allocate_temp's default before 1.0.0
+  ASSERT_EQ(old.assumptions.size(), 1u);
+  EXPECT_NE(old.assumptions[0].find("102944a6f76a0de4d81adc431f3f132f517aa87f"), std::string::npos);
+}
+
+// The HiFi quantized_max_pool2d_nhwc.out on Byte input asks for xa_nn_maxpool_getsize's bytes,
+// unchecked; a getsize of -1 (one channel, a kernel wider than the input) asks for SIZE_MAX of the
+// target's size_t; Char input passes PREC_SYM8S, for which the modelled NNLib has no case.
+TEST(RunTemp, HifiMaxPoolNhwcAsksForTheNnlibMaxpoolScratch) {
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  auto pool = [&](std::vector<int32_t> in, std::vector<int32_t> out, int8_t dtype,
+                  std::vector<int64_t> k) {
+    const int x = m.Tensor({.dtype = dtype, .sizes = in});
+    const int y = m.Tensor({.dtype = dtype, .sizes = out});
+    m.KernelCall(m.Operator("cadence::quantized_max_pool2d_nhwc", "out"),
+                 {x, m.IntListOf(k), m.IntListOf({1, 1}), m.IntListOf({0, 0}),
+                  m.IntListOf({1, 1}), m.Bool(false), y, y});
+  };
+  pool({1, 4, 5, 6}, {1, 3, 4, 6}, testing::kByte, {2, 2});  // 6 x 5 x 2 -> 64, + 12 -> 16
+  pool({1, 4, 2, 1}, {1, 2, 1, 1}, testing::kByte, {3, 3});  // kernel wider than the input: -1
+  pool({1, 4, 5, 6}, {1, 3, 4, 6}, testing::kChar, {2, 2});
+  const pte::ProgramView p = Read(b);
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  const kernels::RunTemp before = Temp(p, "1.2.0", "x86_64", o);  // registered from 1.3.0
+  ASSERT_FALSE(before.calls.empty());
+  EXPECT_NE(before.calls[0].unknown.find("no modelled library"), std::string::npos);
+  const kernels::RunTemp t = Temp(p, "1.3.0", "x86_64", o);
+  ASSERT_EQ(t.calls.size(), 3u);
+  EXPECT_EQ(t.calls[0].requests[0].bytes, 80u);
+  EXPECT_EQ(t.calls[0].requests[0].check, "");  // not checked: the kernel goes on with NULL
+  EXPECT_EQ(t.calls[1].requests[0].bytes, UINT64_MAX);
+  EXPECT_EQ(Temp(p, "1.3.0", "xtensa", o).calls[1].requests[0].bytes, uint64_t{UINT32_MAX});
+  EXPECT_NE(t.calls[2].unknown.find("PREC_SYM8S"), std::string::npos);
+  EXPECT_NE(t.calls[2].unknown.find("64d73d7"), std::string::npos);
   EXPECT_FALSE(t.known());
-  ASSERT_EQ(t.calls.size(), 1u);
-  EXPECT_NE(t.calls[0].unknown.find("xa_nn_reduce_getsize_nhwc"), std::string::npos);
-  EXPECT_NE(t.Describe().find("aten::mean.out, cadence_hifi"), std::string::npos) << t.Describe();
+  o.temp_pool_bytes = 79;  // the first call's 80 B are refused: the NNLib rejects the NULL
+  const kernels::RunTemp small = Temp(p, "1.3.0", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_NE(small.check->then.find("xa_nn_maxpool_asym8"), std::string::npos) << small.check->then;
 }
 
 // The Fusion G3 native_layer_norm asks for the default weight and bias it is not given (none at

@@ -64,6 +64,15 @@ namespace etmem::kernels {
 // kVisionSoftmaxTransposed: the Cadence Vision _softmax.out on a Float output of at most 5
 // dimensions, unless `dim` is the last with size <= 2048 (the iDMA paths), asks twice (checked)
 // for numel x 4 B through its allocate_temp_memory, to transpose `dim` last and back.
+// kHifiMeanReduce: the Cadence HiFi mean.out (its NNLib path from 0.6.0; 0.5.0's mallocs) on a
+// Float output of an input of at most 4 dimensions asks once, checked (ET_KERNEL_CHECK), for
+// xa_nn_reduce_getsize_nhwc(...) x sizeof(int) B (hifi_nnlib.h) through its allocate_temp_memory;
+// other dtypes and ranks take the portable path, which asks for nothing.
+// kHifiMaxPool2dNhwc: the Cadence HiFi quantized_max_pool2d_nhwc.out (from 1.3.0) on a Byte input
+// asks once, unchecked, for xa_nn_maxpool_getsize(C, PREC_ASYM8U, ...) B (an int, so a -1 asks
+// for SIZE_MAX) through its allocate_temp_memory; Char input passes PREC_SYM8S, for which the
+// modelled NNLib has no case (unknown); other dtypes return before asking (ET_DCHECK_MSG, which
+// aborts only a debug build).
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -89,6 +98,8 @@ enum class TempRule : uint8_t {
   kG3LayerNormDefaults,
   kG3LayerNormDefaults16,
   kVisionSoftmaxTransposed,
+  kHifiMeanReduce,
+  kHifiMaxPool2dNhwc,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to
@@ -99,6 +110,15 @@ struct TempHelperDelta {
   std::string version;
   uint32_t alignment = 0;
   std::vector<std::string> failure_log;
+};
+
+// Where a library's vendor getsize formulas (hifi_nnlib.h) are modelled from, from a release on,
+// when that is not what the release pins: said (RunTemp::assumptions) whenever a call's size used
+// one. `brief`: the same in a few words, for the one-line Describe.
+struct GetsizeSourceDelta {
+  std::string version;
+  std::string assumed;
+  std::string brief;
 };
 
 struct LibraryDelta {
@@ -116,6 +136,7 @@ struct KernelLibraryData {
   std::string other_library;  // whose kernels the kOtherLibrary entries are
   bool always = false;        // in every runner, whatever --kernels says (the prim ops)
   std::vector<TempHelperDelta> temp_helper;  // oldest first; none: kernels call allocate_temp
+  std::vector<GetsizeSourceDelta> getsize_source;  // oldest first
 };
 
 // A delegate backend's execute(). kEthosUScratch: the Vela payload's scratch_size block, taken
@@ -148,6 +169,7 @@ struct KernelLibrary {
   bool always = false;
   uint32_t temp_alignment = 0;               // the temp helper's (0: the allocator's default)
   std::vector<std::string> temp_failure_log;  // what the temp helper logs when a request fails
+  GetsizeSourceDelta getsize_source;          // its vendor getsize's source, when assumed
 };
 
 // What --kernels means when neither it nor the runner names a library.

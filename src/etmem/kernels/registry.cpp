@@ -48,7 +48,7 @@ bool AppliesAt(const std::string& version, const runtime::RuntimeTraits& release
 
 KernelLibrary Apply(const KernelLibraryData& d, const runtime::RuntimeTraits& release) {
   KernelLibrary lib{d.name,          d.namespaces, {}, d.unknown_size_why,
-                    d.other_library, d.always,     0,  {}};
+                    d.other_library, d.always,     0,  {}, {}};
   for (const LibraryDelta& delta : d.deltas) {
     if (!AppliesAt(delta.version, release)) break;
     for (const std::string& op : delta.remove) lib.ops.erase(op);
@@ -59,6 +59,10 @@ KernelLibrary Apply(const KernelLibraryData& d, const runtime::RuntimeTraits& re
     if (!AppliesAt(delta.version, release)) break;
     lib.temp_alignment = delta.alignment;
     lib.temp_failure_log = delta.failure_log;
+  }
+  for (const GetsizeSourceDelta& delta : d.getsize_source) {
+    if (!AppliesAt(delta.version, release)) break;
+    lib.getsize_source = delta;
   }
   return lib;
 }

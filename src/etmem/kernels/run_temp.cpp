@@ -15,6 +15,7 @@
 #include "etmem/base/checked_math.h"
 #include "etmem/base/printable.h"
 #include "etmem/kernels/cmsis_nn.h"
+#include "etmem/kernels/hifi_nnlib.h"
 #include "etmem/kernels/library.h"
 #include "etmem/plan/ethosu_scratch.h"
 #include "etmem/pte/mapped_file.h"
@@ -709,6 +710,158 @@ void VisionSoftmax(const RuleCall& r, CallTemp& c) {
   SoftmaxTransposes(r, c, *call, "ptr_out != nullptr", "ptr_out1 != nullptr");
 }
 
+// An int the kernel passes as size_t: converted, wrapping, to the target's size_t width.
+uint64_t AsSizeT(const abi::Abi& t, int64_t v) {
+  const uint32_t bits = 8 * t.size_type.size;
+  return bits >= 64 ? static_cast<uint64_t>(v) : static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
+}
+
+// The call's size came from a vendor getsize the library models from another source than the
+// release pins (KernelLibrary::getsize_source): the call says so.
+void GetsizeAssumed(const RuleCall& r, CallTemp& c) {
+  c.assumed = r.lib.getsize_source.assumed;
+  c.assumed_brief = r.lib.getsize_source.brief;
+}
+
+// The Cadence HiFi mean.out(in, dim?, keepdim, *, dtype?, out) (kHifiMeanReduce):
+// check_mean_dim_args first (the dtype, the dims in range and unique; the resize is taken to
+// give out's stored sizes), then the NNLib path on a Float output of an input of at most 4
+// dimensions (op_mean.cpp's kNnlibMaxDim; the input's dtype is not looked at): one checked request
+// of xa_nn_reduce_getsize_nhwc(-3, inp_shape, rank, p_axis, axes, 1) x sizeof(int).
+void HifiMean(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool enough = args.size() >= 5;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const pte::ValueView* dim = enough ? &m.values[static_cast<size_t>(args[1])] : nullptr;
+  const pte::ValueView* dtype = enough ? &m.values[static_cast<size_t>(args[3])] : nullptr;
+  const pte::TensorView* out = enough ? m.TensorAt(args[4]) : nullptr;
+  const auto dims = enough ? IntListArg(m, args[1]) : std::nullopt;
+  auto absent = [](const pte::ValueView* v) {
+    return v->kind == ValueKind::kNull || v->kind == ValueKind::kNone;
+  };
+  if (!in || !out || (!dims && !absent(dim)) || (!absent(dtype) && dtype->kind != ValueKind::kInt)) {
+    c.unknown = "the call's arguments are not mean.out(Tensor, int[]? dim, bool, *, ScalarType? "
+                "dtype, Tensor out)";
+    return;
+  }
+  auto floating = [](int64_t t) { return t == 5 || t == 6 || t == 7 || t == 15; };
+  const auto sizes = m.SizesOf(*in);
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  bool valid = absent(dtype) ? floating(in->dtype) && floating(out->dtype)
+                             : dtype->int_value() == out->dtype && floating(out->dtype);
+  std::array<bool, 16> seen{};  // kTensorDimensionLimit
+  std::array<int32_t, 4> axis{1, 1, 1, 1};  // p_axis
+  int32_t axes = 0;
+  bool reads_outside = false;
+  for (int64_t d : dims.value_or(std::vector<int64_t>{})) {
+    const bool in_range = rank == 0 ? d == 0 || d == -1 : d >= -rank && d < rank;
+    const int64_t n = d < 0 ? d + std::max<int64_t>(rank, 1) : d;
+    if (!in_range || n >= 16 || seen[static_cast<size_t>(n)]) {
+      valid = false;
+      break;
+    }
+    seen[static_cast<size_t>(n)] = true;
+    // prepare_data: rank + d for a negative d (-1 on a 0-dimensional input: inp_shape[-1]).
+    reads_outside |= rank + d < 0;
+    if (axes < 4) axis[static_cast<size_t>(axes++)] = static_cast<int32_t>(d < 0 ? rank + d : d);
+  }
+  if (!valid) {
+    c.formula = "none: the kernel fails its argument check before asking";
+    return;
+  }
+  constexpr int8_t kFloat = 6;
+  if (out->dtype != kFloat || rank > 4) {
+    c.formula = "none: not a Float output of an input of at most 4 dimensions, the portable path "
+                "asks for nothing";
+    return;
+  }
+  if (!dims) {
+    c.unknown = "dim is None: the NNLib path's dim_list.value() on an empty std::optional throws "
+                "(aborts without exceptions) before asking: not modelled";
+    return;
+  }
+  if (reads_outside) {
+    c.unknown = "a 0-dimensional input reduced over dim -1: the NNLib path reads inp_shape[-1], "
+                "outside its array: not modelled";
+    return;
+  }
+  std::array<int32_t, 4> shape{1, 1, 1, 1};
+  for (size_t i = 0; i < sizes.size(); ++i) shape[i] = sizes[i];
+  const int32_t size = hifi_nnlib::ReduceMeanGetsizeNhwc(shape, static_cast<int32_t>(rank), axis, axes);
+  HelperRequest(r, c, AsSizeT(r.target, int64_t{size} * 4), "p_scratch_in != nullptr");
+  c.formula = fmt::format("xa_nn_reduce_getsize_nhwc {} (ALIGNED_SIZE(numel / the largest "
+                          "reduced dim x 4 + 7, 8); 0 without an axis) x sizeof(int)",
+                          size);
+  GetsizeAssumed(r, c);
+}
+
+// The Cadence HiFi quantized_max_pool2d_nhwc.out(input, kernel_size, stride, padding, dilation,
+// ceil_mode, *, out) (kHifiMaxPool2dNhwc): no argument check; NHWC sizes from input.size(0..3)
+// and output.size(1..2); one unchecked request of xa_nn_maxpool_getsize(...) B, an int.
+void HifiMaxPoolNhwc(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool enough = args.size() >= 7;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const auto kernel = enough ? IntListArg(m, args[1]) : std::nullopt;
+  const auto stride = enough ? IntListArg(m, args[2]) : std::nullopt;
+  const auto padding = enough ? IntListArg(m, args[3]) : std::nullopt;
+  const pte::TensorView* out = enough ? m.TensorAt(args[6]) : nullptr;
+  if (!in || !out || !kernel || !stride || !padding) {
+    c.unknown = "the call's arguments are not quantized_max_pool2d_nhwc.out(Tensor, int[] "
+                "kernel_size, int[] stride, int[] padding, int[] dilation, bool, *, Tensor out)";
+    return;
+  }
+  constexpr int8_t kByte = 0, kChar = 1;
+  if (in->dtype != kByte && in->dtype != kChar) {
+    c.formula = "none: neither Byte nor Char, the kernel returns before asking (its ET_DCHECK_MSG "
+                "aborts a debug build first)";
+    return;
+  }
+  const auto a = m.SizesOf(*in);
+  const auto o = m.SizesOf(*out);
+  if (a.size() < 4 || o.size() < 3 || kernel->size() < 2 || stride->size() < 2 ||
+      padding->size() < 2) {
+    c.unknown = "the kernel reads input.size(0..3), output.size(1..2) and two entries of "
+                "kernel_size, stride and padding, which this call does not have: not modelled";
+    return;
+  }
+  if (in->dtype == kChar) {
+    c.unknown = "Char input: the kernel passes PREC_SYM8S (-5) to xa_nn_maxpool_getsize, for "
+                "which the modelled NNLib has no case (it returns 0, or -1 with one channel, "
+                "while xa_nn_maxpool_8 uses a scratch): not modelled; " +
+                r.lib.getsize_source.assumed;
+    return;
+  }
+  auto i32 = [](int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
+  const hifi_nnlib::MaxpoolArgs p{.channels = a[3],
+                                  .precision = hifi_nnlib::kPrecAsym8u,
+                                  .input_width = a[2],
+                                  .kernel_height = i32((*kernel)[0]),
+                                  .kernel_width = i32((*kernel)[1]),
+                                  .x_stride = i32((*stride)[1]),
+                                  .y_stride = i32((*stride)[0]),
+                                  .x_padding = i32((*padding)[1]),
+                                  .out_width = o[2]};
+  const int32_t size = hifi_nnlib::MaxpoolGetsizeNhwc(p, r.target.pointer.size);
+  HelperRequest(r, c, AsSizeT(r.target, size), "");
+  c.requests.back().unchecked_then =
+      "the kernel does not check the pointer and hands NULL to xa_nn_maxpool_asym8, which (as at "
+      "NNLib v4.1.0, its XA_NNLIB_ARG_CHK_PTR) returns -1 without writing the output; the kernel's "
+      "ET_DCHECK_MSG on that is off in a release build: the call succeeds with its output "
+      "unwritten, with no line saying so";
+  c.formula = size < 0 ? "xa_nn_maxpool_getsize -1 (its argument check fails), asked as size_t"
+              : p.channels == 1
+                  ? fmt::format("xa_nn_maxpool_getsize {} B (one channel: the state and two "
+                                "padded rows of int32)",
+                                size)
+                  : fmt::format("xa_nn_maxpool_getsize {} B (ALIGNED_SIZE(C {} x W {} x 2, 8) + "
+                                "ALIGNED_SIZE(C x 2, 8))",
+                                size, p.channels, p.input_width);
+  GetsizeAssumed(r, c);
+}
+
 constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] = {
     {TempRule::kTopk, Topk},
     {TempRule::kHifiMmTranspose, HifiMatmul},
@@ -731,6 +884,8 @@ constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] 
     {TempRule::kG3LayerNormDefaults, G3LayerNorm},
     {TempRule::kG3LayerNormDefaults16, G3LayerNorm},
     {TempRule::kVisionSoftmaxTransposed, VisionSoftmax},
+    {TempRule::kHifiMeanReduce, HifiMean},
+    {TempRule::kHifiMaxPool2dNhwc, HifiMaxPoolNhwc},
 };
 
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
@@ -836,6 +991,7 @@ std::vector<std::string> FailureLog(const CallTemp& c, FailingPool where, uint64
     return log;
   }
   bool unchecked = false;
+  std::string unchecked_then;
   for (const TempRequest& r : c.requests) {
     if (where == FailingPool::kBounded) {
       sim::Placement p;
@@ -869,10 +1025,13 @@ std::vector<std::string> FailureLog(const CallTemp& c, FailingPool where, uint64
       return log;
     }
     unchecked = true;  // the kernel goes on: its next request is made as well
+    if (unchecked_then.empty()) unchecked_then = r.unchecked_then;
   }
   if (unchecked)
-    then = "the kernel does not check the pointer and goes on with NULL: undefined behaviour "
-           "(on the device, typically a fault), with no line saying so";
+    then = !unchecked_then.empty()
+               ? unchecked_then
+               : "the kernel does not check the pointer and goes on with NULL: undefined behaviour "
+                 "(on the device, typically a fault), with no line saying so";
   return log;
 }
 
@@ -925,6 +1084,7 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
   out.no_temp_allocator = !options.temp_allocator && !release.platform_allocator_when_no_temp;
 
   uint64_t running = 0, heap_running = 0;
+  std::vector<std::string> getsize_briefs;  // the calls' assumed sources, once each
   bool cmsis = false;  // a CMSIS-NN size was computed: it depends on the target's core
   for (uint32_t ci = 0; ci < m.chains.size(); ++ci) {
     const pte::ChainView& chain = m.chains[ci];
@@ -979,6 +1139,12 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
         out.run_failures.push_back(
             fmt::format("instruction {} {} ({}): {}", c.instruction, c.what, c.library, c.fails));
       if (c.requests.empty() && c.unknown.empty()) continue;
+      if (!c.assumed.empty() &&
+          std::find(getsize_briefs.begin(), getsize_briefs.end(), c.assumed_brief) ==
+              getsize_briefs.end()) {
+        getsize_briefs.push_back(c.assumed_brief);
+        out.assumptions.push_back(c.assumed);
+      }
       c.upper_bound = !c.requests.empty() && DynamicArgs(m, m.ArgsOf(ins));
       c.pool_bytes = PoolBytes(c.requests, options.pool_align);
       c.heap_bytes = HeapBytes(c.requests, release, target);
@@ -1016,6 +1182,8 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
     if (!target.armclang_assumed.empty())
       out.assumptions.push_back("CMSIS-NN's compiler: " + target.armclang_assumed);
   }
+  for (const std::string& brief : getsize_briefs)
+    out.assumed_brief += (out.assumed_brief.empty() ? "" : "; ") + brief;
 
   if (out.platform_fallback) {
     for (size_t n = 0; n < out.calls.size() && !out.no_heap_failing_call; ++n) {

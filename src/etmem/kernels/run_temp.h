@@ -36,6 +36,9 @@ struct TempRequest {
   // then fails the call (context.fail) without a check line.
   std::string kernel_log;
   bool fails_call = false;
+  // Unchecked (check and abort empty): what follows the kernel going on with NULL, when the code
+  // it hands the pointer to says (an NNLib kernel that rejects a NULL scratch); empty: undefined.
+  std::string unchecked_then;
 };
 
 // One call that asks for temp memory, or whose asking is unknown.
@@ -54,6 +57,9 @@ struct CallTemp {
   bool upper_bound = false; // a dynamic-shaped argument: the stored sizes are its upper bound
   std::string unknown;      // non-empty: the requests are unknown, and why
   std::string fails;        // non-empty: the call fails while running whatever the pool, and why
+  // Non-empty: what the sizes assume that the release does not pin (a vendor getsize modelled from
+  // another source), and the same in a few words; RunTemp::assumptions says it once.
+  std::string assumed, assumed_brief;
 };
 
 struct TempPoolCheck {
@@ -84,8 +90,9 @@ struct RunTemp {
   std::vector<std::string> no_heap_log;
   std::string no_heap_then;  // as TempPoolCheck::then
   std::optional<TempPoolCheck> check;  // with a temp pool size
-  // What the figures assumed that the target does not say (the core's extensions for the
-  // Cortex-M backend's CMSIS-NN scratch); empty when nothing was.
+  // What the figures assumed that the target or the release does not say (the core's extensions
+  // for the Cortex-M backend's CMSIS-NN scratch; the source of the Cadence HiFi NNLib's getsize
+  // where the release pins an unpublished one); empty when nothing was.
   std::vector<std::string> assumptions;
   std::string assumed_brief;  // the same in a few words, for the one-line Describe
   // Calls that fail while running whatever the temp pool ("instruction 2 delegate 0

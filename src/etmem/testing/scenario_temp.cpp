@@ -16,7 +16,10 @@
 // (tests/measured/x86_64_run_temp_cortex_m.json); `fusion_g3_layer_norm`, the Cadence Fusion G3
 // native_layer_norm.out without weight and bias, with one of them, with both, and on Double, and
 // `vision_softmax`, the Cadence Vision _softmax.out off and on its iDMA paths
-// (tests/measured/x86_64_run_temp_cadence_g3_vision.json); `ethos_u_scratch` and
+// (tests/measured/x86_64_run_temp_cadence_g3_vision.json); `hifi_mean`, the Cadence HiFi
+// mean.out on and off its NNLib path, and `hifi_quantized_max_pool2d_nhwc`, the HiFi
+// cadence::quantized_max_pool2d_nhwc.out on Byte input with several channels, with one, and on
+// Float (tests/measured/x86_64_run_temp_hifi_nnlib.json); `ethos_u_scratch` and
 // `ethos_u_scratch_in_blob`, an Ethos-U delegate whose Vela payload asks for its scratch from the
 // temp allocator or carries it, for the measurement with the real backend
 // (tests/measured/x86_64_run_temp_ethos_u.json).
@@ -445,6 +448,85 @@ ProgramBuilder ProgramWithEthosU(const std::string& scratch_block, uint32_t scra
 ProgramBuilder ProgramWithEthosUScratch() { return ProgramWithEthosU("scratch_size", 1536); }
 ProgramBuilder ProgramWithEthosUScratchInBlob() { return ProgramWithEthosU("scratch_data", 64); }
 
+// mean.out(in, dim?, keepdim, *, dtype?, out) -> out: the out variant's arguments, then what it
+// returns; dtype is Null when not given (-1).
+int Mean(MethodBuilder& m, BumpPlanner& planner, int op, int in, std::vector<int64_t> dims,
+         bool keepdim, std::vector<int32_t> out_sizes, int8_t out_dtype = kFloat32,
+         int dtype = -1) {
+  const int out = PlannedTensor(m, planner, out_sizes, out_dtype);
+  m.KernelCall(op, {in, m.IntListOf(dims), m.Bool(keepdim), dtype < 0 ? m.Null() : m.Int(dtype),
+                    out, out});
+  return out;
+}
+
+// The Cadence HiFi mean: Float over two middle dims (keepdim), the last (negative), the first and
+// last of three, no dim (every one: a 0-dimensional output, getsize 0), a 5-D input (the portable
+// path), Double input to a Float output (dtype Float: the NNLib path, which does not look at the
+// input's dtype), Double to Double (the portable path), and the largest, over the last of three.
+ProgramBuilder ProgramWithHifiMean() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {2, 3, 4, 5});
+  const int b = PlannedTensor(m, planner, {6, 7});
+  const int c = PlannedTensor(m, planner, {3, 5, 2});
+  const int d = PlannedTensor(m, planner, {2, 2});
+  const int e = PlannedTensor(m, planner, {1, 2, 1, 3, 4});
+  const int f = PlannedTensor(m, planner, {8, 6}, kFloat64);
+  const int g = PlannedTensor(m, planner, {3, 4}, kFloat64);
+  const int h = PlannedTensor(m, planner, {16, 32, 8});
+  m.Inputs({a, b, c, d, e, f, g, h});
+  const int mean = m.Operator("aten::mean", "out");
+  std::vector<int32_t> outs;
+  outs.push_back(Mean(m, planner, mean, a, {1, 2}, true, {2, 1, 1, 5}));
+  outs.push_back(Mean(m, planner, mean, b, {-1}, false, {6}));
+  outs.push_back(Mean(m, planner, mean, c, {0, 2}, false, {5}));
+  outs.push_back(Mean(m, planner, mean, d, {}, false, {}));
+  outs.push_back(Mean(m, planner, mean, e, {4}, false, {1, 2, 1, 3}));
+  outs.push_back(Mean(m, planner, mean, f, {1}, false, {8}, kFloat32, kFloat32));
+  outs.push_back(Mean(m, planner, mean, g, {1}, false, {3}, kFloat64));
+  outs.push_back(Mean(m, planner, mean, h, {2}, false, {16, 32}));
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
+// cadence::quantized_max_pool2d_nhwc.out(input, kernel_size, stride, padding, dilation, ceil_mode,
+// *, out) -> out.
+int MaxPoolNhwc(MethodBuilder& m, BumpPlanner& planner, int op, int in, std::vector<int64_t> kernel,
+                std::vector<int64_t> stride, std::vector<int64_t> padding,
+                std::vector<int32_t> out_sizes, int8_t dtype = kByte) {
+  const int out = PlannedTensor(m, planner, out_sizes, dtype);
+  m.KernelCall(op, {in, m.IntListOf(kernel), m.IntListOf(stride), m.IntListOf(padding),
+                    m.IntListOf({1, 1}), m.Bool(false), out, out});
+  return out;
+}
+
+// The Cadence HiFi NHWC max pool on Byte input: 4 channels, 3 channels over 2 batches with
+// padding, one channel (the NNLib's NCHW-style size), the largest (16 channels of width 32), and
+// Float input, which the kernel returns on before asking.
+ProgramBuilder ProgramWithHifiQuantizedMaxPool2dNhwc() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int a = PlannedTensor(m, planner, {1, 8, 8, 4}, kByte);
+  const int b = PlannedTensor(m, planner, {2, 5, 7, 3}, kByte);
+  const int c = PlannedTensor(m, planner, {1, 6, 9, 1}, kByte);
+  const int d = PlannedTensor(m, planner, {1, 16, 32, 16}, kByte);
+  const int e = PlannedTensor(m, planner, {1, 4, 4, 2});
+  m.Inputs({a, b, c, d, e});
+  const int pool = m.Operator("cadence::quantized_max_pool2d_nhwc", "out");
+  std::vector<int32_t> outs;
+  outs.push_back(MaxPoolNhwc(m, planner, pool, a, {2, 2}, {2, 2}, {0, 0}, {1, 4, 4, 4}));
+  outs.push_back(MaxPoolNhwc(m, planner, pool, b, {3, 3}, {1, 1}, {1, 1}, {2, 5, 7, 3}));
+  outs.push_back(MaxPoolNhwc(m, planner, pool, c, {3, 2}, {2, 3}, {0, 1}, {1, 2, 4, 1}));
+  outs.push_back(MaxPoolNhwc(m, planner, pool, d, {2, 2}, {2, 2}, {0, 0}, {1, 8, 16, 16}));
+  outs.push_back(MaxPoolNhwc(m, planner, pool, e, {2, 2}, {2, 2}, {0, 0}, {1, 2, 2, 2}, kFloat32));
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
 constexpr NamedScenario kTemp[] = {
     {"topk", ProgramWithTopk},
     {"hifi_matmul", ProgramWithHifiMatmul},
@@ -459,6 +541,8 @@ constexpr NamedScenario kTemp[] = {
     {"vision_softmax", ProgramWithVisionSoftmax},
     {"ethos_u_scratch", ProgramWithEthosUScratch},
     {"ethos_u_scratch_in_blob", ProgramWithEthosUScratchInBlob},
+    {"hifi_mean", ProgramWithHifiMean},
+    {"hifi_quantized_max_pool2d_nhwc", ProgramWithHifiQuantizedMaxPool2dNhwc},
 };
 
 }  // namespace

@@ -70,7 +70,7 @@ KernelLibraryData Library_CadenceHifi() {
                       {"aten::clamp.Tensor_out", TempRule::kHifiClampScratch},
                       {"aten::full.out", TempRule::kNone},
                       {"aten::gt.Scalar_out", TempRule::kOtherLibrary},
-                      {"aten::mean.out", TempRule::kUnknownSize},
+                      {"aten::mean.out", TempRule::kHifiMeanReduce},
                       {"aten::permute_copy.out", TempRule::kNone},
                       {"aten::pow.Tensor_Tensor_out", TempRule::kHifiPowBroadcast},
                       {"aten::where.self_out", TempRule::kHifiWhereScratch},
@@ -245,13 +245,25 @@ KernelLibraryData Library_CadenceHifi() {
                       {"cadence::quantized_conv1d_ncl.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_conv1d_nlc.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_depthwise_conv1d_nlc.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_max_pool2d_nhwc.out", TempRule::kUnknownSize}}});
+                      {"cadence::quantized_max_pool2d_nhwc.out", TempRule::kHifiMaxPool2dNhwc}}});
   d.temp_helper.push_back({"0.6.0", 0, {}});
   d.temp_helper.push_back({"1.0.0", 16, {"Failed to allocate temp memory, error: 0x21"}});
+  d.getsize_source.push_back({"0.5.0",
+                              "the HiFi NNLib's xa_nn_*_getsize as at NNLib v4.1.0 "
+                              "(foss-xtensa/nnlib-hifi4 6a9ea45); this release pins 102944a "
+                              "(102944a6f76a0de4d81adc431f3f132f517aa87f), which is not public",
+                              "NNLib getsize as at v4.1.0 (6a9ea45) assumed: this release pins "
+                              "102944a, not public"});
+  d.getsize_source.push_back({"1.3.0",
+                              "the HiFi NNLib's xa_nn_*_getsize as at NNLib v4.1.0 "
+                              "(foss-xtensa/nnlib-hifi4 6a9ea45); this release pins 64d73d7 "
+                              "(64d73d729797388b0e346794d7a2e408374a74de), which is not public",
+                              "NNLib getsize as at v4.1.0 (6a9ea45) assumed: this release pins "
+                              "64d73d7, not public"});
   d.other_library = "portable";
   d.unknown_size_why =
       "sizes its allocate_temp scratch with the HiFi NNLib's xa_nn_*_getsize "
-      "(xa_nn_conv2d_getsize, xa_nn_reduce_getsize_nhwc, ...), which is outside "
+      "(xa_nn_conv2d_getsize, xa_nn_conv1d_std_getsize, ...), which is outside "
       "ExecuTorch's tree: not modelled";
   return d;
 }

@@ -1,0 +1,67 @@
+// Owns: the HiFi NNLib scratch sizes of hifi_nnlib.h, written from reading the functions each
+// names (nnlib-hifi4 6a9ea45); C's 32-bit int arithmetic, wrapping, and truncating division.
+#include "etmem/kernels/hifi_nnlib.h"
+
+#include <algorithm>
+
+namespace etmem::kernels::hifi_nnlib {
+namespace {
+
+// 32-bit int arithmetic as the core does it: two's complement, wrapping.
+int32_t Wrap(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
+int32_t Mul(int32_t a, int32_t b) { return Wrap(int64_t{a} * b); }
+int32_t Add(int32_t a, int32_t b) { return Wrap(int64_t{a} + b); }
+// ALIGNED_SIZE(x, bytes): ((x)+(bytes-1))&(~(bytes-1)).
+int32_t AlignedSize(int32_t x, int32_t bytes) { return Add(x, bytes - 1) & ~(bytes - 1); }
+
+constexpr int32_t kAlignment = 8;  // ALIGNMENT (xa_nn_maxpool_state.h)
+
+int32_t MaxpoolGetsizeNchw(const MaxpoolArgs& a, uint32_t state_bytes) {
+  // XA_NNLIB_CHK_COND: not switched off by DISABLE_ARG_CHK.
+  if (a.input_width <= 0 || a.kernel_height <= 0 || a.kernel_width <= 0 ||
+      a.kernel_width > a.input_width || a.x_stride <= 0 || a.y_stride <= 0 || a.x_padding < 0 ||
+      a.out_width <= 0)
+    return -1;
+  int32_t acc_bytewidth = 0;
+  switch (a.precision) {
+    case 8: case 16: acc_bytewidth = 2; break;   // WORD16
+    case -1: case -3: acc_bytewidth = 4; break;  // WORD32
+    default: return -1;
+  }
+  const int32_t state_size = AlignedSize(static_cast<int32_t>(state_bytes), kAlignment);
+  int32_t full_buf_width = Add(a.kernel_width, Mul(a.out_width - 1, a.x_stride));
+  full_buf_width = std::max(full_buf_width, Add(a.x_padding, a.input_width));
+  full_buf_width = AlignedSize(full_buf_width, kAlignment / 2);
+  const int32_t full_out_width = AlignedSize(Add(full_buf_width, a.kernel_width), 4);
+  return Add(state_size, Mul(Mul(2, full_out_width), acc_bytewidth));
+}
+
+}  // namespace
+
+int32_t ReduceMeanGetsizeNhwc(const std::array<int32_t, 4>& inp_shape, int32_t num_inp_dims,
+                              const std::array<int32_t, 4>& axes, int32_t num_axes) {
+  if (num_axes == 0) return 0;
+  int32_t inp_shape_max = inp_shape[static_cast<size_t>(axes[0])];
+  for (int32_t i = 1; i < num_axes; ++i)
+    inp_shape_max = std::max(inp_shape_max, inp_shape[static_cast<size_t>(axes[static_cast<size_t>(i)])]);
+  int32_t inp_length = 1;
+  for (int32_t i = 0; i < num_inp_dims; ++i) inp_length = Mul(inp_length, inp_shape[static_cast<size_t>(i)]);
+  if (inp_shape_max == 0) return 0;
+  constexpr int32_t kBusWidth8 = 7;  // BUS_WIDTH_8
+  return AlignedSize(Add(Mul(inp_length / inp_shape_max, 4), kBusWidth8), kAlignment);
+}
+
+int32_t MaxpoolGetsizeNhwc(const MaxpoolArgs& a, uint32_t state_bytes) {
+  if (a.channels == 1) return MaxpoolGetsizeNchw(a, state_bytes);
+  switch (a.precision) {
+    case -1: return AlignedSize(Mul(Mul(a.channels, a.input_width), 4), kAlignment);
+    case -3:
+    case 8:
+      return Add(AlignedSize(Mul(Mul(a.channels, a.input_width), 2), kAlignment),
+                 AlignedSize(Mul(a.channels, 2), kAlignment));
+    case 16: return AlignedSize(Mul(Mul(a.channels, Add(a.input_width, 1)), 2), kAlignment);
+    default: return 0;
+  }
+}
+
+}  // namespace etmem::kernels::hifi_nnlib

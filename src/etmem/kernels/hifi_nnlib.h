@@ -1,0 +1,41 @@
+// Owns: the scratch sizes the Cadence HiFi 4 NNLib's xa_nn_*_getsize functions return, for the
+// HiFi operators that ask allocate_temp for them (aten::mean.out from ExecuTorch 0.6.0,
+// cadence::quantized_max_pool2d_nhwc.out from 1.3.0). Written from reading the NNLib at
+// foss-xtensa/nnlib-hifi4 6a9ea45 (NNLib v4.1.0, the submodule ExecuTorch 0.4.0 pins); the
+// releases that call these functions pin 102944a (0.5.0 to 1.2.x) or 64d73d7 (from 1.3.0), which
+// are not public: which source each release is modelled from is the library's data
+// (libraries/cadence_hifi.cpp, getsize_source), said as an assumption in the report. Each function
+// names the file and function; arithmetic is the C code's 32-bit int, wrapping as the Xtensa
+// core does. Not: which operator calls which, with what (run_temp.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace etmem::kernels::hifi_nnlib {
+
+// xa_nnlib/include/nnlib/xa_nnlib_standards.h: the precisions the operators pass.
+inline constexpr int32_t kPrecAsym8u = -3;  // PREC_ASYM8U
+inline constexpr int32_t kPrecSym8s = -5;   // PREC_SYM8S
+
+// xa_nnlib/algo/kernels/basic/hifi4/xa_nn_reduce_asym8s_asym8s.c, xa_nn_reduce_getsize_nhwc with
+// reduce_ops REDUCE_MEAN (1; inp_precision is then unused): with at least one axis and a largest
+// reduced dim m != 0, ALIGNED_SIZE((inp_length / m) * sizeof(WORD32) + 7, 8), inp_length the
+// product of the first num_inp_dims entries of inp_shape; else 0. `axes` are indices into
+// inp_shape (the operator's 4-entry array, 1 past the input's rank).
+int32_t ReduceMeanGetsizeNhwc(const std::array<int32_t, 4>& inp_shape, int32_t num_inp_dims,
+                              const std::array<int32_t, 4>& axes, int32_t num_axes);
+
+// xa_nnlib/algo/kernels/pool/hifi4/xa_nn_maxpool.c, xa_nn_maxpool_getsize as the NNLib's makefile
+// builds it (NNLIB_V2) with out_data_format 0 (NHWC): xa_nn_maxpool_getsize_nhwc, which for one
+// channel is xa_nn_maxpool_getsize_nchw (its argument checks return -1; so does a precision it
+// has no case for), and otherwise sizes by precision (-1: C*W floats; -3 and 8: C*W and C
+// int16s, each to 8 B; 16: C*(W+1) int16s; any other: 0). `state_bytes` is
+// sizeof(xa_nn_maxpool_state_t), one pointer.
+struct MaxpoolArgs {
+  int32_t channels = 0, precision = 0, input_width = 0, kernel_height = 0, kernel_width = 0;
+  int32_t x_stride = 0, y_stride = 0, x_padding = 0, out_width = 0;
+};
+int32_t MaxpoolGetsizeNhwc(const MaxpoolArgs& a, uint32_t state_bytes);
+
+}  // namespace etmem::kernels::hifi_nnlib
