@@ -136,7 +136,7 @@ TEST(MeasuredRunTemp, EthosUScratchMatchesTheRealBackendCallForCall) {
     auto p = pte::ReadProgramBytes(bytes, rec["program"].get<std::string>());
     ASSERT_TRUE(p.has_value());
     const runtime::RuntimeTraits& release = **runtime::FindRelease(rec["release"]);
-    const abi::Abi& target = *abi::FindBuiltinTarget("x86_64");
+    const abi::Abi target = *abi::FindBuiltinTarget("x86_64");
     if (rec.contains("load_error")) {  // init() reads the payload and refuses it (main)
       runtime::RuntimeModel model(release, target);
       const runtime::LoadPlan plan = runtime::PlanMethodLoad(*p, p->methods[0], model, {});
