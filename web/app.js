@@ -133,6 +133,10 @@
       m.planned_buffers.forEach((bytes, i) =>
         rows.push([`planned buffer ${i + 1} (memory id ${i + 1})`, `${bytes} B`, 'as the program plans it']));
       d.append(table(['pool', 'bytes', ''], rows));
+      if (run && run.assumptions)
+        d.append(el('p', { class: 'note run-assumed' }, 'Assumed while running: ' + run.assumptions.join('; ')));
+      if (run && run.run_failures)
+        d.append(el('p', { class: 'fail run-fails' }, 'Fails while running: ' + run.run_failures.join('; ')));
       if (m.runner) d.append(runnerPools(m.runner));
       const c = m.pool_check;
       if (c && !m.runner) d.append(poolCheck(c));
