@@ -8,6 +8,7 @@
 #include "etmem/etmem.h"
 #include "etmem/report/check_report.h"
 #include "etmem/report/search_text.h"
+#include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"
 
 namespace etmem::test {
@@ -70,6 +71,47 @@ TEST(CheckReport, JsonHoldsTheSearchAndTheVerdict) {
   ASSERT_TRUE(at["comparison"].is_object());
   EXPECT_EQ(at["comparison"]["assumptions"]["runtime"], "0.3.0");
   EXPECT_EQ(at["pool"], 4096);
+}
+
+// A log whose failure came while the method ran (Method::step's line after ExecuTorch's failure
+// line): checked against the run-time temp model. The lines are the real portable topk's at
+// 1.4.1 in a 639 B temp pool (tests/measured/x86_64_run_temp.json), then Method::step's.
+TEST(CheckReport, AFailureWhileRunningIsTheRunTimeTempModels) {
+  const fs::path program = WriteScenario(testing::NamedScenarioProgram("topk"), "check_topk");
+  const std::string failure =
+      "E 00:00:00.010 executorch:memory_allocator.h:88] Memory allocation failed: 640B requested "
+      "(adjusted for alignment), 639B available\n"
+      "E 00:00:00.011 executorch:op_topk.cpp:140] Failed to allocate temp memory. Bytes "
+      "requested: 640\n"
+      "E 00:00:00.011 executorch:op_topk.cpp:140] Check failed (temp_mem_allocated): \n";
+  const fs::path log = WriteTemp(
+      "check_topk.log", failure + "E 00:00:00.012 executorch:method.cpp:1366] KernelCall failed "
+                                  "at instruction 0:1 in operator aten::topk.values: 0x21\n");
+  const CliRun text = Etmem("check " + program.string() + " " + log.string() + " --runtime 1.4.1");
+  EXPECT_EQ(text.exit_code, 0) << text.out << text.err;
+  EXPECT_NE(text.out.find("failed while running: KernelCall failed at instruction 0:1 in operator "
+                          "aten::topk.values: 0x21"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("matches etmem's prediction for a 639 B temp pool: instruction 1 "
+                          "(aten::topk.values, portable)"),
+            std::string::npos)
+      << text.out;
+  const CliRun j = Etmem("check " + program.string() + " " + log.string() +
+                         " --runtime 1.4.1 --format json");
+  const nlohmann::json run = nlohmann::json::parse(j.out)["run_time"];
+  EXPECT_EQ(run["temp_pool"], 639);
+  EXPECT_EQ(run["run_peak_bytes"], 640);
+  EXPECT_EQ(run["predicted"].size(), 4u);
+  // Another instruction's line: the failure line's pool is found, the other lines are not.
+  const fs::path other = WriteTemp(
+      "check_topk_other.log", failure + "E 00:00:00.012 executorch:method.cpp:1366] KernelCall "
+                                        "failed at instruction 0:2 in operator aten::topk.values: "
+                                        "0x21\n");
+  const CliRun miss = Etmem("check " + program.string() + " " + other.string() + " --runtime 1.4.1");
+  EXPECT_EQ(miss.exit_code, 1) << miss.out << miss.err;
+  EXPECT_NE(miss.out.find("(639 B) do not give the log's other lines"), std::string::npos)
+      << miss.out;
 }
 
 TEST(CheckReport, FormatsOtherThanTextAndJsonAreRefused) {

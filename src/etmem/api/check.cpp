@@ -7,6 +7,8 @@
 // the log. Not: the log format (device/), the search (check/search.h), the text and
 // JSON (report/check_text.cpp, check_json.cpp), the command line's options and exit code
 // (tools/etmem/check_command.cpp).
+#include <fmt/format.h>
+
 #include <memory>
 #include <string_view>
 
@@ -16,7 +18,9 @@
 #include "etmem/check/runner_prediction.h"
 #include "etmem/check/search.h"
 #include "etmem/device/device_log.h"
+#include "etmem/kernels/run_temp.h"
 #include "etmem/report/check_report.h"
+#include "etmem/report/run_temp_text.h"
 #include "etmem/report/runner_rows.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/labels.h"
@@ -287,7 +291,85 @@ bool RunCheckWithRunner(report::CheckReport& out, const Program& opened, const C
   return false;
 }
 
+// Method::step's line for a kernel or delegate call that failed, after ExecuTorch's failure
+// line: the failure came while the method ran (the load went through).
+std::optional<std::pair<int, std::string>> StepFailureLine(const device::DeviceLog& log) {
+  for (const auto& [line, text] : log.lines_after_failure)
+    for (std::string_view key :
+         {"KernelCall failed at instruction ", "CALL_DELEGATE execute failed at instruction "}) {
+      const size_t at = text.find(key);
+      if (at == std::string::npos) continue;
+      std::string step = text.substr(at);
+      while (!step.empty() && (step.back() == '\r' || step.back() == ' ')) step.pop_back();
+      return std::make_pair(line, step);
+    }
+  return std::nullopt;
+}
+
+// The log's run-time failure against the run-time temp model under the user's assumptions: the
+// temp pool sizes that give its failure line, and the one whose predicted lines are the log's.
+bool RunCheckWhileRunning(report::CheckReport& out, const Program& opened, const CheckArgs& args,
+                          const std::pair<int, std::string>& step) {
+  if (args.model.runtime == "all" || args.model.target == "all")
+    Fail("etmem check: a failure while the method runs is checked under one release and one "
+         "target (--runtime all and --target all search the load only)");
+  Options single = args.model;
+  single.method = args.method;
+  const Report analysed = Analyze(opened, single);
+  auto method = PickMethod(Internal(analysed), opened.name());
+  if (!method) Throw(method.error());
+  const report::MethodReport& mr = **method;
+  out.method = mr.method->name;
+  report::CheckRunTime& c = out.run_time.emplace();
+  c.assumptions = Internal(analysed).assumptions;
+  c.step_line = step.first;
+  c.step_text = step.second;
+  c.requested = out.log.failures.front().requested;
+  c.available = out.log.failures.front().available;
+  c.load_peak_bytes = mr.temp_load_peak_bytes;
+  c.run_peak_bytes = mr.run_temp.peak_bytes;
+  c.run_summary = report::RunTempLine(mr);
+  c.run_known = mr.run_temp.known();
+  c.candidate_pools = kernels::TempPoolsLoggingFailure(mr.run_temp, c.requested, c.available,
+                                                       c.assumptions.pool_align);
+  // The lines the log shows from ExecuTorch's failure line to Method::step's.
+  std::vector<std::string> shown = {fmt::format(
+      "Memory allocation failed: {}B requested (adjusted for alignment), {}B available",
+      c.requested, c.available)};
+  for (const auto& [line, text] : out.log.lines_after_failure) {
+    if (line > step.first) break;
+    shown.push_back(line == step.first ? step.second : text);
+  }
+  for (uint64_t pool : c.candidate_pools) {
+    Options at = single;
+    at.temp_pool = pool;
+    const Report r = Analyze(opened, at);
+    auto m = PickMethod(Internal(r), opened.name());
+    if (!m || !(*m)->run_temp.check || (*m)->run_temp.check->fits) continue;
+    const kernels::TempPoolCheck& check = *(*m)->run_temp.check;
+    auto keep = [&] {  // what etmem predicts at this pool
+      c.predicted = check.log;
+      if (!check.failing_call) return;
+      const kernels::CallTemp& f = (*m)->run_temp.calls[*check.failing_call];
+      c.failing_what = fmt::format("instruction {} ({}, {})", f.instruction, f.what, f.library);
+    };
+    if (c.predicted.empty()) keep();
+    // Reproduced: the predicted lines appear in the log, in order, ending at Method::step's.
+    size_t next = 0;
+    for (const std::string& s : shown)
+      if (next < check.log.size() && s.find(check.log[next]) != std::string::npos) ++next;
+    if (next == check.log.size() && !check.log.empty() && check.log.back() == step.second) {
+      c.pool = pool;
+      keep();
+      return true;
+    }
+  }
+  return false;
+}
+
 bool RunCheck(report::CheckReport& out, const Program& opened, const CheckArgs& args) {
+  if (!out.log.failures.empty())
+    if (auto step = StepFailureLine(out.log)) return RunCheckWhileRunning(out, opened, args, *step);
   if (!args.model.runner.empty()) return RunCheckWithRunner(out, opened, args);
   const pte::ProgramView* program = &Internal(opened);
   const device::DeviceLog& log = out.log;

@@ -945,6 +945,28 @@ uint64_t PoolBytes(const std::vector<TempRequest>& requests, uint32_t pool_align
   return a.peak();
 }
 
+}  // namespace
+
+std::vector<uint64_t> TempPoolsLoggingFailure(const RunTemp& t, uint64_t requested,
+                                              uint64_t available, uint32_t pool_align) {
+  std::vector<uint64_t> out;
+  for (const CallTemp& c : t.calls) {
+    sim::BumpAllocator a({pool_align, std::nullopt, 0});  // reset before each instruction
+    for (const TempRequest& r : c.requests) {
+      const uint64_t before = a.used();
+      sim::Placement p;
+      uint64_t free = 0;
+      a.Allocate(r.bytes, r.alignment, p, free);
+      if (p.consumed(r.bytes) == requested) out.push_back(SaturatingAdd(before, available));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+namespace {
+
 uint64_t HeapBytes(const std::vector<TempRequest>& requests, const runtime::RuntimeTraits& release,
                    const abi::Abi& target) {
   uint64_t total = 0;

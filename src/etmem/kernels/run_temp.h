@@ -103,6 +103,13 @@ struct RunTemp {
   std::string Describe() const;
 };
 
+// The temp pool sizes at which ExecuTorch's failure line would read "<requested>B requested
+// (adjusted for alignment), <available>B available" for one of `t`'s requests while running: for
+// each request whose padding plus size (at a pool base aligned to `pool_align`) is `requested`,
+// what the instruction used before it plus `available`. Ascending, without repeats.
+std::vector<uint64_t> TempPoolsLoggingFailure(const RunTemp& t, uint64_t requested,
+                                              uint64_t available, uint32_t pool_align);
+
 struct RunTempOptions {
   std::vector<std::string> kernels;       // --kernels; empty: portable
   uint32_t pool_align = 8;                // the temp pool's base alignment

@@ -112,6 +112,23 @@ std::string CheckJson(const CheckReport& r) {
                                                  {"calls", r.log.totals->calls}}
                                           : json(nullptr)}};
   j["comparison"] = r.comparison ? ComparisonJson(*r.comparison) : json(nullptr);
+  if (r.run_time) {
+    const CheckRunTime& c = *r.run_time;
+    j["run_time"] = {{"step_line", c.step_line},
+                     {"step_text", c.step_text},
+                     {"requested", c.requested},
+                     {"available", c.available},
+                     {"candidate_pools", c.candidate_pools},
+                     {"temp_pool", Optional(c.pool)},
+                     {"failing", c.failing_what},
+                     {"predicted", c.predicted},
+                     {"load_peak_bytes", c.load_peak_bytes},
+                     {"run_peak_bytes", c.run_peak_bytes},
+                     {"run_exact", c.run_known},
+                     {"run_summary", c.run_summary}};
+  } else {
+    j["run_time"] = nullptr;
+  }
   j["search"] = r.search ? SearchJson(r) : json(nullptr);
   j["reproduced"] = r.reproduced;
   j["error"] = r.error.empty() ? json(nullptr) : json(r.error);

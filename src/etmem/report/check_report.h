@@ -78,11 +78,30 @@ struct CheckSearch {
   bool complete = false;         // false: stopped by an error (CheckReport::error)
 };
 
+// A log whose failure came while the method ran: ExecuTorch's failure line, then Method::step's
+// line for the kernel or delegate call. Checked against the run-time temp model under the
+// user's assumptions at the temp pool sizes that give the log's failure line.
+struct CheckRunTime {
+  Assumptions assumptions;
+  int step_line = 0;            // the log's line number of Method::step's line
+  std::string step_text;        // that line, from "KernelCall failed" / "CALL_DELEGATE execute failed"
+  uint64_t requested = 0, available = 0;  // the failure line's figures
+  // The temp pool sizes that give that failure line (kernels::TempPoolsLoggingFailure).
+  std::vector<uint64_t> candidate_pools;
+  std::optional<uint64_t> pool;           // the one whose predicted lines are the log's
+  std::vector<std::string> predicted;     // the lines etmem predicts at `pool` (or the first)
+  std::string failing_what;               // "instruction 1 (aten::topk.values, portable)"
+  uint64_t load_peak_bytes = 0, run_peak_bytes = 0;  // what the temp pool must hold
+  std::string run_summary;                // RunTempLine
+  bool run_known = true;                  // false: some call's requests are unknown
+};
+
 struct CheckReport {
   std::string log_path;
   std::string method;
   device::DeviceLog log;
   std::optional<uint64_t> pool;  // --pool, else the log's; empty: not known
+  std::optional<CheckRunTime> run_time;       // the failure came while the method ran
   std::optional<CheckComparison> comparison;  // empty: no one prediction (search alone)
   std::optional<CheckSearch> search;
   bool reproduced = false;

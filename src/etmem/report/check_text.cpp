@@ -133,6 +133,34 @@ void PrintMinimum(std::ostream& out, const CheckComparison& c) {
         << c.minimum << " B\n";
 }
 
+// A failure while the method ran, against the run-time temp model.
+void PrintRunTime(std::ostream& out, const CheckReport& r) {
+  const CheckRunTime& c = *r.run_time;
+  const std::string log = Printable(r.log_path, kShownPathBytes);
+  const std::string method = Printable(r.method);
+  out << log << ":" << c.step_line << ": method '" << method << "' failed while running: "
+      << Printable(c.step_text, 400) << "\n";
+  out << "  assuming " << AssumptionSentence(c.assumptions, CheckWording(std::nullopt)) << "\n";
+  if (c.pool) {
+    out << "  matches etmem's prediction for a " << *c.pool << " B temp pool: " << c.failing_what
+        << " asks for more than is left\n";
+  } else if (c.candidate_pools.empty()) {
+    out << "  no request etmem predicts while the method runs takes " << c.requested
+        << " B with its padding: etmem's run-time model does not reproduce the log under these "
+           "assumptions\n";
+  } else {
+    out << "  the temp pools that give the log's failure line (";
+    for (size_t i = 0; i < c.candidate_pools.size(); ++i)
+      out << (i ? ", " : "") << c.candidate_pools[i] << " B";
+    out << ") do not give the log's other lines\n";
+  }
+  for (const std::string& line : c.predicted)
+    out << "  etmem predicts: " << Printable(line, 400) << "\n";
+  out << "  the temp pool must hold " << std::max(c.load_peak_bytes, c.run_peak_bytes)
+      << (c.run_known ? "" : " or more") << " B: " << c.load_peak_bytes
+      << " B during load_method, while running " << Printable(c.run_summary, 400) << "\n";
+}
+
 void PrintComparison(std::ostream& out, const CheckReport& r) {
   const CheckComparison& c = *r.comparison;
   const std::string log = Printable(r.log_path, kShownPathBytes);
@@ -185,7 +213,9 @@ void PrintComparison(std::ostream& out, const CheckReport& r) {
 
 std::string CheckText(const CheckReport& r) {
   std::ostringstream out;
-  if (r.comparison) {
+  if (r.run_time) {
+    PrintRunTime(out, r);
+  } else if (r.comparison) {
     PrintComparison(out, r);
   } else {
     out << Printable(r.log_path, kShownPathBytes) << ": method '" << Printable(r.method) << "'"
