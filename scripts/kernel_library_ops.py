@@ -165,6 +165,14 @@ RULES = {
     ("cadence_hifi", "aten::mean.out"): "TempRule::kHifiMeanReduce",
     ("cadence_hifi", "cadence::quantized_max_pool2d_nhwc.out"): "TempRule::kHifiMaxPool2dNhwc",
 }
+# backends/cadence/hifi/operators/op_quantized_conv{,2d}_{nhwc,nchw}_asym8{s,u}x..._per_tensor_out.cpp
+# (quantized_conv_* at 1.0.x, quantized_conv2d_* from 1.1.0): NCHW's two transposes and the
+# scratch sized by the NNLib's xa_nn_conv2d_getsize (kernels/hifi_nnlib.h).
+RULES.update({
+    ("cadence_hifi", "cadence::%s_%s_%s.per_tensor_out" % (pre, layout, q)):
+        "TempRule::kHifiQuantizedConv" + layout.capitalize()
+    for pre in ("quantized_conv", "quantized_conv2d") for layout in ("nhwc", "nchw")
+    for q in ("asym8sxsym8s_asym8s", "asym8uxsym8u_asym8u")})
 # A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
 # allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines
 # it logs when a request fails).

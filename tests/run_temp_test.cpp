@@ -357,6 +357,68 @@ TEST(RunTemp, HifiMaxPoolNhwcAsksForTheNnlibMaxpoolScratch) {
   EXPECT_NE(small.check->then.find("xa_nn_maxpool_asym8"), std::string::npos) << small.check->then;
 }
 
+// The HiFi specialised quantized convolutions: NHWC asks for xa_nn_conv2d_getsize's bytes, NCHW
+// first for the input's and the kernel's NHWC copies; nothing is checked, so a pool of the peak
+// - 1 logs the runtime's and allocate_temp_memory's lines at the peak's instruction and the kernel
+// goes on (the NNLib rejects the NULL); groups != 1 aborts before asking; the state's six
+// pointers are the target's.
+TEST(RunTemp, HifiQuantizedConvAsksForTheTransposesAndTheNnlibConv2dScratch) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_quantized_conv2d"));
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  ASSERT_EQ(t.calls.size(), 7u);
+  // 8 + (48 + 7) + (10 rows x 3 x 16 channels + 7) + 8.
+  EXPECT_EQ(t.calls[1].requests[0].bytes, 558u);
+  EXPECT_EQ(t.calls[1].requests[0].check, "");
+  EXPECT_EQ(t.calls[0].requests[0].bytes, 0u);  // getsize -1: 8 channels over 3
+  ASSERT_EQ(t.calls[5].requests.size(), 3u);
+  EXPECT_EQ(t.calls[5].requests[0].bytes, 16392u);  // 16 x 32 x 32 + 8
+  EXPECT_EQ(t.calls[5].requests[1].bytes, 4616u);   // 32 x 16 x 3 x 3 + 8
+  EXPECT_EQ(t.calls[5].requests[2].bytes, 1710u);
+  EXPECT_EQ(t.peak_bytes, 22734u);
+  EXPECT_EQ(t.peak_call, 5u);
+  EXPECT_NE(t.Describe().find("64d73d7, not public"), std::string::npos) << t.Describe();
+  // The state is 24 B on the 32-bit Xtensa core.
+  EXPECT_EQ(Temp(p, "1.4.1", "xtensa", o).calls[1].requests[0].bytes, 558u - 24u);
+  // 1.0.x names its operators quantized_conv_*; quantized_conv2d_* is not registered.
+  EXPECT_FALSE(Temp(p, "1.0.0", "x86_64", o).known());
+  const kernels::RunTemp old =
+      Temp(Read(testing::NamedScenarioProgram("hifi_quantized_conv")), "1.0.0", "x86_64", o);
+  EXPECT_TRUE(old.known());
+  EXPECT_EQ(old.peak_bytes, 22734u);
+  o.temp_pool_bytes = t.peak_bytes - 1;
+  const kernels::RunTemp small = Temp(p, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 5u);
+  EXPECT_EQ(small.check->log, (std::vector<std::string>{
+                                  "Memory allocation failed: 1718B requested (adjusted for "
+                                  "alignment), 1717B available",
+                                  "Failed to allocate temp memory. Bytes requested: 1710",
+                                  "Failed to allocate temp memory, error: 0x21"}));
+  EXPECT_NE(small.check->then.find("xa_nn_transpose_8_8"), std::string::npos)
+      << small.check->then;
+  o.temp_pool_bytes = t.peak_bytes;
+  EXPECT_TRUE(Temp(p, "1.4.1", "x86_64", o).check->fits);
+
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  const int x = m.Tensor({.dtype = testing::kChar, .sizes = {1, 4, 6, 6}});
+  const int w = m.Tensor({.dtype = testing::kChar, .sizes = {4, 1, 3, 3}});
+  const int bias = m.Tensor({.dtype = testing::kInt32, .sizes = {4}});
+  const int y = m.Tensor({.dtype = testing::kChar, .sizes = {1, 4, 4, 4}});
+  m.KernelCall(m.Operator("cadence::quantized_conv2d_nhwc_asym8sxsym8s_asym8s", "per_tensor_out"),
+               {x, w, bias, m.IntListOf({1, 1}), m.IntListOf({0, 0}), m.IntListOf({1, 1}),
+                m.Int(4), m.Int(0), m.Int(0), m.Double(1), m.Double(1), m.Int(0), m.Int(0),
+                m.Int(0), y, y});
+  const kernels::RunTemp grouped = Temp(Read(b), "1.4.1", "x86_64", {.kernels = {"cadence_hifi"}});
+  ASSERT_EQ(grouped.run_failures.size(), 1u);
+  EXPECT_NE(grouped.run_failures[0].find("Only groups=1"), std::string::npos);
+  EXPECT_EQ(grouped.peak_bytes, 0u);
+}
+
 // The Fusion G3 native_layer_norm asks for the default weight and bias it is not given (none at
 // 0.5.0), aligned to 16 from 1.0.0, and aborts (Result::get's ET_CHECK) when one is refused.
 TEST(RunTemp, FusionG3LayerNormAsksForTheDefaultsItIsNotGiven) {

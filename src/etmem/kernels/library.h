@@ -73,6 +73,13 @@ namespace etmem::kernels {
 // for SIZE_MAX) through its allocate_temp_memory; Char input passes PREC_SYM8S, for which the
 // modelled NNLib has no case (unknown); other dtypes return before asking (ET_DCHECK_MSG, which
 // aborts only a debug build).
+// kHifiQuantizedConvNhwc, kHifiQuantizedConvNchw: the Cadence HiFi specialised quantized
+// convolutions quantized_conv{,2d}_{nhwc,nchw}_asym8sxsym8s_asym8s and _asym8uxsym8u_asym8u
+// .per_tensor_out (quantized_conv_* at 1.0.x, quantized_conv2d_* from 1.1.0; the dtypes are not
+// looked at) with groups 1 (else ET_CHECK_MSG aborts) ask, unchecked, NCHW only, for the input's
+// and the kernel's numel + 8 B (their NHWC transposes), then for xa_nn_conv2d_getsize(..., 8, 8, 1)
+// B (hifi_nnlib.h; -1 asks for 0), reading every size as NCHW (the NHWC kernel too; a 3-D input
+// is a 1-D convolution).
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -100,6 +107,8 @@ enum class TempRule : uint8_t {
   kVisionSoftmaxTransposed,
   kHifiMeanReduce,
   kHifiMaxPool2dNhwc,
+  kHifiQuantizedConvNhwc,
+  kHifiQuantizedConvNchw,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

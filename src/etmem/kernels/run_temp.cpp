@@ -862,6 +862,105 @@ void HifiMaxPoolNhwc(const RuleCall& r, CallTemp& c) {
   GetsizeAssumed(r, c);
 }
 
+// The Cadence HiFi specialised quantized convolutions quantized_conv{,2d}_{nhwc,nchw}_asym8sxsym8s_
+// asym8s / asym8uxsym8u_asym8u.per_tensor_out(input, weight, bias, stride, padding, dilation,
+// groups, ..., *, out) (kHifiQuantizedConvNhwc, kHifiQuantizedConvNchw): no dtype is checked; a 3-D
+// input is a 1-D convolution (heights 1, widths from size(2)); sizes are read as NCHW whatever the
+// layout (channels input.size(1), weight.size(1); the NHWC kernel too); ET_CHECK_MSG(groups == 1)
+// (on the int16_t the kernel narrows groups to) aborts before asking; then, NCHW only, the input
+// (N x C x H x W + 8 B) and the kernel (OC x KC x KH x KW + 8 B) for their NHWC transposes, and
+// the scratch of xa_nn_conv2d_getsize(..., 8, 8, 1) (negative: 0) B, each unchecked.
+void HifiQuantizedConv(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool enough = args.size() >= 15;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const pte::TensorView* weight = enough ? m.TensorAt(args[1]) : nullptr;
+  const auto stride = enough ? IntListArg(m, args[3]) : std::nullopt;
+  const auto padding = enough ? IntListArg(m, args[4]) : std::nullopt;
+  const auto dilation = enough ? IntListArg(m, args[5]) : std::nullopt;
+  const pte::ValueView* groups = enough ? &m.values[static_cast<size_t>(args[6])] : nullptr;
+  const pte::TensorView* out = enough ? m.TensorAt(args[14]) : nullptr;
+  if (!in || !weight || !out || !stride || !padding || !dilation ||
+      groups->kind != ValueKind::kInt) {
+    c.unknown = "the call's arguments are not quantized_conv(Tensor input, Tensor weight, Tensor "
+                "bias, int[] stride, int[] padding, int[] dilation, int groups, ..., *, Tensor "
+                "out)";
+    return;
+  }
+  const auto i = m.SizesOf(*in);
+  const auto w = m.SizesOf(*weight);
+  const auto o = m.SizesOf(*out);
+  const bool conv1d = i.size() == 3;
+  const size_t need = conv1d ? 3 : 4;
+  if (i.size() < 3 || w.size() < need || o.size() < need || stride->size() < 2 ||
+      padding->size() < 2 || dilation->size() < 2) {
+    c.unknown = fmt::format("the kernel reads input.size(0..{0}), weight.size(0..{0}), "
+                            "out.size({0}) and two entries of stride, padding and dilation, which "
+                            "this call does not have: not modelled",
+                            need - 1);
+    return;
+  }
+  if (static_cast<int16_t>(groups->int_value()) != 1) {
+    c.fails = "groups is not 1: the kernel's ET_CHECK_MSG (\"Only groups=1 supported for regular "
+              "convolution\") aborts the runtime before asking";
+    return;
+  }
+  auto i32 = [](int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
+  const hifi_nnlib::Conv2dArgs a{.input_height = conv1d ? 1 : i[2],
+                                 .input_width = conv1d ? i[2] : i[3],
+                                 .input_channels = i[1],
+                                 .kernel_height = conv1d ? 1 : w[2],
+                                 .kernel_width = conv1d ? w[2] : w[3],
+                                 .kernel_channels = w[1],
+                                 .y_stride = i32((*stride)[0]),
+                                 .y_padding = i32((*padding)[0]),
+                                 .x_stride = i32((*stride)[1]),
+                                 .x_padding = i32((*padding)[1]),
+                                 .out_height = conv1d ? 1 : o[2],
+                                 .out_width = conv1d ? o[2] : o[3],
+                                 .out_channels = w[0]};
+  // int arithmetic (wrapping), then size_t.
+  auto plus8 = [&](std::initializer_list<int32_t> dims) {
+    int64_t n = 1;
+    for (int32_t d : dims) n = i32(n * d);
+    return AsSizeT(r.target, i32(n + 8));
+  };
+  std::string transposes;
+  if (r.rule == TempRule::kHifiQuantizedConvNchw) {
+    const uint64_t input = plus8({i[0], a.input_channels, a.input_height, a.input_width});
+    const uint64_t kernel = plus8({a.out_channels, a.kernel_channels, a.kernel_height, a.kernel_width});
+    HelperRequest(r, c, input, "");
+    HelperRequest(r, c, kernel, "");
+    transposes = fmt::format("the input's and the kernel's NHWC copies, N x C x H x W + 8 = {} and "
+                             "OC x KC x KH x KW + 8 = {} B; then ",
+                             input, kernel);
+  }
+  const int32_t size = hifi_nnlib::Conv2dGetsizePrec8(a, 6 * r.target.pointer.size);
+  HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+  for (TempRequest& q : c.requests)
+    q.unchecked_then =
+        r.rule == TempRule::kHifiQuantizedConvNchw
+            ? "the kernel does not check the pointers: it transposes into and convolves with "
+              "NULL, which (as at NNLib v4.1.0, XA_NNLIB_ARG_CHK_PTR) xa_nn_transpose_8_8 and "
+              "xa_nn_conv2d_per_chan_sym8sxasym8s reject, returning -1, which the kernel ignores: "
+              "the call succeeds with its output unwritten, with no line saying so"
+            : "the kernel does not check the pointer and hands NULL to "
+              "xa_nn_conv2d_per_chan_sym8sxasym8s, which (as at NNLib v4.1.0, its "
+              "XA_NNLIB_ARG_CHK_PTR) returns -1 without writing the output, which the kernel "
+              "ignores: the call succeeds with its output unwritten, with no line saying so";
+  c.formula = transposes +
+              (size < 0 ? std::string("xa_nn_conv2d_getsize -1 (its argument check fails), "
+                                      "asked as 0 B")
+                        : fmt::format("xa_nn_conv2d_getsize {} B (8 + (the state + 7) + (the "
+                                      "circular buffer + 7) + 8{})",
+                                      size,
+                                      (a.kernel_channels & 3) != 0
+                                          ? " + (the kernel padded to 4 channels + 7)"
+                                          : ""));
+  GetsizeAssumed(r, c);
+}
+
 constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] = {
     {TempRule::kTopk, Topk},
     {TempRule::kHifiMmTranspose, HifiMatmul},
@@ -886,6 +985,8 @@ constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] 
     {TempRule::kVisionSoftmaxTransposed, VisionSoftmax},
     {TempRule::kHifiMeanReduce, HifiMean},
     {TempRule::kHifiMaxPool2dNhwc, HifiMaxPoolNhwc},
+    {TempRule::kHifiQuantizedConvNhwc, HifiQuantizedConv},
+    {TempRule::kHifiQuantizedConvNchw, HifiQuantizedConv},
 };
 
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,

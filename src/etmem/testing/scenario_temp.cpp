@@ -19,7 +19,9 @@
 // (tests/measured/x86_64_run_temp_cadence_g3_vision.json); `hifi_mean`, the Cadence HiFi
 // mean.out on and off its NNLib path, and `hifi_quantized_max_pool2d_nhwc`, the HiFi
 // cadence::quantized_max_pool2d_nhwc.out on Byte input with several channels, with one, and on
-// Float (tests/measured/x86_64_run_temp_hifi_nnlib.json); `ethos_u_scratch` and
+// Float (tests/measured/x86_64_run_temp_hifi_nnlib.json); `hifi_quantized_conv` (1.0.x names) and
+// `hifi_quantized_conv2d` (from 1.1.0), the HiFi specialised quantized convolutions, NHWC and NCHW,
+// 2-D and 1-D (tests/measured/x86_64_run_temp_hifi_conv.json); `ethos_u_scratch` and
 // `ethos_u_scratch_in_blob`, an Ethos-U delegate whose Vela payload asks for its scratch from the
 // temp allocator or carries it, for the measurement with the real backend
 // (tests/measured/x86_64_run_temp_ethos_u.json).
@@ -527,6 +529,62 @@ ProgramBuilder ProgramWithHifiQuantizedMaxPool2dNhwc() {
   return program;
 }
 
+// cadence::quantized_conv{,2d}_*.per_tensor_out(input, weight, bias, stride, padding, dilation,
+// groups, input_zero_point, weight_zero_point, bias_scale, out_scale, out_zero_point,
+// out_multiplier, out_shift, *, out) -> out; groups 1, dilation [1, 1].
+int QuantizedConv(MethodBuilder& m, BumpPlanner& planner, int op, int8_t dtype,
+                  std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                  std::vector<int32_t> out_sizes, std::vector<int64_t> stride,
+                  std::vector<int64_t> padding) {
+  const int in = PlannedTensor(m, planner, in_sizes, dtype);
+  const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+  const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+  const int out = PlannedTensor(m, planner, out_sizes, dtype);
+  m.KernelCall(op, {in, weight, bias, m.IntListOf(stride), m.IntListOf(padding),
+                    m.IntListOf({1, 1}), m.Int(1), m.Int(0), m.Int(0), m.Double(0.5),
+                    m.Double(0.25), m.Int(0), m.Int(0), m.Int(0), out, out});
+  return out;
+}
+
+// The Cadence HiFi specialised quantized convolutions (`prefix`: quantized_conv at 1.0.x,
+// quantized_conv2d from 1.1.0), whose sizes the kernels read as NCHW: NHWC on an NHWC-shaped
+// Char input (its channels, read from size(1), are no multiple of the kernel's: getsize -1, a 0 B
+// request), on 16 channels, on Byte with 3 kernel channels (padded to 4) and stride 2 with
+// padding, and on a 3-D input (a 1-D convolution); NCHW on Char over 2 batches, on Byte with
+// padding (the peak), and on a 3-D Byte input with stride [1, 2] and padding.
+ProgramBuilder ProgramWithHifiQuantizedConv(const std::string& prefix) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const std::string q = "cadence::" + prefix;
+  const int nhwc_s = m.Operator(q + "_nhwc_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int nhwc_u = m.Operator(q + "_nhwc_asym8uxsym8u_asym8u", "per_tensor_out");
+  const int nchw_s = m.Operator(q + "_nchw_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int nchw_u = m.Operator(q + "_nchw_asym8uxsym8u_asym8u", "per_tensor_out");
+  std::vector<int32_t> outs;
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 8, 8, 3}, {4, 3, 3, 3},
+                               {1, 6, 6, 4}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 16, 10, 12}, {8, 16, 3, 3},
+                               {1, 8, 8, 10}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_u, kByte, {1, 3, 9, 9}, {5, 3, 3, 3},
+                               {1, 5, 4, 4}, {2, 2}, {1, 1}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 6, 20}, {4, 6, 5}, {1, 4, 16},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nchw_s, kChar, {2, 4, 7, 7}, {6, 4, 3, 3},
+                               {2, 6, 5, 5}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nchw_u, kByte, {1, 16, 32, 32}, {32, 16, 3, 3},
+                               {1, 32, 32, 32}, {1, 1}, {1, 1}));
+  outs.push_back(QuantizedConv(m, planner, nchw_u, kByte, {1, 5, 12}, {3, 5, 4}, {1, 3, 5},
+                               {1, 2}, {1, 1}));
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+ProgramBuilder ProgramWithHifiQuantizedConv10() { return ProgramWithHifiQuantizedConv("quantized_conv"); }
+ProgramBuilder ProgramWithHifiQuantizedConv2d() {
+  return ProgramWithHifiQuantizedConv("quantized_conv2d");
+}
+
 constexpr NamedScenario kTemp[] = {
     {"topk", ProgramWithTopk},
     {"hifi_matmul", ProgramWithHifiMatmul},
@@ -543,6 +601,8 @@ constexpr NamedScenario kTemp[] = {
     {"ethos_u_scratch_in_blob", ProgramWithEthosUScratchInBlob},
     {"hifi_mean", ProgramWithHifiMean},
     {"hifi_quantized_max_pool2d_nhwc", ProgramWithHifiQuantizedMaxPool2dNhwc},
+    {"hifi_quantized_conv", ProgramWithHifiQuantizedConv10},
+    {"hifi_quantized_conv2d", ProgramWithHifiQuantizedConv2d},
 };
 
 }  // namespace
