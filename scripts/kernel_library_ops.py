@@ -173,6 +173,15 @@ RULES.update({
         "TempRule::kHifiQuantizedConv" + layout.capitalize()
     for pre in ("quantized_conv", "quantized_conv2d") for layout in ("nhwc", "nchw")
     for q in ("asym8sxsym8s_asym8s", "asym8uxsym8u_asym8u")})
+# Their depthwise siblings, sized by xa_nn_conv2d_depthwise_getsize: NCHW (and its NHWC output's
+# transpose); NHWC, which reads its sizes as NCHW to 1.1.x and as NHWC from 1.2.0.
+RULES.update({
+    ("cadence_hifi", "cadence::%s_%s_depthwise_%s.per_tensor_out" % (pre, layout, q)):
+        "TempRule::kHifiQuantizedDepthwiseNchw" if layout == "nchw" else
+        [("v1.0.0", "TempRule::kHifiQuantizedDepthwiseNhwcAsNchw"),
+         ("v1.2.0", "TempRule::kHifiQuantizedDepthwiseNhwc")]
+    for pre in ("quantized_conv", "quantized_conv2d") for layout in ("nhwc", "nchw")
+    for q in ("asym8sxsym8s_asym8s", "asym8uxsym8u_asym8u")})
 # A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
 # allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines
 # it logs when a request fails).

@@ -204,10 +204,10 @@ TEST(MeasuredRunTemp, CadenceHifiMeanAndMaxPoolMatchTheRealKernelsAndNnlibGetsiz
   HoldToMeasured("x86_64_run_temp_hifi_nnlib.json");
 }
 
-// The HiFi specialised quantized convolutions (quantized_conv_* at 1.0.0, quantized_conv2d_* at
-// 1.1.0 to 1.4.1), NHWC and NCHW, 2-D and 1-D: NCHW's two transposes and the scratch sized by the
-// real NNLib v4.1.0 xa_nn_conv2d_getsize, each request's bytes and alignment, each pool, the peak,
-// the pool one byte short and the heap.
+// The HiFi specialised quantized convolutions and their depthwise siblings (quantized_conv_* at
+// 1.0.0, quantized_conv2d_* at 1.1.0 to 1.4.1), NHWC and NCHW, 2-D and 1-D: NCHW's transposes and
+// the scratch sized by the real NNLib v4.1.0 xa_nn_conv2d_getsize / xa_nn_conv2d_depthwise_getsize,
+// each request's bytes and alignment, each pool, the peak, the pool one byte short and the heap.
 TEST(MeasuredRunTemp, CadenceHifiQuantizedConvMatchesTheRealKernelsAndNnlibGetsize) {
   HoldToMeasured("x86_64_run_temp_hifi_conv.json");
 }

@@ -419,6 +419,41 @@ TEST(RunTemp, HifiQuantizedConvAsksForTheTransposesAndTheNnlibConv2dScratch) {
   EXPECT_EQ(grouped.peak_bytes, 0u);
 }
 
+// The HiFi specialised depthwise convolutions ask for xa_nn_conv2d_depthwise_getsize's bytes,
+// NCHW then for its NHWC output; the NHWC kernel reads its sizes as NCHW to 1.1.x and as NHWC
+// from 1.2.0; a pool of the peak - 1 fails the peak's second request, unchecked.
+TEST(RunTemp, HifiQuantizedDepthwiseAsksForTheNnlibDepthwiseScratch) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_depthwise"));
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  ASSERT_EQ(t.calls.size(), 7u);
+  // [1, 8, 8, 4] with weight [3, 3, 4, 1]: the state 48 + 8 rows x 4 channels x 3 + 3 x 3 x 4 to 8.
+  EXPECT_EQ(t.calls[0].requests[0].bytes, 48u + 96u + 40u);
+  // To 1.1.x the same is read as 8 channels, out channels 3: a multiplier of 0, getsize -1.
+  EXPECT_EQ(Temp(p, "1.1.0", "x86_64", o).calls[0].requests[0].bytes, 0u);
+  EXPECT_EQ(Temp(p, "1.1.0", "x86_64", o).calls[2].requests[0].bytes, 304u);
+  // The state's pointers are the target's: 28 B, aligned to 32.
+  EXPECT_EQ(Temp(p, "1.4.1", "xtensa", o).calls[0].requests[0].bytes, 32u + 96u + 40u);
+  ASSERT_EQ(t.calls[5].requests.size(), 2u);
+  EXPECT_EQ(t.calls[5].requests[0].bytes, 736u);
+  EXPECT_EQ(t.calls[5].requests[1].bytes, 32u * 14 * 14 + 8);
+  EXPECT_EQ(t.peak_bytes, 7016u);
+  o.temp_pool_bytes = t.peak_bytes - 1;
+  const kernels::RunTemp small = Temp(p, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 5u);
+  EXPECT_EQ(small.check->log, (std::vector<std::string>{
+                                  "Memory allocation failed: 6280B requested (adjusted for "
+                                  "alignment), 6279B available",
+                                  "Failed to allocate temp memory. Bytes requested: 6280",
+                                  "Failed to allocate temp memory, error: 0x21"}));
+  EXPECT_NE(small.check->then.find("xa_nn_conv2d_depthwise_per_chan_sym8sxasym8s"),
+            std::string::npos);
+}
+
 // The Fusion G3 native_layer_norm asks for the default weight and bias it is not given (none at
 // 0.5.0), aligned to 16 from 1.0.0, and aborts (Result::get's ET_CHECK) when one is refused.
 TEST(RunTemp, FusionG3LayerNormAsksForTheDefaultsItIsNotGiven) {

@@ -107,4 +107,51 @@ int32_t Conv2dGetsizePrec8(const Conv2dArgs& a, uint32_t state_bytes) {
   return mem;
 }
 
+int32_t DepthwiseGetsizePrec8(const DepthwiseArgs& a, uint32_t pointer_bytes) {
+  if (a.input_height <= 0 || a.input_width <= 0 || a.input_channels <= 0 ||
+      a.kernel_height <= 0 || a.kernel_width <= 0 || a.channels_multiplier <= 0 ||
+      a.x_stride <= 0 || a.y_stride <= 0 || a.x_padding < 0 || a.y_padding < 0 ||
+      a.out_height <= 0 || a.out_width <= 0 || (a.inp_data_format != 0 && a.inp_data_format != 1))
+    return -1;
+  // sizeof(xa_nn_conv2d_dw_state_t): xa_nn_circ_buf_t (three pointers, three WORD32), then a
+  // pointer.
+  const int32_t p = static_cast<int32_t>(pointer_bytes);
+  const int32_t state_bytes = AlignedSize(AlignedSize(3 * p + 12, p) + p, p);
+  const int32_t state = AlignedSize(state_bytes, kAlignment);
+  constexpr int32_t kCircBytes = 1, kScratchBytes = 8;  // circ_buf_precision 8
+  if (a.inp_data_format == 0) {
+    // xa_nn_dilated_conv2d_depthwise_nhwc_getsize with dilation 1 (its gcd is 1: the stride and
+    // output height as given), xa_nn_dilated_circ_buf_nhwc_getsize.
+    int32_t rows = Add(a.kernel_height, Mul(a.out_height - 1, a.y_stride));
+    rows = std::max(rows, Add(a.y_padding, a.input_height));
+    const int32_t channels = AlignedSize(Mul(a.input_channels, a.channels_multiplier), 4);
+    int32_t circ = Mul(Mul(Mul(kCircBytes, rows), channels), a.kernel_width);
+    if (circ < 0) circ = -1;
+    circ = AlignedSize(circ, kAlignment);
+    const int32_t kernel = AlignedSize(Mul(Mul(Mul(kCircBytes, a.kernel_height), a.kernel_width), 4),
+                                       kAlignment);
+    if (circ < 0) return -1;
+    return Add(Add(state, circ), kernel);
+  }
+  // xa_nn_dilated_conv2d_depthwise_nchw_getsize with dilation 1, xa_nn_circ_buf_nchw_getsize.
+  constexpr int32_t kOutHeightPerIter = 2;  // OUT_HEIGHT_PER_ITER
+  const int32_t kernel_width_pad = AlignedSize(a.kernel_width, 4);
+  const int32_t kernel_height_pad = AlignedSize(a.kernel_height, 4);
+  const int32_t rows = Add(a.kernel_height, Mul(kOutHeightPerIter - 1, a.y_stride));
+  int32_t width = Add(a.kernel_width, Mul(a.out_width - 1, a.x_stride));
+  width = std::max(width, Add(a.x_padding, a.input_width));
+  width = AlignedSize(width, 4);
+  if (Sub(rows, a.kernel_height) % a.y_stride != 0) return -1;  // the circular buffer's -2
+  int32_t circ = Mul(Mul(kCircBytes, rows), width);
+  if (circ < 0) return -1;  // its -3
+  circ = AlignedSize(circ, kAlignment);
+  const int32_t out_width_stride_1 = AlignedSize(Add(1, Sub(width, a.kernel_width)), 4);
+  const int32_t out_rows = Add(1, Sub(rows, a.kernel_height) / a.y_stride);
+  const int32_t scratch =
+      AlignedSize(Mul(Mul(out_rows, out_width_stride_1), kScratchBytes), kAlignment);
+  const int32_t padded_kernel = Mul(Mul(kernel_width_pad, kernel_height_pad), kCircBytes);
+  const int32_t total = Add(Add(Add(state, circ), padded_kernel), scratch);
+  return total < 0 ? -1 : total;
+}
+
 }  // namespace etmem::kernels::hifi_nnlib

@@ -62,4 +62,26 @@ struct Conv2dArgs {
 };
 int32_t Conv2dGetsizePrec8(const Conv2dArgs& a, uint32_t state_bytes);
 
+// xa_nnlib/algo/kernels/cnn/hifi4/xa_nn_conv2d_depthwise.c, xa_nn_conv2d_depthwise_getsize with
+// circ_buf_precision 8 (what the HiFi depthwise convolutions pass: a 1-byte circular buffer, an
+// 8-byte scratch) and no dilation. A non-positive input height, width or channel count, kernel
+// height or width, channel multiplier, stride, output height or width, or a negative padding,
+// returns -1; so does an inp_data_format other than 0 or 1. The state (xa_nn_conv2d_dw_state_t,
+// `pointer_bytes` wide pointers) and the circular buffer are each aligned up to 8 (this file's
+// ALIGNED_SIZE rounds: xa_nn_circ_buf.h). NHWC (0): the state + the circular buffer
+// (max(kh + (oh - 1) x sy, py + ih) rows x the channels (ic x multiplier) rounded up to 4 x kw
+// B; a negative product gives -1, which the rounding to 8 makes 0) + kh x kw x 4 rounded up to 8
+// (the kernel). NCHW (1): with the circular buffer's width max(kw + (ow - 1) x sx, px + iw)
+// rounded up to 4, the state + (kh + sy) x that width (-1 when negative) + the kernel's kw and kh
+// each rounded up to 4 + 2 x (the width - kw + 1, rounded up to 4) x 8 (the scratch rows); a
+// negative total gives -1.
+struct DepthwiseArgs {
+  int32_t input_height = 0, input_width = 0, input_channels = 0;
+  int32_t kernel_height = 0, kernel_width = 0, channels_multiplier = 0;
+  int32_t x_stride = 0, y_stride = 0, x_padding = 0, y_padding = 0;
+  int32_t out_height = 0, out_width = 0;
+  int32_t inp_data_format = 0;  // 0 NHWC, 1 NCHW
+};
+int32_t DepthwiseGetsizePrec8(const DepthwiseArgs& a, uint32_t pointer_bytes);
+
 }  // namespace etmem::kernels::hifi_nnlib

@@ -80,6 +80,12 @@ namespace etmem::kernels {
 // and the kernel's numel + 8 B (their NHWC transposes), then for xa_nn_conv2d_getsize(..., 8, 8, 1)
 // B (hifi_nnlib.h; -1 asks for 0), reading every size as NCHW (the NHWC kernel too; a 3-D input
 // is a 1-D convolution).
+// kHifiQuantizedDepthwiseNchw, kHifiQuantizedDepthwiseNhwcAsNchw, kHifiQuantizedDepthwiseNhwc: their
+// depthwise_asym8sxsym8s_asym8s / _asym8uxsym8u_asym8u siblings (groups and dtypes not looked at)
+// ask, unchecked, for xa_nn_conv2d_depthwise_getsize(..., 8, NHWC 0 / NCHW 1) B (-1 asks for 0),
+// NCHW then for out's numel + 8 B (its NHWC output, transposed back); NCHW and NHWC to 1.1.x
+// (AsNchw) read sizes as NCHW, weight [OC, _, KH, KW]; NHWC from 1.2.0 reads input [N, H, W, C],
+// weight [KH, KW, OC] and out [_, OH, OW, _].
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -109,6 +115,9 @@ enum class TempRule : uint8_t {
   kHifiMaxPool2dNhwc,
   kHifiQuantizedConvNhwc,
   kHifiQuantizedConvNchw,
+  kHifiQuantizedDepthwiseNchw,
+  kHifiQuantizedDepthwiseNhwcAsNchw,
+  kHifiQuantizedDepthwiseNhwc,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

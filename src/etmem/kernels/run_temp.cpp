@@ -961,6 +961,108 @@ void HifiQuantizedConv(const RuleCall& r, CallTemp& c) {
   GetsizeAssumed(r, c);
 }
 
+// The Cadence HiFi specialised depthwise quantized convolutions quantized_conv{,2d}_{nhwc,nchw}_
+// depthwise_asym8sxsym8s_asym8s / asym8uxsym8u_asym8u.per_tensor_out (same arguments as
+// HifiQuantizedConv; kHifiQuantizedDepthwiseNchw, kHifiQuantizedDepthwiseNhwcAsNchw,
+// kHifiQuantizedDepthwiseNhwc): no dtype, groups or dilation is looked at; a 3-D input is a 1-D
+// convolution; the channel multiplier is out channels / input channels. NCHW and the NHWC kernel
+// to 1.1.x read input [N, C, H, W], weight [OC, _, KH, KW] and out [_, _, OH, OW]; the NHWC kernel
+// from 1.2.0 reads input [N, H, W, C], weight [KH, KW, OC] and out [_, OH, OW, _] (3-D input:
+// [N, W, C], [K, OC], [_, OW, _]). One unchecked request of xa_nn_conv2d_depthwise_getsize(...,
+// 8, 0 NHWC / 1 NCHW) (negative: 0) B, then, NCHW only, N x OC x OH x OW + 8 B for the NHWC
+// output it transposes back.
+void HifiQuantizedDepthwise(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool enough = args.size() >= 15;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const pte::TensorView* weight = enough ? m.TensorAt(args[1]) : nullptr;
+  const auto stride = enough ? IntListArg(m, args[3]) : std::nullopt;
+  const auto padding = enough ? IntListArg(m, args[4]) : std::nullopt;
+  const pte::TensorView* out = enough ? m.TensorAt(args[14]) : nullptr;
+  if (!in || !weight || !out || !stride || !padding) {
+    c.unknown = "the call's arguments are not quantized_conv(Tensor input, Tensor weight, Tensor "
+                "bias, int[] stride, int[] padding, int[] dilation, int groups, ..., *, Tensor "
+                "out)";
+    return;
+  }
+  const auto i = m.SizesOf(*in);
+  const auto w = m.SizesOf(*weight);
+  const auto o = m.SizesOf(*out);
+  const bool conv1d = i.size() == 3;
+  const bool nhwc = r.rule == TempRule::kHifiQuantizedDepthwiseNhwc;
+  // The highest index read of weight and out.
+  const size_t need = nhwc ? (conv1d ? 2 : 3) : (conv1d ? 3 : 4);
+  if (i.size() < 3 || w.size() < need || o.size() < need || stride->size() < 2 ||
+      padding->size() < 2) {
+    c.unknown = fmt::format("the kernel reads input.size(0..{0}), weight.size(0..{1}), "
+                            "out.size({1}) and two entries of stride and padding, which this "
+                            "call does not have: not modelled",
+                            conv1d ? 2 : 3, need - 1);
+    return;
+  }
+  auto i32 = [](int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
+  hifi_nnlib::DepthwiseArgs a;
+  int32_t out_channels = 0;
+  if (nhwc) {
+    a.input_height = conv1d ? 1 : i[1];
+    a.input_width = conv1d ? i[1] : i[2];
+    a.input_channels = conv1d ? i[2] : i[3];
+    a.kernel_height = conv1d ? 1 : w[0];
+    a.kernel_width = conv1d ? w[0] : w[1];
+    out_channels = conv1d ? w[1] : w[2];
+    a.out_height = conv1d ? 1 : o[1];
+    a.out_width = conv1d ? o[1] : o[2];
+  } else {
+    a.input_height = conv1d ? 1 : i[2];
+    a.input_width = conv1d ? i[2] : i[3];
+    a.input_channels = i[1];
+    a.kernel_height = conv1d ? 1 : w[2];
+    a.kernel_width = conv1d ? w[2] : w[3];
+    out_channels = w[0];
+    a.out_height = conv1d ? 1 : o[2];
+    a.out_width = conv1d ? o[2] : o[3];
+  }
+  if (a.input_channels == 0) {
+    c.unknown = "no input channels: the kernel divides out channels by 0 for the channel "
+                "multiplier before asking: not modelled";
+    return;
+  }
+  a.channels_multiplier = i32(int64_t{out_channels} / a.input_channels);
+  a.x_stride = i32((*stride)[1]);
+  a.y_stride = i32((*stride)[0]);
+  a.x_padding = i32((*padding)[1]);
+  a.y_padding = i32((*padding)[0]);
+  const bool nchw = r.rule == TempRule::kHifiQuantizedDepthwiseNchw;
+  a.inp_data_format = nchw ? 1 : 0;
+  const int32_t size = hifi_nnlib::DepthwiseGetsizePrec8(a, r.target.pointer.size);
+  HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+  c.formula = size < 0 ? std::string("xa_nn_conv2d_depthwise_getsize -1 (its argument check "
+                                     "fails), asked as 0 B")
+                       : fmt::format("xa_nn_conv2d_depthwise_getsize {} B ({}: the state + the "
+                                     "circular buffer + the kernel{})",
+                                     size, nchw ? "NCHW" : "NHWC", nchw ? " + the scratch rows" : "");
+  if (nchw) {
+    int64_t n = 1;
+    for (int32_t d : {i[0], out_channels, a.out_height, a.out_width}) n = i32(n * d);
+    const uint64_t bytes = AsSizeT(r.target, i32(n + 8));
+    HelperRequest(r, c, bytes, "");
+    c.formula += fmt::format("; the NHWC output, N x OC x OH x OW + 8 = {} B", bytes);
+  }
+  for (TempRequest& q : c.requests)
+    q.unchecked_then =
+        nchw ? "the kernel does not check the pointers: xa_nn_conv2d_depthwise_per_chan_sym8sxasym8s "
+               "rejects a NULL scratch or output (as at NNLib v4.1.0, XA_NNLIB_ARG_CHK_PTR: -1, "
+               "which the kernel ignores) and xa_nn_transpose_8_8 then copies the unwritten NHWC "
+               "buffer to the output, or rejects it too: the call succeeds with its output not "
+               "computed, with no line saying so"
+             : "the kernel does not check the pointer and hands NULL to "
+               "xa_nn_conv2d_depthwise_per_chan_sym8sxasym8s, which (as at NNLib v4.1.0, its "
+               "XA_NNLIB_ARG_CHK_PTR) returns -1 without writing the output, which the kernel "
+               "ignores: the call succeeds with its output unwritten, with no line saying so";
+  GetsizeAssumed(r, c);
+}
+
 constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] = {
     {TempRule::kTopk, Topk},
     {TempRule::kHifiMmTranspose, HifiMatmul},
@@ -987,6 +1089,9 @@ constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] 
     {TempRule::kHifiMaxPool2dNhwc, HifiMaxPoolNhwc},
     {TempRule::kHifiQuantizedConvNhwc, HifiQuantizedConv},
     {TempRule::kHifiQuantizedConvNchw, HifiQuantizedConv},
+    {TempRule::kHifiQuantizedDepthwiseNchw, HifiQuantizedDepthwise},
+    {TempRule::kHifiQuantizedDepthwiseNhwcAsNchw, HifiQuantizedDepthwise},
+    {TempRule::kHifiQuantizedDepthwiseNhwc, HifiQuantizedDepthwise},
 };
 
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,

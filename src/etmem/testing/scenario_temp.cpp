@@ -21,7 +21,8 @@
 // cadence::quantized_max_pool2d_nhwc.out on Byte input with several channels, with one, and on
 // Float (tests/measured/x86_64_run_temp_hifi_nnlib.json); `hifi_quantized_conv` (1.0.x names) and
 // `hifi_quantized_conv2d` (from 1.1.0), the HiFi specialised quantized convolutions, NHWC and NCHW,
-// 2-D and 1-D (tests/measured/x86_64_run_temp_hifi_conv.json); `ethos_u_scratch` and
+// 2-D and 1-D, and `hifi_quantized_conv_depthwise` / `hifi_quantized_conv2d_depthwise`, their
+// depthwise siblings (tests/measured/x86_64_run_temp_hifi_conv.json); `ethos_u_scratch` and
 // `ethos_u_scratch_in_blob`, an Ethos-U delegate whose Vela payload asks for its scratch from the
 // temp allocator or carries it, for the measurement with the real backend
 // (tests/measured/x86_64_run_temp_ethos_u.json).
@@ -580,7 +581,49 @@ ProgramBuilder ProgramWithHifiQuantizedConv(const std::string& prefix) {
   m.PlannedBufferSizes({planner.high_water()});
   return program;
 }
+
+// Their depthwise siblings (`prefix` as above): NHWC on NHWC-shaped input and weight [3, 3, 4, 1]
+// (from 1.2.0 the kernel reads [KH, KW, OC]; to 1.1.x it reads every size as NCHW, 3 out channels
+// over 8, a channel multiplier of 0: getsize -1, a 0 B request), on Byte with a multiplier of 2,
+// stride 2 and padding, on NCHW-shaped input (what the kernel to 1.1.x reads as meant; from 1.2.0
+// getsize -1), and on a 3-D input; NCHW on Char over 2 batches with a multiplier of 2, on Byte
+// with stride 2 and padding (the peak), and on a 3-D Byte input with stride [1, 2] and padding
+// [0, 2].
+ProgramBuilder ProgramWithHifiQuantizedDepthwise(const std::string& prefix) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const std::string q = "cadence::" + prefix;
+  const int nhwc_s = m.Operator(q + "_nhwc_depthwise_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int nhwc_u = m.Operator(q + "_nhwc_depthwise_asym8uxsym8u_asym8u", "per_tensor_out");
+  const int nchw_s = m.Operator(q + "_nchw_depthwise_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int nchw_u = m.Operator(q + "_nchw_depthwise_asym8uxsym8u_asym8u", "per_tensor_out");
+  std::vector<int32_t> outs;
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 8, 8, 4}, {3, 3, 4, 1},
+                               {1, 6, 6, 4}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_u, kByte, {1, 10, 12, 6}, {3, 3, 12, 1},
+                               {1, 5, 6, 12}, {2, 2}, {1, 1}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 6, 9, 9}, {6, 1, 3, 3},
+                               {1, 6, 7, 7}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 20, 8}, {5, 8, 1}, {1, 16, 8},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nchw_s, kChar, {2, 4, 7, 7}, {8, 1, 3, 3},
+                               {2, 8, 5, 5}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nchw_u, kByte, {1, 32, 28, 28}, {32, 1, 3, 3},
+                               {1, 32, 14, 14}, {2, 2}, {1, 1}));
+  outs.push_back(QuantizedConv(m, planner, nchw_u, kByte, {1, 6, 30}, {6, 1, 5}, {1, 6, 13},
+                               {1, 2}, {0, 2}));
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
 ProgramBuilder ProgramWithHifiQuantizedConv10() { return ProgramWithHifiQuantizedConv("quantized_conv"); }
+ProgramBuilder ProgramWithHifiQuantizedDepthwise10() {
+  return ProgramWithHifiQuantizedDepthwise("quantized_conv");
+}
+ProgramBuilder ProgramWithHifiQuantizedDepthwise2d() {
+  return ProgramWithHifiQuantizedDepthwise("quantized_conv2d");
+}
 ProgramBuilder ProgramWithHifiQuantizedConv2d() {
   return ProgramWithHifiQuantizedConv("quantized_conv2d");
 }
@@ -603,6 +646,8 @@ constexpr NamedScenario kTemp[] = {
     {"hifi_quantized_max_pool2d_nhwc", ProgramWithHifiQuantizedMaxPool2dNhwc},
     {"hifi_quantized_conv", ProgramWithHifiQuantizedConv10},
     {"hifi_quantized_conv2d", ProgramWithHifiQuantizedConv2d},
+    {"hifi_quantized_conv_depthwise", ProgramWithHifiQuantizedDepthwise10},
+    {"hifi_quantized_conv2d_depthwise", ProgramWithHifiQuantizedDepthwise2d},
 };
 
 }  // namespace
