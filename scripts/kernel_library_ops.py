@@ -173,6 +173,20 @@ RULES.update({
         "TempRule::kHifiQuantizedConv" + layout.capitalize()
     for pre in ("quantized_conv", "quantized_conv2d") for layout in ("nhwc", "nchw")
     for q in ("asym8sxsym8s_asym8s", "asym8uxsym8u_asym8u")})
+# op_quantized_conv{,2d}_{nchw,nhwc}_out.cpp, the generic .out / .per_tensor_out: the NNLib path
+# (Char input to 1.1.x, Char or Byte from 1.2.0) asks as the specialised or the depthwise kernel;
+# NHWC from 1.2.0 (its sizes read as NHWC, its depthwise weights told by their rank) is not
+# modelled.
+RULES.update({
+    ("cadence_hifi", "cadence::%s_%s.%s" % (pre, layout, variant)):
+        [("v1.0.0", "TempRule::kHifiQuantizedConvGeneric%s10" % layout.capitalize()),
+         ("v1.2.0", "TempRule::kHifiQuantizedConvGenericNchw" if layout == "nchw" else
+          "TempRule::kUnknownSize")]
+    for pre in ("quantized_conv", "quantized_conv2d") for layout in ("nchw", "nhwc")
+    for variant in ("out", "per_tensor_out")})
+# op_quantized_conv_out.cpp (0.6.0, 0.7.0): cadence::quantized_conv.out, the same NNLib paths as
+# 1.0.x's generic kernels, NHWC or NCHW by its channel_last.
+RULES[("cadence_hifi", "cadence::quantized_conv.out")] = "TempRule::kHifiQuantizedConvChannelLast"
 # Their depthwise siblings, sized by xa_nn_conv2d_depthwise_getsize: NCHW (and its NHWC output's
 # transpose); NHWC, which reads its sizes as NCHW to 1.1.x and as NHWC from 1.2.0.
 RULES.update({

@@ -454,6 +454,62 @@ TEST(RunTemp, HifiQuantizedDepthwiseAsksForTheNnlibDepthwiseScratch) {
             std::string::npos);
 }
 
+// The HiFi generic quantized convolutions ask as the specialised kernel (groups 1) or the
+// depthwise one (groups = input channels) on their NNLib path: Char input, or from 1.2.0 Char and
+// Byte, with dilation 1; a dilation, other groups and other dtypes ask for nothing. The NHWC one
+// from 1.2.0 is not modelled. 0.6.x's cadence::quantized_conv.out asks as 1.0.x's.
+TEST(RunTemp, HifiQuantizedConvGenericAsksOnItsNnlibPath) {
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_generic"));
+  const kernels::RunTemp old = Temp(p, "1.1.0", "x86_64", o);
+  EXPECT_TRUE(old.known());
+  ASSERT_EQ(old.calls.size(), 4u);  // instructions 0, 1, 5, 6: Byte, dilation, groups 2 ask nothing
+  EXPECT_EQ(old.calls[0].requests.size(), 3u);
+  EXPECT_EQ(old.calls[1].requests.size(), 2u);
+  EXPECT_EQ(old.calls[3].instruction, 6u);
+  ASSERT_EQ(old.calls[3].requests.size(), 2u);
+  EXPECT_EQ(old.calls[3].requests[1].bytes, 6u * 7 * 7 + 8);  // NHWC: a temporary output
+  const kernels::RunTemp now = Temp(p, "1.4.1", "x86_64", o);
+  EXPECT_FALSE(now.known());  // NHWC from 1.2.0
+  ASSERT_EQ(now.calls.size(), 5u);
+  EXPECT_EQ(now.calls[2].instruction, 2u);  // Byte from 1.2.0
+  EXPECT_EQ(now.calls[2].requests[2].bytes, 373u);
+  EXPECT_NE(now.calls[3].unknown.find("xa_nn_"), std::string::npos);
+  const pte::ProgramView nchw =
+      Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_nchw_generic"));
+  const kernels::RunTemp t = Temp(nchw, "1.4.1", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  EXPECT_EQ(t.peak_bytes, 821u);
+  o.temp_pool_bytes = t.peak_bytes - 1;
+  const kernels::RunTemp small = Temp(nchw, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 2u);
+  EXPECT_EQ(small.check->log, (std::vector<std::string>{
+                                  "Memory allocation failed: 385B requested (adjusted for "
+                                  "alignment), 384B available",
+                                  "Failed to allocate temp memory. Bytes requested: 373",
+                                  "Failed to allocate temp memory, error: 0x21"}));
+  // 0.6.x's and 0.7.x's cadence::quantized_conv.out: the same paths, NHWC by channel_last, at the
+  // allocator's default alignment and without allocate_temp_memory's line.
+  const pte::ProgramView cl =
+      Read(testing::NamedScenarioProgram("hifi_quantized_conv_channel_last"));
+  o.temp_pool_bytes.reset();
+  const kernels::RunTemp v06 = Temp(cl, "0.6.0", "x86_64", o);
+  EXPECT_TRUE(v06.known());
+  ASSERT_EQ(v06.calls.size(), 4u);
+  EXPECT_EQ(v06.calls[2].instruction, 3u);
+  EXPECT_EQ(v06.calls[2].requests[0].bytes, 558u);
+  EXPECT_EQ(v06.calls[2].requests[0].alignment, 8u);
+  EXPECT_EQ(v06.peak_bytes, 808u);
+  o.temp_pool_bytes = 807;
+  const kernels::RunTemp v06_small = Temp(cl, "0.6.0", "x86_64", o);
+  ASSERT_TRUE(v06_small.check && !v06_small.check->fits);
+  EXPECT_EQ(v06_small.check->log.size(), 2u);
+  EXPECT_FALSE(Temp(cl, "1.0.0", "x86_64", o).known());  // removed at 1.0.0
+}
+
 // The Fusion G3 native_layer_norm asks for the default weight and bias it is not given (none at
 // 0.5.0), aligned to 16 from 1.0.0, and aborts (Result::get's ET_CHECK) when one is refused.
 TEST(RunTemp, FusionG3LayerNormAsksForTheDefaultsItIsNotGiven) {

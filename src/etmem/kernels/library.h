@@ -86,6 +86,13 @@ namespace etmem::kernels {
 // NCHW then for out's numel + 8 B (its NHWC output, transposed back); NCHW and NHWC to 1.1.x
 // (AsNchw) read sizes as NCHW, weight [OC, _, KH, KW]; NHWC from 1.2.0 reads input [N, H, W, C],
 // weight [KH, KW, OC] and out [_, OH, OW, _].
+// kHifiQuantizedConvGenericNchw10, kHifiQuantizedConvGenericNhwc10 (1.0.x, 1.1.x),
+// kHifiQuantizedConvGenericNchw (from 1.2.0): the generic quantized_conv{,2d}_{nchw,nhwc}.out and
+// .per_tensor_out on Char input (Char or Byte from 1.2.0) with dilation 1, reading sizes as NCHW,
+// ask as the specialised kernel with groups 1 and as the depthwise one with groups equal to the
+// input channels (NHWC: a temporary output of numel + 8 B after its scratch); anything else asks
+// for nothing. kHifiQuantizedConvChannelLast: 0.6.0's and 0.7.0's cadence::quantized_conv.out, the
+// same as the 1.0.x ones, NHWC when its channel_last is true.
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -118,6 +125,10 @@ enum class TempRule : uint8_t {
   kHifiQuantizedDepthwiseNchw,
   kHifiQuantizedDepthwiseNhwcAsNchw,
   kHifiQuantizedDepthwiseNhwc,
+  kHifiQuantizedConvGenericNchw10,
+  kHifiQuantizedConvGenericNhwc10,
+  kHifiQuantizedConvGenericNchw,
+  kHifiQuantizedConvChannelLast,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

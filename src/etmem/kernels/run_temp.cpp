@@ -870,17 +870,17 @@ void HifiMaxPoolNhwc(const RuleCall& r, CallTemp& c) {
 // (on the int16_t the kernel narrows groups to) aborts before asking; then, NCHW only, the input
 // (N x C x H x W + 8 B) and the kernel (OC x KC x KH x KW + 8 B) for their NHWC transposes, and
 // the scratch of xa_nn_conv2d_getsize(..., 8, 8, 1) (negative: 0) B, each unchecked.
-void HifiQuantizedConv(const RuleCall& r, CallTemp& c) {
+void ConvRequests(const RuleCall& r, CallTemp& c, bool nchw, size_t out_arg = 14) {
   const pte::MethodView& m = r.m;
   const std::span<const int32_t> args = r.args;
-  const bool enough = args.size() >= 15;
+  const bool enough = args.size() > out_arg;
   const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
   const pte::TensorView* weight = enough ? m.TensorAt(args[1]) : nullptr;
   const auto stride = enough ? IntListArg(m, args[3]) : std::nullopt;
   const auto padding = enough ? IntListArg(m, args[4]) : std::nullopt;
   const auto dilation = enough ? IntListArg(m, args[5]) : std::nullopt;
   const pte::ValueView* groups = enough ? &m.values[static_cast<size_t>(args[6])] : nullptr;
-  const pte::TensorView* out = enough ? m.TensorAt(args[14]) : nullptr;
+  const pte::TensorView* out = enough ? m.TensorAt(args[out_arg]) : nullptr;
   if (!in || !weight || !out || !stride || !padding || !dilation ||
       groups->kind != ValueKind::kInt) {
     c.unknown = "the call's arguments are not quantized_conv(Tensor input, Tensor weight, Tensor "
@@ -927,7 +927,7 @@ void HifiQuantizedConv(const RuleCall& r, CallTemp& c) {
     return AsSizeT(r.target, i32(n + 8));
   };
   std::string transposes;
-  if (r.rule == TempRule::kHifiQuantizedConvNchw) {
+  if (nchw) {
     const uint64_t input = plus8({i[0], a.input_channels, a.input_height, a.input_width});
     const uint64_t kernel = plus8({a.out_channels, a.kernel_channels, a.kernel_height, a.kernel_width});
     HelperRequest(r, c, input, "");
@@ -940,8 +940,7 @@ void HifiQuantizedConv(const RuleCall& r, CallTemp& c) {
   HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
   for (TempRequest& q : c.requests)
     q.unchecked_then =
-        r.rule == TempRule::kHifiQuantizedConvNchw
-            ? "the kernel does not check the pointers: it transposes into and convolves with "
+        nchw ? "the kernel does not check the pointers: it transposes into and convolves with "
               "NULL, which (as at NNLib v4.1.0, XA_NNLIB_ARG_CHK_PTR) xa_nn_transpose_8_8 and "
               "xa_nn_conv2d_per_chan_sym8sxasym8s reject, returning -1, which the kernel ignores: "
               "the call succeeds with its output unwritten, with no line saying so"
@@ -971,15 +970,16 @@ void HifiQuantizedConv(const RuleCall& r, CallTemp& c) {
 // [N, W, C], [K, OC], [_, OW, _]). One unchecked request of xa_nn_conv2d_depthwise_getsize(...,
 // 8, 0 NHWC / 1 NCHW) (negative: 0) B, then, NCHW only, N x OC x OH x OW + 8 B for the NHWC
 // output it transposes back.
-void HifiQuantizedDepthwise(const RuleCall& r, CallTemp& c) {
+void DepthwiseRequests(const RuleCall& r, CallTemp& c, bool nhwc, bool nchw, bool out_temp,
+                       size_t out_arg = 14) {
   const pte::MethodView& m = r.m;
   const std::span<const int32_t> args = r.args;
-  const bool enough = args.size() >= 15;
+  const bool enough = args.size() > out_arg;
   const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
   const pte::TensorView* weight = enough ? m.TensorAt(args[1]) : nullptr;
   const auto stride = enough ? IntListArg(m, args[3]) : std::nullopt;
   const auto padding = enough ? IntListArg(m, args[4]) : std::nullopt;
-  const pte::TensorView* out = enough ? m.TensorAt(args[14]) : nullptr;
+  const pte::TensorView* out = enough ? m.TensorAt(args[out_arg]) : nullptr;
   if (!in || !weight || !out || !stride || !padding) {
     c.unknown = "the call's arguments are not quantized_conv(Tensor input, Tensor weight, Tensor "
                 "bias, int[] stride, int[] padding, int[] dilation, int groups, ..., *, Tensor "
@@ -990,7 +990,6 @@ void HifiQuantizedDepthwise(const RuleCall& r, CallTemp& c) {
   const auto w = m.SizesOf(*weight);
   const auto o = m.SizesOf(*out);
   const bool conv1d = i.size() == 3;
-  const bool nhwc = r.rule == TempRule::kHifiQuantizedDepthwiseNhwc;
   // The highest index read of weight and out.
   const size_t need = nhwc ? (conv1d ? 2 : 3) : (conv1d ? 3 : 4);
   if (i.size() < 3 || w.size() < need || o.size() < need || stride->size() < 2 ||
@@ -1033,7 +1032,6 @@ void HifiQuantizedDepthwise(const RuleCall& r, CallTemp& c) {
   a.y_stride = i32((*stride)[0]);
   a.x_padding = i32((*padding)[1]);
   a.y_padding = i32((*padding)[0]);
-  const bool nchw = r.rule == TempRule::kHifiQuantizedDepthwiseNchw;
   a.inp_data_format = nchw ? 1 : 0;
   const int32_t size = hifi_nnlib::DepthwiseGetsizePrec8(a, r.target.pointer.size);
   HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
@@ -1042,12 +1040,13 @@ void HifiQuantizedDepthwise(const RuleCall& r, CallTemp& c) {
                        : fmt::format("xa_nn_conv2d_depthwise_getsize {} B ({}: the state + the "
                                      "circular buffer + the kernel{})",
                                      size, nchw ? "NCHW" : "NHWC", nchw ? " + the scratch rows" : "");
-  if (nchw) {
+  if (out_temp) {
     int64_t n = 1;
     for (int32_t d : {i[0], out_channels, a.out_height, a.out_width}) n = i32(n * d);
     const uint64_t bytes = AsSizeT(r.target, i32(n + 8));
     HelperRequest(r, c, bytes, "");
-    c.formula += fmt::format("; the NHWC output, N x OC x OH x OW + 8 = {} B", bytes);
+    c.formula += fmt::format("; the {} output, N x OC x OH x OW + 8 = {} B",
+                             nchw ? "NHWC" : "temporary", bytes);
   }
   for (TempRequest& q : c.requests)
     q.unchecked_then =
@@ -1061,6 +1060,85 @@ void HifiQuantizedDepthwise(const RuleCall& r, CallTemp& c) {
                "XA_NNLIB_ARG_CHK_PTR) returns -1 without writing the output, which the kernel "
                "ignores: the call succeeds with its output unwritten, with no line saying so";
   GetsizeAssumed(r, c);
+}
+
+void HifiQuantizedConv(const RuleCall& r, CallTemp& c) {
+  ConvRequests(r, c, r.rule == TempRule::kHifiQuantizedConvNchw);
+}
+
+void HifiQuantizedDepthwise(const RuleCall& r, CallTemp& c) {
+  const bool nchw = r.rule == TempRule::kHifiQuantizedDepthwiseNchw;
+  DepthwiseRequests(r, c, r.rule == TempRule::kHifiQuantizedDepthwiseNhwc, nchw, nchw);
+}
+
+// The Cadence HiFi generic quantized convolutions quantized_conv{,2d}_{nchw,nhwc}.out and
+// .per_tensor_out (same argument positions; kHifiQuantizedConvGenericNchw10 and
+// kHifiQuantizedConvGenericNhwc10 at 1.0.x and 1.1.x, kHifiQuantizedConvGenericNchw from 1.2.0):
+// Char or Byte input with dilation [1, 1] takes the NNLib path (anything else, Short among them,
+// the generic loop, which asks for nothing); there, Char input (1.0.x, 1.1.x) or Char and Byte
+// (from 1.2.0), sizes read as NCHW, groups (narrowed to int16_t) 1 asks as the specialised kernel
+// (HifiQuantizedConv), groups equal to the input channels as the depthwise one, with NCHW's NHWC
+// output and, NHWC, a temporary output of the same size (never copied to out); other groups, and
+// Byte input at 1.0.x and 1.1.x, do nothing at all (the output is not written). 0.6.0's and
+// 0.7.0's cadence::quantized_conv.out (kHifiQuantizedConvChannelLast), the same code as 1.0.x's,
+// takes the layout from its bool channel_last (argument 14; out is 15).
+void HifiQuantizedConvGeneric(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool channel_last_arg = r.rule == TempRule::kHifiQuantizedConvChannelLast;
+  const size_t out_arg = channel_last_arg ? 15 : 14;
+  const bool enough = args.size() > out_arg;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const auto dilation = enough ? IntListArg(m, args[5]) : std::nullopt;
+  const pte::ValueView* groups = enough ? &m.values[static_cast<size_t>(args[6])] : nullptr;
+  const pte::ValueView* channel_last =
+      enough && channel_last_arg ? &m.values[static_cast<size_t>(args[14])] : nullptr;
+  if (!in || !dilation || groups->kind != ValueKind::kInt ||
+      (channel_last_arg && channel_last->kind != ValueKind::kBool)) {
+    c.unknown = channel_last_arg
+                    ? "the call's arguments are not quantized_conv.out(Tensor input, Tensor "
+                      "weight, Tensor bias, int[] stride, int[] padding, int[] dilation, int "
+                      "groups, ..., bool channel_last, *, Tensor out)"
+                    : "the call's arguments are not quantized_conv(Tensor input, Tensor weight, "
+                      "Tensor bias, int[] stride, int[] padding, int[] dilation, int groups, ..., "
+                      "*, Tensor out)";
+    return;
+  }
+  constexpr int8_t kByte = 0, kChar = 1;
+  if (in->dtype != kByte && in->dtype != kChar) {
+    c.formula = "none: neither Char nor Byte input, the generic loop asks for nothing";
+    return;
+  }
+  if (dilation->size() < 2) {
+    c.unknown = "the kernel reads two entries of dilation, which this call does not have: not "
+                "modelled";
+    return;
+  }
+  if ((*dilation)[0] != 1 || (*dilation)[1] != 1) {
+    c.formula = "none: a dilation, the generic loop asks for nothing";
+    return;
+  }
+  const bool nchw = channel_last_arg ? !channel_last->bool_value()
+                                     : r.rule != TempRule::kHifiQuantizedConvGenericNhwc10;
+  if (in->dtype == kByte && r.rule != TempRule::kHifiQuantizedConvGenericNchw) {
+    c.formula = "none: Byte input takes the NNLib path, which at this release handles only Char: "
+                "it asks for nothing and leaves the output unwritten";
+    return;
+  }
+  const auto i = m.SizesOf(*in);
+  if (i.size() < 3) {
+    c.unknown = "the kernel reads input.size(0..2), which this call does not have: not modelled";
+    return;
+  }
+  const int16_t g = static_cast<int16_t>(groups->int_value());
+  if (g == 1) {
+    ConvRequests(r, c, nchw, out_arg);
+  } else if (g == i[1]) {
+    DepthwiseRequests(r, c, false, nchw, true, out_arg);
+  } else {
+    c.formula = "none: groups neither 1 nor the input channels, the NNLib path does nothing (the "
+                "output is not written)";
+  }
 }
 
 constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] = {
@@ -1092,6 +1170,10 @@ constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] 
     {TempRule::kHifiQuantizedDepthwiseNchw, HifiQuantizedDepthwise},
     {TempRule::kHifiQuantizedDepthwiseNhwcAsNchw, HifiQuantizedDepthwise},
     {TempRule::kHifiQuantizedDepthwiseNhwc, HifiQuantizedDepthwise},
+    {TempRule::kHifiQuantizedConvGenericNchw10, HifiQuantizedConvGeneric},
+    {TempRule::kHifiQuantizedConvGenericNhwc10, HifiQuantizedConvGeneric},
+    {TempRule::kHifiQuantizedConvGenericNchw, HifiQuantizedConvGeneric},
+    {TempRule::kHifiQuantizedConvChannelLast, HifiQuantizedConvGeneric},
 };
 
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,

@@ -22,7 +22,11 @@
 // Float (tests/measured/x86_64_run_temp_hifi_nnlib.json); `hifi_quantized_conv` (1.0.x names) and
 // `hifi_quantized_conv2d` (from 1.1.0), the HiFi specialised quantized convolutions, NHWC and NCHW,
 // 2-D and 1-D, and `hifi_quantized_conv_depthwise` / `hifi_quantized_conv2d_depthwise`, their
-// depthwise siblings (tests/measured/x86_64_run_temp_hifi_conv.json); `ethos_u_scratch` and
+// depthwise siblings, and `hifi_quantized_conv_generic` (1.0.x names), `hifi_quantized_conv2d_generic`
+// (1.1.x) and `hifi_quantized_conv2d_nchw_generic` (NCHW only, from 1.2.0), the generic
+// quantized_conv{,2d}_{nchw,nhwc}.out / .per_tensor_out on and off their NNLib paths, and
+// `hifi_quantized_conv_channel_last`, 0.6.x's and 0.7.x's cadence::quantized_conv.out
+// (tests/measured/x86_64_run_temp_hifi_conv.json); `ethos_u_scratch` and
 // `ethos_u_scratch_in_blob`, an Ethos-U delegate whose Vela payload asks for its scratch from the
 // temp allocator or carries it, for the measurement with the real backend
 // (tests/measured/x86_64_run_temp_ethos_u.json).
@@ -617,6 +621,125 @@ ProgramBuilder ProgramWithHifiQuantizedDepthwise(const std::string& prefix) {
   m.PlannedBufferSizes({planner.high_water()});
   return program;
 }
+
+// cadence::quantized_conv{,2d}_{nchw,nhwc}.out(input, weight, bias, stride, padding, dilation,
+// groups, input_zero_point, Tensor weight_zero_point, Tensor bias_scale, out_scale,
+// out_zero_point, Tensor out_multiplier, Tensor out_shift, *, out) -> out.
+int QuantizedConvOut(MethodBuilder& m, BumpPlanner& planner, int op, int8_t dtype,
+                     std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                     std::vector<int32_t> out_sizes, int64_t groups) {
+  const int in = PlannedTensor(m, planner, in_sizes, dtype);
+  const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+  const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+  const int weight_zero_point = PlannedTensor(m, planner, {1}, kInt32);
+  const int bias_scale = PlannedTensor(m, planner, {1});
+  const int out_multiplier = PlannedTensor(m, planner, {1}, kInt32);
+  const int out_shift = PlannedTensor(m, planner, {1}, kInt32);
+  const int out = PlannedTensor(m, planner, out_sizes, dtype);
+  m.KernelCall(op, {in, weight, bias, m.IntListOf({1, 1}), m.IntListOf({0, 0}),
+                    m.IntListOf({1, 1}), m.Int(groups), m.Int(0), weight_zero_point, bias_scale,
+                    m.Double(0.25), m.Int(0), out_multiplier, out_shift, out, out});
+  return out;
+}
+
+// The generic .per_tensor_out with `dilation` and `groups`, stride 1, no padding.
+int QuantizedConvPerTensor(MethodBuilder& m, BumpPlanner& planner, int op, int8_t dtype,
+                           std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                           std::vector<int32_t> out_sizes, std::vector<int64_t> dilation,
+                           int64_t groups) {
+  const int in = PlannedTensor(m, planner, in_sizes, dtype);
+  const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+  const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+  const int out = PlannedTensor(m, planner, out_sizes, dtype);
+  m.KernelCall(op, {in, weight, bias, m.IntListOf({1, 1}), m.IntListOf({0, 0}),
+                    m.IntListOf(dilation), m.Int(groups), m.Int(0), m.Int(0), m.Double(0.5),
+                    m.Double(0.25), m.Int(0), m.Int(0), m.Int(0), out, out});
+  return out;
+}
+
+// The Cadence HiFi generic quantized convolutions (`prefix` as above): NCHW .per_tensor_out on
+// Char with groups 1, .out on Char with groups = the input channels (depthwise, multiplier 2),
+// .per_tensor_out on Byte with groups 1 (3 kernel channels; to 1.1.x the NNLib path handles only
+// Char: nothing asked), on Char with dilation 2 and with groups 2 (neither asks); then, with
+// `nhwc` (to 1.1.x, where NHWC reads its sizes as NCHW), NHWC .per_tensor_out with groups 1 and
+// .out with groups = the input channels (its scratch and a temporary output).
+ProgramBuilder ProgramWithHifiQuantizedConvGeneric(const std::string& prefix, bool nhwc) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const std::string q = "cadence::" + prefix;
+  const int nchw_pt = m.Operator(q + "_nchw", "per_tensor_out");
+  const int nchw_out = m.Operator(q + "_nchw", "out");
+  std::vector<int32_t> outs;
+  outs.push_back(QuantizedConvPerTensor(m, planner, nchw_pt, kChar, {1, 4, 9, 9}, {6, 4, 3, 3},
+                                        {1, 6, 7, 7}, {1, 1}, 1));
+  outs.push_back(QuantizedConvOut(m, planner, nchw_out, kChar, {2, 4, 8, 8}, {8, 1, 3, 3},
+                                  {2, 8, 6, 6}, 4));
+  outs.push_back(QuantizedConvPerTensor(m, planner, nchw_pt, kByte, {1, 3, 10, 10}, {4, 3, 3, 3},
+                                        {1, 4, 8, 8}, {1, 1}, 1));
+  outs.push_back(QuantizedConvPerTensor(m, planner, nchw_pt, kChar, {1, 4, 9, 9}, {6, 4, 3, 3},
+                                        {1, 6, 5, 5}, {2, 2}, 1));
+  outs.push_back(QuantizedConvPerTensor(m, planner, nchw_pt, kChar, {1, 4, 9, 9}, {6, 2, 3, 3},
+                                        {1, 6, 7, 7}, {1, 1}, 2));
+  if (nhwc) {
+    const int nhwc_pt = m.Operator(q + "_nhwc", "per_tensor_out");
+    const int nhwc_out = m.Operator(q + "_nhwc", "out");
+    outs.push_back(QuantizedConvPerTensor(m, planner, nhwc_pt, kChar, {1, 16, 10, 12},
+                                          {8, 16, 3, 3}, {1, 8, 8, 10}, {1, 1}, 1));
+    outs.push_back(QuantizedConvOut(m, planner, nhwc_out, kChar, {1, 6, 9, 9}, {6, 1, 3, 3},
+                                    {1, 6, 7, 7}, 6));
+  }
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+// 0.6.0's and 0.7.0's cadence::quantized_conv.out(..., Tensor out_shift, bool channel_last=False,
+// *, out) -> out, stride 1, no padding: NCHW on Char with groups 1 and with groups = the input
+// channels, on Byte (its NNLib path handles only Char: nothing asked), NHWC (channel_last, sizes
+// read as NCHW) on Char with groups 1 and with groups = the input channels, and NCHW on Char with
+// dilation 2 (the generic loop: nothing asked).
+ProgramBuilder ProgramWithHifiQuantizedConvChannelLast() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int op = m.Operator("cadence::quantized_conv", "out");
+  std::vector<int32_t> outs;
+  auto conv = [&](int8_t dtype, std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                  std::vector<int32_t> out_sizes, std::vector<int64_t> dilation, int64_t groups,
+                  bool channel_last) {
+    const int in = PlannedTensor(m, planner, in_sizes, dtype);
+    const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+    const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+    const int weight_zero_point = PlannedTensor(m, planner, {1}, kInt32);
+    const int bias_scale = PlannedTensor(m, planner, {1});
+    const int out_multiplier = PlannedTensor(m, planner, {1}, kInt32);
+    const int out_shift = PlannedTensor(m, planner, {1}, kInt32);
+    const int out = PlannedTensor(m, planner, out_sizes, dtype);
+    m.KernelCall(op, {in, weight, bias, m.IntListOf({1, 1}), m.IntListOf({0, 0}),
+                      m.IntListOf(dilation), m.Int(groups), m.Int(0), weight_zero_point,
+                      bias_scale, m.Double(0.25), m.Int(0), out_multiplier, out_shift,
+                      m.Bool(channel_last), out, out});
+    outs.push_back(out);
+  };
+  conv(kChar, {1, 4, 9, 9}, {6, 4, 3, 3}, {1, 6, 7, 7}, {1, 1}, 1, false);
+  conv(kChar, {2, 4, 8, 8}, {8, 1, 3, 3}, {2, 8, 6, 6}, {1, 1}, 4, false);
+  conv(kByte, {1, 3, 10, 10}, {4, 3, 3, 3}, {1, 4, 8, 8}, {1, 1}, 1, false);
+  conv(kChar, {1, 16, 10, 12}, {8, 16, 3, 3}, {1, 8, 8, 10}, {1, 1}, 1, true);
+  conv(kChar, {1, 6, 9, 9}, {6, 1, 3, 3}, {1, 6, 7, 7}, {1, 1}, 6, true);
+  conv(kChar, {1, 4, 9, 9}, {6, 4, 3, 3}, {1, 6, 5, 5}, {2, 2}, 1, false);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+ProgramBuilder ProgramWithHifiQuantizedConvGeneric10() {
+  return ProgramWithHifiQuantizedConvGeneric("quantized_conv", true);
+}
+ProgramBuilder ProgramWithHifiQuantizedConv2dGeneric() {
+  return ProgramWithHifiQuantizedConvGeneric("quantized_conv2d", true);
+}
+ProgramBuilder ProgramWithHifiQuantizedConv2dNchwGeneric() {
+  return ProgramWithHifiQuantizedConvGeneric("quantized_conv2d", false);
+}
 ProgramBuilder ProgramWithHifiQuantizedConv10() { return ProgramWithHifiQuantizedConv("quantized_conv"); }
 ProgramBuilder ProgramWithHifiQuantizedDepthwise10() {
   return ProgramWithHifiQuantizedDepthwise("quantized_conv");
@@ -648,6 +771,10 @@ constexpr NamedScenario kTemp[] = {
     {"hifi_quantized_conv2d", ProgramWithHifiQuantizedConv2d},
     {"hifi_quantized_conv_depthwise", ProgramWithHifiQuantizedDepthwise10},
     {"hifi_quantized_conv2d_depthwise", ProgramWithHifiQuantizedDepthwise2d},
+    {"hifi_quantized_conv_generic", ProgramWithHifiQuantizedConvGeneric10},
+    {"hifi_quantized_conv2d_generic", ProgramWithHifiQuantizedConv2dGeneric},
+    {"hifi_quantized_conv2d_nchw_generic", ProgramWithHifiQuantizedConv2dNchwGeneric},
+    {"hifi_quantized_conv_channel_last", ProgramWithHifiQuantizedConvChannelLast},
 };
 
 }  // namespace
