@@ -175,13 +175,14 @@ RULES.update({
     for q in ("asym8sxsym8s_asym8s", "asym8uxsym8u_asym8u")})
 # op_quantized_conv{,2d}_{nchw,nhwc}_out.cpp, the generic .out / .per_tensor_out: the NNLib path
 # (Char input to 1.1.x, Char or Byte from 1.2.0) asks as the specialised or the depthwise kernel;
-# NHWC from 1.2.0 (its sizes read as NHWC, its depthwise weights told by their rank) is not
-# modelled.
+# NHWC from 1.2.0 reads NHWC sizes and tells depthwise weights by their rank (from 1.3.0 also
+# for a 1-D convolution, and only those take the depthwise path).
 RULES.update({
     ("cadence_hifi", "cadence::%s_%s.%s" % (pre, layout, variant)):
-        [("v1.0.0", "TempRule::kHifiQuantizedConvGeneric%s10" % layout.capitalize()),
-         ("v1.2.0", "TempRule::kHifiQuantizedConvGenericNchw" if layout == "nchw" else
-          "TempRule::kUnknownSize")]
+        [("v1.0.0", "TempRule::kHifiQuantizedConvGeneric%s10" % layout.capitalize())] +
+        ([("v1.2.0", "TempRule::kHifiQuantizedConvGenericNchw")] if layout == "nchw" else
+         [("v1.2.0", "TempRule::kHifiQuantizedConvGenericNhwc12"),
+          ("v1.3.0", "TempRule::kHifiQuantizedConvGenericNhwc")])
     for pre in ("quantized_conv", "quantized_conv2d") for layout in ("nchw", "nhwc")
     for variant in ("out", "per_tensor_out")})
 # op_quantized_conv_out.cpp (0.6.0, 0.7.0): cadence::quantized_conv.out, the same NNLib paths as

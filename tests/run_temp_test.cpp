@@ -456,8 +456,8 @@ TEST(RunTemp, HifiQuantizedDepthwiseAsksForTheNnlibDepthwiseScratch) {
 
 // The HiFi generic quantized convolutions ask as the specialised kernel (groups 1) or the
 // depthwise one (groups = input channels) on their NNLib path: Char input, or from 1.2.0 Char and
-// Byte, with dilation 1; a dilation, other groups and other dtypes ask for nothing. The NHWC one
-// from 1.2.0 is not modelled. 0.6.x's cadence::quantized_conv.out asks as 1.0.x's.
+// Byte, with dilation 1; a dilation, other groups and other dtypes ask for nothing. 0.6.x's
+// cadence::quantized_conv.out asks as 1.0.x's.
 TEST(RunTemp, HifiQuantizedConvGenericAsksOnItsNnlibPath) {
   kernels::RunTempOptions o;
   o.kernels = {"cadence_hifi"};
@@ -471,12 +471,17 @@ TEST(RunTemp, HifiQuantizedConvGenericAsksOnItsNnlibPath) {
   EXPECT_EQ(old.calls[3].instruction, 6u);
   ASSERT_EQ(old.calls[3].requests.size(), 2u);
   EXPECT_EQ(old.calls[3].requests[1].bytes, 6u * 7 * 7 + 8);  // NHWC: a temporary output
-  const kernels::RunTemp now = Temp(p, "1.4.1", "x86_64", o);
-  EXPECT_FALSE(now.known());  // NHWC from 1.2.0
-  ASSERT_EQ(now.calls.size(), 5u);
+  const kernels::RunTemp now = Temp(p, "1.2.0", "x86_64", o);
+  EXPECT_TRUE(now.known());
+  ASSERT_EQ(now.calls.size(), 4u);
   EXPECT_EQ(now.calls[2].instruction, 2u);  // Byte from 1.2.0
   EXPECT_EQ(now.calls[2].requests[2].bytes, 373u);
-  EXPECT_NE(now.calls[3].unknown.find("xa_nn_"), std::string::npos);
+  // NHWC from 1.2.0 reads NHWC sizes: [1, 16, 10, 12] is 16 rows of 10 x 12 channels and the
+  // weight [8, 16, 3, 3] 16 x 3 kernels of 3 channels (4 groups to getsize, which accepts
+  // them): 8 + (48 + 7) + ((16 rows + 7 below) x 3 x 4 = 276, grown to 288, + 7) + 8 +
+  // (16 x 3 x 4 x 8 + 7). The .out with groups 6, not the 9 channels, asks for nothing.
+  EXPECT_EQ(now.calls[3].instruction, 5u);
+  EXPECT_EQ(now.calls[3].requests[0].bytes, 1909u);
   const pte::ProgramView nchw =
       Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_nchw_generic"));
   const kernels::RunTemp t = Temp(nchw, "1.4.1", "x86_64", o);
@@ -508,6 +513,36 @@ TEST(RunTemp, HifiQuantizedConvGenericAsksOnItsNnlibPath) {
   ASSERT_TRUE(v06_small.check && !v06_small.check->fits);
   EXPECT_EQ(v06_small.check->log.size(), 2u);
   EXPECT_FALSE(Temp(cl, "1.0.0", "x86_64", o).known());  // removed at 1.0.0
+}
+
+// The HiFi generic NHWC quantized convolution from 1.2.0 reads NHWC sizes and tells a depthwise
+// weight by its rank (at 1.2.x the depthwise path takes any weight when groups = the channels,
+// and a 3-D input is never depthwise); from 1.3.0 .per_tensor_out takes an offset before out.
+TEST(RunTemp, HifiQuantizedConvGenericNhwcReadsNhwcSizes) {
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const pte::ProgramView v12 =
+      Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_nhwc_generic_12"));
+  const kernels::RunTemp a = Temp(v12, "1.2.0", "x86_64", o);
+  EXPECT_TRUE(a.known());
+  ASSERT_EQ(a.calls.size(), 4u);
+  EXPECT_EQ(a.calls[0].requests[0].bytes, 558u);  // [1, 10, 12, 16] as H 10, W 12, C 16
+  EXPECT_EQ(a.calls[1].requests[0].bytes, 304u);  // depthwise, [3, 3, 6]
+  EXPECT_EQ(a.calls[2].requests[0].bytes, 0u);    // the 1-D one: multiplier 5 / 8 = 0, getsize -1
+  EXPECT_EQ(a.calls[3].instruction, 5u);
+  const pte::ProgramView now = Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_nhwc_generic"));
+  const kernels::RunTemp b = Temp(now, "1.3.0", "x86_64", o);
+  EXPECT_TRUE(b.known());
+  ASSERT_EQ(b.calls.size(), 3u);  // the 1-D one falls back to the generic kernel
+  EXPECT_EQ(b.calls[2].requests[0].bytes, 409u);
+  EXPECT_EQ(b.peak_bytes, 558u);
+  o.temp_pool_bytes = 557;
+  const kernels::RunTemp small = Temp(now, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 0u);
+  EXPECT_EQ(small.check->log.size(), 3u);
+  EXPECT_FALSE(small.check->then.empty());
 }
 
 // The Fusion G3 native_layer_norm asks for the default weight and bias it is not given (none at

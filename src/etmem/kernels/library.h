@@ -93,6 +93,11 @@ namespace etmem::kernels {
 // input channels (NHWC: a temporary output of numel + 8 B after its scratch); anything else asks
 // for nothing. kHifiQuantizedConvChannelLast: 0.6.0's and 0.7.0's cadence::quantized_conv.out, the
 // same as the 1.0.x ones, NHWC when its channel_last is true.
+// kHifiQuantizedConvGenericNhwc12 (1.2.x), kHifiQuantizedConvGenericNhwc (from 1.3.0): the generic
+// quantized_conv2d_nhwc.out / .per_tensor_out on Char input with dilation 1, reading NHWC sizes,
+// ask once for xa_nn_conv2d_getsize(..., 8, 8, 0) B with groups 1 and for
+// xa_nn_conv2d_depthwise_getsize(..., 8, 0) B with a depthwise weight (groups = input channels and
+// a weight of fewer dimensions than the input; at 1.2.x groups = input channels, any weight).
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -129,6 +134,8 @@ enum class TempRule : uint8_t {
   kHifiQuantizedConvGenericNhwc10,
   kHifiQuantizedConvGenericNchw,
   kHifiQuantizedConvChannelLast,
+  kHifiQuantizedConvGenericNhwc12,
+  kHifiQuantizedConvGenericNhwc,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

@@ -1141,6 +1141,150 @@ void HifiQuantizedConvGeneric(const RuleCall& r, CallTemp& c) {
   }
 }
 
+// The Cadence HiFi generic quantized_conv2d_nhwc.out / .per_tensor_out from 1.2.0
+// (kHifiQuantizedConvGenericNhwc12 at 1.2.x, kHifiQuantizedConvGenericNhwc from 1.3.0): Char input
+// with dilation 1 takes the NNLib path (Byte input asks for nothing: at 1.2.x the path does
+// nothing, from 1.3.0 it falls back to the generic kernel), which reads NHWC sizes (input
+// [N, H, W, C], 3-D [N, W, C]; out [_, OH, OW, _]); the weight is depthwise ([KH, KW, OC], 1-D
+// [K, OC]) when groups equals the input channels and it has fewer dimensions than the input (not
+// for a 3-D input at 1.2.x), else [OC, KH, KW, IC] (1-D [OC, K, IC]). Groups 1 asks once, unchecked,
+// for xa_nn_conv2d_getsize(..., 8, 8, 0) B; else a depthwise weight (at 1.2.x: groups equal to the
+// input channels, whatever the weight) once for xa_nn_conv2d_depthwise_getsize(..., 8, 0) B;
+// else nothing (1.2.x does nothing, later releases fall back to the generic kernel). From 1.3.0
+// .per_tensor_out takes a Tensor? offset before out (argument 14; out is 15).
+void HifiQuantizedConvGenericNhwc(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool v12 = r.rule == TempRule::kHifiQuantizedConvGenericNhwc12;
+  const size_t out_arg = !v12 && r.op.ends_with(".per_tensor_out") ? 15 : 14;
+  const bool enough = args.size() > out_arg;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const pte::TensorView* weight = enough ? m.TensorAt(args[1]) : nullptr;
+  const auto stride = enough ? IntListArg(m, args[3]) : std::nullopt;
+  const auto padding = enough ? IntListArg(m, args[4]) : std::nullopt;
+  const auto dilation = enough ? IntListArg(m, args[5]) : std::nullopt;
+  const pte::ValueView* groups = enough ? &m.values[static_cast<size_t>(args[6])] : nullptr;
+  const pte::TensorView* out = enough ? m.TensorAt(args[out_arg]) : nullptr;
+  if (!in || !weight || !out || !stride || !padding || !dilation ||
+      groups->kind != ValueKind::kInt) {
+    c.unknown = "the call's arguments are not quantized_conv2d_nhwc(Tensor input, Tensor weight, "
+                "Tensor bias, int[] stride, int[] padding, int[] dilation, int groups, ..., *, "
+                "Tensor out)";
+    return;
+  }
+  constexpr int8_t kByte = 0, kChar = 1;
+  if (in->dtype != kByte && in->dtype != kChar) {
+    c.formula = "none: neither Char nor Byte input, the generic loop asks for nothing";
+    return;
+  }
+  if (dilation->size() < 2) {
+    c.unknown = "the kernel reads two entries of dilation, which this call does not have: not "
+                "modelled";
+    return;
+  }
+  if ((*dilation)[0] != 1 || (*dilation)[1] != 1) {
+    c.formula = "none: a dilation, the generic loop asks for nothing";
+    return;
+  }
+  if (in->dtype == kByte) {
+    c.formula = v12 ? "none: Byte input takes the NNLib path, which at this release handles only "
+                      "Char: it asks for nothing and leaves the output unwritten"
+                    : "none: Byte input, the NNLib path falls back to the generic kernel, which "
+                      "asks for nothing";
+    return;
+  }
+  const auto i = m.SizesOf(*in);
+  const auto w = m.SizesOf(*weight);
+  const auto o = m.SizesOf(*out);
+  const bool conv1d = i.size() == 3;
+  if (i.size() < 3 || stride->size() < 2 || padding->size() < 2) {
+    c.unknown = "the kernel reads input.size(0..2) and two entries of stride and padding, which "
+                "this call does not have: not modelled";
+    return;
+  }
+  auto i32 = [](int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
+  const int16_t g = static_cast<int16_t>(groups->int_value());
+  const int32_t ih = conv1d ? 1 : i[1], iw = conv1d ? i[1] : i[2], ic = conv1d ? i[2] : i[3];
+  const bool depthwise_weight = (!v12 || !conv1d) && ic == g && w.size() < i.size();
+  const size_t weight_rank = (depthwise_weight ? 2 : 3) + (conv1d ? 0 : 1);
+  if (w.size() < weight_rank || o.size() < (conv1d ? 2u : 3u)) {
+    c.unknown = fmt::format("the kernel reads weight.size(0..{}) and out.size({}), which this "
+                            "call does not have: not modelled",
+                            weight_rank - 1, conv1d ? 1 : 2);
+    return;
+  }
+  int32_t kh = 0, kw = 0, kc = 1, oc = 0;
+  if (depthwise_weight) {
+    kh = conv1d ? 1 : w[0];
+    kw = conv1d ? w[0] : w[1];
+    oc = conv1d ? w[1] : w[2];
+  } else {
+    kh = conv1d ? 1 : w[1];
+    kw = conv1d ? w[1] : w[2];
+    kc = conv1d ? w[2] : w[3];
+    oc = w[0];
+  }
+  const int32_t oh = conv1d ? 1 : o[1], ow = conv1d ? o[1] : o[2];
+  int32_t size = 0;
+  if (g == 1) {
+    const hifi_nnlib::Conv2dArgs a{.input_height = ih,
+                                   .input_width = iw,
+                                   .input_channels = ic,
+                                   .kernel_height = kh,
+                                   .kernel_width = kw,
+                                   .kernel_channels = kc,
+                                   .y_stride = i32((*stride)[0]),
+                                   .y_padding = i32((*padding)[0]),
+                                   .x_stride = i32((*stride)[1]),
+                                   .x_padding = i32((*padding)[1]),
+                                   .out_height = oh,
+                                   .out_width = ow,
+                                   .out_channels = oc};
+    size = hifi_nnlib::Conv2dGetsizePrec8(a, 6 * r.target.pointer.size);
+    c.formula = size < 0 ? std::string("xa_nn_conv2d_getsize -1 (its argument check fails), "
+                                       "asked as 0 B")
+                         : fmt::format("xa_nn_conv2d_getsize {} B (NHWC sizes)", size);
+  } else if (v12 ? g == ic : depthwise_weight) {
+    if (ic == 0) {
+      c.unknown = "no input channels: the kernel divides out channels by 0 for the channel "
+                  "multiplier before asking: not modelled";
+      return;
+    }
+    hifi_nnlib::DepthwiseArgs a{.input_height = ih,
+                                .input_width = iw,
+                                .input_channels = ic,
+                                .kernel_height = kh,
+                                .kernel_width = kw,
+                                .channels_multiplier = i32(int64_t{oc} / ic),
+                                .x_stride = i32((*stride)[1]),
+                                .y_stride = i32((*stride)[0]),
+                                .x_padding = i32((*padding)[1]),
+                                .y_padding = i32((*padding)[0]),
+                                .out_height = oh,
+                                .out_width = ow,
+                                .inp_data_format = 0};
+    size = hifi_nnlib::DepthwiseGetsizePrec8(a, r.target.pointer.size);
+    c.formula = size < 0 ? std::string("xa_nn_conv2d_depthwise_getsize -1 (its argument check "
+                                       "fails), asked as 0 B")
+                         : fmt::format("xa_nn_conv2d_depthwise_getsize {} B (NHWC: the state + "
+                                       "the circular buffer + the kernel)",
+                                       size);
+  } else {
+    c.formula = v12 ? "none: groups neither 1 nor the input channels, the NNLib path does nothing "
+                      "(the output is not written)"
+                    : "none: neither groups 1 nor a depthwise weight, the NNLib path falls back "
+                      "to the generic kernel, which asks for nothing";
+    return;
+  }
+  HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+  c.requests.back().unchecked_then =
+      "the kernel does not check the pointer and hands NULL to the NNLib's convolution, which "
+      "(as at NNLib v4.1.0, its XA_NNLIB_ARG_CHK_PTR) returns -1 without writing the output, "
+      "which the kernel ignores: the call succeeds with its output unwritten, with no line "
+      "saying so";
+  GetsizeAssumed(r, c);
+}
+
 constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] = {
     {TempRule::kTopk, Topk},
     {TempRule::kHifiMmTranspose, HifiMatmul},
@@ -1174,6 +1318,8 @@ constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] 
     {TempRule::kHifiQuantizedConvGenericNhwc10, HifiQuantizedConvGeneric},
     {TempRule::kHifiQuantizedConvGenericNchw, HifiQuantizedConvGeneric},
     {TempRule::kHifiQuantizedConvChannelLast, HifiQuantizedConvGeneric},
+    {TempRule::kHifiQuantizedConvGenericNhwc12, HifiQuantizedConvGenericNhwc},
+    {TempRule::kHifiQuantizedConvGenericNhwc, HifiQuantizedConvGenericNhwc},
 };
 
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,

@@ -24,7 +24,9 @@
 // 2-D and 1-D, and `hifi_quantized_conv_depthwise` / `hifi_quantized_conv2d_depthwise`, their
 // depthwise siblings, and `hifi_quantized_conv_generic` (1.0.x names), `hifi_quantized_conv2d_generic`
 // (1.1.x) and `hifi_quantized_conv2d_nchw_generic` (NCHW only, from 1.2.0), the generic
-// quantized_conv{,2d}_{nchw,nhwc}.out / .per_tensor_out on and off their NNLib paths, and
+// quantized_conv{,2d}_{nchw,nhwc}.out / .per_tensor_out on and off their NNLib paths,
+// `hifi_quantized_conv2d_nhwc_generic_12` (1.2.x) and `hifi_quantized_conv2d_nhwc_generic` (from
+// 1.3.0, whose .per_tensor_out takes an offset), the generic NHWC one reading NHWC sizes, and
 // `hifi_quantized_conv_channel_last`, 0.6.x's and 0.7.x's cadence::quantized_conv.out
 // (tests/measured/x86_64_run_temp_hifi_conv.json); `ethos_u_scratch` and
 // `ethos_u_scratch_in_blob`, an Ethos-U delegate whose Vela payload asks for its scratch from the
@@ -731,6 +733,54 @@ ProgramBuilder ProgramWithHifiQuantizedConvChannelLast() {
   m.PlannedBufferSizes({planner.high_water()});
   return program;
 }
+// The Cadence HiFi generic quantized_conv2d_nhwc from 1.2.0 (its sizes read as NHWC; from 1.3.0
+// .per_tensor_out takes a Tensor? offset before out, here None: `offset`): .per_tensor_out on
+// Char with groups 1, .out on Char with groups = the input channels and a [KH, KW, OC] weight
+// (depthwise), .per_tensor_out on a 3-D Char input with groups = the channels and a 3-D weight (at
+// 1.2.x the depthwise path with the weight read as regular, a multiplier of 0: getsize -1, a 0 B
+// request; from 1.3.0 not depthwise: the generic fallback), with groups 2 (neither asks), on Byte
+// (nothing asked), and on Char with 3 kernel channels, stride 2 and padding 1.
+ProgramBuilder ProgramWithHifiQuantizedConvNhwcGeneric(bool offset) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int pt = m.Operator("cadence::quantized_conv2d_nhwc", "per_tensor_out");
+  const int op_out = m.Operator("cadence::quantized_conv2d_nhwc", "out");
+  std::vector<int32_t> outs;
+  auto per_tensor = [&](int8_t dtype, std::vector<int32_t> in_sizes,
+                        std::vector<int32_t> weight_sizes, std::vector<int32_t> out_sizes,
+                        std::vector<int64_t> stride, std::vector<int64_t> padding,
+                        int64_t groups) {
+    const int in = PlannedTensor(m, planner, in_sizes, dtype);
+    const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+    const int bias = PlannedTensor(m, planner, {8}, kInt32);
+    const int out = PlannedTensor(m, planner, out_sizes, dtype);
+    std::vector<int32_t> args{in, weight, bias, m.IntListOf(stride), m.IntListOf(padding),
+                          m.IntListOf({1, 1}), m.Int(groups), m.Int(0), m.Int(0), m.Double(0.5),
+                          m.Double(0.25), m.Int(0), m.Int(0), m.Int(0)};
+    if (offset) args.push_back(m.Null());
+    args.push_back(out);
+    args.push_back(out);
+    m.KernelCall(pt, args);
+    outs.push_back(out);
+  };
+  per_tensor(kChar, {1, 10, 12, 16}, {8, 3, 3, 16}, {1, 8, 10, 8}, {1, 1}, {0, 0}, 1);
+  outs.push_back(QuantizedConvOut(m, planner, op_out, kChar, {1, 9, 9, 6}, {3, 3, 6},
+                                  {1, 7, 7, 6}, 6));
+  per_tensor(kChar, {1, 20, 8}, {5, 8, 1}, {1, 16, 8}, {1, 1}, {0, 0}, 8);
+  per_tensor(kChar, {1, 9, 9, 4}, {6, 3, 3, 2}, {1, 7, 7, 6}, {1, 1}, {0, 0}, 2);
+  per_tensor(kByte, {1, 10, 12, 16}, {8, 3, 3, 16}, {1, 8, 10, 8}, {1, 1}, {0, 0}, 1);
+  per_tensor(kChar, {1, 9, 9, 3}, {5, 3, 3, 3}, {1, 4, 4, 5}, {2, 2}, {1, 1}, 1);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+ProgramBuilder ProgramWithHifiQuantizedConv2dNhwcGeneric12() {
+  return ProgramWithHifiQuantizedConvNhwcGeneric(false);
+}
+ProgramBuilder ProgramWithHifiQuantizedConv2dNhwcGeneric() {
+  return ProgramWithHifiQuantizedConvNhwcGeneric(true);
+}
 ProgramBuilder ProgramWithHifiQuantizedConvGeneric10() {
   return ProgramWithHifiQuantizedConvGeneric("quantized_conv", true);
 }
@@ -775,6 +825,8 @@ constexpr NamedScenario kTemp[] = {
     {"hifi_quantized_conv2d_generic", ProgramWithHifiQuantizedConv2dGeneric},
     {"hifi_quantized_conv2d_nchw_generic", ProgramWithHifiQuantizedConv2dNchwGeneric},
     {"hifi_quantized_conv_channel_last", ProgramWithHifiQuantizedConvChannelLast},
+    {"hifi_quantized_conv2d_nhwc_generic_12", ProgramWithHifiQuantizedConv2dNhwcGeneric12},
+    {"hifi_quantized_conv2d_nhwc_generic", ProgramWithHifiQuantizedConv2dNhwcGeneric},
 };
 
 }  // namespace

@@ -226,8 +226,8 @@ KernelLibraryData Library_CadenceHifi() {
                       "cadence::quantized_w8a32_linear.out"},
                      {{"cadence::quantized_conv2d_nchw.out", TempRule::kHifiQuantizedConvGenericNchw},
                       {"cadence::quantized_conv2d_nchw.per_tensor_out", TempRule::kHifiQuantizedConvGenericNchw},
-                      {"cadence::quantized_conv2d_nhwc.out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nhwc.per_tensor_out", TempRule::kUnknownSize},
+                      {"cadence::quantized_conv2d_nhwc.out", TempRule::kHifiQuantizedConvGenericNhwc12},
+                      {"cadence::quantized_conv2d_nhwc.per_tensor_out", TempRule::kHifiQuantizedConvGenericNhwc12},
                       {"cadence::quantized_conv2d_nhwc_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNhwc},
                       {"cadence::quantized_conv2d_nhwc_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNhwc}}});
   d.deltas.push_back({"1.3.0",
@@ -249,6 +249,8 @@ KernelLibraryData Library_CadenceHifi() {
                       {"aten::where.self_out", TempRule::kNone},
                       {"cadence::quantized_conv1d_ncl.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_conv1d_nlc.per_tensor_out", TempRule::kUnknownSize},
+                      {"cadence::quantized_conv2d_nhwc.out", TempRule::kHifiQuantizedConvGenericNhwc},
+                      {"cadence::quantized_conv2d_nhwc.per_tensor_out", TempRule::kHifiQuantizedConvGenericNhwc},
                       {"cadence::quantized_depthwise_conv1d_nlc.per_tensor_out", TempRule::kUnknownSize},
                       {"cadence::quantized_max_pool2d_nhwc.out", TempRule::kHifiMaxPool2dNhwc}}});
   d.temp_helper.push_back({"0.6.0", 0, {}});
