@@ -204,11 +204,12 @@ TEST(MeasuredRunTemp, CadenceHifiMeanAndMaxPoolMatchTheRealKernelsAndNnlibGetsiz
   HoldToMeasured("x86_64_run_temp_hifi_nnlib.json");
 }
 
-// The HiFi specialised quantized convolutions, their depthwise siblings and the generic kernels
-// (NHWC to 1.1.x) (quantized_conv_* at 1.0.0, quantized_conv2d_* at 1.1.0 to 1.4.1), NHWC and
-// NCHW, 2-D and 1-D: NCHW's transposes and
-// the scratch sized by the real NNLib v4.1.0 xa_nn_conv2d_getsize / xa_nn_conv2d_depthwise_getsize,
-// each request's bytes and alignment, each pool, the peak, the pool one byte short and the heap.
+// The HiFi specialised quantized convolutions, their depthwise siblings, the generic kernels and
+// 0.6.0/0.7.0's cadence::quantized_conv.out, and the 1-D ones of 1.0.0 and 1.1.0 (quantized_conv_*
+// at 1.0.0, quantized_conv2d_* at 1.1.0 to 1.4.1), NHWC and NCHW, 2-D and 1-D: the transposes and
+// the scratch sized by the real NNLib v4.1.0 xa_nn_conv2d_getsize, xa_nn_conv2d_depthwise_getsize
+// and xa_nn_conv1d_std_getsize, each request's bytes and alignment, each pool, the peak, the pool
+// one byte short and the heap.
 TEST(MeasuredRunTemp, CadenceHifiQuantizedConvMatchesTheRealKernelsAndNnlibGetsize) {
   HoldToMeasured("x86_64_run_temp_hifi_conv.json");
 }

@@ -531,7 +531,8 @@ TEST(RunTemp, HifiQuantizedConvGenericNhwcReadsNhwcSizes) {
   EXPECT_EQ(a.calls[1].requests[0].bytes, 304u);  // depthwise, [3, 3, 6]
   EXPECT_EQ(a.calls[2].requests[0].bytes, 0u);    // the 1-D one: multiplier 5 / 8 = 0, getsize -1
   EXPECT_EQ(a.calls[3].instruction, 5u);
-  const pte::ProgramView now = Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_nhwc_generic"));
+  const pte::ProgramView now =
+      Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_nhwc_generic"));
   const kernels::RunTemp b = Temp(now, "1.3.0", "x86_64", o);
   EXPECT_TRUE(b.known());
   ASSERT_EQ(b.calls.size(), 3u);  // the 1-D one falls back to the generic kernel
@@ -543,6 +544,101 @@ TEST(RunTemp, HifiQuantizedConvGenericNhwcReadsNhwcSizes) {
   EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 0u);
   EXPECT_EQ(small.check->log.size(), 3u);
   EXPECT_FALSE(small.check->then.empty());
+}
+
+// The HiFi 1-D quantized convolutions of 1.0.x and 1.1.x ask for xa_nn_conv1d_std_getsize's
+// bytes, NCL first for its transposes, reading NCL sizes whatever the layout; at 1.2.x each file
+// its own way (the NCL asym8s one hands stride and padding to xa_nn_conv2d_getsize swapped).
+TEST(RunTemp, HifiQuantizedConv1dAsksForTheNnlibConv1dScratch) {
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_quantized_conv1d"));
+  const kernels::RunTemp t = Temp(p, "1.1.0", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  ASSERT_EQ(t.calls.size(), 5u);
+  // (48 + 7) + kernel width 5 x (6 x 20) + 8.
+  EXPECT_EQ(t.calls[0].requests[2].bytes, 55u + 600u + 8u);
+  // NLC [1, 20, 6] is read as 20 channels of width 6, the weight [4, 5, 6] as kernel width 6.
+  EXPECT_EQ(t.calls[2].requests[0].bytes, 55u + 6u * 120u + 8u);
+  EXPECT_EQ(Temp(p, "1.1.0", "xtensa", o).calls[2].requests[0].bytes, 31u + 720u + 8u);
+  EXPECT_EQ(t.peak_bytes, 1583u);
+  // 1.2.x: NCL asym8u asks for its scratch first; NLC asym8u reads [1, 7, 10] as width 7 of 10
+  // channels, kernel width weight.size(1) 3: 55 + 3 x 72 + 8.
+  const kernels::RunTemp v12 = Temp(p, "1.2.0", "x86_64", o);
+  EXPECT_TRUE(v12.known());
+  ASSERT_EQ(v12.calls.size(), 5u);
+  EXPECT_EQ(v12.calls[1].requests[0].bytes, 363u);
+  EXPECT_EQ(v12.calls[3].requests[0].bytes, 279u);
+  // Stride [1, 2], padding [0, 3] swapped: 21 rows, stride 1, no padding, 21 x 16 = 336 B of
+  // circular buffer (not swapped: 24 rows, 384 B).
+  EXPECT_EQ(v12.calls[4].requests[2].bytes, 8u + 55u + 343u + 8u);
+  o.temp_pool_bytes = 1582;
+  const kernels::RunTemp small = Temp(p, "1.1.0", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 4u);
+  EXPECT_EQ(small.check->log, (std::vector<std::string>{
+                                  "Memory allocation failed: 1079B requested (adjusted for "
+                                  "alignment), 1078B available",
+                                  "Failed to allocate temp memory. Bytes requested: 1071",
+                                  "Failed to allocate temp memory, error: 0x21"}));
+  EXPECT_NE(small.check->then.find("xa_nn_transpose_8_8"), std::string::npos);
+}
+
+// quantized_conv1d_ncl.per_tensor_out from 1.3.0 (and _nlc, without the transposes) asks by
+// out's dtype: Char for the transposes, the per-channel multipliers and shifts and
+// xa_nn_conv2d_getsize; Byte for xa_nn_conv1d_std_getsize and the transposes; a stride above 1
+// (and groups above 1 but for NCL Char) falls back to the generic kernel. A refused multiplier
+// array is written through: undefined behaviour, which the model says.
+TEST(RunTemp, HifiQuantizedConv1dNclFrom13AsksByOutputDtype) {
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_quantized_conv1d_ncl"));
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  ASSERT_EQ(t.calls.size(), 3u);  // instructions 0, 1, 4
+  EXPECT_EQ(t.calls[0].requests[0].bytes, 363u);  // Byte: the scratch first
+  ASSERT_EQ(t.calls[1].requests.size(), 5u);
+  EXPECT_EQ(t.calls[1].requests[2].bytes, 16u);  // 4 out channels x 4
+  EXPECT_NE(t.calls[1].requests[2].unchecked_then.find("undefined behaviour"), std::string::npos);
+  // Padding 2 goes where getsize does not count it: 21 rows, 21 x 16 = 336.
+  EXPECT_EQ(t.calls[2].requests[4].bytes, 8u + 55u + 343u + 8u);
+  EXPECT_EQ(t.peak_bytes, 958u);
+  EXPECT_FALSE(Temp(p, "1.2.0", "x86_64", o).known());  // registered from 1.3.0
+  o.temp_pool_bytes = 957;
+  const kernels::RunTemp small = Temp(p, "1.3.0", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 4u);
+  EXPECT_EQ(small.check->log.size(), 3u);
+  // quantized_conv1d_nlc (an offset before out) reads NLC sizes: Byte [1, 33, 3] with weight
+  // [8, 3, 3] is width 33 of 3 channels, kernel width 3; Char asks for its multipliers and shifts
+  // and the conv2d scratch.
+  const pte::ProgramView nlc = Read(testing::NamedScenarioProgram("hifi_quantized_conv1d_nlc"));
+  o.temp_pool_bytes.reset();
+  const kernels::RunTemp n = Temp(nlc, "1.4.1", "x86_64", o);
+  EXPECT_TRUE(n.known());
+  ASSERT_EQ(n.calls.size(), 3u);
+  EXPECT_EQ(n.calls[0].requests[0].bytes, 363u);
+  ASSERT_EQ(n.calls[1].requests.size(), 3u);
+  EXPECT_EQ(n.calls[1].requests[2].bytes, 405u);
+  EXPECT_EQ(n.peak_bytes, 446u);
+  // quantized_depthwise_conv1d_nlc: the weight's copy, then the NHWC depthwise scratch of one row:
+  // [1, 20, 8] with weight [8, 5, 1]: 48 + 8 channels x 5 + 5 x 4 rounded up to 24.
+  const pte::ProgramView dw =
+      Read(testing::NamedScenarioProgram("hifi_quantized_depthwise_conv1d_nlc"));
+  const kernels::RunTemp d = Temp(dw, "1.3.0", "x86_64", o);
+  EXPECT_TRUE(d.known());
+  ASSERT_EQ(d.calls.size(), 3u);  // instructions 0, 1, 4: a dilation and a Float output ask nothing
+  EXPECT_EQ(d.calls[0].requests[0].bytes, 8u * 5 + 8);
+  EXPECT_EQ(d.calls[0].requests[1].bytes, 48u + 40u + 24u);
+  EXPECT_EQ(d.peak_bytes, 320u);
+  o.temp_pool_bytes = 319;
+  const kernels::RunTemp d_small = Temp(dw, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(d_small.check && !d_small.check->fits);
+  EXPECT_EQ(d_small.calls[*d_small.check->failing_call].instruction, 4u);
+  EXPECT_NE(d_small.check->then.find("xa_nn_conv2d_depthwise_per_chan_sym8sxasym8s"),
+            std::string::npos);
 }
 
 // The Fusion G3 native_layer_norm asks for the default weight and bias it is not given (none at

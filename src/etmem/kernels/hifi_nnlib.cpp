@@ -101,7 +101,8 @@ int32_t Conv2dGetsizePrec8(const Conv2dArgs& a, uint32_t state_bytes) {
   mem = Add(mem, kBusWidth);
   if (channels_pad != a.kernel_channels) {
     const int32_t padded_kernel =
-        Mul(Mul(Mul(Mul(a.kernel_height, a.kernel_width), channels_pad), a.out_channels), kInputSize);
+        Mul(Mul(Mul(Mul(a.kernel_height, a.kernel_width), channels_pad), a.out_channels),
+            kInputSize);
     mem = Add(mem, aligned_size(padded_kernel));
   }
   return mem;
@@ -128,8 +129,8 @@ int32_t DepthwiseGetsizePrec8(const DepthwiseArgs& a, uint32_t pointer_bytes) {
     int32_t circ = Mul(Mul(Mul(kCircBytes, rows), channels), a.kernel_width);
     if (circ < 0) circ = -1;
     circ = AlignedSize(circ, kAlignment);
-    const int32_t kernel = AlignedSize(Mul(Mul(Mul(kCircBytes, a.kernel_height), a.kernel_width), 4),
-                                       kAlignment);
+    const int32_t kernel =
+        AlignedSize(Mul(Mul(Mul(kCircBytes, a.kernel_height), a.kernel_width), 4), kAlignment);
     if (circ < 0) return -1;
     return Add(Add(state, circ), kernel);
   }
@@ -152,6 +153,16 @@ int32_t DepthwiseGetsizePrec8(const DepthwiseArgs& a, uint32_t pointer_bytes) {
   const int32_t padded_kernel = Mul(Mul(kernel_width_pad, kernel_height_pad), kCircBytes);
   const int32_t total = Add(Add(Add(state, circ), padded_kernel), scratch);
   return total < 0 ? -1 : total;
+}
+
+int32_t Conv1dStdGetsizePrec8(int32_t kernel_height, int32_t input_width, int32_t input_channels,
+                              uint32_t state_bytes) {
+  if (kernel_height <= 0 || input_width <= 0 || input_channels <= 0) return -1;
+  int32_t mem = Add(static_cast<int32_t>(state_bytes), kAlignment - 1);
+  const int32_t padded = AlignedSize(Mul(input_channels, input_width), 4);  // PADDED_SIZE
+  mem = Add(mem, Mul(kernel_height, padded));  // sizeof(WORD8)
+  constexpr int32_t kBusWidth = 8;
+  return Add(mem, kBusWidth);
 }
 
 }  // namespace etmem::kernels::hifi_nnlib

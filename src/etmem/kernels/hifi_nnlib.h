@@ -1,13 +1,13 @@
 // Owns: the scratch sizes the Cadence HiFi 4 NNLib's xa_nn_*_getsize functions return, for the
 // HiFi operators that ask allocate_temp for them (aten::mean.out from ExecuTorch 0.6.0,
-// cadence::quantized_max_pool2d_nhwc.out from 1.3.0, the specialised quantized convolutions from
-// 1.0.0). Written from reading the NNLib at
-// foss-xtensa/nnlib-hifi4 6a9ea45 (NNLib v4.1.0, the submodule ExecuTorch 0.4.0 pins); the
-// releases that call these functions pin 102944a (0.5.0 to 1.2.x) or 64d73d7 (from 1.3.0), which
-// are not public: which source each release is modelled from is the library's data
-// (libraries/cadence_hifi.cpp, getsize_source), said as an assumption in the report. Each function
-// names the file and function; arithmetic is the C code's 32-bit int, wrapping as the Xtensa
-// core does. Not: which operator calls which, with what (run_temp.cpp).
+// cadence::quantized_max_pool2d_nhwc.out from 1.3.0, the quantized convolutions from 0.6.0:
+// xa_nn_conv2d_getsize, xa_nn_conv2d_depthwise_getsize, xa_nn_conv1d_std_getsize). Written from
+// reading the NNLib at foss-xtensa/nnlib-hifi4 6a9ea45 (NNLib v4.1.0, the submodule ExecuTorch
+// 0.4.0 pins); the releases that call these functions pin 102944a (0.5.0 to 1.2.x) or 64d73d7
+// (from 1.3.0), which are not public: which source each release is modelled from is the
+// library's data (libraries/cadence_hifi.cpp, getsize_source), said as an assumption in the
+// report. Each function names the file and function; arithmetic is the C code's 32-bit int,
+// wrapping as the Xtensa core does. Not: which operator calls which, with what (run_temp.cpp).
 #pragma once
 
 #include <array>
@@ -83,5 +83,12 @@ struct DepthwiseArgs {
   int32_t inp_data_format = 0;  // 0 NHWC, 1 NCHW
 };
 int32_t DepthwiseGetsizePrec8(const DepthwiseArgs& a, uint32_t pointer_bytes);
+
+// xa_nnlib/algo/kernels/cnn/hifi4/xa_nn_conv1d_std_circ_buf.c, xa_nn_conv1d_std_getsize with
+// input_precision 8: -1 for a non-positive kernel height, input width or channel count; else
+// ALIGNED_SIZE(sizeof(xa_nn_conv_state_t), 8) (xa_nn_conv2d_std_state.h's: + 7) + kernel height x
+// (channels x width rounded up to 4) + BUS_WIDTH 8. `state_bytes`: six pointers.
+int32_t Conv1dStdGetsizePrec8(int32_t kernel_height, int32_t input_width, int32_t input_channels,
+                              uint32_t state_bytes);
 
 }  // namespace etmem::kernels::hifi_nnlib

@@ -929,7 +929,8 @@ void ConvRequests(const RuleCall& r, CallTemp& c, bool nchw, size_t out_arg = 14
   std::string transposes;
   if (nchw) {
     const uint64_t input = plus8({i[0], a.input_channels, a.input_height, a.input_width});
-    const uint64_t kernel = plus8({a.out_channels, a.kernel_channels, a.kernel_height, a.kernel_width});
+    const uint64_t kernel =
+        plus8({a.out_channels, a.kernel_channels, a.kernel_height, a.kernel_width});
     HelperRequest(r, c, input, "");
     HelperRequest(r, c, kernel, "");
     transposes = fmt::format("the input's and the kernel's NHWC copies, N x C x H x W + 8 = {} and "
@@ -1039,7 +1040,8 @@ void DepthwiseRequests(const RuleCall& r, CallTemp& c, bool nhwc, bool nchw, boo
                                      "fails), asked as 0 B")
                        : fmt::format("xa_nn_conv2d_depthwise_getsize {} B ({}: the state + the "
                                      "circular buffer + the kernel{})",
-                                     size, nchw ? "NCHW" : "NHWC", nchw ? " + the scratch rows" : "");
+                                     size, nchw ? "NCHW" : "NHWC",
+                                     nchw ? " + the scratch rows" : "");
   if (out_temp) {
     int64_t n = 1;
     for (int32_t d : {i[0], out_channels, a.out_height, a.out_width}) n = i32(n * d);
@@ -1050,8 +1052,8 @@ void DepthwiseRequests(const RuleCall& r, CallTemp& c, bool nhwc, bool nchw, boo
   }
   for (TempRequest& q : c.requests)
     q.unchecked_then =
-        nchw ? "the kernel does not check the pointers: xa_nn_conv2d_depthwise_per_chan_sym8sxasym8s "
-               "rejects a NULL scratch or output (as at NNLib v4.1.0, XA_NNLIB_ARG_CHK_PTR: -1, "
+        nchw ? "the kernel does not check the pointers: "
+               "xa_nn_conv2d_depthwise_per_chan_sym8sxasym8s rejects a NULL scratch or output (as at NNLib v4.1.0, XA_NNLIB_ARG_CHK_PTR: -1, "
                "which the kernel ignores) and xa_nn_transpose_8_8 then copies the unwritten NHWC "
                "buffer to the output, or rejects it too: the call succeeds with its output not "
                "computed, with no line saying so"
@@ -1147,8 +1149,8 @@ void HifiQuantizedConvGeneric(const RuleCall& r, CallTemp& c) {
 // nothing, from 1.3.0 it falls back to the generic kernel), which reads NHWC sizes (input
 // [N, H, W, C], 3-D [N, W, C]; out [_, OH, OW, _]); the weight is depthwise ([KH, KW, OC], 1-D
 // [K, OC]) when groups equals the input channels and it has fewer dimensions than the input (not
-// for a 3-D input at 1.2.x), else [OC, KH, KW, IC] (1-D [OC, K, IC]). Groups 1 asks once, unchecked,
-// for xa_nn_conv2d_getsize(..., 8, 8, 0) B; else a depthwise weight (at 1.2.x: groups equal to the
+// for a 3-D input at 1.2.x), else [OC, KH, KW, IC] (1-D [OC, K, IC]). Groups 1 asks once,
+// unchecked, for xa_nn_conv2d_getsize(..., 8, 8, 0) B; else a depthwise weight (at 1.2.x: groups equal to the
 // input channels, whatever the weight) once for xa_nn_conv2d_depthwise_getsize(..., 8, 0) B;
 // else nothing (1.2.x does nothing, later releases fall back to the generic kernel). From 1.3.0
 // .per_tensor_out takes a Tensor? offset before out (argument 14; out is 15).
@@ -1285,6 +1287,473 @@ void HifiQuantizedConvGenericNhwc(const RuleCall& r, CallTemp& c) {
   GetsizeAssumed(r, c);
 }
 
+// The Cadence HiFi 1-D quantized convolutions of 1.0.x (quantized_conv1d_{nchw,nhwc}_...) and
+// 1.1.x (quantized_conv1d_{ncl,nlc}_...), asym8sxsym8s_asym8s and asym8uxsym8u_asym8u
+// .per_tensor_out (kHifiQuantizedConv1dNcl, kHifiQuantizedConv1dNlc): no dtype or groups looked
+// at; sizes read as NCL whatever the layout (channels input.size(1), width input.size(2), kernel
+// width weight.size(2)); NCL first asks for the input's (N x C x W + 8 B) and the kernel's
+// (OC x KC x KW + 8 B) transposes; then xa_nn_conv1d_std_getsize(kw, w, c, 8) B (negative: 0),
+// each unchecked.
+void HifiQuantizedConv1d(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool enough = args.size() >= 15;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const pte::TensorView* weight = enough ? m.TensorAt(args[1]) : nullptr;
+  const auto stride = enough ? IntListArg(m, args[3]) : std::nullopt;
+  const auto padding = enough ? IntListArg(m, args[4]) : std::nullopt;
+  const pte::TensorView* out = enough ? m.TensorAt(args[14]) : nullptr;
+  if (!in || !weight || !out || !stride || !padding) {
+    c.unknown = "the call's arguments are not quantized_conv1d(Tensor input, Tensor weight, Tensor "
+                "bias, int[] stride, int[] padding, int[] dilation, int groups, ..., *, Tensor "
+                "out)";
+    return;
+  }
+  const auto i = m.SizesOf(*in);
+  const auto w = m.SizesOf(*weight);
+  const auto o = m.SizesOf(*out);
+  if (i.size() < 3 || w.size() < 3 || o.size() < 3 || stride->size() < 2 || padding->size() < 2) {
+    c.unknown = "the kernel reads input.size(0..2), weight.size(0..2), out.size(2) and two "
+                "entries of stride and padding, which this call does not have: not modelled";
+    return;
+  }
+  auto i32 = [](int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
+  const bool ncl = r.rule == TempRule::kHifiQuantizedConv1dNcl;
+  std::string transposes;
+  if (ncl) {
+    const uint64_t input = AsSizeT(r.target, i32(int64_t{i32(int64_t{i[0]} * i[1])} * i[2] + 8));
+    const uint64_t kernel = AsSizeT(r.target, i32(int64_t{i32(int64_t{w[0]} * w[1])} * w[2] + 8));
+    HelperRequest(r, c, input, "");
+    HelperRequest(r, c, kernel, "");
+    transposes = fmt::format("the input's and the kernel's transposes, N x C x W + 8 = {} and "
+                             "OC x KC x KW + 8 = {} B; then ",
+                             input, kernel);
+  }
+  const int32_t size =
+      hifi_nnlib::Conv1dStdGetsizePrec8(w[2], i[2], i[1], 6 * r.target.pointer.size);
+  HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+  c.formula = transposes +
+              (size < 0 ? std::string("xa_nn_conv1d_std_getsize -1 (its argument check fails), "
+                                      "asked as 0 B")
+                        : fmt::format("xa_nn_conv1d_std_getsize {} B ((the state + 7) + kernel "
+                                      "width {} x (C x W, rounded up to 4) + 8)",
+                                      size, w[2]));
+  for (TempRequest& q : c.requests)
+    q.unchecked_then =
+        ncl ? "the kernel does not check the pointers: it transposes into and convolves with "
+              "NULL, which (as at NNLib v4.1.0, XA_NNLIB_ARG_CHK_PTR) xa_nn_transpose_8_8 and the "
+              "1-D convolution reject, returning -1, which the kernel ignores: the call succeeds "
+              "with its output unwritten, with no line saying so"
+            : "the kernel does not check the pointer and hands NULL to the NNLib's 1-D "
+              "convolution, which (as at NNLib v4.1.0, its XA_NNLIB_ARG_CHK_PTR) returns -1 "
+              "without writing the output, which the kernel ignores: the call succeeds with its "
+              "output unwritten, with no line saying so";
+  GetsizeAssumed(r, c);
+}
+
+// The Cadence HiFi 1-D quantized convolutions of 1.2.x, quantized_conv1d_{ncl,nlc}_asym8sxsym8s_
+// asym8s / _asym8uxsym8u_asym8u.per_tensor_out, each file its own way (dtypes, groups and dilation
+// not looked at; every request unchecked): NCL asym8s (kHifiQuantizedConv1dNclS12), reading NCL,
+// asks for the input's (N x C x W + 8 B) and the kernel's (OC x KC x KW + 8 B) transposes, then
+// xa_nn_conv2d_getsize with heights 1 and the strides and paddings handed over swapped (stride[1]
+// and padding[1] as y, stride[0] and padding[0] as x); NCL asym8u (kHifiQuantizedConv1dNclU12)
+// first xa_nn_conv1d_std_getsize(KW, W, C, 8), then the two transposes; NLC asym8s
+// (kHifiQuantizedConv1dNlcS12), still reading NCL (C input.size(1), W input.size(2), KC
+// weight.size(1), KW weight.size(2)), once xa_nn_conv2d_getsize with heights 1; NLC asym8u
+// (kHifiQuantizedConv1dNlcU12), reading NLC (W input.size(1), C input.size(2), KW weight.size(1)),
+// once xa_nn_conv1d_std_getsize(KW, W, C, 8). A negative getsize asks for 0.
+void HifiQuantizedConv1d12(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool enough = args.size() >= 15;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const pte::TensorView* weight = enough ? m.TensorAt(args[1]) : nullptr;
+  const auto stride = enough ? IntListArg(m, args[3]) : std::nullopt;
+  const auto padding = enough ? IntListArg(m, args[4]) : std::nullopt;
+  const pte::TensorView* out = enough ? m.TensorAt(args[14]) : nullptr;
+  if (!in || !weight || !out || !stride || !padding) {
+    c.unknown = "the call's arguments are not quantized_conv1d(Tensor input, Tensor weight, Tensor "
+                "bias, int[] stride, int[] padding, int[] dilation, int groups, ..., *, Tensor "
+                "out)";
+    return;
+  }
+  const auto i = m.SizesOf(*in);
+  const auto w = m.SizesOf(*weight);
+  const auto o = m.SizesOf(*out);
+  if (i.size() < 3 || w.size() < 3 || o.size() < 3 || stride->size() < 2 || padding->size() < 2) {
+    c.unknown = "the kernel reads input.size(0..2), weight.size(0..2), out.size(1 or 2) and two "
+                "entries of stride and padding, which this call does not have: not modelled";
+    return;
+  }
+  auto i32 = [](int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
+  const uint32_t state = 6 * r.target.pointer.size;
+  auto transposes = [&] {
+    const uint64_t input = AsSizeT(r.target, i32(int64_t{i32(int64_t{i[0]} * i[1])} * i[2] + 8));
+    const uint64_t kernel = AsSizeT(r.target, i32(int64_t{i32(int64_t{w[0]} * w[1])} * w[2] + 8));
+    HelperRequest(r, c, input, "");
+    HelperRequest(r, c, kernel, "");
+    return fmt::format("the input's and the kernel's transposes, N x C x W + 8 = {} and OC x KC x "
+                       "KW + 8 = {} B",
+                       input, kernel);
+  };
+  auto conv2d = [&](bool swapped) {
+    const int32_t s0 = i32((*stride)[0]), s1 = i32((*stride)[1]);
+    const int32_t p0 = i32((*padding)[0]), p1 = i32((*padding)[1]);
+    const hifi_nnlib::Conv2dArgs a{.input_height = 1,
+                                   .input_width = i[2],
+                                   .input_channels = i[1],
+                                   .kernel_height = 1,
+                                   .kernel_width = w[2],
+                                   .kernel_channels = w[1],
+                                   .y_stride = swapped ? s1 : s0,
+                                   .y_padding = swapped ? p1 : p0,
+                                   .x_stride = swapped ? s0 : s1,
+                                   .x_padding = swapped ? p0 : p1,
+                                   .out_height = 1,
+                                   .out_width = o[2],
+                                   .out_channels = w[0]};
+    const int32_t size = hifi_nnlib::Conv2dGetsizePrec8(a, state);
+    HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+    return size < 0 ? std::string("xa_nn_conv2d_getsize -1 (its argument check fails), asked as "
+                                  "0 B")
+                    : fmt::format("xa_nn_conv2d_getsize {} B (heights 1)", size);
+  };
+  auto conv1d = [&](int32_t kw, int32_t width, int32_t channels) {
+    const int32_t size = hifi_nnlib::Conv1dStdGetsizePrec8(kw, width, channels, state);
+    HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+    return size < 0 ? std::string("xa_nn_conv1d_std_getsize -1 (its argument check fails), "
+                                  "asked as 0 B")
+                    : fmt::format("xa_nn_conv1d_std_getsize {} B", size);
+  };
+  switch (r.rule) {
+    case TempRule::kHifiQuantizedConv1dNclS12: {
+      const std::string t = transposes();
+      c.formula = t + "; then " + conv2d(true);
+      break;
+    }
+    case TempRule::kHifiQuantizedConv1dNclU12: {
+      const std::string g = conv1d(w[2], i[2], i[1]);
+      c.formula = g + "; then " + transposes();
+      break;
+    }
+    case TempRule::kHifiQuantizedConv1dNlcS12: c.formula = conv2d(false); break;
+    default: c.formula = conv1d(w[1], i[1], i[2]); break;
+  }
+  const bool ncl = c.requests.size() > 1;
+  for (TempRequest& q : c.requests)
+    q.unchecked_then =
+        ncl ? "the kernel does not check the pointers: it transposes into and convolves with "
+              "NULL, which (as at NNLib v4.1.0, XA_NNLIB_ARG_CHK_PTR) xa_nn_transpose_8_8 and the "
+              "convolution reject, returning -1, which the kernel ignores: the call succeeds with "
+              "its output unwritten, with no line saying so"
+            : "the kernel does not check the pointer and hands NULL to the NNLib's convolution, "
+              "which (as at NNLib v4.1.0, its XA_NNLIB_ARG_CHK_PTR) returns -1 without writing "
+              "the output, which the kernel ignores: the call succeeds with its output "
+              "unwritten, with no line saying so";
+  GetsizeAssumed(r, c);
+}
+
+// The Cadence HiFi quantized_conv1d_ncl.per_tensor_out from 1.3.0 (kHifiQuantizedConv1dNcl13):
+// dilation[0] other than 1 falls back to the generic kernel (nothing asked); by out's dtype, Char
+// with stride[0] at most 1 asks for the input's (N x C x W + 8 B) and the kernel's
+// (OC x KC x KW + 8 B) transposes, the per-channel multipliers and shifts (OC x 4 B each, written
+// without a check) and xa_nn_conv2d_getsize(..., 8, 8, 1) with heights 1 (stride[0] and
+// padding[0] handed over as y, so that its rows take stride 1 and no padding); Byte with groups
+// and stride[0] at most 1 asks for xa_nn_conv1d_std_getsize(KW, W, C, 8), then the two
+// transposes; anything else asks for nothing. Sizes read as NCL; every request unchecked.
+void HifiQuantizedConv1dNcl13(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool enough = args.size() >= 15;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const pte::TensorView* weight = enough ? m.TensorAt(args[1]) : nullptr;
+  const auto stride = enough ? IntListArg(m, args[3]) : std::nullopt;
+  const auto padding = enough ? IntListArg(m, args[4]) : std::nullopt;
+  const auto dilation = enough ? IntListArg(m, args[5]) : std::nullopt;
+  const pte::ValueView* groups = enough ? &m.values[static_cast<size_t>(args[6])] : nullptr;
+  const pte::TensorView* out = enough ? m.TensorAt(args[14]) : nullptr;
+  if (!in || !weight || !out || !stride || !padding || !dilation ||
+      groups->kind != ValueKind::kInt) {
+    c.unknown = "the call's arguments are not quantized_conv1d_ncl.per_tensor_out(Tensor input, "
+                "Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation, int "
+                "groups, ..., *, Tensor out)";
+    return;
+  }
+  if (dilation->empty() || stride->empty()) {
+    c.unknown = "the kernel reads dilation[0] and stride[0], which this call does not have: not "
+                "modelled";
+    return;
+  }
+  if ((*dilation)[0] != 1) {
+    c.formula = "none: a dilation, the generic kernel asks for nothing";
+    return;
+  }
+  constexpr int8_t kByte = 0, kChar = 1;
+  const bool s8 = out->dtype == kChar;
+  if (out->dtype != kChar && out->dtype != kByte) {
+    c.formula = "none: neither a Char nor a Byte output, the kernel does nothing";
+    return;
+  }
+  if ((*stride)[0] > 1 || (!s8 && groups->int_value() > 1)) {
+    c.formula = s8 ? "none: stride[0] above 1, the generic kernel asks for nothing"
+                   : "none: groups or stride[0] above 1, the generic kernel asks for nothing";
+    return;
+  }
+  const auto i = m.SizesOf(*in);
+  const auto w = m.SizesOf(*weight);
+  const auto o = m.SizesOf(*out);
+  if (i.size() < 3 || w.size() < 3 || o.size() < 3 || padding->empty()) {
+    c.unknown = "the kernel reads input.size(0..2), weight.size(0..2), out.size(2) and "
+                "padding[0], which this call does not have: not modelled";
+    return;
+  }
+  auto i32 = [](int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
+  const uint32_t state = 6 * r.target.pointer.size;
+  auto transposes = [&] {
+    const uint64_t input = AsSizeT(r.target, i32(int64_t{i32(int64_t{i[0]} * i[1])} * i[2] + 8));
+    const uint64_t kernel = AsSizeT(r.target, i32(int64_t{i32(int64_t{w[0]} * w[1])} * w[2] + 8));
+    HelperRequest(r, c, input, "");
+    HelperRequest(r, c, kernel, "");
+    return fmt::format("the input's and the kernel's transposes, N x C x W + 8 = {} and OC x KC x "
+                       "KW + 8 = {} B",
+                       input, kernel);
+  };
+  if (s8) {
+    const std::string t = transposes();
+    const uint64_t per_channel = AsSizeT(r.target, int64_t{w[0]} * 4);
+    HelperRequest(r, c, per_channel, "");
+    HelperRequest(r, c, per_channel, "");
+    const hifi_nnlib::Conv2dArgs a{.input_height = 1,
+                                   .input_width = i[2],
+                                   .input_channels = i[1],
+                                   .kernel_height = 1,
+                                   .kernel_width = w[2],
+                                   .kernel_channels = w[1],
+                                   .y_stride = i32((*stride)[0]),
+                                   .y_padding = i32((*padding)[0]),
+                                   .x_stride = 1,
+                                   .x_padding = 0,
+                                   .out_height = 1,
+                                   .out_width = o[2],
+                                   .out_channels = w[0]};
+    const int32_t size = hifi_nnlib::Conv2dGetsizePrec8(a, state);
+    HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+    c.formula = t +
+                fmt::format("; the multipliers and shifts, OC x 4 = {} B each; then ", per_channel) +
+                (size < 0 ? std::string("xa_nn_conv2d_getsize -1 (its argument check fails), "
+                                        "asked as 0 B")
+                          : fmt::format("xa_nn_conv2d_getsize {} B (heights 1)", size));
+    for (size_t q = 0; q < c.requests.size(); ++q)
+      c.requests[q].unchecked_then =
+          q == 2 || q == 3
+              ? "the kernel writes its per-channel multipliers and shifts through the NULL "
+                "pointer: undefined behaviour (on the device, typically a fault), with no line "
+                "saying so"
+              : "the kernel does not check the pointers: it transposes into and convolves with "
+                "NULL, which (as at NNLib v4.1.0, XA_NNLIB_ARG_CHK_PTR) xa_nn_transpose_8_8 and "
+                "the convolution reject, returning -1, which the kernel ignores: the call "
+                "succeeds with its output unwritten, with no line saying so";
+  } else {
+    const int32_t size = hifi_nnlib::Conv1dStdGetsizePrec8(w[2], i[2], i[1], state);
+    HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+    const std::string t = transposes();
+    c.formula = (size < 0 ? std::string("xa_nn_conv1d_std_getsize -1 (its argument check fails), "
+                                        "asked as 0 B")
+                          : fmt::format("xa_nn_conv1d_std_getsize {} B", size)) +
+                "; then " + t;
+    for (TempRequest& q : c.requests)
+      q.unchecked_then =
+          "the kernel does not check the pointers: it transposes into and convolves with NULL, "
+          "which (as at NNLib v4.1.0, XA_NNLIB_ARG_CHK_PTR) xa_nn_transpose_8_8 and the 1-D "
+          "convolution reject, returning -1, which the kernel ignores: the call succeeds with "
+          "its output unwritten, with no line saying so";
+  }
+  GetsizeAssumed(r, c);
+}
+
+// The Cadence HiFi quantized_conv1d_nlc.per_tensor_out from 1.3.0 (kHifiQuantizedConv1dNlc13;
+// a Tensor? offset before out, argument 14): the last entry of dilation other than 1 falls back
+// to the generic kernel; by out's dtype, with groups and the last stride at most 1, Char asks for
+// the per-channel multipliers and shifts (OC x 4 B each, written without a check) and
+// xa_nn_conv2d_getsize(..., 8, 8, 0) with heights 1 (the last stride and padding handed over as
+// y, so that its rows take stride 1 and no padding), Byte for xa_nn_conv1d_std_getsize(KW, W,
+// C, 8); anything else asks for nothing. Sizes read as NLC: W input.size(1), C input.size(2),
+// OC weight.size(0), KW weight.size(1), KC weight.size(2), OW out.size(1); every request unchecked.
+void HifiQuantizedConv1dNlc13(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool enough = args.size() >= 16;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const pte::TensorView* weight = enough ? m.TensorAt(args[1]) : nullptr;
+  const auto stride = enough ? IntListArg(m, args[3]) : std::nullopt;
+  const auto padding = enough ? IntListArg(m, args[4]) : std::nullopt;
+  const auto dilation = enough ? IntListArg(m, args[5]) : std::nullopt;
+  const pte::ValueView* groups = enough ? &m.values[static_cast<size_t>(args[6])] : nullptr;
+  const pte::TensorView* out = enough ? m.TensorAt(args[15]) : nullptr;
+  if (!in || !weight || !out || !stride || !padding || !dilation ||
+      groups->kind != ValueKind::kInt) {
+    c.unknown = "the call's arguments are not quantized_conv1d_nlc.per_tensor_out(Tensor input, "
+                "Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation, int "
+                "groups, ..., Tensor? offset, *, Tensor out)";
+    return;
+  }
+  if (dilation->empty() || stride->empty()) {
+    c.unknown = "the kernel reads the last entry of dilation and of stride, which this call does "
+                "not have: not modelled";
+    return;
+  }
+  if (dilation->back() != 1) {
+    c.formula = "none: a dilation, the generic kernel asks for nothing";
+    return;
+  }
+  constexpr int8_t kByte = 0, kChar = 1;
+  const bool s8 = out->dtype == kChar;
+  if (out->dtype != kChar && out->dtype != kByte) {
+    c.formula = "none: neither a Char nor a Byte output, the kernel does nothing";
+    return;
+  }
+  if (groups->int_value() > 1 || stride->back() > 1) {
+    c.formula = "none: groups or the stride above 1, the generic kernel asks for nothing";
+    return;
+  }
+  const auto i = m.SizesOf(*in);
+  const auto w = m.SizesOf(*weight);
+  const auto o = m.SizesOf(*out);
+  if (i.size() < 3 || w.size() < (s8 ? 3u : 2u) || o.size() < 2 || padding->empty()) {
+    c.unknown = "the kernel reads input.size(0..2), weight.size(0..2), out.size(1) and the last "
+                "entry of padding, which this call does not have: not modelled";
+    return;
+  }
+  auto i32 = [](int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
+  const uint32_t state = 6 * r.target.pointer.size;
+  if (s8) {
+    const uint64_t per_channel = AsSizeT(r.target, int64_t{w[0]} * 4);
+    HelperRequest(r, c, per_channel, "");
+    HelperRequest(r, c, per_channel, "");
+    const hifi_nnlib::Conv2dArgs a{.input_height = 1,
+                                   .input_width = i[1],
+                                   .input_channels = i[2],
+                                   .kernel_height = 1,
+                                   .kernel_width = w[1],
+                                   .kernel_channels = w[2],
+                                   .y_stride = i32(stride->back()),
+                                   .y_padding = i32(padding->back()),
+                                   .x_stride = 1,
+                                   .x_padding = 0,
+                                   .out_height = 1,
+                                   .out_width = o[1],
+                                   .out_channels = w[0]};
+    const int32_t size = hifi_nnlib::Conv2dGetsizePrec8(a, state);
+    HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+    c.formula = fmt::format("the multipliers and shifts, OC x 4 = {} B each; then ", per_channel) +
+                (size < 0 ? std::string("xa_nn_conv2d_getsize -1 (its argument check fails), "
+                                        "asked as 0 B")
+                          : fmt::format("xa_nn_conv2d_getsize {} B (heights 1)", size));
+    for (size_t q = 0; q < c.requests.size(); ++q)
+      c.requests[q].unchecked_then =
+          q < 2 ? "the kernel writes its per-channel multipliers and shifts through the NULL "
+                  "pointer: undefined behaviour (on the device, typically a fault), with no line "
+                  "saying so"
+                : "the kernel does not check the pointer and hands NULL to "
+                  "xa_nn_conv2d_per_chan_sym8sxasym8s, which (as at NNLib v4.1.0, its "
+                  "XA_NNLIB_ARG_CHK_PTR) returns -1 without writing the output, which the kernel "
+                  "ignores: the call succeeds with its output unwritten, with no line saying so";
+  } else {
+    const int32_t size = hifi_nnlib::Conv1dStdGetsizePrec8(w[1], i[1], i[2], state);
+    HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+    c.formula = size < 0 ? std::string("xa_nn_conv1d_std_getsize -1 (its argument check fails), "
+                                       "asked as 0 B")
+                         : fmt::format("xa_nn_conv1d_std_getsize {} B", size);
+    c.requests.back().unchecked_then =
+        "the kernel does not check the pointer and hands NULL to the NNLib's 1-D convolution, "
+        "which (as at NNLib v4.1.0, its XA_NNLIB_ARG_CHK_PTR) returns -1 without writing the "
+        "output, which the kernel ignores: the call succeeds with its output unwritten, with no "
+        "line saying so";
+  }
+  GetsizeAssumed(r, c);
+}
+
+// The Cadence HiFi quantized_depthwise_conv1d_nlc.per_tensor_out from 1.3.0
+// (kHifiQuantizedDepthwiseConv1dNlc13): the last entry of dilation other than 1 falls back to the
+// generic kernel; a Char or Byte output asks, unchecked, for the weight's [K, OC] copy
+// (OC x KW + 8 B), then xa_nn_conv2d_depthwise_getsize(1, W, C, 1, KW, OC / C, the last stride, 1,
+// the last padding, 0, 1, OW, 8, 0 NHWC) B (negative: 0); other dtypes ask for nothing. Sizes read
+// as NLC: W input.size(1), C input.size(2), OC weight.size(0), KW weight.size(1), OW out.size(1).
+void HifiQuantizedDepthwiseConv1dNlc13(const RuleCall& r, CallTemp& c) {
+  const pte::MethodView& m = r.m;
+  const std::span<const int32_t> args = r.args;
+  const bool enough = args.size() >= 15;
+  const pte::TensorView* in = enough ? m.TensorAt(args[0]) : nullptr;
+  const pte::TensorView* weight = enough ? m.TensorAt(args[1]) : nullptr;
+  const auto stride = enough ? IntListArg(m, args[3]) : std::nullopt;
+  const auto padding = enough ? IntListArg(m, args[4]) : std::nullopt;
+  const auto dilation = enough ? IntListArg(m, args[5]) : std::nullopt;
+  const pte::TensorView* out = enough ? m.TensorAt(args[14]) : nullptr;
+  if (!in || !weight || !out || !stride || !padding || !dilation) {
+    c.unknown = "the call's arguments are not quantized_depthwise_conv1d_nlc.per_tensor_out(Tensor "
+                "input, Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation, "
+                "int groups, ..., *, Tensor out)";
+    return;
+  }
+  if (dilation->empty()) {
+    c.unknown = "the kernel reads the last entry of dilation, which this call does not have: not "
+                "modelled";
+    return;
+  }
+  if (dilation->back() != 1) {
+    c.formula = "none: a dilation, the generic kernel asks for nothing";
+    return;
+  }
+  constexpr int8_t kByte = 0, kChar = 1;
+  if (out->dtype != kChar && out->dtype != kByte) {
+    c.formula = "none: neither a Char nor a Byte output, the kernel does nothing";
+    return;
+  }
+  const auto i = m.SizesOf(*in);
+  const auto w = m.SizesOf(*weight);
+  const auto o = m.SizesOf(*out);
+  if (i.size() < 3 || w.size() < 2 || o.size() < 2 || stride->empty() || padding->empty()) {
+    c.unknown = "the kernel reads input.size(0..2), weight.size(0..1), out.size(1) and the last "
+                "entries of stride and padding, which this call does not have: not modelled";
+    return;
+  }
+  if (i[2] == 0) {
+    c.unknown = "no input channels: the kernel divides out channels by 0 for the channel "
+                "multiplier before asking: not modelled";
+    return;
+  }
+  auto i32 = [](int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
+  const uint64_t copy = AsSizeT(r.target, i32(int64_t{i32(int64_t{w[0]} * w[1])} + 8));
+  HelperRequest(r, c, copy, "");
+  const hifi_nnlib::DepthwiseArgs a{.input_height = 1,
+                                    .input_width = i[1],
+                                    .input_channels = i[2],
+                                    .kernel_height = 1,
+                                    .kernel_width = w[1],
+                                    .channels_multiplier = i32(int64_t{w[0]} / i[2]),
+                                    .x_stride = i32(stride->back()),
+                                    .y_stride = 1,
+                                    .x_padding = i32(padding->back()),
+                                    .y_padding = 0,
+                                    .out_height = 1,
+                                    .out_width = o[1],
+                                    .inp_data_format = 0};
+  const int32_t size = hifi_nnlib::DepthwiseGetsizePrec8(a, r.target.pointer.size);
+  HelperRequest(r, c, static_cast<uint64_t>(std::max(size, 0)), "");
+  c.formula = fmt::format("the weight's copy, OC x KW + 8 = {} B; then ", copy) +
+              (size < 0 ? std::string("xa_nn_conv2d_depthwise_getsize -1 (its argument check "
+                                      "fails), asked as 0 B")
+                        : fmt::format("xa_nn_conv2d_depthwise_getsize {} B (NHWC, height 1)",
+                                      size));
+  for (TempRequest& q : c.requests)
+    q.unchecked_then =
+        "the kernel does not check the pointers: it transposes the weight into and convolves "
+        "with NULL, which (as at NNLib v4.1.0, XA_NNLIB_ARG_CHK_PTR) xa_nn_transpose_8_8 and "
+        "xa_nn_conv2d_depthwise_per_chan_sym8sxasym8s reject, returning -1, which the kernel "
+        "ignores: the call succeeds with its output unwritten, with no line saying so";
+  GetsizeAssumed(r, c);
+}
+
 constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] = {
     {TempRule::kTopk, Topk},
     {TempRule::kHifiMmTranspose, HifiMatmul},
@@ -1320,6 +1789,15 @@ constexpr std::pair<TempRule, void (*)(const RuleCall&, CallTemp&)> kFormulas[] 
     {TempRule::kHifiQuantizedConvChannelLast, HifiQuantizedConvGeneric},
     {TempRule::kHifiQuantizedConvGenericNhwc12, HifiQuantizedConvGenericNhwc},
     {TempRule::kHifiQuantizedConvGenericNhwc, HifiQuantizedConvGenericNhwc},
+    {TempRule::kHifiQuantizedConv1dNcl, HifiQuantizedConv1d},
+    {TempRule::kHifiQuantizedConv1dNlc, HifiQuantizedConv1d},
+    {TempRule::kHifiQuantizedConv1dNclS12, HifiQuantizedConv1d12},
+    {TempRule::kHifiQuantizedConv1dNclU12, HifiQuantizedConv1d12},
+    {TempRule::kHifiQuantizedConv1dNlcS12, HifiQuantizedConv1d12},
+    {TempRule::kHifiQuantizedConv1dNlcU12, HifiQuantizedConv1d12},
+    {TempRule::kHifiQuantizedConv1dNcl13, HifiQuantizedConv1dNcl13},
+    {TempRule::kHifiQuantizedConv1dNlc13, HifiQuantizedConv1dNlc13},
+    {TempRule::kHifiQuantizedDepthwiseConv1dNlc13, HifiQuantizedDepthwiseConv1dNlc13},
 };
 
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,

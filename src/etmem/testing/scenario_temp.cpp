@@ -22,16 +22,18 @@
 // Float (tests/measured/x86_64_run_temp_hifi_nnlib.json); `hifi_quantized_conv` (1.0.x names) and
 // `hifi_quantized_conv2d` (from 1.1.0), the HiFi specialised quantized convolutions, NHWC and NCHW,
 // 2-D and 1-D, and `hifi_quantized_conv_depthwise` / `hifi_quantized_conv2d_depthwise`, their
-// depthwise siblings, and `hifi_quantized_conv_generic` (1.0.x names), `hifi_quantized_conv2d_generic`
-// (1.1.x) and `hifi_quantized_conv2d_nchw_generic` (NCHW only, from 1.2.0), the generic
-// quantized_conv{,2d}_{nchw,nhwc}.out / .per_tensor_out on and off their NNLib paths,
-// `hifi_quantized_conv2d_nhwc_generic_12` (1.2.x) and `hifi_quantized_conv2d_nhwc_generic` (from
-// 1.3.0, whose .per_tensor_out takes an offset), the generic NHWC one reading NHWC sizes, and
-// `hifi_quantized_conv_channel_last`, 0.6.x's and 0.7.x's cadence::quantized_conv.out
-// (tests/measured/x86_64_run_temp_hifi_conv.json); `ethos_u_scratch` and
-// `ethos_u_scratch_in_blob`, an Ethos-U delegate whose Vela payload asks for its scratch from the
-// temp allocator or carries it, for the measurement with the real backend
-// (tests/measured/x86_64_run_temp_ethos_u.json).
+// depthwise siblings, and `hifi_quantized_conv_generic` (1.0.x names),
+// `hifi_quantized_conv2d_generic` (1.1.x) and `hifi_quantized_conv2d_nchw_generic` (NCHW only, from
+// 1.2.0), the generic quantized_conv{,2d}_{nchw,nhwc}.out / .per_tensor_out on and off their NNLib
+// paths, `hifi_quantized_conv2d_nhwc_generic_12` (1.2.x) and `hifi_quantized_conv2d_nhwc_generic`
+// (from 1.3.0, whose .per_tensor_out takes an offset), the generic NHWC one reading NHWC sizes, and
+// `hifi_quantized_conv_channel_last`, 0.6.x's and 0.7.x's cadence::quantized_conv.out, and
+// `hifi_quantized_conv1d_10` (1.0.x names), `hifi_quantized_conv1d` (1.1.x, 1.2.x) and
+// `hifi_quantized_conv1d_ncl`, `hifi_quantized_conv1d_nlc` and
+// `hifi_quantized_depthwise_conv1d_nlc` (1.3.0 on), the 1-D ones
+// (tests/measured/x86_64_run_temp_hifi_conv.json); `ethos_u_scratch` and `ethos_u_scratch_in_blob`,
+// an Ethos-U delegate whose Vela payload asks for its scratch from the temp allocator or carries
+// it, for the measurement with the real backend (tests/measured/x86_64_run_temp_ethos_u.json).
 // Not: the builder (program_builder.h).
 #include "etmem/testing/scenario_helpers.h"
 #include "etmem/testing/scenarios.h"
@@ -790,7 +792,137 @@ ProgramBuilder ProgramWithHifiQuantizedConv2dGeneric() {
 ProgramBuilder ProgramWithHifiQuantizedConv2dNchwGeneric() {
   return ProgramWithHifiQuantizedConvGeneric("quantized_conv2d", false);
 }
-ProgramBuilder ProgramWithHifiQuantizedConv10() { return ProgramWithHifiQuantizedConv("quantized_conv"); }
+// The Cadence HiFi 1-D quantized convolutions (`ncl`, `nlc`: conv1d_nchw / conv1d_nhwc at 1.0.x,
+// conv1d_ncl / conv1d_nlc at 1.1.x), whose sizes the kernels read as NCL: NCL on Char and on Byte
+// over 2 batches (its transposes, then xa_nn_conv1d_std_getsize), NLC on an NLC-shaped Char input
+// (read as 20 channels of width 6) and on Byte, and NCL on Char with stride [1, 2] and padding
+// [0, 3] (which 1.2.x's NCL asym8s hands to xa_nn_conv2d_getsize swapped).
+ProgramBuilder ProgramWithHifiQuantizedConv1d(const std::string& ncl, const std::string& nlc) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const std::string q = "cadence::quantized_conv1d_";
+  const int ncl_s = m.Operator(q + ncl + "_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int ncl_u = m.Operator(q + ncl + "_asym8uxsym8u_asym8u", "per_tensor_out");
+  const int nlc_s = m.Operator(q + nlc + "_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int nlc_u = m.Operator(q + nlc + "_asym8uxsym8u_asym8u", "per_tensor_out");
+  std::vector<int32_t> outs;
+  outs.push_back(QuantizedConv(m, planner, ncl_s, kChar, {1, 6, 20}, {4, 6, 5}, {1, 4, 16},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, ncl_u, kByte, {2, 3, 33}, {8, 3, 3}, {2, 8, 31},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nlc_s, kChar, {1, 20, 6}, {4, 5, 6}, {1, 16, 4},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nlc_u, kByte, {1, 7, 10}, {2, 3, 5}, {1, 2, 6},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, ncl_s, kChar, {1, 16, 21}, {3, 16, 3}, {1, 3, 11},
+                               {1, 2}, {0, 3}));
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+// The Cadence HiFi quantized_conv1d_ncl.per_tensor_out from 1.3.0 (1-entry stride, padding and
+// dilation lists): Byte (its conv1d_std scratch, then the transposes), Char (the transposes, the
+// per-channel multipliers and shifts, the conv2d scratch), Char with stride 2 and Byte with
+// groups 2 (the generic kernel: nothing asked), and Char with padding 2 (which the kernel hands
+// to getsize where it does not count).
+ProgramBuilder ProgramWithHifiQuantizedConv1dNcl() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int op = m.Operator("cadence::quantized_conv1d_ncl", "per_tensor_out");
+  std::vector<int32_t> outs;
+  auto conv = [&](int8_t dtype, std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                  std::vector<int32_t> out_sizes, int64_t stride, int64_t padding, int64_t groups) {
+    const int in = PlannedTensor(m, planner, in_sizes, dtype);
+    const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+    const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+    const int out = PlannedTensor(m, planner, out_sizes, dtype);
+    m.KernelCall(op, {in, weight, bias, m.IntListOf({stride}), m.IntListOf({padding}),
+                      m.IntListOf({1}), m.Int(groups), m.Int(0), m.Int(0), m.Double(0.5),
+                      m.Double(0.25), m.Int(0), m.Int(0), m.Int(0), out, out});
+    outs.push_back(out);
+  };
+  conv(kByte, {2, 3, 33}, {8, 3, 3}, {2, 8, 31}, 1, 0, 1);
+  conv(kChar, {1, 6, 20}, {4, 6, 5}, {1, 4, 16}, 1, 0, 1);
+  conv(kChar, {1, 6, 20}, {4, 6, 5}, {1, 4, 8}, 2, 0, 1);
+  conv(kByte, {1, 4, 10}, {4, 2, 3}, {1, 4, 8}, 1, 0, 2);
+  conv(kChar, {1, 16, 21}, {3, 16, 3}, {1, 3, 19}, 1, 2, 1);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+// The Cadence HiFi quantized_conv1d_nlc.per_tensor_out from 1.3.0 (an offset, None, before out;
+// 1-entry stride, padding and dilation lists): Byte [N, W, C] (its conv1d_std scratch), Char (the
+// per-channel multipliers and shifts, the conv2d scratch), Char with groups 2 and Byte with
+// stride 2 (the generic kernel: nothing asked), and Char with padding 2 (which the kernel hands to
+// getsize where it does not count).
+ProgramBuilder ProgramWithHifiQuantizedConv1dNlc() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int op = m.Operator("cadence::quantized_conv1d_nlc", "per_tensor_out");
+  std::vector<int32_t> outs;
+  auto conv = [&](int8_t dtype, std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                  std::vector<int32_t> out_sizes, int64_t stride, int64_t padding, int64_t groups) {
+    const int in = PlannedTensor(m, planner, in_sizes, dtype);
+    const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+    const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+    const int out = PlannedTensor(m, planner, out_sizes, dtype);
+    m.KernelCall(op, {in, weight, bias, m.IntListOf({stride}), m.IntListOf({padding}),
+                      m.IntListOf({1}), m.Int(groups), m.Int(0), m.Int(0), m.Double(0.5),
+                      m.Double(0.25), m.Int(0), m.Int(0), m.Int(0), m.Null(), out, out});
+    outs.push_back(out);
+  };
+  conv(kByte, {1, 33, 3}, {8, 3, 3}, {1, 31, 8}, 1, 0, 1);
+  conv(kChar, {1, 20, 6}, {4, 5, 6}, {1, 16, 4}, 1, 0, 1);
+  conv(kChar, {1, 20, 6}, {4, 5, 3}, {1, 16, 4}, 1, 0, 2);
+  conv(kByte, {1, 33, 3}, {8, 3, 3}, {1, 16, 8}, 2, 0, 1);
+  conv(kChar, {1, 21, 16}, {3, 3, 16}, {1, 19, 3}, 1, 2, 1);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+// The Cadence HiFi quantized_depthwise_conv1d_nlc.per_tensor_out from 1.3.0 (1-entry stride,
+// padding and dilation lists): Char [N, W, C] with weight [OC, K, 1], Byte with a channel
+// multiplier of 2, stride 2 and padding 1, Char with dilation 2 (the generic kernel: nothing
+// asked), a Float output (nothing asked), and Char with 16 channels and kernel width 7 (the peak).
+ProgramBuilder ProgramWithHifiQuantizedDepthwiseConv1dNlc() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int op = m.Operator("cadence::quantized_depthwise_conv1d_nlc", "per_tensor_out");
+  std::vector<int32_t> outs;
+  auto conv = [&](int8_t dtype, std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                  std::vector<int32_t> out_sizes, int64_t stride, int64_t padding,
+                  int64_t dilation) {
+    const int in = PlannedTensor(m, planner, in_sizes, dtype);
+    const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+    const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+    const int out = PlannedTensor(m, planner, out_sizes, dtype);
+    m.KernelCall(op, {in, weight, bias, m.IntListOf({stride}), m.IntListOf({padding}),
+                      m.IntListOf({dilation}), m.Int(in_sizes[2]), m.Int(0), m.Int(0),
+                      m.Double(0.5), m.Double(0.25), m.Int(0), m.Int(0), m.Int(0), out, out});
+    outs.push_back(out);
+  };
+  conv(kChar, {1, 20, 8}, {8, 5, 1}, {1, 16, 8}, 1, 0, 1);
+  conv(kByte, {1, 30, 6}, {12, 3, 1}, {1, 14, 12}, 2, 1, 1);
+  conv(kChar, {1, 20, 8}, {8, 5, 1}, {1, 12, 8}, 1, 0, 2);
+  conv(kFloat32, {1, 20, 8}, {8, 5, 1}, {1, 16, 8}, 1, 0, 1);
+  conv(kChar, {1, 40, 16}, {16, 7, 1}, {1, 34, 16}, 1, 0, 1);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+ProgramBuilder ProgramWithHifiQuantizedConv1d10() {
+  return ProgramWithHifiQuantizedConv1d("nchw", "nhwc");
+}
+ProgramBuilder ProgramWithHifiQuantizedConv1d11() {
+  return ProgramWithHifiQuantizedConv1d("ncl", "nlc");
+}
+ProgramBuilder ProgramWithHifiQuantizedConv10() {
+  return ProgramWithHifiQuantizedConv("quantized_conv");
+}
 ProgramBuilder ProgramWithHifiQuantizedDepthwise10() {
   return ProgramWithHifiQuantizedDepthwise("quantized_conv");
 }
@@ -827,6 +959,11 @@ constexpr NamedScenario kTemp[] = {
     {"hifi_quantized_conv_channel_last", ProgramWithHifiQuantizedConvChannelLast},
     {"hifi_quantized_conv2d_nhwc_generic_12", ProgramWithHifiQuantizedConv2dNhwcGeneric12},
     {"hifi_quantized_conv2d_nhwc_generic", ProgramWithHifiQuantizedConv2dNhwcGeneric},
+    {"hifi_quantized_conv1d_10", ProgramWithHifiQuantizedConv1d10},
+    {"hifi_quantized_conv1d", ProgramWithHifiQuantizedConv1d11},
+    {"hifi_quantized_conv1d_ncl", ProgramWithHifiQuantizedConv1dNcl},
+    {"hifi_quantized_conv1d_nlc", ProgramWithHifiQuantizedConv1dNlc},
+    {"hifi_quantized_depthwise_conv1d_nlc", ProgramWithHifiQuantizedDepthwiseConv1dNlc},
 };
 
 }  // namespace

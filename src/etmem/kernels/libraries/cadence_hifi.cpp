@@ -132,10 +132,10 @@ KernelLibraryData Library_CadenceHifi() {
                      {"cadence::quantized_conv.out"},
                      {{"aten::_softmax.out", TempRule::kHifiSoftmaxWhenPermuted},
                       {"aten::mm.out", TempRule::kHifiMmTransposeAndBias},
-                      {"cadence::quantized_conv1d_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nchw_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nhwc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
+                      {"cadence::quantized_conv1d_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNcl},
+                      {"cadence::quantized_conv1d_nchw_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNcl},
+                      {"cadence::quantized_conv1d_nhwc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNlc},
+                      {"cadence::quantized_conv1d_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNlc},
                       {"cadence::quantized_conv_nchw.out", TempRule::kHifiQuantizedConvGenericNchw10},
                       {"cadence::quantized_conv_nchw.per_tensor_out", TempRule::kHifiQuantizedConvGenericNchw10},
                       {"cadence::quantized_conv_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConvNchw},
@@ -203,10 +203,10 @@ KernelLibraryData Library_CadenceHifi() {
                       "cadence::quantized_conv_nhwc_depthwise_asym8uxsym8u_asym8u.per_tensor_out",
                       "cadence::quantized_conv_nhwc_dilated_asym8sxsym8s_asym8s.per_tensor_out",
                       "cadence::quantized_conv_nhwc_dilated_asym8uxsym8u_asym8u.per_tensor_out"},
-                     {{"cadence::quantized_conv1d_ncl_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_ncl_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nlc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nlc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
+                     {{"cadence::quantized_conv1d_ncl_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNcl},
+                      {"cadence::quantized_conv1d_ncl_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNcl},
+                      {"cadence::quantized_conv1d_nlc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNlc},
+                      {"cadence::quantized_conv1d_nlc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNlc},
                       {"cadence::quantized_conv2d_nchw.out", TempRule::kHifiQuantizedConvGenericNchw10},
                       {"cadence::quantized_conv2d_nchw.per_tensor_out", TempRule::kHifiQuantizedConvGenericNchw10},
                       {"cadence::quantized_conv2d_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConvNchw},
@@ -224,7 +224,11 @@ KernelLibraryData Library_CadenceHifi() {
                       "cadence::im2row.per_tensor_out"},
                      {"cadence::quantized_w8a32_conv.out", "cadence::quantized_w8a32_gru.out",
                       "cadence::quantized_w8a32_linear.out"},
-                     {{"cadence::quantized_conv2d_nchw.out", TempRule::kHifiQuantizedConvGenericNchw},
+                     {{"cadence::quantized_conv1d_ncl_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNclS12},
+                      {"cadence::quantized_conv1d_ncl_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNclU12},
+                      {"cadence::quantized_conv1d_nlc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNlcS12},
+                      {"cadence::quantized_conv1d_nlc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNlcU12},
+                      {"cadence::quantized_conv2d_nchw.out", TempRule::kHifiQuantizedConvGenericNchw},
                       {"cadence::quantized_conv2d_nchw.per_tensor_out", TempRule::kHifiQuantizedConvGenericNchw},
                       {"cadence::quantized_conv2d_nhwc.out", TempRule::kHifiQuantizedConvGenericNhwc12},
                       {"cadence::quantized_conv2d_nhwc.per_tensor_out", TempRule::kHifiQuantizedConvGenericNhwc12},
@@ -247,11 +251,11 @@ KernelLibraryData Library_CadenceHifi() {
                       {"aten::native_layer_norm.out", TempRule::kOtherLibrary},
                       {"aten::neg.out", TempRule::kOtherLibrary},
                       {"aten::where.self_out", TempRule::kNone},
-                      {"cadence::quantized_conv1d_ncl.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nlc.per_tensor_out", TempRule::kUnknownSize},
+                      {"cadence::quantized_conv1d_ncl.per_tensor_out", TempRule::kHifiQuantizedConv1dNcl13},
+                      {"cadence::quantized_conv1d_nlc.per_tensor_out", TempRule::kHifiQuantizedConv1dNlc13},
                       {"cadence::quantized_conv2d_nhwc.out", TempRule::kHifiQuantizedConvGenericNhwc},
                       {"cadence::quantized_conv2d_nhwc.per_tensor_out", TempRule::kHifiQuantizedConvGenericNhwc},
-                      {"cadence::quantized_depthwise_conv1d_nlc.per_tensor_out", TempRule::kUnknownSize},
+                      {"cadence::quantized_depthwise_conv1d_nlc.per_tensor_out", TempRule::kHifiQuantizedDepthwiseConv1dNlc13},
                       {"cadence::quantized_max_pool2d_nhwc.out", TempRule::kHifiMaxPool2dNhwc}}});
   d.temp_helper.push_back({"0.6.0", 0, {}});
   d.temp_helper.push_back({"1.0.0", 16, {"Failed to allocate temp memory, error: 0x21"}});
@@ -268,10 +272,6 @@ KernelLibraryData Library_CadenceHifi() {
                               "NNLib getsize as at v4.1.0 (6a9ea45) assumed: this release pins "
                               "64d73d7, not public"});
   d.other_library = "portable";
-  d.unknown_size_why =
-      "sizes its allocate_temp scratch with the HiFi NNLib's xa_nn_*_getsize "
-      "(xa_nn_conv2d_getsize, xa_nn_conv1d_std_getsize, ...), which is outside "
-      "ExecuTorch's tree: not modelled";
   return d;
 }
 
