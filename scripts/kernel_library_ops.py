@@ -165,6 +165,56 @@ RULES = {
     ("cadence_hifi", "aten::mean.out"): "TempRule::kHifiMeanReduce",
     ("cadence_hifi", "cadence::quantized_max_pool2d_nhwc.out"): "TempRule::kHifiMaxPool2dNhwc",
 }
+# backends/cadence/hifi/operators/op_quantized_conv{,2d}_{nhwc,nchw}_asym8{s,u}x..._per_tensor_out.cpp
+# (quantized_conv_* at 1.0.x, quantized_conv2d_* from 1.1.0): NCHW's two transposes and the
+# scratch sized by the NNLib's xa_nn_conv2d_getsize (kernels/hifi_nnlib.h).
+RULES.update({
+    ("cadence_hifi", "cadence::%s_%s_%s.per_tensor_out" % (pre, layout, q)):
+        "TempRule::kHifiQuantizedConv" + layout.capitalize()
+    for pre in ("quantized_conv", "quantized_conv2d") for layout in ("nhwc", "nchw")
+    for q in ("asym8sxsym8s_asym8s", "asym8uxsym8u_asym8u")})
+# op_quantized_conv{,2d}_{nchw,nhwc}_out.cpp, the generic .out / .per_tensor_out: the NNLib path
+# (Char input to 1.1.x, Char or Byte from 1.2.0) asks as the specialised or the depthwise kernel;
+# NHWC from 1.2.0 reads NHWC sizes and tells depthwise weights by their rank (from 1.3.0 also
+# for a 1-D convolution, and only those take the depthwise path).
+RULES.update({
+    ("cadence_hifi", "cadence::%s_%s.%s" % (pre, layout, variant)):
+        [("v1.0.0", "TempRule::kHifiQuantizedConvGeneric%s10" % layout.capitalize())] +
+        ([("v1.2.0", "TempRule::kHifiQuantizedConvGenericNchw")] if layout == "nchw" else
+         [("v1.2.0", "TempRule::kHifiQuantizedConvGenericNhwc12"),
+          ("v1.3.0", "TempRule::kHifiQuantizedConvGenericNhwc")])
+    for pre in ("quantized_conv", "quantized_conv2d") for layout in ("nchw", "nhwc")
+    for variant in ("out", "per_tensor_out")})
+# op_quantized_conv_out.cpp (0.6.0, 0.7.0): cadence::quantized_conv.out, the same NNLib paths as
+# 1.0.x's generic kernels, NHWC or NCHW by its channel_last.
+RULES[("cadence_hifi", "cadence::quantized_conv.out")] = "TempRule::kHifiQuantizedConvChannelLast"
+# op_quantized_conv1d_{nchw,nhwc}_*_per_tensor_out.cpp (1.0.x) and op_quantized_conv1d_{ncl,nlc}_*
+# (1.1.x): sized by xa_nn_conv1d_std_getsize; at 1.2.x each file its own way (xa_nn_conv2d_getsize
+# or xa_nn_conv1d_std_getsize, NCL or NLC sizes).
+RULES.update({
+    ("cadence_hifi", "cadence::quantized_conv1d_%s_%s.per_tensor_out" % (layout, q)):
+        [("v1.0.0", "TempRule::kHifiQuantizedConv1d" + ("Ncl" if layout in ("nchw", "ncl") else "Nlc")),
+         ("v1.2.0", "TempRule::kHifiQuantizedConv1d%s%s12" % (
+             "Ncl" if layout in ("nchw", "ncl") else "Nlc", "S" if q.startswith("asym8s") else "U"))]
+    for layout in ("nchw", "nhwc", "ncl", "nlc")
+    for q in ("asym8sxsym8s_asym8s", "asym8uxsym8u_asym8u")})
+# op_quantized_conv1d_ncl.cpp (from 1.3.0): by out's dtype, stride, groups and dilation.
+RULES[("cadence_hifi", "cadence::quantized_conv1d_ncl.per_tensor_out")] = \
+    "TempRule::kHifiQuantizedConv1dNcl13"
+RULES[("cadence_hifi", "cadence::quantized_conv1d_nlc.per_tensor_out")] = \
+    "TempRule::kHifiQuantizedConv1dNlc13"
+# op_quantized_depthwise_conv1d_nlc.cpp (from 1.3.0): the weight's copy and the depthwise scratch.
+RULES[("cadence_hifi", "cadence::quantized_depthwise_conv1d_nlc.per_tensor_out")] = \
+    "TempRule::kHifiQuantizedDepthwiseConv1dNlc13"
+# Their depthwise siblings, sized by xa_nn_conv2d_depthwise_getsize: NCHW (and its NHWC output's
+# transpose); NHWC, which reads its sizes as NCHW to 1.1.x and as NHWC from 1.2.0.
+RULES.update({
+    ("cadence_hifi", "cadence::%s_%s_depthwise_%s.per_tensor_out" % (pre, layout, q)):
+        "TempRule::kHifiQuantizedDepthwiseNchw" if layout == "nchw" else
+        [("v1.0.0", "TempRule::kHifiQuantizedDepthwiseNhwcAsNchw"),
+         ("v1.2.0", "TempRule::kHifiQuantizedDepthwiseNhwc")]
+    for pre in ("quantized_conv", "quantized_conv2d") for layout in ("nhwc", "nchw")
+    for q in ("asym8sxsym8s_asym8s", "asym8uxsym8u_asym8u")})
 # A library's own temp helper, per release (backends/cadence/hifi/kernels/kernels.cpp,
 # allocate_temp_memory): (first tag, alignment passed to allocate_temp (0: the default), lines
 # it logs when a request fails).
@@ -201,10 +251,7 @@ def rule_at(lib, name, tag):
         if RELEASES.index(first) <= RELEASES.index(tag):
             now = r
     return now
-UNKNOWN_WHY = {
-    "cadence_hifi": "sizes its allocate_temp scratch with the HiFi NNLib's xa_nn_*_getsize "
-                    "(xa_nn_conv2d_getsize, xa_nn_conv1d_std_getsize, ...), which is outside "
-                    "ExecuTorch's tree: not modelled",
+UNKNOWN_WHY = {  # a library whose kernels ask with sizes not modelled: why (none now)
 }
 HEADERS = {
     "portable": "the portable kernels (kernels/portable: functions.yaml and custom_ops.yaml)",

@@ -6,7 +6,8 @@
 // extension (x86_64_run_temp_cortex_m.json), the Cadence Fusion G3 native_layer_norm.out and
 // Vision _softmax.out (x86_64_run_temp_cadence_g3_vision.json), the HiFi mean.out and
 // quantized_max_pool2d_nhwc.out sized by the NNLib's getsize (x86_64_run_temp_hifi_nnlib.json),
-// and the Arm Ethos-U backend's scratch (x86_64_run_temp_ethos_u.json; each file says how it was
+// the HiFi specialised quantized convolutions (x86_64_run_temp_hifi_conv.json), and the Arm
+// Ethos-U backend's scratch (x86_64_run_temp_ethos_u.json; each file says how it was
 // measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
 // peak - 1 bytes and the lines logged, the heap requests of the no-temp-allocator fallback and its
 // failure without a heap (for a kernel that does not check the pointer, the lines up to where it
@@ -201,6 +202,16 @@ TEST(MeasuredRunTemp, CadenceFusionG3LayerNormAndVisionSoftmaxMatchTheRealKernel
 // xa_nn_maxpool_getsize: each request's bytes and alignment, each pool, the peak.
 TEST(MeasuredRunTemp, CadenceHifiMeanAndMaxPoolMatchTheRealKernelsAndNnlibGetsize) {
   HoldToMeasured("x86_64_run_temp_hifi_nnlib.json");
+}
+
+// The HiFi specialised quantized convolutions, their depthwise siblings, the generic kernels and
+// 0.6.0/0.7.0's cadence::quantized_conv.out, and the 1-D ones of 1.0.0 and 1.1.0 (quantized_conv_*
+// at 1.0.0, quantized_conv2d_* at 1.1.0 to 1.4.1), NHWC and NCHW, 2-D and 1-D: the transposes and
+// the scratch sized by the real NNLib v4.1.0 xa_nn_conv2d_getsize, xa_nn_conv2d_depthwise_getsize
+// and xa_nn_conv1d_std_getsize, each request's bytes and alignment, each pool, the peak, the pool
+// one byte short and the heap.
+TEST(MeasuredRunTemp, CadenceHifiQuantizedConvMatchesTheRealKernelsAndNnlibGetsize) {
+  HoldToMeasured("x86_64_run_temp_hifi_conv.json");
 }
 
 // The Cortex-M backend's CMSIS-NN scratch at 1.1.0 to 1.3.1, built without extensions, for DSP,

@@ -357,6 +357,290 @@ TEST(RunTemp, HifiMaxPoolNhwcAsksForTheNnlibMaxpoolScratch) {
   EXPECT_NE(small.check->then.find("xa_nn_maxpool_asym8"), std::string::npos) << small.check->then;
 }
 
+// The HiFi specialised quantized convolutions: NHWC asks for xa_nn_conv2d_getsize's bytes, NCHW
+// first for the input's and the kernel's NHWC copies; nothing is checked, so a pool of the peak
+// - 1 logs the runtime's and allocate_temp_memory's lines at the peak's instruction and the kernel
+// goes on (the NNLib rejects the NULL); groups != 1 aborts before asking; the state's six
+// pointers are the target's.
+TEST(RunTemp, HifiQuantizedConvAsksForTheTransposesAndTheNnlibConv2dScratch) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_quantized_conv2d"));
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  ASSERT_EQ(t.calls.size(), 7u);
+  // 8 + (48 + 7) + (10 rows x 3 x 16 channels + 7) + 8.
+  EXPECT_EQ(t.calls[1].requests[0].bytes, 558u);
+  EXPECT_EQ(t.calls[1].requests[0].check, "");
+  EXPECT_EQ(t.calls[0].requests[0].bytes, 0u);  // getsize -1: 8 channels over 3
+  ASSERT_EQ(t.calls[5].requests.size(), 3u);
+  EXPECT_EQ(t.calls[5].requests[0].bytes, 16392u);  // 16 x 32 x 32 + 8
+  EXPECT_EQ(t.calls[5].requests[1].bytes, 4616u);   // 32 x 16 x 3 x 3 + 8
+  EXPECT_EQ(t.calls[5].requests[2].bytes, 1710u);
+  EXPECT_EQ(t.peak_bytes, 22734u);
+  EXPECT_EQ(t.peak_call, 5u);
+  EXPECT_NE(t.Describe().find("64d73d7, not public"), std::string::npos) << t.Describe();
+  // The state is 24 B on the 32-bit Xtensa core.
+  EXPECT_EQ(Temp(p, "1.4.1", "xtensa", o).calls[1].requests[0].bytes, 558u - 24u);
+  // 1.0.x names its operators quantized_conv_*; quantized_conv2d_* is not registered.
+  EXPECT_FALSE(Temp(p, "1.0.0", "x86_64", o).known());
+  const kernels::RunTemp old =
+      Temp(Read(testing::NamedScenarioProgram("hifi_quantized_conv")), "1.0.0", "x86_64", o);
+  EXPECT_TRUE(old.known());
+  EXPECT_EQ(old.peak_bytes, 22734u);
+  o.temp_pool_bytes = t.peak_bytes - 1;
+  const kernels::RunTemp small = Temp(p, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 5u);
+  EXPECT_EQ(small.check->log, (std::vector<std::string>{
+                                  "Memory allocation failed: 1718B requested (adjusted for "
+                                  "alignment), 1717B available",
+                                  "Failed to allocate temp memory. Bytes requested: 1710",
+                                  "Failed to allocate temp memory, error: 0x21"}));
+  EXPECT_NE(small.check->then.find("xa_nn_transpose_8_8"), std::string::npos)
+      << small.check->then;
+  o.temp_pool_bytes = t.peak_bytes;
+  EXPECT_TRUE(Temp(p, "1.4.1", "x86_64", o).check->fits);
+
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  const int x = m.Tensor({.dtype = testing::kChar, .sizes = {1, 4, 6, 6}});
+  const int w = m.Tensor({.dtype = testing::kChar, .sizes = {4, 1, 3, 3}});
+  const int bias = m.Tensor({.dtype = testing::kInt32, .sizes = {4}});
+  const int y = m.Tensor({.dtype = testing::kChar, .sizes = {1, 4, 4, 4}});
+  m.KernelCall(m.Operator("cadence::quantized_conv2d_nhwc_asym8sxsym8s_asym8s", "per_tensor_out"),
+               {x, w, bias, m.IntListOf({1, 1}), m.IntListOf({0, 0}), m.IntListOf({1, 1}),
+                m.Int(4), m.Int(0), m.Int(0), m.Double(1), m.Double(1), m.Int(0), m.Int(0),
+                m.Int(0), y, y});
+  const kernels::RunTemp grouped = Temp(Read(b), "1.4.1", "x86_64", {.kernels = {"cadence_hifi"}});
+  ASSERT_EQ(grouped.run_failures.size(), 1u);
+  EXPECT_NE(grouped.run_failures[0].find("Only groups=1"), std::string::npos);
+  EXPECT_EQ(grouped.peak_bytes, 0u);
+}
+
+// The HiFi specialised depthwise convolutions ask for xa_nn_conv2d_depthwise_getsize's bytes,
+// NCHW then for its NHWC output; the NHWC kernel reads its sizes as NCHW to 1.1.x and as NHWC
+// from 1.2.0; a pool of the peak - 1 fails the peak's second request, unchecked.
+TEST(RunTemp, HifiQuantizedDepthwiseAsksForTheNnlibDepthwiseScratch) {
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_depthwise"));
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  ASSERT_EQ(t.calls.size(), 7u);
+  // [1, 8, 8, 4] with weight [3, 3, 4, 1]: the state 48 + 8 rows x 4 channels x 3 + 3 x 3 x 4 to 8.
+  EXPECT_EQ(t.calls[0].requests[0].bytes, 48u + 96u + 40u);
+  // To 1.1.x the same is read as 8 channels, out channels 3: a multiplier of 0, getsize -1.
+  EXPECT_EQ(Temp(p, "1.1.0", "x86_64", o).calls[0].requests[0].bytes, 0u);
+  EXPECT_EQ(Temp(p, "1.1.0", "x86_64", o).calls[2].requests[0].bytes, 304u);
+  // The state's pointers are the target's: 28 B, aligned to 32.
+  EXPECT_EQ(Temp(p, "1.4.1", "xtensa", o).calls[0].requests[0].bytes, 32u + 96u + 40u);
+  ASSERT_EQ(t.calls[5].requests.size(), 2u);
+  EXPECT_EQ(t.calls[5].requests[0].bytes, 736u);
+  EXPECT_EQ(t.calls[5].requests[1].bytes, 32u * 14 * 14 + 8);
+  EXPECT_EQ(t.peak_bytes, 7016u);
+  o.temp_pool_bytes = t.peak_bytes - 1;
+  const kernels::RunTemp small = Temp(p, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 5u);
+  EXPECT_EQ(small.check->log, (std::vector<std::string>{
+                                  "Memory allocation failed: 6280B requested (adjusted for "
+                                  "alignment), 6279B available",
+                                  "Failed to allocate temp memory. Bytes requested: 6280",
+                                  "Failed to allocate temp memory, error: 0x21"}));
+  EXPECT_NE(small.check->then.find("xa_nn_conv2d_depthwise_per_chan_sym8sxasym8s"),
+            std::string::npos);
+}
+
+// The HiFi generic quantized convolutions ask as the specialised kernel (groups 1) or the
+// depthwise one (groups = input channels) on their NNLib path: Char input, or from 1.2.0 Char and
+// Byte, with dilation 1; a dilation, other groups and other dtypes ask for nothing. 0.6.x's
+// cadence::quantized_conv.out asks as 1.0.x's.
+TEST(RunTemp, HifiQuantizedConvGenericAsksOnItsNnlibPath) {
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_generic"));
+  const kernels::RunTemp old = Temp(p, "1.1.0", "x86_64", o);
+  EXPECT_TRUE(old.known());
+  ASSERT_EQ(old.calls.size(), 4u);  // instructions 0, 1, 5, 6: Byte, dilation, groups 2 ask nothing
+  EXPECT_EQ(old.calls[0].requests.size(), 3u);
+  EXPECT_EQ(old.calls[1].requests.size(), 2u);
+  EXPECT_EQ(old.calls[3].instruction, 6u);
+  ASSERT_EQ(old.calls[3].requests.size(), 2u);
+  EXPECT_EQ(old.calls[3].requests[1].bytes, 6u * 7 * 7 + 8);  // NHWC: a temporary output
+  const kernels::RunTemp now = Temp(p, "1.2.0", "x86_64", o);
+  EXPECT_TRUE(now.known());
+  ASSERT_EQ(now.calls.size(), 4u);
+  EXPECT_EQ(now.calls[2].instruction, 2u);  // Byte from 1.2.0
+  EXPECT_EQ(now.calls[2].requests[2].bytes, 373u);
+  // NHWC from 1.2.0 reads NHWC sizes: [1, 16, 10, 12] is 16 rows of 10 x 12 channels and the
+  // weight [8, 16, 3, 3] 16 x 3 kernels of 3 channels (4 groups to getsize, which accepts
+  // them): 8 + (48 + 7) + ((16 rows + 7 below) x 3 x 4 = 276, grown to 288, + 7) + 8 +
+  // (16 x 3 x 4 x 8 + 7). The .out with groups 6, not the 9 channels, asks for nothing.
+  EXPECT_EQ(now.calls[3].instruction, 5u);
+  EXPECT_EQ(now.calls[3].requests[0].bytes, 1909u);
+  const pte::ProgramView nchw =
+      Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_nchw_generic"));
+  const kernels::RunTemp t = Temp(nchw, "1.4.1", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  EXPECT_EQ(t.peak_bytes, 821u);
+  o.temp_pool_bytes = t.peak_bytes - 1;
+  const kernels::RunTemp small = Temp(nchw, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 2u);
+  EXPECT_EQ(small.check->log, (std::vector<std::string>{
+                                  "Memory allocation failed: 385B requested (adjusted for "
+                                  "alignment), 384B available",
+                                  "Failed to allocate temp memory. Bytes requested: 373",
+                                  "Failed to allocate temp memory, error: 0x21"}));
+  // 0.6.x's and 0.7.x's cadence::quantized_conv.out: the same paths, NHWC by channel_last, at the
+  // allocator's default alignment and without allocate_temp_memory's line.
+  const pte::ProgramView cl =
+      Read(testing::NamedScenarioProgram("hifi_quantized_conv_channel_last"));
+  o.temp_pool_bytes.reset();
+  const kernels::RunTemp v06 = Temp(cl, "0.6.0", "x86_64", o);
+  EXPECT_TRUE(v06.known());
+  ASSERT_EQ(v06.calls.size(), 4u);
+  EXPECT_EQ(v06.calls[2].instruction, 3u);
+  EXPECT_EQ(v06.calls[2].requests[0].bytes, 558u);
+  EXPECT_EQ(v06.calls[2].requests[0].alignment, 8u);
+  EXPECT_EQ(v06.peak_bytes, 808u);
+  o.temp_pool_bytes = 807;
+  const kernels::RunTemp v06_small = Temp(cl, "0.6.0", "x86_64", o);
+  ASSERT_TRUE(v06_small.check && !v06_small.check->fits);
+  EXPECT_EQ(v06_small.check->log.size(), 2u);
+  EXPECT_FALSE(Temp(cl, "1.0.0", "x86_64", o).known());  // removed at 1.0.0
+}
+
+// The HiFi generic NHWC quantized convolution from 1.2.0 reads NHWC sizes and tells a depthwise
+// weight by its rank (at 1.2.x the depthwise path takes any weight when groups = the channels,
+// and a 3-D input is never depthwise); from 1.3.0 .per_tensor_out takes an offset before out.
+TEST(RunTemp, HifiQuantizedConvGenericNhwcReadsNhwcSizes) {
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const pte::ProgramView v12 =
+      Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_nhwc_generic_12"));
+  const kernels::RunTemp a = Temp(v12, "1.2.0", "x86_64", o);
+  EXPECT_TRUE(a.known());
+  ASSERT_EQ(a.calls.size(), 4u);
+  EXPECT_EQ(a.calls[0].requests[0].bytes, 558u);  // [1, 10, 12, 16] as H 10, W 12, C 16
+  EXPECT_EQ(a.calls[1].requests[0].bytes, 304u);  // depthwise, [3, 3, 6]
+  EXPECT_EQ(a.calls[2].requests[0].bytes, 0u);    // the 1-D one: multiplier 5 / 8 = 0, getsize -1
+  EXPECT_EQ(a.calls[3].instruction, 5u);
+  const pte::ProgramView now =
+      Read(testing::NamedScenarioProgram("hifi_quantized_conv2d_nhwc_generic"));
+  const kernels::RunTemp b = Temp(now, "1.3.0", "x86_64", o);
+  EXPECT_TRUE(b.known());
+  ASSERT_EQ(b.calls.size(), 3u);  // the 1-D one falls back to the generic kernel
+  EXPECT_EQ(b.calls[2].requests[0].bytes, 409u);
+  EXPECT_EQ(b.peak_bytes, 558u);
+  o.temp_pool_bytes = 557;
+  const kernels::RunTemp small = Temp(now, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 0u);
+  EXPECT_EQ(small.check->log.size(), 3u);
+  EXPECT_FALSE(small.check->then.empty());
+}
+
+// The HiFi 1-D quantized convolutions of 1.0.x and 1.1.x ask for xa_nn_conv1d_std_getsize's
+// bytes, NCL first for its transposes, reading NCL sizes whatever the layout; at 1.2.x each file
+// its own way (the NCL asym8s one hands stride and padding to xa_nn_conv2d_getsize swapped).
+TEST(RunTemp, HifiQuantizedConv1dAsksForTheNnlibConv1dScratch) {
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_quantized_conv1d"));
+  const kernels::RunTemp t = Temp(p, "1.1.0", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  ASSERT_EQ(t.calls.size(), 5u);
+  // (48 + 7) + kernel width 5 x (6 x 20) + 8.
+  EXPECT_EQ(t.calls[0].requests[2].bytes, 55u + 600u + 8u);
+  // NLC [1, 20, 6] is read as 20 channels of width 6, the weight [4, 5, 6] as kernel width 6.
+  EXPECT_EQ(t.calls[2].requests[0].bytes, 55u + 6u * 120u + 8u);
+  EXPECT_EQ(Temp(p, "1.1.0", "xtensa", o).calls[2].requests[0].bytes, 31u + 720u + 8u);
+  EXPECT_EQ(t.peak_bytes, 1583u);
+  // 1.2.x: NCL asym8u asks for its scratch first; NLC asym8u reads [1, 7, 10] as width 7 of 10
+  // channels, kernel width weight.size(1) 3: 55 + 3 x 72 + 8.
+  const kernels::RunTemp v12 = Temp(p, "1.2.0", "x86_64", o);
+  EXPECT_TRUE(v12.known());
+  ASSERT_EQ(v12.calls.size(), 5u);
+  EXPECT_EQ(v12.calls[1].requests[0].bytes, 363u);
+  EXPECT_EQ(v12.calls[3].requests[0].bytes, 279u);
+  // Stride [1, 2], padding [0, 3] swapped: 21 rows, stride 1, no padding, 21 x 16 = 336 B of
+  // circular buffer (not swapped: 24 rows, 384 B).
+  EXPECT_EQ(v12.calls[4].requests[2].bytes, 8u + 55u + 343u + 8u);
+  o.temp_pool_bytes = 1582;
+  const kernels::RunTemp small = Temp(p, "1.1.0", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 4u);
+  EXPECT_EQ(small.check->log, (std::vector<std::string>{
+                                  "Memory allocation failed: 1079B requested (adjusted for "
+                                  "alignment), 1078B available",
+                                  "Failed to allocate temp memory. Bytes requested: 1071",
+                                  "Failed to allocate temp memory, error: 0x21"}));
+  EXPECT_NE(small.check->then.find("xa_nn_transpose_8_8"), std::string::npos);
+}
+
+// quantized_conv1d_ncl.per_tensor_out from 1.3.0 (and _nlc, without the transposes) asks by
+// out's dtype: Char for the transposes, the per-channel multipliers and shifts and
+// xa_nn_conv2d_getsize; Byte for xa_nn_conv1d_std_getsize and the transposes; a stride above 1
+// (and groups above 1 but for NCL Char) falls back to the generic kernel. A refused multiplier
+// array is written through: undefined behaviour, which the model says.
+TEST(RunTemp, HifiQuantizedConv1dNclFrom13AsksByOutputDtype) {
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  o.pool_align = 16;
+  const pte::ProgramView p = Read(testing::NamedScenarioProgram("hifi_quantized_conv1d_ncl"));
+  const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
+  EXPECT_TRUE(t.known());
+  ASSERT_EQ(t.calls.size(), 3u);  // instructions 0, 1, 4
+  EXPECT_EQ(t.calls[0].requests[0].bytes, 363u);  // Byte: the scratch first
+  ASSERT_EQ(t.calls[1].requests.size(), 5u);
+  EXPECT_EQ(t.calls[1].requests[2].bytes, 16u);  // 4 out channels x 4
+  EXPECT_NE(t.calls[1].requests[2].unchecked_then.find("undefined behaviour"), std::string::npos);
+  // Padding 2 goes where getsize does not count it: 21 rows, 21 x 16 = 336.
+  EXPECT_EQ(t.calls[2].requests[4].bytes, 8u + 55u + 343u + 8u);
+  EXPECT_EQ(t.peak_bytes, 958u);
+  EXPECT_FALSE(Temp(p, "1.2.0", "x86_64", o).known());  // registered from 1.3.0
+  o.temp_pool_bytes = 957;
+  const kernels::RunTemp small = Temp(p, "1.3.0", "x86_64", o);
+  ASSERT_TRUE(small.check && !small.check->fits);
+  EXPECT_EQ(small.calls[*small.check->failing_call].instruction, 4u);
+  EXPECT_EQ(small.check->log.size(), 3u);
+  // quantized_conv1d_nlc (an offset before out) reads NLC sizes: Byte [1, 33, 3] with weight
+  // [8, 3, 3] is width 33 of 3 channels, kernel width 3; Char asks for its multipliers and shifts
+  // and the conv2d scratch.
+  const pte::ProgramView nlc = Read(testing::NamedScenarioProgram("hifi_quantized_conv1d_nlc"));
+  o.temp_pool_bytes.reset();
+  const kernels::RunTemp n = Temp(nlc, "1.4.1", "x86_64", o);
+  EXPECT_TRUE(n.known());
+  ASSERT_EQ(n.calls.size(), 3u);
+  EXPECT_EQ(n.calls[0].requests[0].bytes, 363u);
+  ASSERT_EQ(n.calls[1].requests.size(), 3u);
+  EXPECT_EQ(n.calls[1].requests[2].bytes, 405u);
+  EXPECT_EQ(n.peak_bytes, 446u);
+  // quantized_depthwise_conv1d_nlc: the weight's copy, then the NHWC depthwise scratch of one row:
+  // [1, 20, 8] with weight [8, 5, 1]: 48 + 8 channels x 5 + 5 x 4 rounded up to 24.
+  const pte::ProgramView dw =
+      Read(testing::NamedScenarioProgram("hifi_quantized_depthwise_conv1d_nlc"));
+  const kernels::RunTemp d = Temp(dw, "1.3.0", "x86_64", o);
+  EXPECT_TRUE(d.known());
+  ASSERT_EQ(d.calls.size(), 3u);  // instructions 0, 1, 4: a dilation and a Float output ask nothing
+  EXPECT_EQ(d.calls[0].requests[0].bytes, 8u * 5 + 8);
+  EXPECT_EQ(d.calls[0].requests[1].bytes, 48u + 40u + 24u);
+  EXPECT_EQ(d.peak_bytes, 320u);
+  o.temp_pool_bytes = 319;
+  const kernels::RunTemp d_small = Temp(dw, "1.4.1", "x86_64", o);
+  ASSERT_TRUE(d_small.check && !d_small.check->fits);
+  EXPECT_EQ(d_small.calls[*d_small.check->failing_call].instruction, 4u);
+  EXPECT_NE(d_small.check->then.find("xa_nn_conv2d_depthwise_per_chan_sym8sxasym8s"),
+            std::string::npos);
+}
+
 // The Fusion G3 native_layer_norm asks for the default weight and bias it is not given (none at
 // 0.5.0), aligned to 16 from 1.0.0, and aborts (Result::get's ET_CHECK) when one is refused.
 TEST(RunTemp, FusionG3LayerNormAsksForTheDefaultsItIsNotGiven) {

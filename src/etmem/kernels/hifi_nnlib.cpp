@@ -11,6 +11,7 @@ namespace {
 int32_t Wrap(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
 int32_t Mul(int32_t a, int32_t b) { return Wrap(int64_t{a} * b); }
 int32_t Add(int32_t a, int32_t b) { return Wrap(int64_t{a} + b); }
+int32_t Sub(int32_t a, int32_t b) { return Wrap(int64_t{a} - b); }
 // ALIGNED_SIZE(x, bytes): ((x)+(bytes-1))&(~(bytes-1)).
 int32_t AlignedSize(int32_t x, int32_t bytes) { return Add(x, bytes - 1) & ~(bytes - 1); }
 
@@ -62,6 +63,106 @@ int32_t MaxpoolGetsizeNhwc(const MaxpoolArgs& a, uint32_t state_bytes) {
     case 16: return AlignedSize(Mul(Mul(a.channels, Add(a.input_width, 1)), 2), kAlignment);
     default: return 0;
   }
+}
+
+int32_t Conv2dGetsizePrec8(const Conv2dArgs& a, uint32_t state_bytes) {
+  if (a.input_height <= 0 || a.input_channels <= 0 || a.kernel_height <= 0 ||
+      a.kernel_width <= 0 || a.kernel_channels <= 0 || a.y_stride <= 0 || a.y_padding < 0 ||
+      a.x_stride <= 0 || a.x_padding < 0 || a.out_height <= 0 || a.out_width <= 0 ||
+      a.out_channels <= 0)
+    return -1;
+  const int32_t groups = a.input_channels / a.kernel_channels;
+  if (groups <= 0 || a.input_channels % a.kernel_channels != 0 || a.out_channels % groups != 0 ||
+      a.out_channels / groups <= 0)
+    return -1;
+  // A 1-D convolution along the width: its rows are the widths.
+  const bool one_d = a.input_height == 1 && a.kernel_height == 1 && a.out_height == 1;
+  const int32_t inp_h = one_d ? a.input_width : a.input_height;
+  const int32_t ker_h = one_d ? a.kernel_width : a.kernel_height;
+  const int32_t ker_w = one_d ? a.kernel_height : a.kernel_width;
+  const int32_t y_str = one_d ? a.x_stride : a.y_stride;
+  const int32_t y_pad = one_d ? a.x_padding : a.y_padding;
+  const int32_t out_h = one_d ? a.out_width : a.out_height;
+  // xa_nn_conv2d_std_state.h's ALIGNED_SIZE(size, align): (size_t)(size) + align - 1.
+  auto aligned_size = [](int32_t x) { return Add(x, kAlignment - 1); };
+  int32_t mem = kAlignment;
+  mem = Add(mem, aligned_size(static_cast<int32_t>(state_bytes)));
+  constexpr int32_t kInputSize = 1, kAlignSize = kAlignment >> 1;  // sizeof(WORD8), 4
+  int32_t y_b_pad = Sub(Add(ker_h, Mul(out_h - 1, y_str)), Add(y_pad, inp_h));
+  y_b_pad = std::max(y_b_pad, 0);
+  const int32_t channels_pad = Add(a.kernel_channels, kAlignSize - 1) & ~(kAlignSize - 1);
+  const int32_t total_height = Add(Add(y_pad, inp_h), y_b_pad);
+  const int32_t row = Mul(Mul(ker_w, channels_pad), kInputSize);
+  int32_t circ = Mul(total_height, row);
+  // row is a multiple of 4 (channels_pad is): at most three steps to a multiple of 16.
+  while (circ % 16 != 0) circ = Add(circ, row);
+  mem = Add(mem, aligned_size(circ));
+  constexpr int32_t kBusWidth = 8;  // BUS_WIDTH
+  mem = Add(mem, kBusWidth);
+  if (channels_pad != a.kernel_channels) {
+    const int32_t padded_kernel =
+        Mul(Mul(Mul(Mul(a.kernel_height, a.kernel_width), channels_pad), a.out_channels),
+            kInputSize);
+    mem = Add(mem, aligned_size(padded_kernel));
+  }
+  return mem;
+}
+
+int32_t DepthwiseGetsizePrec8(const DepthwiseArgs& a, uint32_t pointer_bytes) {
+  if (a.input_height <= 0 || a.input_width <= 0 || a.input_channels <= 0 ||
+      a.kernel_height <= 0 || a.kernel_width <= 0 || a.channels_multiplier <= 0 ||
+      a.x_stride <= 0 || a.y_stride <= 0 || a.x_padding < 0 || a.y_padding < 0 ||
+      a.out_height <= 0 || a.out_width <= 0 || (a.inp_data_format != 0 && a.inp_data_format != 1))
+    return -1;
+  // sizeof(xa_nn_conv2d_dw_state_t): xa_nn_circ_buf_t (three pointers, three WORD32), then a
+  // pointer.
+  const int32_t p = static_cast<int32_t>(pointer_bytes);
+  const int32_t state_bytes = AlignedSize(AlignedSize(3 * p + 12, p) + p, p);
+  const int32_t state = AlignedSize(state_bytes, kAlignment);
+  constexpr int32_t kCircBytes = 1, kScratchBytes = 8;  // circ_buf_precision 8
+  if (a.inp_data_format == 0) {
+    // xa_nn_dilated_conv2d_depthwise_nhwc_getsize with dilation 1 (its gcd is 1: the stride and
+    // output height as given), xa_nn_dilated_circ_buf_nhwc_getsize.
+    int32_t rows = Add(a.kernel_height, Mul(a.out_height - 1, a.y_stride));
+    rows = std::max(rows, Add(a.y_padding, a.input_height));
+    const int32_t channels = AlignedSize(Mul(a.input_channels, a.channels_multiplier), 4);
+    int32_t circ = Mul(Mul(Mul(kCircBytes, rows), channels), a.kernel_width);
+    if (circ < 0) circ = -1;
+    circ = AlignedSize(circ, kAlignment);
+    const int32_t kernel =
+        AlignedSize(Mul(Mul(Mul(kCircBytes, a.kernel_height), a.kernel_width), 4), kAlignment);
+    if (circ < 0) return -1;
+    return Add(Add(state, circ), kernel);
+  }
+  // xa_nn_dilated_conv2d_depthwise_nchw_getsize with dilation 1, xa_nn_circ_buf_nchw_getsize.
+  constexpr int32_t kOutHeightPerIter = 2;  // OUT_HEIGHT_PER_ITER
+  const int32_t kernel_width_pad = AlignedSize(a.kernel_width, 4);
+  const int32_t kernel_height_pad = AlignedSize(a.kernel_height, 4);
+  const int32_t rows = Add(a.kernel_height, Mul(kOutHeightPerIter - 1, a.y_stride));
+  int32_t width = Add(a.kernel_width, Mul(a.out_width - 1, a.x_stride));
+  width = std::max(width, Add(a.x_padding, a.input_width));
+  width = AlignedSize(width, 4);
+  if (Sub(rows, a.kernel_height) % a.y_stride != 0) return -1;  // the circular buffer's -2
+  int32_t circ = Mul(Mul(kCircBytes, rows), width);
+  if (circ < 0) return -1;  // its -3
+  circ = AlignedSize(circ, kAlignment);
+  const int32_t out_width_stride_1 = AlignedSize(Add(1, Sub(width, a.kernel_width)), 4);
+  const int32_t out_rows = Add(1, Sub(rows, a.kernel_height) / a.y_stride);
+  const int32_t scratch =
+      AlignedSize(Mul(Mul(out_rows, out_width_stride_1), kScratchBytes), kAlignment);
+  const int32_t padded_kernel = Mul(Mul(kernel_width_pad, kernel_height_pad), kCircBytes);
+  const int32_t total = Add(Add(Add(state, circ), padded_kernel), scratch);
+  return total < 0 ? -1 : total;
+}
+
+int32_t Conv1dStdGetsizePrec8(int32_t kernel_height, int32_t input_width, int32_t input_channels,
+                              uint32_t state_bytes) {
+  if (kernel_height <= 0 || input_width <= 0 || input_channels <= 0) return -1;
+  int32_t mem = Add(static_cast<int32_t>(state_bytes), kAlignment - 1);
+  const int32_t padded = AlignedSize(Mul(input_channels, input_width), 4);  // PADDED_SIZE
+  mem = Add(mem, Mul(kernel_height, padded));  // sizeof(WORD8)
+  constexpr int32_t kBusWidth = 8;
+  return Add(mem, kBusWidth);
 }
 
 }  // namespace etmem::kernels::hifi_nnlib

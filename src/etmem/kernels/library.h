@@ -73,6 +73,51 @@ namespace etmem::kernels {
 // for SIZE_MAX) through its allocate_temp_memory; Char input passes PREC_SYM8S, for which the
 // modelled NNLib has no case (unknown); other dtypes return before asking (ET_DCHECK_MSG, which
 // aborts only a debug build).
+// kHifiQuantizedConvNhwc, kHifiQuantizedConvNchw: the Cadence HiFi specialised quantized
+// convolutions quantized_conv{,2d}_{nhwc,nchw}_asym8sxsym8s_asym8s and _asym8uxsym8u_asym8u
+// .per_tensor_out (quantized_conv_* at 1.0.x, quantized_conv2d_* from 1.1.0; the dtypes are not
+// looked at) with groups 1 (else ET_CHECK_MSG aborts) ask, unchecked, NCHW only, for the input's
+// and the kernel's numel + 8 B (their NHWC transposes), then for xa_nn_conv2d_getsize(..., 8, 8, 1)
+// B (hifi_nnlib.h; -1 asks for 0), reading every size as NCHW (the NHWC kernel too; a 3-D input
+// is a 1-D convolution).
+// kHifiQuantizedDepthwiseNchw, kHifiQuantizedDepthwiseNhwcAsNchw, kHifiQuantizedDepthwiseNhwc:
+// their depthwise_asym8sxsym8s_asym8s / _asym8uxsym8u_asym8u siblings (groups and dtypes not looked
+// at) ask, unchecked, for xa_nn_conv2d_depthwise_getsize(..., 8, NHWC 0 / NCHW 1) B (-1 asks for
+// 0), NCHW then for out's numel + 8 B (its NHWC output, transposed back); NCHW and NHWC to 1.1.x
+// (AsNchw) read sizes as NCHW, weight [OC, _, KH, KW]; NHWC from 1.2.0 reads input [N, H, W, C],
+// weight [KH, KW, OC] and out [_, OH, OW, _].
+// kHifiQuantizedConvGenericNchw10, kHifiQuantizedConvGenericNhwc10 (1.0.x, 1.1.x),
+// kHifiQuantizedConvGenericNchw (from 1.2.0): the generic quantized_conv{,2d}_{nchw,nhwc}.out and
+// .per_tensor_out on Char input (Char or Byte from 1.2.0) with dilation 1, reading sizes as NCHW,
+// ask as the specialised kernel with groups 1 and as the depthwise one with groups equal to the
+// input channels (NHWC: a temporary output of numel + 8 B after its scratch); anything else asks
+// for nothing. kHifiQuantizedConvChannelLast: 0.6.0's and 0.7.0's cadence::quantized_conv.out, the
+// same as the 1.0.x ones, NHWC when its channel_last is true.
+// kHifiQuantizedConvGenericNhwc12 (1.2.x), kHifiQuantizedConvGenericNhwc (from 1.3.0): the generic
+// quantized_conv2d_nhwc.out / .per_tensor_out on Char input with dilation 1, reading NHWC sizes,
+// ask once for xa_nn_conv2d_getsize(..., 8, 8, 0) B with groups 1 and for
+// xa_nn_conv2d_depthwise_getsize(..., 8, 0) B with a depthwise weight (groups = input channels and
+// a weight of fewer dimensions than the input; at 1.2.x groups = input channels, any weight).
+// kHifiQuantizedConv1dNcl, kHifiQuantizedConv1dNlc: the 1-D quantized_conv1d_{nchw,nhwc}_* (1.0.x)
+// and quantized_conv1d_{ncl,nlc}_* (1.1.x) asym8sxsym8s_asym8s / asym8uxsym8u_asym8u
+// .per_tensor_out ask, unchecked, NCL first for the input's and the kernel's numel + 8 B (their
+// transposes), then for xa_nn_conv1d_std_getsize(weight.size(2), input.size(2), input.size(1), 8)
+// B (hifi_nnlib.h; -1 asks for 0), reading the sizes as NCL whatever the layout.
+// kHifiQuantizedConv1d{Ncl,Nlc}{S,U}12: their 1.2.x files, each its own way (run_temp.cpp,
+// HifiQuantizedConv1d12): NCL asym8s the transposes then xa_nn_conv2d_getsize with heights 1 and
+// the strides and paddings swapped; NCL asym8u xa_nn_conv1d_std_getsize then the transposes; NLC
+// asym8s xa_nn_conv2d_getsize reading NCL sizes; NLC asym8u xa_nn_conv1d_std_getsize reading NLC.
+// kHifiQuantizedConv1dNcl13: quantized_conv1d_ncl.per_tensor_out from 1.3.0, by out's dtype with
+// dilation[0] 1: Char with stride[0] <= 1 asks for the transposes, OC x 4 B of multipliers and
+// of shifts (written unchecked) and xa_nn_conv2d_getsize with heights 1; Byte with groups and
+// stride[0] <= 1 for xa_nn_conv1d_std_getsize, then the transposes; else nothing.
+// kHifiQuantizedConv1dNlc13: quantized_conv1d_nlc.per_tensor_out from 1.3.0 (an offset before
+// out), reading NLC sizes, with the last dilation 1 and groups and the last stride <= 1: Char asks
+// for the multipliers and shifts and xa_nn_conv2d_getsize with heights 1, Byte for
+// xa_nn_conv1d_std_getsize; else nothing.
+// kHifiQuantizedDepthwiseConv1dNlc13: quantized_depthwise_conv1d_nlc.per_tensor_out from 1.3.0,
+// with the last dilation 1 and a Char or Byte output, asks, unchecked, for the weight's copy
+// (OC x KW + 8 B), then xa_nn_conv2d_depthwise_getsize (NHWC, height 1) B; else nothing.
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -100,6 +145,26 @@ enum class TempRule : uint8_t {
   kVisionSoftmaxTransposed,
   kHifiMeanReduce,
   kHifiMaxPool2dNhwc,
+  kHifiQuantizedConvNhwc,
+  kHifiQuantizedConvNchw,
+  kHifiQuantizedDepthwiseNchw,
+  kHifiQuantizedDepthwiseNhwcAsNchw,
+  kHifiQuantizedDepthwiseNhwc,
+  kHifiQuantizedConvGenericNchw10,
+  kHifiQuantizedConvGenericNhwc10,
+  kHifiQuantizedConvGenericNchw,
+  kHifiQuantizedConvChannelLast,
+  kHifiQuantizedConvGenericNhwc12,
+  kHifiQuantizedConvGenericNhwc,
+  kHifiQuantizedConv1dNcl,
+  kHifiQuantizedConv1dNlc,
+  kHifiQuantizedConv1dNclS12,
+  kHifiQuantizedConv1dNclU12,
+  kHifiQuantizedConv1dNlcS12,
+  kHifiQuantizedConv1dNlcU12,
+  kHifiQuantizedConv1dNcl13,
+  kHifiQuantizedConv1dNlc13,
+  kHifiQuantizedDepthwiseConv1dNlc13,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

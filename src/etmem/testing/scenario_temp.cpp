@@ -19,10 +19,21 @@
 // (tests/measured/x86_64_run_temp_cadence_g3_vision.json); `hifi_mean`, the Cadence HiFi
 // mean.out on and off its NNLib path, and `hifi_quantized_max_pool2d_nhwc`, the HiFi
 // cadence::quantized_max_pool2d_nhwc.out on Byte input with several channels, with one, and on
-// Float (tests/measured/x86_64_run_temp_hifi_nnlib.json); `ethos_u_scratch` and
-// `ethos_u_scratch_in_blob`, an Ethos-U delegate whose Vela payload asks for its scratch from the
-// temp allocator or carries it, for the measurement with the real backend
-// (tests/measured/x86_64_run_temp_ethos_u.json).
+// Float (tests/measured/x86_64_run_temp_hifi_nnlib.json); `hifi_quantized_conv` (1.0.x names) and
+// `hifi_quantized_conv2d` (from 1.1.0), the HiFi specialised quantized convolutions, NHWC and NCHW,
+// 2-D and 1-D, and `hifi_quantized_conv_depthwise` / `hifi_quantized_conv2d_depthwise`, their
+// depthwise siblings, and `hifi_quantized_conv_generic` (1.0.x names),
+// `hifi_quantized_conv2d_generic` (1.1.x) and `hifi_quantized_conv2d_nchw_generic` (NCHW only, from
+// 1.2.0), the generic quantized_conv{,2d}_{nchw,nhwc}.out / .per_tensor_out on and off their NNLib
+// paths, `hifi_quantized_conv2d_nhwc_generic_12` (1.2.x) and `hifi_quantized_conv2d_nhwc_generic`
+// (from 1.3.0, whose .per_tensor_out takes an offset), the generic NHWC one reading NHWC sizes, and
+// `hifi_quantized_conv_channel_last`, 0.6.x's and 0.7.x's cadence::quantized_conv.out, and
+// `hifi_quantized_conv1d_10` (1.0.x names), `hifi_quantized_conv1d` (1.1.x, 1.2.x) and
+// `hifi_quantized_conv1d_ncl`, `hifi_quantized_conv1d_nlc` and
+// `hifi_quantized_depthwise_conv1d_nlc` (1.3.0 on), the 1-D ones
+// (tests/measured/x86_64_run_temp_hifi_conv.json); `ethos_u_scratch` and `ethos_u_scratch_in_blob`,
+// an Ethos-U delegate whose Vela payload asks for its scratch from the temp allocator or carries
+// it, for the measurement with the real backend (tests/measured/x86_64_run_temp_ethos_u.json).
 // Not: the builder (program_builder.h).
 #include "etmem/testing/scenario_helpers.h"
 #include "etmem/testing/scenarios.h"
@@ -527,6 +538,401 @@ ProgramBuilder ProgramWithHifiQuantizedMaxPool2dNhwc() {
   return program;
 }
 
+// cadence::quantized_conv{,2d}_*.per_tensor_out(input, weight, bias, stride, padding, dilation,
+// groups, input_zero_point, weight_zero_point, bias_scale, out_scale, out_zero_point,
+// out_multiplier, out_shift, *, out) -> out; groups 1, dilation [1, 1].
+int QuantizedConv(MethodBuilder& m, BumpPlanner& planner, int op, int8_t dtype,
+                  std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                  std::vector<int32_t> out_sizes, std::vector<int64_t> stride,
+                  std::vector<int64_t> padding) {
+  const int in = PlannedTensor(m, planner, in_sizes, dtype);
+  const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+  const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+  const int out = PlannedTensor(m, planner, out_sizes, dtype);
+  m.KernelCall(op, {in, weight, bias, m.IntListOf(stride), m.IntListOf(padding),
+                    m.IntListOf({1, 1}), m.Int(1), m.Int(0), m.Int(0), m.Double(0.5),
+                    m.Double(0.25), m.Int(0), m.Int(0), m.Int(0), out, out});
+  return out;
+}
+
+// The Cadence HiFi specialised quantized convolutions (`prefix`: quantized_conv at 1.0.x,
+// quantized_conv2d from 1.1.0), whose sizes the kernels read as NCHW: NHWC on an NHWC-shaped
+// Char input (its channels, read from size(1), are no multiple of the kernel's: getsize -1, a 0 B
+// request), on 16 channels, on Byte with 3 kernel channels (padded to 4) and stride 2 with
+// padding, and on a 3-D input (a 1-D convolution); NCHW on Char over 2 batches, on Byte with
+// padding (the peak), and on a 3-D Byte input with stride [1, 2] and padding.
+ProgramBuilder ProgramWithHifiQuantizedConv(const std::string& prefix) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const std::string q = "cadence::" + prefix;
+  const int nhwc_s = m.Operator(q + "_nhwc_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int nhwc_u = m.Operator(q + "_nhwc_asym8uxsym8u_asym8u", "per_tensor_out");
+  const int nchw_s = m.Operator(q + "_nchw_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int nchw_u = m.Operator(q + "_nchw_asym8uxsym8u_asym8u", "per_tensor_out");
+  std::vector<int32_t> outs;
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 8, 8, 3}, {4, 3, 3, 3},
+                               {1, 6, 6, 4}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 16, 10, 12}, {8, 16, 3, 3},
+                               {1, 8, 8, 10}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_u, kByte, {1, 3, 9, 9}, {5, 3, 3, 3},
+                               {1, 5, 4, 4}, {2, 2}, {1, 1}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 6, 20}, {4, 6, 5}, {1, 4, 16},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nchw_s, kChar, {2, 4, 7, 7}, {6, 4, 3, 3},
+                               {2, 6, 5, 5}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nchw_u, kByte, {1, 16, 32, 32}, {32, 16, 3, 3},
+                               {1, 32, 32, 32}, {1, 1}, {1, 1}));
+  outs.push_back(QuantizedConv(m, planner, nchw_u, kByte, {1, 5, 12}, {3, 5, 4}, {1, 3, 5},
+                               {1, 2}, {1, 1}));
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
+// Their depthwise siblings (`prefix` as above): NHWC on NHWC-shaped input and weight [3, 3, 4, 1]
+// (from 1.2.0 the kernel reads [KH, KW, OC]; to 1.1.x it reads every size as NCHW, 3 out channels
+// over 8, a channel multiplier of 0: getsize -1, a 0 B request), on Byte with a multiplier of 2,
+// stride 2 and padding, on NCHW-shaped input (what the kernel to 1.1.x reads as meant; from 1.2.0
+// getsize -1), and on a 3-D input; NCHW on Char over 2 batches with a multiplier of 2, on Byte
+// with stride 2 and padding (the peak), and on a 3-D Byte input with stride [1, 2] and padding
+// [0, 2].
+ProgramBuilder ProgramWithHifiQuantizedDepthwise(const std::string& prefix) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const std::string q = "cadence::" + prefix;
+  const int nhwc_s = m.Operator(q + "_nhwc_depthwise_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int nhwc_u = m.Operator(q + "_nhwc_depthwise_asym8uxsym8u_asym8u", "per_tensor_out");
+  const int nchw_s = m.Operator(q + "_nchw_depthwise_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int nchw_u = m.Operator(q + "_nchw_depthwise_asym8uxsym8u_asym8u", "per_tensor_out");
+  std::vector<int32_t> outs;
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 8, 8, 4}, {3, 3, 4, 1},
+                               {1, 6, 6, 4}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_u, kByte, {1, 10, 12, 6}, {3, 3, 12, 1},
+                               {1, 5, 6, 12}, {2, 2}, {1, 1}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 6, 9, 9}, {6, 1, 3, 3},
+                               {1, 6, 7, 7}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nhwc_s, kChar, {1, 20, 8}, {5, 8, 1}, {1, 16, 8},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nchw_s, kChar, {2, 4, 7, 7}, {8, 1, 3, 3},
+                               {2, 8, 5, 5}, {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nchw_u, kByte, {1, 32, 28, 28}, {32, 1, 3, 3},
+                               {1, 32, 14, 14}, {2, 2}, {1, 1}));
+  outs.push_back(QuantizedConv(m, planner, nchw_u, kByte, {1, 6, 30}, {6, 1, 5}, {1, 6, 13},
+                               {1, 2}, {0, 2}));
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+
+// cadence::quantized_conv{,2d}_{nchw,nhwc}.out(input, weight, bias, stride, padding, dilation,
+// groups, input_zero_point, Tensor weight_zero_point, Tensor bias_scale, out_scale,
+// out_zero_point, Tensor out_multiplier, Tensor out_shift, *, out) -> out.
+int QuantizedConvOut(MethodBuilder& m, BumpPlanner& planner, int op, int8_t dtype,
+                     std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                     std::vector<int32_t> out_sizes, int64_t groups) {
+  const int in = PlannedTensor(m, planner, in_sizes, dtype);
+  const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+  const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+  const int weight_zero_point = PlannedTensor(m, planner, {1}, kInt32);
+  const int bias_scale = PlannedTensor(m, planner, {1});
+  const int out_multiplier = PlannedTensor(m, planner, {1}, kInt32);
+  const int out_shift = PlannedTensor(m, planner, {1}, kInt32);
+  const int out = PlannedTensor(m, planner, out_sizes, dtype);
+  m.KernelCall(op, {in, weight, bias, m.IntListOf({1, 1}), m.IntListOf({0, 0}),
+                    m.IntListOf({1, 1}), m.Int(groups), m.Int(0), weight_zero_point, bias_scale,
+                    m.Double(0.25), m.Int(0), out_multiplier, out_shift, out, out});
+  return out;
+}
+
+// The generic .per_tensor_out with `dilation` and `groups`, stride 1, no padding.
+int QuantizedConvPerTensor(MethodBuilder& m, BumpPlanner& planner, int op, int8_t dtype,
+                           std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                           std::vector<int32_t> out_sizes, std::vector<int64_t> dilation,
+                           int64_t groups) {
+  const int in = PlannedTensor(m, planner, in_sizes, dtype);
+  const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+  const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+  const int out = PlannedTensor(m, planner, out_sizes, dtype);
+  m.KernelCall(op, {in, weight, bias, m.IntListOf({1, 1}), m.IntListOf({0, 0}),
+                    m.IntListOf(dilation), m.Int(groups), m.Int(0), m.Int(0), m.Double(0.5),
+                    m.Double(0.25), m.Int(0), m.Int(0), m.Int(0), out, out});
+  return out;
+}
+
+// The Cadence HiFi generic quantized convolutions (`prefix` as above): NCHW .per_tensor_out on
+// Char with groups 1, .out on Char with groups = the input channels (depthwise, multiplier 2),
+// .per_tensor_out on Byte with groups 1 (3 kernel channels; to 1.1.x the NNLib path handles only
+// Char: nothing asked), on Char with dilation 2 and with groups 2 (neither asks); then, with
+// `nhwc` (to 1.1.x, where NHWC reads its sizes as NCHW), NHWC .per_tensor_out with groups 1 and
+// .out with groups = the input channels (its scratch and a temporary output).
+ProgramBuilder ProgramWithHifiQuantizedConvGeneric(const std::string& prefix, bool nhwc) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const std::string q = "cadence::" + prefix;
+  const int nchw_pt = m.Operator(q + "_nchw", "per_tensor_out");
+  const int nchw_out = m.Operator(q + "_nchw", "out");
+  std::vector<int32_t> outs;
+  outs.push_back(QuantizedConvPerTensor(m, planner, nchw_pt, kChar, {1, 4, 9, 9}, {6, 4, 3, 3},
+                                        {1, 6, 7, 7}, {1, 1}, 1));
+  outs.push_back(QuantizedConvOut(m, planner, nchw_out, kChar, {2, 4, 8, 8}, {8, 1, 3, 3},
+                                  {2, 8, 6, 6}, 4));
+  outs.push_back(QuantizedConvPerTensor(m, planner, nchw_pt, kByte, {1, 3, 10, 10}, {4, 3, 3, 3},
+                                        {1, 4, 8, 8}, {1, 1}, 1));
+  outs.push_back(QuantizedConvPerTensor(m, planner, nchw_pt, kChar, {1, 4, 9, 9}, {6, 4, 3, 3},
+                                        {1, 6, 5, 5}, {2, 2}, 1));
+  outs.push_back(QuantizedConvPerTensor(m, planner, nchw_pt, kChar, {1, 4, 9, 9}, {6, 2, 3, 3},
+                                        {1, 6, 7, 7}, {1, 1}, 2));
+  if (nhwc) {
+    const int nhwc_pt = m.Operator(q + "_nhwc", "per_tensor_out");
+    const int nhwc_out = m.Operator(q + "_nhwc", "out");
+    outs.push_back(QuantizedConvPerTensor(m, planner, nhwc_pt, kChar, {1, 16, 10, 12},
+                                          {8, 16, 3, 3}, {1, 8, 8, 10}, {1, 1}, 1));
+    outs.push_back(QuantizedConvOut(m, planner, nhwc_out, kChar, {1, 6, 9, 9}, {6, 1, 3, 3},
+                                    {1, 6, 7, 7}, 6));
+  }
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+// 0.6.0's and 0.7.0's cadence::quantized_conv.out(..., Tensor out_shift, bool channel_last=False,
+// *, out) -> out, stride 1, no padding: NCHW on Char with groups 1 and with groups = the input
+// channels, on Byte (its NNLib path handles only Char: nothing asked), NHWC (channel_last, sizes
+// read as NCHW) on Char with groups 1 and with groups = the input channels, and NCHW on Char with
+// dilation 2 (the generic loop: nothing asked).
+ProgramBuilder ProgramWithHifiQuantizedConvChannelLast() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int op = m.Operator("cadence::quantized_conv", "out");
+  std::vector<int32_t> outs;
+  auto conv = [&](int8_t dtype, std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                  std::vector<int32_t> out_sizes, std::vector<int64_t> dilation, int64_t groups,
+                  bool channel_last) {
+    const int in = PlannedTensor(m, planner, in_sizes, dtype);
+    const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+    const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+    const int weight_zero_point = PlannedTensor(m, planner, {1}, kInt32);
+    const int bias_scale = PlannedTensor(m, planner, {1});
+    const int out_multiplier = PlannedTensor(m, planner, {1}, kInt32);
+    const int out_shift = PlannedTensor(m, planner, {1}, kInt32);
+    const int out = PlannedTensor(m, planner, out_sizes, dtype);
+    m.KernelCall(op, {in, weight, bias, m.IntListOf({1, 1}), m.IntListOf({0, 0}),
+                      m.IntListOf(dilation), m.Int(groups), m.Int(0), weight_zero_point,
+                      bias_scale, m.Double(0.25), m.Int(0), out_multiplier, out_shift,
+                      m.Bool(channel_last), out, out});
+    outs.push_back(out);
+  };
+  conv(kChar, {1, 4, 9, 9}, {6, 4, 3, 3}, {1, 6, 7, 7}, {1, 1}, 1, false);
+  conv(kChar, {2, 4, 8, 8}, {8, 1, 3, 3}, {2, 8, 6, 6}, {1, 1}, 4, false);
+  conv(kByte, {1, 3, 10, 10}, {4, 3, 3, 3}, {1, 4, 8, 8}, {1, 1}, 1, false);
+  conv(kChar, {1, 16, 10, 12}, {8, 16, 3, 3}, {1, 8, 8, 10}, {1, 1}, 1, true);
+  conv(kChar, {1, 6, 9, 9}, {6, 1, 3, 3}, {1, 6, 7, 7}, {1, 1}, 6, true);
+  conv(kChar, {1, 4, 9, 9}, {6, 4, 3, 3}, {1, 6, 5, 5}, {2, 2}, 1, false);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+// The Cadence HiFi generic quantized_conv2d_nhwc from 1.2.0 (its sizes read as NHWC; from 1.3.0
+// .per_tensor_out takes a Tensor? offset before out, here None: `offset`): .per_tensor_out on
+// Char with groups 1, .out on Char with groups = the input channels and a [KH, KW, OC] weight
+// (depthwise), .per_tensor_out on a 3-D Char input with groups = the channels and a 3-D weight (at
+// 1.2.x the depthwise path with the weight read as regular, a multiplier of 0: getsize -1, a 0 B
+// request; from 1.3.0 not depthwise: the generic fallback), with groups 2 (neither asks), on Byte
+// (nothing asked), and on Char with 3 kernel channels, stride 2 and padding 1.
+ProgramBuilder ProgramWithHifiQuantizedConvNhwcGeneric(bool offset) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int pt = m.Operator("cadence::quantized_conv2d_nhwc", "per_tensor_out");
+  const int op_out = m.Operator("cadence::quantized_conv2d_nhwc", "out");
+  std::vector<int32_t> outs;
+  auto per_tensor = [&](int8_t dtype, std::vector<int32_t> in_sizes,
+                        std::vector<int32_t> weight_sizes, std::vector<int32_t> out_sizes,
+                        std::vector<int64_t> stride, std::vector<int64_t> padding,
+                        int64_t groups) {
+    const int in = PlannedTensor(m, planner, in_sizes, dtype);
+    const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+    const int bias = PlannedTensor(m, planner, {8}, kInt32);
+    const int out = PlannedTensor(m, planner, out_sizes, dtype);
+    std::vector<int32_t> args{in, weight, bias, m.IntListOf(stride), m.IntListOf(padding),
+                          m.IntListOf({1, 1}), m.Int(groups), m.Int(0), m.Int(0), m.Double(0.5),
+                          m.Double(0.25), m.Int(0), m.Int(0), m.Int(0)};
+    if (offset) args.push_back(m.Null());
+    args.push_back(out);
+    args.push_back(out);
+    m.KernelCall(pt, args);
+    outs.push_back(out);
+  };
+  per_tensor(kChar, {1, 10, 12, 16}, {8, 3, 3, 16}, {1, 8, 10, 8}, {1, 1}, {0, 0}, 1);
+  outs.push_back(QuantizedConvOut(m, planner, op_out, kChar, {1, 9, 9, 6}, {3, 3, 6},
+                                  {1, 7, 7, 6}, 6));
+  per_tensor(kChar, {1, 20, 8}, {5, 8, 1}, {1, 16, 8}, {1, 1}, {0, 0}, 8);
+  per_tensor(kChar, {1, 9, 9, 4}, {6, 3, 3, 2}, {1, 7, 7, 6}, {1, 1}, {0, 0}, 2);
+  per_tensor(kByte, {1, 10, 12, 16}, {8, 3, 3, 16}, {1, 8, 10, 8}, {1, 1}, {0, 0}, 1);
+  per_tensor(kChar, {1, 9, 9, 3}, {5, 3, 3, 3}, {1, 4, 4, 5}, {2, 2}, {1, 1}, 1);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+ProgramBuilder ProgramWithHifiQuantizedConv2dNhwcGeneric12() {
+  return ProgramWithHifiQuantizedConvNhwcGeneric(false);
+}
+ProgramBuilder ProgramWithHifiQuantizedConv2dNhwcGeneric() {
+  return ProgramWithHifiQuantizedConvNhwcGeneric(true);
+}
+ProgramBuilder ProgramWithHifiQuantizedConvGeneric10() {
+  return ProgramWithHifiQuantizedConvGeneric("quantized_conv", true);
+}
+ProgramBuilder ProgramWithHifiQuantizedConv2dGeneric() {
+  return ProgramWithHifiQuantizedConvGeneric("quantized_conv2d", true);
+}
+ProgramBuilder ProgramWithHifiQuantizedConv2dNchwGeneric() {
+  return ProgramWithHifiQuantizedConvGeneric("quantized_conv2d", false);
+}
+// The Cadence HiFi 1-D quantized convolutions (`ncl`, `nlc`: conv1d_nchw / conv1d_nhwc at 1.0.x,
+// conv1d_ncl / conv1d_nlc at 1.1.x), whose sizes the kernels read as NCL: NCL on Char and on Byte
+// over 2 batches (its transposes, then xa_nn_conv1d_std_getsize), NLC on an NLC-shaped Char input
+// (read as 20 channels of width 6) and on Byte, and NCL on Char with stride [1, 2] and padding
+// [0, 3] (which 1.2.x's NCL asym8s hands to xa_nn_conv2d_getsize swapped).
+ProgramBuilder ProgramWithHifiQuantizedConv1d(const std::string& ncl, const std::string& nlc) {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const std::string q = "cadence::quantized_conv1d_";
+  const int ncl_s = m.Operator(q + ncl + "_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int ncl_u = m.Operator(q + ncl + "_asym8uxsym8u_asym8u", "per_tensor_out");
+  const int nlc_s = m.Operator(q + nlc + "_asym8sxsym8s_asym8s", "per_tensor_out");
+  const int nlc_u = m.Operator(q + nlc + "_asym8uxsym8u_asym8u", "per_tensor_out");
+  std::vector<int32_t> outs;
+  outs.push_back(QuantizedConv(m, planner, ncl_s, kChar, {1, 6, 20}, {4, 6, 5}, {1, 4, 16},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, ncl_u, kByte, {2, 3, 33}, {8, 3, 3}, {2, 8, 31},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nlc_s, kChar, {1, 20, 6}, {4, 5, 6}, {1, 16, 4},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, nlc_u, kByte, {1, 7, 10}, {2, 3, 5}, {1, 2, 6},
+                               {1, 1}, {0, 0}));
+  outs.push_back(QuantizedConv(m, planner, ncl_s, kChar, {1, 16, 21}, {3, 16, 3}, {1, 3, 11},
+                               {1, 2}, {0, 3}));
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+// The Cadence HiFi quantized_conv1d_ncl.per_tensor_out from 1.3.0 (1-entry stride, padding and
+// dilation lists): Byte (its conv1d_std scratch, then the transposes), Char (the transposes, the
+// per-channel multipliers and shifts, the conv2d scratch), Char with stride 2 and Byte with
+// groups 2 (the generic kernel: nothing asked), and Char with padding 2 (which the kernel hands
+// to getsize where it does not count).
+ProgramBuilder ProgramWithHifiQuantizedConv1dNcl() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int op = m.Operator("cadence::quantized_conv1d_ncl", "per_tensor_out");
+  std::vector<int32_t> outs;
+  auto conv = [&](int8_t dtype, std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                  std::vector<int32_t> out_sizes, int64_t stride, int64_t padding, int64_t groups) {
+    const int in = PlannedTensor(m, planner, in_sizes, dtype);
+    const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+    const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+    const int out = PlannedTensor(m, planner, out_sizes, dtype);
+    m.KernelCall(op, {in, weight, bias, m.IntListOf({stride}), m.IntListOf({padding}),
+                      m.IntListOf({1}), m.Int(groups), m.Int(0), m.Int(0), m.Double(0.5),
+                      m.Double(0.25), m.Int(0), m.Int(0), m.Int(0), out, out});
+    outs.push_back(out);
+  };
+  conv(kByte, {2, 3, 33}, {8, 3, 3}, {2, 8, 31}, 1, 0, 1);
+  conv(kChar, {1, 6, 20}, {4, 6, 5}, {1, 4, 16}, 1, 0, 1);
+  conv(kChar, {1, 6, 20}, {4, 6, 5}, {1, 4, 8}, 2, 0, 1);
+  conv(kByte, {1, 4, 10}, {4, 2, 3}, {1, 4, 8}, 1, 0, 2);
+  conv(kChar, {1, 16, 21}, {3, 16, 3}, {1, 3, 19}, 1, 2, 1);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+// The Cadence HiFi quantized_conv1d_nlc.per_tensor_out from 1.3.0 (an offset, None, before out;
+// 1-entry stride, padding and dilation lists): Byte [N, W, C] (its conv1d_std scratch), Char (the
+// per-channel multipliers and shifts, the conv2d scratch), Char with groups 2 and Byte with
+// stride 2 (the generic kernel: nothing asked), and Char with padding 2 (which the kernel hands to
+// getsize where it does not count).
+ProgramBuilder ProgramWithHifiQuantizedConv1dNlc() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int op = m.Operator("cadence::quantized_conv1d_nlc", "per_tensor_out");
+  std::vector<int32_t> outs;
+  auto conv = [&](int8_t dtype, std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                  std::vector<int32_t> out_sizes, int64_t stride, int64_t padding, int64_t groups) {
+    const int in = PlannedTensor(m, planner, in_sizes, dtype);
+    const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+    const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+    const int out = PlannedTensor(m, planner, out_sizes, dtype);
+    m.KernelCall(op, {in, weight, bias, m.IntListOf({stride}), m.IntListOf({padding}),
+                      m.IntListOf({1}), m.Int(groups), m.Int(0), m.Int(0), m.Double(0.5),
+                      m.Double(0.25), m.Int(0), m.Int(0), m.Int(0), m.Null(), out, out});
+    outs.push_back(out);
+  };
+  conv(kByte, {1, 33, 3}, {8, 3, 3}, {1, 31, 8}, 1, 0, 1);
+  conv(kChar, {1, 20, 6}, {4, 5, 6}, {1, 16, 4}, 1, 0, 1);
+  conv(kChar, {1, 20, 6}, {4, 5, 3}, {1, 16, 4}, 1, 0, 2);
+  conv(kByte, {1, 33, 3}, {8, 3, 3}, {1, 16, 8}, 2, 0, 1);
+  conv(kChar, {1, 21, 16}, {3, 3, 16}, {1, 19, 3}, 1, 2, 1);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+// The Cadence HiFi quantized_depthwise_conv1d_nlc.per_tensor_out from 1.3.0 (1-entry stride,
+// padding and dilation lists): Char [N, W, C] with weight [OC, K, 1], Byte with a channel
+// multiplier of 2, stride 2 and padding 1, Char with dilation 2 (the generic kernel: nothing
+// asked), a Float output (nothing asked), and Char with 16 channels and kernel width 7 (the peak).
+ProgramBuilder ProgramWithHifiQuantizedDepthwiseConv1dNlc() {
+  ProgramBuilder program;
+  MethodBuilder& m = program.Method("forward");
+  BumpPlanner planner;
+  const int op = m.Operator("cadence::quantized_depthwise_conv1d_nlc", "per_tensor_out");
+  std::vector<int32_t> outs;
+  auto conv = [&](int8_t dtype, std::vector<int32_t> in_sizes, std::vector<int32_t> weight_sizes,
+                  std::vector<int32_t> out_sizes, int64_t stride, int64_t padding,
+                  int64_t dilation) {
+    const int in = PlannedTensor(m, planner, in_sizes, dtype);
+    const int weight = PlannedTensor(m, planner, weight_sizes, dtype);
+    const int bias = PlannedTensor(m, planner, {weight_sizes[0]}, kInt32);
+    const int out = PlannedTensor(m, planner, out_sizes, dtype);
+    m.KernelCall(op, {in, weight, bias, m.IntListOf({stride}), m.IntListOf({padding}),
+                      m.IntListOf({dilation}), m.Int(in_sizes[2]), m.Int(0), m.Int(0),
+                      m.Double(0.5), m.Double(0.25), m.Int(0), m.Int(0), m.Int(0), out, out});
+    outs.push_back(out);
+  };
+  conv(kChar, {1, 20, 8}, {8, 5, 1}, {1, 16, 8}, 1, 0, 1);
+  conv(kByte, {1, 30, 6}, {12, 3, 1}, {1, 14, 12}, 2, 1, 1);
+  conv(kChar, {1, 20, 8}, {8, 5, 1}, {1, 12, 8}, 1, 0, 2);
+  conv(kFloat32, {1, 20, 8}, {8, 5, 1}, {1, 16, 8}, 1, 0, 1);
+  conv(kChar, {1, 40, 16}, {16, 7, 1}, {1, 34, 16}, 1, 0, 1);
+  m.Outputs(outs);
+  m.PlannedBufferSizes({planner.high_water()});
+  return program;
+}
+ProgramBuilder ProgramWithHifiQuantizedConv1d10() {
+  return ProgramWithHifiQuantizedConv1d("nchw", "nhwc");
+}
+ProgramBuilder ProgramWithHifiQuantizedConv1d11() {
+  return ProgramWithHifiQuantizedConv1d("ncl", "nlc");
+}
+ProgramBuilder ProgramWithHifiQuantizedConv10() {
+  return ProgramWithHifiQuantizedConv("quantized_conv");
+}
+ProgramBuilder ProgramWithHifiQuantizedDepthwise10() {
+  return ProgramWithHifiQuantizedDepthwise("quantized_conv");
+}
+ProgramBuilder ProgramWithHifiQuantizedDepthwise2d() {
+  return ProgramWithHifiQuantizedDepthwise("quantized_conv2d");
+}
+ProgramBuilder ProgramWithHifiQuantizedConv2d() {
+  return ProgramWithHifiQuantizedConv("quantized_conv2d");
+}
+
 constexpr NamedScenario kTemp[] = {
     {"topk", ProgramWithTopk},
     {"hifi_matmul", ProgramWithHifiMatmul},
@@ -543,6 +949,21 @@ constexpr NamedScenario kTemp[] = {
     {"ethos_u_scratch_in_blob", ProgramWithEthosUScratchInBlob},
     {"hifi_mean", ProgramWithHifiMean},
     {"hifi_quantized_max_pool2d_nhwc", ProgramWithHifiQuantizedMaxPool2dNhwc},
+    {"hifi_quantized_conv", ProgramWithHifiQuantizedConv10},
+    {"hifi_quantized_conv2d", ProgramWithHifiQuantizedConv2d},
+    {"hifi_quantized_conv_depthwise", ProgramWithHifiQuantizedDepthwise10},
+    {"hifi_quantized_conv2d_depthwise", ProgramWithHifiQuantizedDepthwise2d},
+    {"hifi_quantized_conv_generic", ProgramWithHifiQuantizedConvGeneric10},
+    {"hifi_quantized_conv2d_generic", ProgramWithHifiQuantizedConv2dGeneric},
+    {"hifi_quantized_conv2d_nchw_generic", ProgramWithHifiQuantizedConv2dNchwGeneric},
+    {"hifi_quantized_conv_channel_last", ProgramWithHifiQuantizedConvChannelLast},
+    {"hifi_quantized_conv2d_nhwc_generic_12", ProgramWithHifiQuantizedConv2dNhwcGeneric12},
+    {"hifi_quantized_conv2d_nhwc_generic", ProgramWithHifiQuantizedConv2dNhwcGeneric},
+    {"hifi_quantized_conv1d_10", ProgramWithHifiQuantizedConv1d10},
+    {"hifi_quantized_conv1d", ProgramWithHifiQuantizedConv1d11},
+    {"hifi_quantized_conv1d_ncl", ProgramWithHifiQuantizedConv1dNcl},
+    {"hifi_quantized_conv1d_nlc", ProgramWithHifiQuantizedConv1dNlc},
+    {"hifi_quantized_depthwise_conv1d_nlc", ProgramWithHifiQuantizedDepthwiseConv1dNlc},
 };
 
 }  // namespace

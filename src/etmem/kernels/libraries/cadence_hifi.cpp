@@ -74,7 +74,7 @@ KernelLibraryData Library_CadenceHifi() {
                       {"aten::permute_copy.out", TempRule::kNone},
                       {"aten::pow.Tensor_Tensor_out", TempRule::kHifiPowBroadcast},
                       {"aten::where.self_out", TempRule::kHifiWhereScratch},
-                      {"cadence::quantized_conv.out", TempRule::kUnknownSize}}});
+                      {"cadence::quantized_conv.out", TempRule::kHifiQuantizedConvChannelLast}}});
   d.deltas.push_back({"0.7.0",
                      {"aten::bitwise_and.Scalar_out", "aten::bitwise_and.Tensor_out",
                       "aten::bitwise_or.Scalar_out", "aten::bitwise_or.Tensor_out",
@@ -132,22 +132,22 @@ KernelLibraryData Library_CadenceHifi() {
                      {"cadence::quantized_conv.out"},
                      {{"aten::_softmax.out", TempRule::kHifiSoftmaxWhenPermuted},
                       {"aten::mm.out", TempRule::kHifiMmTransposeAndBias},
-                      {"cadence::quantized_conv1d_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nchw_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nhwc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nchw.out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nchw.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nchw_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nchw_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nchw_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nhwc.out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nhwc.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nhwc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nhwc_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv_nhwc_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
+                      {"cadence::quantized_conv1d_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNcl},
+                      {"cadence::quantized_conv1d_nchw_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNcl},
+                      {"cadence::quantized_conv1d_nhwc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNlc},
+                      {"cadence::quantized_conv1d_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNlc},
+                      {"cadence::quantized_conv_nchw.out", TempRule::kHifiQuantizedConvGenericNchw10},
+                      {"cadence::quantized_conv_nchw.per_tensor_out", TempRule::kHifiQuantizedConvGenericNchw10},
+                      {"cadence::quantized_conv_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConvNchw},
+                      {"cadence::quantized_conv_nchw_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConvNchw},
+                      {"cadence::quantized_conv_nchw_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNchw},
+                      {"cadence::quantized_conv_nchw_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNchw},
+                      {"cadence::quantized_conv_nhwc.out", TempRule::kHifiQuantizedConvGenericNhwc10},
+                      {"cadence::quantized_conv_nhwc.per_tensor_out", TempRule::kHifiQuantizedConvGenericNhwc10},
+                      {"cadence::quantized_conv_nhwc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConvNhwc},
+                      {"cadence::quantized_conv_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConvNhwc},
+                      {"cadence::quantized_conv_nhwc_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNhwcAsNchw},
+                      {"cadence::quantized_conv_nhwc_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNhwcAsNchw},
                       {"cadence::quantized_matmul_asym8sxasym8s_asym8s.out", TempRule::kHifiQuantizedMatmulAsym8},
                       {"cadence::quantized_matmul_asym8uxasym8u_asym8u.out", TempRule::kHifiQuantizedMatmulAsym8}}});
   d.deltas.push_back({"1.1.0",
@@ -203,28 +203,37 @@ KernelLibraryData Library_CadenceHifi() {
                       "cadence::quantized_conv_nhwc_depthwise_asym8uxsym8u_asym8u.per_tensor_out",
                       "cadence::quantized_conv_nhwc_dilated_asym8sxsym8s_asym8s.per_tensor_out",
                       "cadence::quantized_conv_nhwc_dilated_asym8uxsym8u_asym8u.per_tensor_out"},
-                     {{"cadence::quantized_conv1d_ncl_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_ncl_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nlc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nlc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nchw.out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nchw.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nchw_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nchw_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nchw_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nhwc.out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nhwc.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nhwc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nhwc_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv2d_nhwc_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kUnknownSize}}});
+                     {{"cadence::quantized_conv1d_ncl_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNcl},
+                      {"cadence::quantized_conv1d_ncl_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNcl},
+                      {"cadence::quantized_conv1d_nlc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNlc},
+                      {"cadence::quantized_conv1d_nlc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNlc},
+                      {"cadence::quantized_conv2d_nchw.out", TempRule::kHifiQuantizedConvGenericNchw10},
+                      {"cadence::quantized_conv2d_nchw.per_tensor_out", TempRule::kHifiQuantizedConvGenericNchw10},
+                      {"cadence::quantized_conv2d_nchw_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConvNchw},
+                      {"cadence::quantized_conv2d_nchw_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConvNchw},
+                      {"cadence::quantized_conv2d_nchw_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNchw},
+                      {"cadence::quantized_conv2d_nchw_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNchw},
+                      {"cadence::quantized_conv2d_nhwc.out", TempRule::kHifiQuantizedConvGenericNhwc10},
+                      {"cadence::quantized_conv2d_nhwc.per_tensor_out", TempRule::kHifiQuantizedConvGenericNhwc10},
+                      {"cadence::quantized_conv2d_nhwc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConvNhwc},
+                      {"cadence::quantized_conv2d_nhwc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConvNhwc},
+                      {"cadence::quantized_conv2d_nhwc_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNhwcAsNchw},
+                      {"cadence::quantized_conv2d_nhwc_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNhwcAsNchw}}});
   d.deltas.push_back({"1.2.0",
                      {"aten::transpose_copy.int_out", "cadence::im2row.out",
                       "cadence::im2row.per_tensor_out"},
                      {"cadence::quantized_w8a32_conv.out", "cadence::quantized_w8a32_gru.out",
                       "cadence::quantized_w8a32_linear.out"},
-                     {}});
+                     {{"cadence::quantized_conv1d_ncl_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNclS12},
+                      {"cadence::quantized_conv1d_ncl_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNclU12},
+                      {"cadence::quantized_conv1d_nlc_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedConv1dNlcS12},
+                      {"cadence::quantized_conv1d_nlc_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedConv1dNlcU12},
+                      {"cadence::quantized_conv2d_nchw.out", TempRule::kHifiQuantizedConvGenericNchw},
+                      {"cadence::quantized_conv2d_nchw.per_tensor_out", TempRule::kHifiQuantizedConvGenericNchw},
+                      {"cadence::quantized_conv2d_nhwc.out", TempRule::kHifiQuantizedConvGenericNhwc12},
+                      {"cadence::quantized_conv2d_nhwc.per_tensor_out", TempRule::kHifiQuantizedConvGenericNhwc12},
+                      {"cadence::quantized_conv2d_nhwc_depthwise_asym8sxsym8s_asym8s.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNhwc},
+                      {"cadence::quantized_conv2d_nhwc_depthwise_asym8uxsym8u_asym8u.per_tensor_out", TempRule::kHifiQuantizedDepthwiseNhwc}}});
   d.deltas.push_back({"1.3.0",
                      {"aten::exp.out", "aten::native_layer_norm.out", "aten::neg.out",
                       "cadence::quantized_conv1d_ncl.per_tensor_out",
@@ -242,9 +251,11 @@ KernelLibraryData Library_CadenceHifi() {
                       {"aten::native_layer_norm.out", TempRule::kOtherLibrary},
                       {"aten::neg.out", TempRule::kOtherLibrary},
                       {"aten::where.self_out", TempRule::kNone},
-                      {"cadence::quantized_conv1d_ncl.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_conv1d_nlc.per_tensor_out", TempRule::kUnknownSize},
-                      {"cadence::quantized_depthwise_conv1d_nlc.per_tensor_out", TempRule::kUnknownSize},
+                      {"cadence::quantized_conv1d_ncl.per_tensor_out", TempRule::kHifiQuantizedConv1dNcl13},
+                      {"cadence::quantized_conv1d_nlc.per_tensor_out", TempRule::kHifiQuantizedConv1dNlc13},
+                      {"cadence::quantized_conv2d_nhwc.out", TempRule::kHifiQuantizedConvGenericNhwc},
+                      {"cadence::quantized_conv2d_nhwc.per_tensor_out", TempRule::kHifiQuantizedConvGenericNhwc},
+                      {"cadence::quantized_depthwise_conv1d_nlc.per_tensor_out", TempRule::kHifiQuantizedDepthwiseConv1dNlc13},
                       {"cadence::quantized_max_pool2d_nhwc.out", TempRule::kHifiMaxPool2dNhwc}}});
   d.temp_helper.push_back({"0.6.0", 0, {}});
   d.temp_helper.push_back({"1.0.0", 16, {"Failed to allocate temp memory, error: 0x21"}});
@@ -261,10 +272,6 @@ KernelLibraryData Library_CadenceHifi() {
                               "NNLib getsize as at v4.1.0 (6a9ea45) assumed: this release pins "
                               "64d73d7, not public"});
   d.other_library = "portable";
-  d.unknown_size_why =
-      "sizes its allocate_temp scratch with the HiFi NNLib's xa_nn_*_getsize "
-      "(xa_nn_conv2d_getsize, xa_nn_conv1d_std_getsize, ...), which is outside "
-      "ExecuTorch's tree: not modelled";
   return d;
 }
 
