@@ -222,7 +222,7 @@ TEMP_HELPER = {
     "cadence_hifi": [("v0.6.0", 0, []),
                      ("v1.0.0", 16, ["Failed to allocate temp memory, error: 0x21"])],
     # backends/cortex_m/ops: alignof(int16_t) at 1.1.0, kCortexMMveAlignment (16,
-    # cortex_m_ops_common.h) from 1.2.0; the operators log their own lines (run_temp.cpp).
+    # cortex_m_ops_common.h) from 1.2.0; the operators log their own lines (src/etmem/kernels/formulas/cortex_m.cpp).
     "cortex_m": [("v1.1.0", 2, []), ("v1.2.0", 16, [])],
 }
 

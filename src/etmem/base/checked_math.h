@@ -27,6 +27,9 @@ inline std::optional<uint64_t> CheckedMul(uint64_t a, uint64_t b) {
   return r;
 }
 
+// a x b, or UINT64_MAX when that overflows.
+inline uint64_t SaturatingMul(uint64_t a, uint64_t b) { return CheckedMul(a, b).value_or(UINT64_MAX); }
+
 // Largest value of an unsigned integer that is `bytes` wide (1..8).
 constexpr uint64_t MaxUnsigned(unsigned bytes) {
   return bytes >= 8 ? UINT64_MAX : (uint64_t{1} << (8 * bytes)) - 1;

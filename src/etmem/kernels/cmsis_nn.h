@@ -5,7 +5,7 @@
 // d933672e7ca97eec70ef43230baee7b20c2a28ae at 1.3.x); each function names the file and function.
 // The sizes depend on the core's extensions (abi::MExtension) and, in two places, on whether
 // CMSIS-NN was built by Arm Compiler 6 (__ARMCC_VERSION). Not: which operator calls which
-// (run_temp.cpp), the releases (libraries/cortex_m.cpp).
+// (formulas/cortex_m.cpp), the releases (libraries/cortex_m.cpp).
 #pragma once
 
 #include <cstdint>

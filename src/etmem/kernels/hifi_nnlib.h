@@ -7,7 +7,7 @@
 // (from 1.3.0), which are not public: which source each release is modelled from is the
 // library's data (libraries/cadence_hifi.cpp, getsize_source), said as an assumption in the
 // report. Each function names the file and function; arithmetic is the C code's 32-bit int,
-// wrapping as the Xtensa core does. Not: which operator calls which, with what (run_temp.cpp).
+// wrapping as the Xtensa core does. Not: which operator calls which, with what (formulas/).
 #pragma once
 
 #include <array>

@@ -103,8 +103,8 @@ namespace etmem::kernels {
 // .per_tensor_out ask, unchecked, NCL first for the input's and the kernel's numel + 8 B (their
 // transposes), then for xa_nn_conv1d_std_getsize(weight.size(2), input.size(2), input.size(1), 8)
 // B (hifi_nnlib.h; -1 asks for 0), reading the sizes as NCL whatever the layout.
-// kHifiQuantizedConv1d{Ncl,Nlc}{S,U}12: their 1.2.x files, each its own way (run_temp.cpp,
-// HifiQuantizedConv1d12): NCL asym8s the transposes then xa_nn_conv2d_getsize with heights 1 and
+// kHifiQuantizedConv1d{Ncl,Nlc}{S,U}12: their 1.2.x files, each its own way
+// (formulas/cadence_hifi_conv.cpp, HifiQuantizedConv1d12): NCL asym8s the transposes then xa_nn_conv2d_getsize with heights 1 and
 // the strides and paddings swapped; NCL asym8u xa_nn_conv1d_std_getsize then the transposes; NLC
 // asym8s xa_nn_conv2d_getsize reading NCL sizes; NLC asym8u xa_nn_conv1d_std_getsize reading NLC.
 // kHifiQuantizedConv1dNcl13: quantized_conv1d_ncl.per_tensor_out from 1.3.0, by out's dtype with

@@ -6,7 +6,7 @@
 // does not fit; and, with no temp allocator at a release that falls back to
 // PlatformMemoryAllocator, the heap bytes asked of et_pal_allocate.
 // Not: the load-time temp allocations (runtime/load_plan.h), which library implements what
-// (library.h and libraries/).
+// (library.h and libraries/), each rule's formula (formulas/).
 #pragma once
 
 #include <cstdint>
