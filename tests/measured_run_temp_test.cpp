@@ -7,12 +7,14 @@
 // Vision _softmax.out (x86_64_run_temp_cadence_g3_vision.json), the HiFi mean.out and
 // quantized_max_pool2d_nhwc.out sized by the NNLib's getsize (x86_64_run_temp_hifi_nnlib.json),
 // the HiFi specialised quantized convolutions (x86_64_run_temp_hifi_conv.json), and the Arm
-// Ethos-U backend's scratch (x86_64_run_temp_ethos_u.json; each file says how it was
-// measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
+// Ethos-U backend's scratch (x86_64_run_temp_ethos_u.json), and 0.5.0's Cadence kernels that
+// malloc instead (x86_64_run_malloc.json; each file says how it was measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
 // peak - 1 bytes and the lines logged, the heap requests of the no-temp-allocator fallback and its
 // failure without a heap (for a kernel that does not check the pointer, the lines up to where it
 // goes on; for one that ET_CHECKs it, up to its Fatal line, and the abort).
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "etmem/abi/abi.h"
 #include "etmem/base/sha256.h"
@@ -25,20 +27,30 @@
 namespace etmem {
 namespace measured_run_temp_test {
 
+// The calls that ask the temp allocator (or whose asking is unknown): not those that only malloc
+// (0.5.0's Cadence kernels), which these records, of the temp allocator, do not list.
+std::vector<const kernels::CallTemp*> TempCalls(const kernels::RunTemp& t) {
+  std::vector<const kernels::CallTemp*> out;
+  for (const kernels::CallTemp& c : t.calls)
+    if (!c.requests.empty() || !c.unknown.empty() || c.mallocs.empty()) out.push_back(&c);
+  return out;
+}
+
 // Each call's instruction and requests (bytes, alignment) as measured, and its pool bytes where
 // the record has them.
 void ExpectCallsAsMeasured(const kernels::RunTemp& t, const nlohmann::json& calls) {
-  ASSERT_EQ(t.calls.size(), calls.size());
-  for (size_t i = 0; i < t.calls.size(); ++i) {
+  const std::vector<const kernels::CallTemp*> temp = TempCalls(t);
+  ASSERT_EQ(temp.size(), calls.size());
+  for (size_t i = 0; i < temp.size(); ++i) {
     const nlohmann::json& c = calls[i];
-    EXPECT_EQ(t.calls[i].instruction, c["instruction"].get<size_t>());
-    ASSERT_EQ(t.calls[i].requests.size(), c["requests"].size());
-    for (size_t q = 0; q < t.calls[i].requests.size(); ++q) {
-      EXPECT_EQ(t.calls[i].requests[q].bytes, c["requests"][q][0].get<uint64_t>());
-      EXPECT_EQ(t.calls[i].requests[q].alignment, c["requests"][q][1].get<uint32_t>());
+    EXPECT_EQ(temp[i]->instruction, c["instruction"].get<size_t>());
+    ASSERT_EQ(temp[i]->requests.size(), c["requests"].size());
+    for (size_t q = 0; q < temp[i]->requests.size(); ++q) {
+      EXPECT_EQ(temp[i]->requests[q].bytes, c["requests"][q][0].get<uint64_t>());
+      EXPECT_EQ(temp[i]->requests[q].alignment, c["requests"][q][1].get<uint32_t>());
     }
     if (c.contains("pool_bytes")) {
-      EXPECT_EQ(t.calls[i].pool_bytes, c["pool_bytes"].get<uint64_t>());
+      EXPECT_EQ(temp[i]->pool_bytes, c["pool_bytes"].get<uint64_t>());
     }
   }
 }
@@ -99,12 +111,13 @@ void HoldToMeasured(const char* file) {
     o.temp_pool_bytes.reset();
     auto heap = kernels::ComputeRunTemp(*p, p->methods[0], release, target, o);
     ASSERT_TRUE(heap.has_value() && heap->platform_fallback);
-    ASSERT_EQ(heap->calls.size(), rec["heap_requests"].size());
+    const std::vector<const kernels::CallTemp*> heap_calls = TempCalls(*heap);
+    ASSERT_EQ(heap_calls.size(), rec["heap_requests"].size());
     uint64_t peak = 0;
-    for (size_t i = 0; i < heap->calls.size(); ++i) {
+    for (size_t i = 0; i < heap_calls.size(); ++i) {
       uint64_t bytes = 0;  // every request of the instruction is held until it ends
       for (const nlohmann::json& r : rec["heap_requests"][i]) bytes += r.get<uint64_t>();
-      EXPECT_EQ(heap->calls[i].heap_bytes, bytes);
+      EXPECT_EQ(heap_calls[i]->heap_bytes, bytes);
       peak = std::max(peak, bytes);
     }
     EXPECT_EQ(heap->heap_peak_bytes, peak);
@@ -202,6 +215,48 @@ TEST(MeasuredRunTemp, CadenceFusionG3LayerNormAndVisionSoftmaxMatchTheRealKernel
 // xa_nn_maxpool_getsize: each request's bytes and alignment, each pool, the peak.
 TEST(MeasuredRunTemp, CadenceHifiMeanAndMaxPoolMatchTheRealKernelsAndNnlibGetsize) {
   HoldToMeasured("x86_64_run_temp_hifi_nnlib.json");
+}
+
+// 0.5.0's Cadence kernels that malloc instead of asking the temp allocator (HiFi mean.out, pow.
+// Tensor_Tensor_out, where.self_out; Fusion G3 native_layer_norm.out), measured with the real
+// kernels and malloc/free wrapped (x86_64_run_malloc.json): every malloc in order, its bytes, its
+// instruction and whether the kernel freed it; none from 0.6.0, where they ask the temp allocator.
+TEST(MeasuredRunTemp, CadenceMallocsAt050MatchTheRealKernelsCallForCall) {
+  const nlohmann::json measured = test::ReadMeasured("x86_64_run_malloc.json");
+  ASSERT_FALSE(measured["records"].empty());
+  for (const nlohmann::json& rec : measured["records"]) {
+    SCOPED_TRACE(rec["release"].get<std::string>() + " " + rec["program"].get<std::string>());
+    const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(rec);
+    ASSERT_EQ(Sha256Hex(bytes), rec["sha256"]);  // the program measured
+    auto p = pte::ReadProgramBytes(bytes, rec["program"].get<std::string>());
+    ASSERT_TRUE(p.has_value());
+    const runtime::RuntimeTraits& release = **runtime::FindRelease(rec["release"]);
+    kernels::RunTempOptions o;
+    o.kernels = rec["kernels"].get<std::vector<std::string>>();
+    const abi::Abi target = *abi::FindBuiltinTarget("x86_64");
+    auto t = kernels::ComputeRunTemp(*p, p->methods[0], release, target, o);
+    ASSERT_TRUE(t.has_value());
+    // Instructions the harness did not run with these kernels (an operator they lack).
+    std::vector<size_t> not_run;
+    if (rec.contains("not_run")) not_run = rec["not_run"].get<std::vector<size_t>>();
+    nlohmann::json model = nlohmann::json::array();
+    uint64_t leaked = 0;
+    for (const kernels::CallTemp& c : t->calls) {
+      if (std::find(not_run.begin(), not_run.end(), c.instruction) != not_run.end()) continue;
+      for (const kernels::MallocRequest& q : c.mallocs) {
+        model.push_back({{"instruction", c.instruction}, {"bytes", q.bytes}, {"freed", q.freed}});
+        if (!q.freed) leaked += q.bytes;
+      }
+    }
+    nlohmann::json want = nlohmann::json::array();
+    for (const nlohmann::json& q : rec["malloc_requests"])
+      want.push_back(
+          {{"instruction", q["instruction"]}, {"bytes", q["bytes"]}, {"freed", q["freed"]}});
+    EXPECT_EQ(model, want);
+    if (not_run.empty()) {
+      EXPECT_EQ(t->malloc_leaked_bytes, leaked);
+    }
+  }
 }
 
 // The HiFi specialised quantized convolutions, their depthwise siblings, the generic kernels and

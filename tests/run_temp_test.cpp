@@ -255,6 +255,55 @@ TEST(RunTemp, HifiBroadcastDtypeAndShapeChecksComeBeforeTheRequests) {
   EXPECT_TRUE(t.known());
 }
 
+// 0.5.0's HiFi pow.Tensor_Tensor_out and where.self_out malloc their broadcast buffers (op_pow.cpp,
+// op_where.cpp) and free them: pow out.numel() x 4 B per broadcast input, the first input's two
+// words longer when only it is broadcast; where out.numel() B for the broadcast cond; a cond
+// neither Bool nor Byte aborts (ET_CHECK_MSG). From 0.6.0 the same buffers come from the temp
+// allocator.
+TEST(RunTemp, HifiPowAndWhereMallocTheirBroadcastBuffersAt050) {
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  const int col = m.Tensor({.sizes = {2, 1}});
+  const int row = m.Tensor({.sizes = {1, 3}});
+  const int full = m.Tensor({.sizes = {2, 3}});
+  const int out = m.Tensor({.sizes = {2, 3}});
+  const int cond = m.Tensor({.dtype = testing::kBool, .sizes = {1, 3}});
+  const int cond_float = m.Tensor({.sizes = {1, 3}});
+  const int pow = m.Operator("aten::pow", "Tensor_Tensor_out");
+  const int where = m.Operator("aten::where", "self_out");
+  m.KernelCall(pow, {col, row, out, out});    // both broadcast
+  m.KernelCall(pow, {col, full, out, out});   // the first
+  m.KernelCall(pow, {full, row, out, out});   // the second
+  m.KernelCall(pow, {full, full, out, out});  // neither
+  m.KernelCall(where, {cond, full, full, out, out});
+  m.KernelCall(where, {cond_float, full, full, out, out});
+  const pte::ProgramView p = Read(b);
+  kernels::RunTempOptions o;
+  o.kernels = {"cadence_hifi"};
+  const kernels::RunTemp t = Temp(p, "0.5.0", "cortex-m", o);
+  ASSERT_EQ(t.calls.size(), 4u);
+  EXPECT_EQ(t.peak_bytes, 0u);
+  ASSERT_EQ(t.calls[0].mallocs.size(), 2u);
+  EXPECT_EQ(t.calls[0].mallocs[1].bytes, 24u);
+  ASSERT_EQ(t.calls[1].mallocs.size(), 1u);
+  EXPECT_EQ(t.calls[1].mallocs[0].bytes, 32u);  // (6 + 2) x 4
+  EXPECT_EQ(t.calls[2].mallocs[0].bytes, 24u);
+  EXPECT_EQ(t.calls[3].instruction, 4u);
+  ASSERT_EQ(t.calls[3].mallocs.size(), 1u);
+  EXPECT_EQ(t.calls[3].mallocs[0].bytes, 6u);
+  for (const kernels::CallTemp& c : t.calls)
+    for (const kernels::MallocRequest& q : c.mallocs) EXPECT_TRUE(q.freed);
+  EXPECT_EQ(t.malloc_peak_bytes, 48u);
+  EXPECT_EQ(t.malloc_leaked_bytes, 0u);
+  ASSERT_EQ(t.run_failures.size(), 1u);  // the Float cond
+  EXPECT_NE(t.run_failures[0].find("instruction 5"), std::string::npos) << t.run_failures[0];
+  const kernels::RunTemp later = Temp(p, "0.6.0", "cortex-m", o);
+  EXPECT_FALSE(later.malloc_peak_call);
+  ASSERT_FALSE(later.calls.empty());
+  EXPECT_EQ(later.calls[0].requests.size(), 2u);
+  EXPECT_EQ(later.calls[0].requests[0].bytes, t.calls[0].mallocs[0].bytes);
+}
+
 // The HiFi bitwise kernels do not check their broadcast buffers: a pool too small logs the
 // runtime's lines for each and no KernelCall line; the model says the kernel goes on with NULL.
 TEST(RunTemp, HifiBitwiseGoesOnWithNullWhenThePoolIsShort) {
@@ -295,9 +344,20 @@ TEST(RunTemp, HifiMeanAsksForTheNnlibReduceScratchAndSaysWhichNnlib) {
   const pte::ProgramView p = Read(b);
   kernels::RunTempOptions o;
   o.kernels = {"cadence_hifi"};
-  EXPECT_TRUE(Temp(p, "0.5.0", "x86_64", o).calls.empty());
   const kernels::RunTemp t = Temp(p, "1.4.1", "x86_64", o);
   ASSERT_EQ(t.calls.size(), 3u);  // the repeated dim fails the argument check: nothing asked
+  // 0.5.0 mallocs the same getsize in bytes (not x sizeof(int)) and never frees it: nothing from
+  // the temp allocator, the heap grows by it every run.
+  const kernels::RunTemp t05 = Temp(p, "0.5.0", "x86_64", o);
+  ASSERT_EQ(t05.calls.size(), 3u);
+  EXPECT_EQ(t05.peak_bytes, 0u);
+  EXPECT_TRUE(t05.calls[0].requests.empty());
+  ASSERT_EQ(t05.calls[0].mallocs.size(), 1u);
+  EXPECT_EQ(t05.calls[0].mallocs[0].bytes * 4, t.calls[0].requests[0].bytes);
+  EXPECT_FALSE(t05.calls[0].mallocs[0].freed);
+  EXPECT_EQ(t05.malloc_leaked_bytes, 16u);
+  EXPECT_EQ(t05.malloc_peak_bytes, 16u);
+  EXPECT_NE(t05.Describe().find("never free 16 B"), std::string::npos) << t05.Describe();
   // ALIGNED_SIZE(6 / 3 x 4 + 7, 8) = 16, x sizeof(int).
   ASSERT_EQ(t.calls[0].requests.size(), 1u);
   EXPECT_EQ(t.calls[0].requests[0].bytes, 64u);
@@ -647,8 +707,19 @@ TEST(RunTemp, FusionG3LayerNormAsksForTheDefaultsItIsNotGiven) {
   const pte::ProgramView p = Read(testing::NamedScenarioProgram("fusion_g3_layer_norm"));
   kernels::RunTempOptions o;
   o.kernels = {"cadence_fusion_g3"};
-  EXPECT_TRUE(Temp(p, "0.5.0", "x86_64", o).calls.empty());
+  // 0.5.0 mallocs the defaults (and frees them): the same bytes, none from the temp allocator.
+  const kernels::RunTemp t05 = Temp(p, "0.5.0", "x86_64", o);
+  ASSERT_EQ(t05.calls.size(), 3u);
+  EXPECT_EQ(t05.peak_bytes, 0u);
+  EXPECT_TRUE(t05.calls[0].requests.empty());
+  ASSERT_EQ(t05.calls[0].mallocs.size(), 2u);
+  EXPECT_EQ(t05.calls[0].mallocs[1].bytes, 48u);
+  EXPECT_TRUE(t05.calls[0].mallocs[1].freed);
+  EXPECT_EQ(t05.malloc_peak_bytes, 96u);  // both at once
+  EXPECT_EQ(t05.calls[*t05.malloc_peak_call].instruction, 0u);
+  EXPECT_EQ(t05.malloc_leaked_bytes, 0u);
   for (const char* release : {"0.6.0", "1.0.0", "1.4.1"}) {
+    EXPECT_FALSE(Temp(p, release, "x86_64", o).malloc_peak_call) << release;
     const kernels::RunTemp t = Temp(p, release, "x86_64", o);
     const uint32_t align = std::string(release) == "0.6.0" ? 8 : 16;
     EXPECT_TRUE(t.known()) << release;

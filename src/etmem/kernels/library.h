@@ -64,7 +64,7 @@ namespace etmem::kernels {
 // kVisionSoftmaxTransposed: the Cadence Vision _softmax.out on a Float output of at most 5
 // dimensions, unless `dim` is the last with size <= 2048 (the iDMA paths), asks twice (checked)
 // for numel x 4 B through its allocate_temp_memory, to transpose `dim` last and back.
-// kHifiMeanReduce: the Cadence HiFi mean.out (its NNLib path from 0.6.0; 0.5.0's mallocs) on a
+// kHifiMeanReduce: the Cadence HiFi mean.out (its NNLib path from 0.6.0; 0.5.0 mallocs) on a
 // Float output of an input of at most 4 dimensions asks once, checked (ET_KERNEL_CHECK), for
 // xa_nn_reduce_getsize_nhwc(...) x sizeof(int) B (hifi_nnlib.h) through its allocate_temp_memory;
 // other dtypes and ranks take the portable path, which asks for nothing.
@@ -118,6 +118,15 @@ namespace etmem::kernels {
 // kHifiQuantizedDepthwiseConv1dNlc13: quantized_depthwise_conv1d_nlc.per_tensor_out from 1.3.0,
 // with the last dilation 1 and a Char or Byte output, asks, unchecked, for the weight's copy
 // (OC x KW + 8 B), then xa_nn_conv2d_depthwise_getsize (NHWC, height 1) B; else nothing.
+// 0.5.0's Cadence kernels take their buffers from the C library's malloc instead (CallTemp::mallocs,
+// not the temp allocator), each unchecked: kHifiMeanMalloc: mean.out on the NNLib path as
+// kHifiMeanReduce mallocs xa_nn_reduce_getsize_nhwc(...) B (not x sizeof(int)) and never frees
+// it; kHifiPowMalloc: pow.Tensor_Tensor_out on a Float output of at most 16 dimensions mallocs
+// out.numel() x 4 B for each broadcast input when both are, (out.numel() + 2) x 4 B when only
+// the first is, out.numel() x 4 B when only the second is, and frees them; kHifiWhereMalloc:
+// where.self_out on the NNLib path as kHifiWhereScratch mallocs out.numel() B (one byte per
+// element of the broadcast cond) and frees it; kG3LayerNormMalloc: Fusion G3 native_layer_norm.out
+// as kG3LayerNormDefaults mallocs the default weight and bias and frees them.
 enum class TempRule : uint8_t {
   kNone,
   kTopk,
@@ -165,6 +174,10 @@ enum class TempRule : uint8_t {
   kHifiQuantizedConv1dNcl13,
   kHifiQuantizedConv1dNlc13,
   kHifiQuantizedDepthwiseConv1dNlc13,
+  kHifiMeanMalloc,
+  kHifiPowMalloc,
+  kHifiWhereMalloc,
+  kG3LayerNormMalloc,
 };
 
 // How a library's own temp helper asks (from a release on): the alignment it passes to

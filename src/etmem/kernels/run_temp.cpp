@@ -261,8 +261,22 @@ std::string RunTemp::Describe() const {
   }
   std::string libs;
   for (const std::string& l : libraries) libs += (libs.empty() ? "" : ",") + l;
+  if (malloc_peak_call) text += "; " + DescribeMalloc();
   if (!assumed_brief.empty()) text += "; " + assumed_brief;
   text += fmt::format(" [kernels: {}]", libs);
+  return text;
+}
+
+std::string RunTemp::DescribeMalloc() const {
+  if (!malloc_peak_call) return "";
+  const CallTemp& c = calls[*malloc_peak_call];
+  std::string text = fmt::format(
+      "the kernels also malloc {} B from the C heap at most at once, set by instruction {} ({}{})",
+      malloc_peak_bytes, c.instruction, c.what, c.library.empty() ? "" : ", " + c.library);
+  if (malloc_leaked_bytes > 0)
+    text += fmt::format(", and never free {} B: the heap grows by {} B every run of the method "
+                        "until malloc returns NULL, which no kernel checks",
+                        malloc_leaked_bytes, malloc_leaked_bytes);
   return text;
 }
 
@@ -337,7 +351,7 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       if (!c.fails.empty())
         out.run_failures.push_back(
             fmt::format("instruction {} {} ({}): {}", c.instruction, c.what, c.library, c.fails));
-      if (c.requests.empty() && c.unknown.empty()) continue;
+      if (c.requests.empty() && c.mallocs.empty() && c.unknown.empty()) continue;
       if (!c.assumed.empty() &&
           std::find(getsize_briefs.begin(), getsize_briefs.end(), c.assumed_brief) ==
               getsize_briefs.end()) {
@@ -353,7 +367,16 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       running = out.reset_each_instruction ? c.pool_bytes : SaturatingAdd(running, c.pool_bytes);
       heap_running = out.reset_each_instruction ? c.heap_bytes
                                                 : SaturatingAdd(heap_running, c.heap_bytes);
+      // malloc: what earlier calls never freed, then every buffer of this call at once.
+      uint64_t held = out.malloc_leaked_bytes;
+      for (const MallocRequest& q : c.mallocs) held = SaturatingAdd(held, q.bytes);
+      for (const MallocRequest& q : c.mallocs)
+        if (!q.freed) out.malloc_leaked_bytes = SaturatingAdd(out.malloc_leaked_bytes, q.bytes);
       out.calls.push_back(std::move(c));
+      if (held > out.malloc_peak_bytes) {
+        out.malloc_peak_bytes = held;
+        out.malloc_peak_call = out.calls.size() - 1;
+      }
       if (running > out.peak_bytes) {
         out.peak_bytes = running;
         out.peak_call = out.calls.size() - 1;

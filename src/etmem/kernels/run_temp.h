@@ -41,6 +41,14 @@ struct TempRequest {
   std::string unchecked_then;
 };
 
+// A buffer a kernel takes from the C library's malloc while running, not from the temp allocator
+// (0.5.0's Cadence kernels): its bytes as passed to malloc (the C library's own headers and
+// rounding not counted), and whether the kernel frees it before returning.
+struct MallocRequest {
+  uint64_t bytes = 0;
+  bool freed = true;
+};
+
 // One call that asks for temp memory, or whose asking is unknown.
 struct CallTemp {
   size_t instruction = 0;  // index into the method's instructions
@@ -50,6 +58,7 @@ struct CallTemp {
   std::string library;     // the library that answered ("portable", "ethos_u")
   bool delegate = false;
   std::vector<TempRequest> requests;
+  std::vector<MallocRequest> mallocs;  // what it takes from malloc (none with the temp allocator)
   uint64_t pool_bytes = 0;  // what it takes from a temp pool reset before it (padding included)
   uint64_t heap_bytes = 0;  // no temp allocator, PlatformMemoryAllocator: bytes from et_pal_allocate
   std::vector<std::string> failure_log;  // what the library's temp helper logs when one fails
@@ -90,6 +99,13 @@ struct RunTemp {
   std::vector<std::string> no_heap_log;
   std::string no_heap_then;  // as TempPoolCheck::then
   std::optional<TempPoolCheck> check;  // with a temp pool size
+  // The kernels' own malloc (the C heap, whatever temp allocator is passed): the most one run of
+  // the method holds at once (the buffers never freed included, as malloc gives them), the call
+  // that sets it, and the bytes never freed: the heap grows by that much every run, until malloc
+  // returns NULL, which no kernel checks.
+  uint64_t malloc_peak_bytes = 0;
+  std::optional<size_t> malloc_peak_call;  // into calls
+  uint64_t malloc_leaked_bytes = 0;
   // What the figures assumed that the target or the release does not say (the core's extensions
   // for the Cortex-M backend's CMSIS-NN scratch; the source of the Cadence HiFi NNLib's getsize
   // where the release pins an unpublished one); empty when nothing was.
@@ -101,6 +117,9 @@ struct RunTemp {
   bool known() const { return unknown_calls == 0; }
   // One line: "0 B: none of these kernels ...", "96 B at instruction 3 (aten::topk.values, ...)".
   std::string Describe() const;
+  // With malloc_peak_call: "the kernels also malloc N B from the C heap at most at once, ...";
+  // else empty.
+  std::string DescribeMalloc() const;
 };
 
 // The temp pool sizes at which ExecuTorch's failure line would read "<requested>B requested

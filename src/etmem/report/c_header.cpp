@@ -123,6 +123,12 @@ void MethodMacros(std::string& out, const MethodNames& n, const Report& r,
   Define(out, p, "TEMP_POOL_BYTES", Literal(TempPoolBytes(m)),
          m.run_temp.known() ? "the temp pool to declare: max(load, run)"
                             : "A LOWER BOUND: a call's temp requests are unknown");
+  if (m.run_temp.malloc_peak_call) {  // 0.5.0's Cadence kernels: the C heap, not a pool
+    Define(out, p, "MALLOC_HEAP_BYTES", Literal(m.run_temp.malloc_peak_bytes),
+           "the kernels' own malloc at most at once in one run (C library overhead not counted)");
+    Define(out, p, "MALLOC_LEAKED_PER_RUN_BYTES", Literal(m.run_temp.malloc_leaked_bytes),
+           "never freed: the heap grows by this every run");
+  }
   const std::vector<uint64_t> planned = PlannedBuffers(m);
   Define(out, p, "PLANNED_BUFFER_COUNT", std::to_string(planned.size()));
   for (size_t i = 0; i < planned.size(); ++i)

@@ -36,6 +36,12 @@ json TempAllocatorJson(const MethodReport& m) {
                      {"requests", requests}, {"pool_bytes", c.pool_bytes},
                      {"formula", c.formula}, {"upper_bound", c.upper_bound},
                      {"unknown", c.unknown.empty() ? json(nullptr) : json(c.unknown)}});
+    if (!c.mallocs.empty()) {
+      json mallocs = json::array();
+      for (const kernels::MallocRequest& q : c.mallocs)
+        mallocs.push_back({{"bytes", q.bytes}, {"freed", q.freed}});
+      calls.back()["mallocs"] = mallocs;
+    }
   }
   json run = {{"peak_bytes", t.peak_bytes},
               {"exact", t.known()},
@@ -48,6 +54,11 @@ json TempAllocatorJson(const MethodReport& m) {
               {"calls", calls},
               {"summary", t.Describe()}};
   if (t.platform_fallback) run["heap_peak_bytes"] = t.heap_peak_bytes;
+  if (t.malloc_peak_call)
+    run["malloc"] = {{"peak_bytes", t.malloc_peak_bytes},
+                     {"peak_instruction", t.calls[*t.malloc_peak_call].instruction},
+                     {"leaked_per_run_bytes", t.malloc_leaked_bytes},
+                     {"summary", t.DescribeMalloc()}};
   if (!t.assumptions.empty()) run["assumptions"] = t.assumptions;
   if (!t.run_failures.empty()) run["run_failures"] = t.run_failures;
   if (t.check) {

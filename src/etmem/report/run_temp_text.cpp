@@ -26,10 +26,16 @@ std::vector<std::string> RunTempDetail(const Report& r, const MethodReport& m, s
     std::string requests;
     for (const kernels::TempRequest& q : c.requests)
       requests += fmt::format("{}{} B at {}", requests.empty() ? "" : ", ", q.bytes, q.alignment);
+    for (const kernels::MallocRequest& q : c.mallocs)
+      requests += fmt::format("{}malloc {} B{}", requests.empty() ? "" : ", ", q.bytes,
+                              q.freed ? "" : " (never freed)");
     out.push_back(fmt::format("instruction {} {} ({}): {} = {}; takes {} B of the pool{}",
                               c.instruction, c.what, c.library, c.formula, requests, c.pool_bytes,
                               c.upper_bound ? " (upper bound: a dynamic shape)" : ""));
   }
+  if (t.malloc_peak_call)
+    out.push_back(t.DescribeMalloc() + " (the C library's own headers and rounding not counted; "
+                  "whatever temp allocator the runner passes)");
   for (const std::string& a : t.assumptions) out.push_back("assumed: " + a);
   for (const std::string& f : t.run_failures) out.push_back("FAILS while running: " + f);
   if (!t.reset_each_instruction && !t.calls.empty())

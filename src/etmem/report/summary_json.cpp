@@ -52,6 +52,12 @@ ordered_json Method(const MethodSummaryFigures& f) {
           {"planned_bytes", PlannedBytes(m)},
           {"temp_pool_bytes", TempPoolBytes(m)},
           {"temp_pool_is_run_peak", m.run_temp.peak_bytes > m.temp_load_peak_bytes},
+          {"malloc_heap",
+           m.run_temp.malloc_peak_call
+               ? ordered_json({{"peak_bytes", m.run_temp.malloc_peak_bytes},
+                               {"leaked_per_run_bytes", m.run_temp.malloc_leaked_bytes},
+                               {"text", m.run_temp.DescribeMalloc()}})
+               : ordered_json(nullptr)},
           {"runner", RunnerPools(m)},
           {"unknown", UnknownsJson(m)},
           {"temp_allocator", TempAllocatorJson(m)},

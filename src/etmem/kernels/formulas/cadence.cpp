@@ -196,6 +196,7 @@ bool Floating(int8_t d) { return d == kHalf || d == kFloat || d == kDouble || d 
 // bitwise_{and,or,xor}.Tensor_out (kHifiBitwiseBroadcast) on (a, b, *, out): the NNLib path (a
 // Float, resp. Bool, output of at most 16 dimensions) broadcasts each input whose sizes are not the
 // output's into a temp buffer of out.numel() elements (4 B, resp. 1 B): both, one, or none.
+// 0.5.0's pow (kHifiPowMalloc) mallocs them instead, the first input's two words longer.
 void HifiBroadcastBinary(const RuleCall& r, CallTemp& c) {
   const bool bitwise = r.rule == TempRule::kHifiBitwiseBroadcast;
   const pte::TensorView* a = r.args.size() >= 3 ? r.m.TensorAt(r.args[0]) : nullptr;
@@ -221,7 +222,7 @@ void HifiBroadcastBinary(const RuleCall& r, CallTemp& c) {
   // Bool common dtype casts to the Bool output.
   const bool dtypes_fail =
       bitwise ? (a->dtype != kBool || b->dtype != kBool)
-              : r.rule == TempRule::kHifiPowBroadcast &&
+              : (r.rule == TempRule::kHifiPowBroadcast || r.rule == TempRule::kHifiPowMalloc) &&
                     ((a->dtype == kBool && b->dtype == kBool) || Complex(a->dtype) ||
                      Complex(b->dtype));
   if (dtypes_fail) {
@@ -234,6 +235,24 @@ void HifiBroadcastBinary(const RuleCall& r, CallTemp& c) {
   const uint64_t bytes = bitwise ? numel : SaturatingMul(numel, 4);
   if (!a_broadcast && !b_broadcast) {
     c.formula = "none: neither input is broadcast";
+    return;
+  }
+  if (r.rule == TempRule::kHifiPowMalloc) {
+    // 0.5.0: malloc'd, unchecked, freed before it returns; num_elm is an int, the first input's
+    // buffer two words longer when only it is broadcast.
+    const int64_t n = I32(static_cast<int64_t>(numel));
+    const uint64_t words = AsSizeT(r.target, n * 4);
+    if (a_broadcast && b_broadcast) {
+      c.mallocs = {{words, true}, {words, true}};
+    } else {
+      c.mallocs = {{a_broadcast ? AsSizeT(r.target, (n + 2) * 4) : words, true}};
+    }
+    c.formula = fmt::format("from malloc, freed before it returns: {}",
+                            a_broadcast && b_broadcast
+                                ? fmt::format("out.numel() {} x 4 B for each input (twice)", n)
+                            : a_broadcast
+                                ? fmt::format("(out.numel() {} + 2) x 4 B for the first input", n)
+                                : fmt::format("out.numel() {} x 4 B for the second input", n));
     return;
   }
   // atan2 and pow check each pointer (ET_KERNEL_CHECK); bitwise checks neither.
@@ -251,7 +270,7 @@ void HifiBroadcastBinary(const RuleCall& r, CallTemp& c) {
 // broadcast `in` (clamp) or `cond` (where) whose 4-D shape is not the output's is broadcast into a
 // temp buffer of out.numel() x 4 B, checked.
 void HifiScratch(const RuleCall& r, CallTemp& c) {
-  const bool where = r.rule == TempRule::kHifiWhereScratch;
+  const bool where = r.rule == TempRule::kHifiWhereScratch || r.rule == TempRule::kHifiWhereMalloc;
   const pte::TensorView* in = r.args.size() >= 4 ? r.m.TensorAt(r.args[0]) : nullptr;
   const pte::TensorView* out = r.args.size() >= 4 ? r.m.TensorAt(r.args[3]) : nullptr;
   const pte::TensorView* x = r.args.size() >= 4 ? r.m.TensorAt(r.args[1]) : nullptr;  // min, a
@@ -282,6 +301,12 @@ void HifiScratch(const RuleCall& r, CallTemp& c) {
     c.formula = "none: the kernel fails its argument check before asking";
     return;
   }
+  constexpr int8_t kByte = 0;
+  if (r.rule == TempRule::kHifiWhereMalloc && in->dtype != kBool && in->dtype != kByte) {
+    c.fails = "cond is neither Bool nor Byte: the kernel's ET_CHECK_MSG (\"Unhandled dtype ... for "
+              "where.self_out\") aborts the runtime";
+    return;
+  }
   const auto ranks = {r.m.SizesOf(*in).size(), r.m.SizesOf(*x).size(), r.m.SizesOf(*y).size(),
                       shape.size()};
   const size_t max_dim = std::max(ranks);
@@ -308,6 +333,13 @@ void HifiScratch(const RuleCall& r, CallTemp& c) {
     return;
   }
   const uint64_t numel = Numel(shape);
+  if (r.rule == TempRule::kHifiWhereMalloc) {  // 0.5.0: malloc of the int product, freed
+    c.mallocs.push_back({AsSizeT(r.target, I32(static_cast<int64_t>(numel))), true});
+    c.formula = fmt::format("out.numel() {} x 1 B (cond broadcast to the output) from malloc, "
+                            "unchecked, freed before it returns",
+                            numel);
+    return;
+  }
   HelperRequest(r, c, SaturatingMul(numel, 4), "p_scratch != nullptr");
   c.formula = fmt::format("out.numel() {} x 4 B ({} broadcast to the output)", numel,
                           where ? "cond" : "in");
@@ -404,6 +436,18 @@ void G3LayerNorm(const RuleCall& r, CallTemp& c) {
   int64_t elements = 1;
   for (int64_t s : *shape) elements = static_cast<int64_t>(static_cast<int32_t>(elements * s));
   const uint64_t bytes = static_cast<uint64_t>(elements) * 4;  // size_t of a (negative) int
+  if (r.rule == TempRule::kG3LayerNormMalloc) {  // 0.5.0: malloc'd, written unchecked, freed
+    if (!w) c.mallocs.push_back({bytes, true});
+    if (!b) c.mallocs.push_back({bytes, true});
+    c.formula = fmt::format("prod(normalized_shape) {} x 4 B ({}) from malloc, written without a "
+                            "check, freed before it returns (the kernel's argument checks, "
+                            "check_layer_norm_args and the dim orders, taken as passing)",
+                            elements,
+                            !w && !b ? "ones for weight, then zeros for bias"
+                            : !w     ? "ones for weight"
+                                     : "zeros for bias");
+    return;
+  }
   const uint32_t align = r.rule == TempRule::kG3LayerNormDefaults16 ? 16 : r.target.pointer.align;
   const std::string abort = "In function CheckOk(), assert failed: hasValue_";
   if (!w) c.requests.push_back({bytes, align, "", abort});
@@ -499,10 +543,17 @@ void HifiMean(const RuleCall& r, CallTemp& c) {
   std::array<int32_t, 4> shape{1, 1, 1, 1};
   for (size_t i = 0; i < sizes.size(); ++i) shape[i] = sizes[i];
   const int32_t size = hifi_nnlib::ReduceMeanGetsizeNhwc(shape, static_cast<int32_t>(rank), axis, axes);
-  HelperRequest(r, c, AsSizeT(r.target, int64_t{size} * 4), "p_scratch_in != nullptr");
-  c.formula = fmt::format("xa_nn_reduce_getsize_nhwc {} (ALIGNED_SIZE(numel / the largest "
-                          "reduced dim x 4 + 7, 8); 0 without an axis) x sizeof(int)",
-                          size);
+  const std::string getsize = fmt::format("xa_nn_reduce_getsize_nhwc {} (ALIGNED_SIZE(numel / "
+                                          "the largest reduced dim x 4 + 7, 8); 0 without an "
+                                          "axis)",
+                                          size);
+  if (r.rule == TempRule::kHifiMeanMalloc) {  // 0.5.0: malloc(scratch_size), never freed
+    c.mallocs.push_back({AsSizeT(r.target, size), false});
+    c.formula = getsize + " B from malloc, never freed (unchecked)";
+  } else {
+    HelperRequest(r, c, AsSizeT(r.target, int64_t{size} * 4), "p_scratch_in != nullptr");
+    c.formula = getsize + " x sizeof(int)";
+  }
   GetsizeAssumed(r, c);
 }
 
@@ -588,6 +639,10 @@ constexpr RuleFormula kCadenceFormulas[] = {
     {TempRule::kG3LayerNormDefaults16, G3LayerNorm},
     {TempRule::kVisionSoftmaxTransposed, VisionSoftmax},
     {TempRule::kHifiMeanReduce, HifiMean},
+    {TempRule::kHifiMeanMalloc, HifiMean},
+    {TempRule::kHifiPowMalloc, HifiBroadcastBinary},
+    {TempRule::kHifiWhereMalloc, HifiScratch},
+    {TempRule::kG3LayerNormMalloc, G3LayerNorm},
     {TempRule::kHifiMaxPool2dNhwc, HifiMaxPoolNhwc},
 };
 

@@ -27,6 +27,7 @@ KernelLibraryData Library_CadenceFusionG3() {
                       {"aten::div.out_mode", TempRule::kOtherLibrary},
                       {"aten::embedding.out", TempRule::kOtherLibrary},
                       {"aten::full.out", TempRule::kOtherLibrary},
+                      {"aten::native_layer_norm.out", TempRule::kG3LayerNormMalloc},
                       {"aten::permute_copy.out", TempRule::kOtherLibrary},
                       {"aten::sigmoid.out", TempRule::kOtherLibrary},
                       {"aten::slice_copy.Tensor_out", TempRule::kOtherLibrary},

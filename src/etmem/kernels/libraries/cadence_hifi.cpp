@@ -52,10 +52,12 @@ KernelLibraryData Library_CadenceHifi() {
                       {"aten::gelu.out", TempRule::kOtherLibrary},
                       {"aten::hardtanh.out", TempRule::kOtherLibrary},
                       {"aten::max_pool2d_with_indices.out", TempRule::kOtherLibrary},
+                      {"aten::mean.out", TempRule::kHifiMeanMalloc},
                       {"aten::mul.out", TempRule::kNone},
+                      {"aten::pow.Tensor_Tensor_out", TempRule::kHifiPowMalloc},
                       {"aten::sigmoid.out", TempRule::kNone},
                       {"aten::sub.out", TempRule::kNone},
-                      {"aten::where.self_out", TempRule::kNone}}});
+                      {"aten::where.self_out", TempRule::kHifiWhereMalloc}}});
   d.deltas.push_back({"0.6.0",
                      {"aten::atan2.out", "aten::clamp.Tensor_out", "aten::gt.Scalar_out",
                       "aten::remainder.Tensor_out", "cadence::quantized_conv.out",
