@@ -531,9 +531,10 @@ void HifiQuantizedConv1d12(const RuleCall& r, CallTemp& c) {
     return;
   }
   const uint32_t state = 6 * r.target.pointer.size;
+  // Not captured as structured bindings: clang before 16 (the page's Emscripten) refuses that.
+  const int32_t s0 = I32((*stride)[0]), s1 = I32((*stride)[1]);
+  const int32_t p0 = I32((*padding)[0]), p1 = I32((*padding)[1]);
   auto conv2d = [&](bool swapped) {
-    const int32_t s0 = I32((*stride)[0]), s1 = I32((*stride)[1]);
-    const int32_t p0 = I32((*padding)[0]), p1 = I32((*padding)[1]);
     const hifi_nnlib::Conv2dArgs a{.input_height = 1,
                                    .input_width = i[2],
                                    .input_channels = i[1],

@@ -12,6 +12,7 @@
 
 #include "etmem/base/checked_math.h"
 #include "etmem/kernels/formulas/formula.h"
+#include "etmem/pte/scalar_type.h"
 
 namespace etmem::kernels::formulas {
 namespace {
