@@ -585,6 +585,26 @@ def test_kernels_choose_the_library_for_the_run_time_temp_figure(etmem_binary, t
         etmem.analyze(program, kernels="nope")
 
 
+def test_the_kernels_own_malloc_at_050_reaches_python_as_the_cli_gives_it(etmem_binary, tmp_path):
+    # 0.5.0's HiFi mean.out mallocs its scratch and never frees it (measured:
+    # tests/measured/x86_64_run_malloc.json); summary and analyze say so beside the pools.
+    from conftest import BUILD_DIR
+
+    examples = BUILD_DIR / "tools" / "etmem-examples" / "etmem-examples"
+    subprocess.run([str(examples), str(tmp_path), "--temp"], check=True, capture_output=True)
+    program = tmp_path / "hifi_mean.pte"
+    got = etmem.summary(program, runtime="0.5", kernels="cadence_hifi")
+    assert got == json.loads(cli(etmem_binary, "summary", program, "--runtime", "0.5", "--kernels",
+                                 "cadence_hifi", "--format", "json").stdout)
+    heap = got["methods"][0]["malloc_heap"]
+    assert heap["peak_bytes"] == heap["leaked_per_run_bytes"] > 0
+    run = etmem.analyze(program, runtime="0.5", kernels="cadence_hifi")["methods"][0][
+        "temp_allocator"]["run"]
+    assert run["peak_bytes"] == 0 and run["malloc"]["peak_bytes"] == heap["peak_bytes"]
+    later = etmem.summary(program, runtime="0.6", kernels="cadence_hifi")
+    assert later["methods"][0]["malloc_heap"] is None
+
+
 def test_exceptions_quote_hostile_input_on_one_printable_line(cnn):
     # Issue 25: every message that quotes input escapes it, Python's exceptions included.
     hostile = "a\nb\x1b[31m\x7f"
