@@ -130,7 +130,8 @@ TEST(FittedOnRealRuntime, EtmemMatchesWhatTheRuntimeMeasured) {
     ++compared;
   }
   EXPECT_GT(compared, 200u);
-  EXPECT_GT(split, 100u);  // most runs load a program whose plan really was split
+  // Most runs load a program whose plan really was split (96 of the builder's alone).
+  EXPECT_GT(split, have_real ? 100u : 90u);
   EXPECT_GT(loaded, 150u);
   if (!have_real)
     GTEST_LOG_(INFO) << "../shared/models/real absent: the fitted real programs are skipped";

@@ -214,7 +214,7 @@ TEST(MeasuredRunner, TheArmRunnerAtMainMatchesTheRealAllocator) {
     fast += !e["planned_fast_memory_size"].is_null();
     if (e["program_set"] == "builder") below += CompareOneBelow(e);
   }
-  EXPECT_GT(compared, have_real ? 80u : 20u);
+  EXPECT_GT(compared, have_real ? 80u : 15u);  // the builder's runs alone: 20
   EXPECT_GT(below, 10u);
   EXPECT_GT(fast, 0u);
   EXPECT_GT(aborted, 0u);
