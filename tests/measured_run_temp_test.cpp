@@ -6,15 +6,17 @@
 // extension (x86_64_run_temp_cortex_m.json), the Cadence Fusion G3 native_layer_norm.out and
 // Vision _softmax.out (x86_64_run_temp_cadence_g3_vision.json), the HiFi mean.out and
 // quantized_max_pool2d_nhwc.out sized by the NNLib's getsize (x86_64_run_temp_hifi_nnlib.json),
-// the HiFi specialised quantized convolutions (x86_64_run_temp_hifi_conv.json), and the Arm
-// Ethos-U backend's scratch (x86_64_run_temp_ethos_u.json), and 0.5.0's Cadence kernels that
-// malloc instead (x86_64_run_malloc.json; each file says how it was measured): each call's requests and pool bytes, the peak, the call that fails in a pool of
-// peak - 1 bytes and the lines logged, the heap requests of the no-temp-allocator fallback and its
-// failure without a heap (for a kernel that does not check the pointer, the lines up to where it
-// goes on; for one that ET_CHECKs it, up to its Fatal line, and the abort).
+// the HiFi quantized convolutions (x86_64_run_temp_hifi_conv.json), the Arm Ethos-U backend's
+// scratch (x86_64_run_temp_ethos_u.json), and 0.5.0's Cadence kernels that malloc instead
+// (x86_64_run_malloc.json; each file says how it was measured): each call's requests and pool
+// bytes, the peak, the call that fails in a pool of peak - 1 bytes and the lines logged, the heap
+// requests of the no-temp-allocator fallback and its failure without a heap (for a kernel that
+// does not check the pointer, the lines up to where it goes on; for one that ET_CHECKs it, up to
+// its Fatal line, and the abort).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "etmem/abi/abi.h"
 #include "etmem/base/sha256.h"
@@ -34,6 +36,20 @@ std::vector<const kernels::CallTemp*> TempCalls(const kernels::RunTemp& t) {
   for (const kernels::CallTemp& c : t.calls)
     if (!c.requests.empty() || !c.unknown.empty() || c.mallocs.empty()) out.push_back(&c);
   return out;
+}
+
+// The record's program, the one measured (its sha256, where the record has one), read; nullopt
+// (the failure said) otherwise.
+std::optional<pte::ProgramView> RecordProgram(const nlohmann::json& rec) {
+  const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(rec);
+  if (rec.contains("sha256") && Sha256Hex(bytes) != rec["sha256"]) {
+    ADD_FAILURE() << "not the program measured: sha256 " << Sha256Hex(bytes);
+    return std::nullopt;
+  }
+  auto p = pte::ReadProgramBytes(bytes, rec["program"].get<std::string>());
+  EXPECT_TRUE(p.has_value());
+  if (!p) return std::nullopt;
+  return std::move(*p);
 }
 
 // Each call's instruction and requests (bytes, alignment) as measured, and its pool bytes where
@@ -66,11 +82,7 @@ void HoldToMeasured(const char* file) {
     for (abi::MExtension e : {abi::MExtension::kNone, abi::MExtension::kDsp, abi::MExtension::kMve})
       if (rec.value("m_extension", "none") == abi::MExtensionName(e)) target.m_extension = e;
     target.armclang = rec.value("armclang", false);
-    const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(rec);
-    if (rec.contains("sha256")) {
-      ASSERT_EQ(Sha256Hex(bytes), rec["sha256"]);  // the program measured
-    }
-    auto p = pte::ReadProgramBytes(bytes, rec["program"].get<std::string>());
+    auto p = RecordProgram(rec);
     ASSERT_TRUE(p.has_value());
     const runtime::RuntimeTraits& release = **runtime::FindRelease(rec["release"]);
     kernels::RunTempOptions o;
@@ -145,9 +157,8 @@ TEST(MeasuredRunTemp, EthosUScratchMatchesTheRealBackendCallForCall) {
   ASSERT_FALSE(measured["records"].empty());
   for (const nlohmann::json& rec : measured["records"]) {
     SCOPED_TRACE(rec["release"].get<std::string>() + " " + rec["program"].get<std::string>());
-    const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(rec);
-    ASSERT_EQ(Sha256Hex(bytes), rec["sha256"]);  // the program measured
-    auto p = pte::ReadProgramBytes(bytes, rec["program"].get<std::string>());
+    ASSERT_TRUE(rec.contains("sha256"));
+    auto p = RecordProgram(rec);
     ASSERT_TRUE(p.has_value());
     const runtime::RuntimeTraits& release = **runtime::FindRelease(rec["release"]);
     const abi::Abi target = *abi::FindBuiltinTarget("x86_64");
@@ -226,9 +237,8 @@ TEST(MeasuredRunTemp, CadenceMallocsAt050MatchTheRealKernelsCallForCall) {
   ASSERT_FALSE(measured["records"].empty());
   for (const nlohmann::json& rec : measured["records"]) {
     SCOPED_TRACE(rec["release"].get<std::string>() + " " + rec["program"].get<std::string>());
-    const std::vector<uint8_t>& bytes = test::MeasuredProgramBytes(rec);
-    ASSERT_EQ(Sha256Hex(bytes), rec["sha256"]);  // the program measured
-    auto p = pte::ReadProgramBytes(bytes, rec["program"].get<std::string>());
+    ASSERT_TRUE(rec.contains("sha256"));
+    auto p = RecordProgram(rec);
     ASSERT_TRUE(p.has_value());
     const runtime::RuntimeTraits& release = **runtime::FindRelease(rec["release"]);
     kernels::RunTempOptions o;

@@ -104,9 +104,10 @@ namespace etmem::kernels {
 // transposes), then for xa_nn_conv1d_std_getsize(weight.size(2), input.size(2), input.size(1), 8)
 // B (hifi_nnlib.h; -1 asks for 0), reading the sizes as NCL whatever the layout.
 // kHifiQuantizedConv1d{Ncl,Nlc}{S,U}12: their 1.2.x files, each its own way
-// (formulas/cadence_hifi_conv.cpp, HifiQuantizedConv1d12): NCL asym8s the transposes then xa_nn_conv2d_getsize with heights 1 and
-// the strides and paddings swapped; NCL asym8u xa_nn_conv1d_std_getsize then the transposes; NLC
-// asym8s xa_nn_conv2d_getsize reading NCL sizes; NLC asym8u xa_nn_conv1d_std_getsize reading NLC.
+// (formulas/cadence_hifi_conv.cpp, HifiQuantizedConv1d12): NCL asym8s the transposes then
+// xa_nn_conv2d_getsize with heights 1 and the strides and paddings swapped; NCL asym8u
+// xa_nn_conv1d_std_getsize then the transposes; NLC asym8s xa_nn_conv2d_getsize reading NCL sizes;
+// NLC asym8u xa_nn_conv1d_std_getsize reading NLC.
 // kHifiQuantizedConv1dNcl13: quantized_conv1d_ncl.per_tensor_out from 1.3.0, by out's dtype with
 // dilation[0] 1: Char with stride[0] <= 1 asks for the transposes, OC x 4 B of multipliers and
 // of shifts (written unchecked) and xa_nn_conv2d_getsize with heights 1; Byte with groups and
@@ -118,15 +119,15 @@ namespace etmem::kernels {
 // kHifiQuantizedDepthwiseConv1dNlc13: quantized_depthwise_conv1d_nlc.per_tensor_out from 1.3.0,
 // with the last dilation 1 and a Char or Byte output, asks, unchecked, for the weight's copy
 // (OC x KW + 8 B), then xa_nn_conv2d_depthwise_getsize (NHWC, height 1) B; else nothing.
-// 0.5.0's Cadence kernels take their buffers from the C library's malloc instead (CallTemp::mallocs,
-// not the temp allocator), each unchecked: kHifiMeanMalloc: mean.out on the NNLib path as
-// kHifiMeanReduce mallocs xa_nn_reduce_getsize_nhwc(...) B (not x sizeof(int)) and never frees
-// it; kHifiPowMalloc: pow.Tensor_Tensor_out on a Float output of at most 16 dimensions mallocs
-// out.numel() x 4 B for each broadcast input when both are, (out.numel() + 2) x 4 B when only
-// the first is, out.numel() x 4 B when only the second is, and frees them; kHifiWhereMalloc:
-// where.self_out on the NNLib path as kHifiWhereScratch mallocs out.numel() B (one byte per
-// element of the broadcast cond) and frees it; kG3LayerNormMalloc: Fusion G3 native_layer_norm.out
-// as kG3LayerNormDefaults mallocs the default weight and bias and frees them.
+// 0.5.0's Cadence kernels take their buffers from the C library's malloc instead
+// (CallTemp::mallocs, not the temp allocator), each unchecked: kHifiMeanMalloc: mean.out on the
+// NNLib path as kHifiMeanReduce mallocs xa_nn_reduce_getsize_nhwc(...) B (not x sizeof(int)) and
+// never frees it; kHifiPowMalloc: pow.Tensor_Tensor_out on a Float output of at most 16 dimensions
+// mallocs out.numel() x 4 B for each broadcast input when both are, (out.numel() + 2) x 4 B when
+// only the first is, out.numel() x 4 B when only the second is, and frees them; kHifiWhereMalloc:
+// where.self_out on the NNLib path as kHifiWhereScratch mallocs out.numel() B (one byte per element
+// of the broadcast cond) and frees it; kG3LayerNormMalloc: Fusion G3 native_layer_norm.out as
+// kG3LayerNormDefaults mallocs the default weight and bias and frees them.
 enum class TempRule : uint8_t {
   kNone,
   kTopk,

@@ -4,8 +4,6 @@
 #include "etmem/kernels/run_temp.h"
 
 #include <algorithm>
-#include <array>
-#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string_view>
