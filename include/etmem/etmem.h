@@ -333,6 +333,9 @@ std::string Header(const Program& program, const Options& options = {},
                    const HeaderOptions& header = {});
 // The same for a report already made (a method the runtime refuses is an Error, kUnsupported).
 std::string Header(const Report& report, const HeaderOptions& header = {});
+// `etmem header --board B --linker-script FILE`: the GNU ld fragment for the regions the header's
+// placement uses (the same placement as Header's, the method pool with the margin).
+std::string HeaderLinkerScript(const Report& report, const HeaderOptions& header);
 
 // `etmem diff OLD NEW`: how two reports of the same pair differ (kText, kJson or kMarkdown).
 std::string Diff(const Report& old_report, const Report& new_report, Format format = Format::kText);
