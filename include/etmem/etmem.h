@@ -745,4 +745,8 @@ std::string List(const std::string& what, Format format = Format::kText);
 
 std::string Version();  // "0.1.0"
 
+// The byte-size grammar every size of the command line takes ("4096", "4K", "1M", "0x1000"):
+// the bytes, or an Error (kInvalidArgument) quoting `text`: "'4X' is not a byte size (...)".
+uint64_t ByteSize(std::string_view text);
+
 }  // namespace etmem::api

@@ -548,4 +548,6 @@ std::vector<TargetInfo> Targets() {
 
 std::string Version() { return ETMEM_VERSION; }
 
+uint64_t ByteSize(std::string_view text) { return Take(etmem::ParseByteSize(text)); }
+
 }  // namespace etmem::api
