@@ -224,20 +224,7 @@ void PoolArray(std::string& out, const std::string& array, const std::string& si
 void PoolArrays(std::string& out, const std::vector<MethodNames>& names, const Report& r,
                 const CHeaderOptions& o) {
   if (!o.define_pools && !o.board) return;
-  out +=
-      "\n/* The pools themselves, each declared once (the temp pool at TEMP_POOL_BYTES, the larger\n"
-      " * of its load_method and run-time peaks). They are static: include this header in one\n"
-      " * translation unit only, or each unit that uses them gets its own copy.";
-  if (HasRunner(r)) out += "\n * The runner's own pools are the runner's: not declared here.";
-  if (!o.define_pools) out += "\n * Defined only when ETMEM_DEFINE_BOARD_POOLS is.";
-  if (!o.section.empty() && !o.section.starts_with(".bss"))
-    out += fmt::format(
-        "\n * gcc gives section {} contents: make its output section NOLOAD in the linker\n"
-        " * script (or name it .bss.something), or the zeros take flash.",
-        o.section);
-  out += " */\n";
-  if (!o.define_pools) out += "#ifdef ETMEM_DEFINE_BOARD_POOLS\n";
-  out += "#include <stdint.h>\n\n";
+  std::string arrays;
   const std::string attrs = Attributes(r, o);
   const MethodNames* placed = PlacedMethod(names, o);
   for (const MethodNames& n : names) {
@@ -252,22 +239,40 @@ void PoolArrays(std::string& out, const std::vector<MethodNames>& names, const R
       return attrs;
     };
     if (!m.runner) {
-      PoolArray(out, a + "_method_pool", p + "_METHOD_POOL_BYTES",
+      PoolArray(arrays, a + "_method_pool", p + "_METHOD_POOL_BYTES",
                 m.method_bytes + MarginBytes(m, o),
                 attributes_of(CHeaderPlacement::Pool::kMethodPool, 0));
       if (r.assumptions.temp_allocator)
-        PoolArray(out, a + "_temp_pool", p + "_TEMP_POOL_BYTES", TempPoolBytes(m),
+        PoolArray(arrays, a + "_temp_pool", p + "_TEMP_POOL_BYTES", TempPoolBytes(m),
                   attributes_of(CHeaderPlacement::Pool::kTempPool, 0));
     }
     if (m.runner && RunnerHoldsPlannedBuffers(*m.runner)) continue;
     const std::vector<uint64_t> planned = PlannedBuffers(m);
     for (size_t i = 0; i < planned.size(); ++i) {
       const uint32_t id = static_cast<uint32_t>(i + 1);
-      PoolArray(out, fmt::format("{}_planned_buffer_{}", a, id),
+      PoolArray(arrays, fmt::format("{}_planned_buffer_{}", a, id),
                 fmt::format("{}_PLANNED_BUFFER_{}_BYTES", p, id), planned[i],
                 attributes_of(CHeaderPlacement::Pool::kPlannedBuffer, id));
     }
   }
+  if (arrays.empty()) {
+    out += "\n/* No pool arrays: the runner declares every pool (its planned buffers inside). */\n";
+    return;
+  }
+  out +=
+      "\n/* The pools themselves, each declared once (the temp pool at TEMP_POOL_BYTES, the larger\n"
+      " * of its load_method and run-time peaks). They are static: include this header in one\n"
+      " * translation unit only, or each unit that uses them gets its own copy.";
+  if (HasRunner(r)) out += "\n * The runner's own pools are the runner's: not declared here.";
+  if (!o.define_pools) out += "\n * Defined only when ETMEM_DEFINE_BOARD_POOLS is.";
+  if (!o.section.empty() && !o.section.starts_with(".bss"))
+    out += fmt::format(
+        "\n * gcc gives section {} contents: make its output section NOLOAD in the linker\n"
+        " * script (or name it .bss.something), or the zeros take flash.",
+        o.section);
+  out += " */\n";
+  if (!o.define_pools) out += "#ifdef ETMEM_DEFINE_BOARD_POOLS\n";
+  out += "#include <stdint.h>\n\n" + arrays;
   if (!o.define_pools) out += "#endif\n";
 }
 
