@@ -1,4 +1,4 @@
-# etmem.cmake: etmem in a firmware build. Owns etmem_add_pools(), which regenerates a pool
+# etmem.cmake: etmem in a firmware build (docs/cmake.md). Owns etmem_add_pools(), which regenerates a pool
 # header with the host `etmem header` whenever the program (.pte) changes, and the
 # etmem::recording_allocator interface target (include/etmem/recording_allocator.h).
 # Use it with find_package(etmem) (installed: <prefix>/lib/cmake/etmem) or include() this file
@@ -6,6 +6,7 @@
 #
 #   etmem_add_pools(TARGET fw PROGRAM model.pte HEADER etmem_pools.h
 #                   [RUNTIME 1.4] [TARGET_ABI cortex-m] [POOL_ALIGN 8] [TEMP runner]
+#                   [TEMP_POOL 2K] [KERNELS portable ...]
 #                   [MARGIN 10%] [METHOD forward] [EXTERNAL_DATA] [BACKEND id=bytes ...]
 #                   [DEFINE_POOLS] [SECTION .sram2] [RUNNER arm-baremetal|runner.json]
 #                   [BOARD stm32wb55|board.json] [RESERVE SRAM1=24K ...] [LINKER_SCRIPT pools.ld])
@@ -59,8 +60,8 @@ endif()
 # directory, since etmem runs in the binary directory).
 function(_etmem_header_args out deps)
   cmake_parse_arguments(A "DEFINE_POOLS;EXTERNAL_DATA"
-    "RUNTIME;TARGET_ABI;POOL_ALIGN;TEMP;MARGIN;METHOD;SECTION;RUNNER;BOARD;LINKER_SCRIPT"
-    "BACKEND;RESERVE" ${ARGN})
+    "RUNTIME;TARGET_ABI;POOL_ALIGN;TEMP;TEMP_POOL;MARGIN;METHOD;SECTION;RUNNER;BOARD;LINKER_SCRIPT"
+    "BACKEND;RESERVE;KERNELS" ${ARGN})
   set(args "")
   set(files "")
   if(DEFINED A_RUNNER AND A_RUNNER MATCHES "^(.*\\.json)(.*)$")
@@ -80,7 +81,7 @@ function(_etmem_header_args out deps)
     list(APPEND args --reserve "${reserve}")
   endforeach()
   foreach(pair RUNTIME:--runtime TARGET_ABI:--target POOL_ALIGN:--pool-align TEMP:--temp
-               MARGIN:--margin METHOD:--method SECTION:--section RUNNER:--runner BOARD:--board
+               TEMP_POOL:--temp-pool MARGIN:--margin METHOD:--method SECTION:--section RUNNER:--runner BOARD:--board
                LINKER_SCRIPT:--linker-script)
     string(REPLACE ":" ";" pair "${pair}")
     list(GET pair 0 key)
@@ -92,6 +93,10 @@ function(_etmem_header_args out deps)
   foreach(backend IN LISTS A_BACKEND)
     list(APPEND args --backend "${backend}")
   endforeach()
+  if(A_KERNELS)
+    string(REPLACE ";" "," kernels "${A_KERNELS}")
+    list(APPEND args --kernels "${kernels}")
+  endif()
   if(A_DEFINE_POOLS)
     list(APPEND args --define-pools)
   endif()

@@ -1,14 +1,17 @@
 # Owns: building the etmem wheel from the source tree without network (a PEP 517 backend named
-# in pyproject.toml, in-tree): CMake configures the project with the installing interpreter,
-# builds the extension target (python/CMakeLists.txt), and the wheel is zipped here.
+# in pyproject.toml, in-tree): CMake configures the project with the installing interpreter (in
+# scripts/setup.sh's build/ when it has the library built, else its own tree), builds the
+# extension target (python/CMakeLists.txt), and the wheel is zipped here.
 # Not: the extension's code (src/), the package (etmem/), any download: it needs only CMake, a
 # C++20 compiler and the Debian packages of scripts/install-deps.sh (pybind11-dev among them).
 """In-tree PEP 517 backend: ``pip install --no-build-isolation ./python``.
 
 It needs nothing from PyPI (not setuptools, not wheel), so it works for any CPython with pip,
-e.g. a pyenv interpreter that has no ``wheel`` package and cannot reach PyPI. The CMake build
-tree is kept in python/build/<interpreter tag>/ so a second install is incremental; ccache is
-used when installed. ETMEM_CMAKE_ARGS adds arguments to the configure step.
+e.g. a pyenv interpreter that has no ``wheel`` package and cannot reach PyPI. After
+scripts/setup.sh it builds the extension in setup's build/ (the library is built there
+already: only the extension's one file compiles); otherwise, or with ETMEM_PYTHON_OWN_BUILD=1,
+in python/build/<interpreter tag>/, kept so a second install is incremental; ccache is used
+when installed. ETMEM_CMAKE_ARGS adds arguments to the configure step.
 """
 import base64
 import hashlib
@@ -44,17 +47,67 @@ def _metadata():
             "Requires-Python: >=3.8\n")
 
 
-def _build_extension():
-    build_dir = HERE / "build" / _tag()
-    configure = ["cmake", "-S", str(SOURCE_DIR), "-B", str(build_dir),
-                 "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DETMEM_BUILD_TESTS=OFF",
-                 "-DETMEM_BUILD_PYTHON=ON", f"-DPython3_EXECUTABLE={sys.executable}",
+def _cache_value(text, name):
+    match = re.search(rf"^{name}:[A-Z]+=(.*)$", text, re.M)
+    return match.group(1).strip() if match else None
+
+
+def _setup_build():
+    """The source tree's build/ (what scripts/setup.sh configures and builds), when it can make
+    the extension for this interpreter without compiling the library again: its libraries are
+    position-independent already, so only the extension compiles (its one file) and links.
+    None when there is none, it is sanitized, it builds the module for another interpreter, or
+    turning the module on would add the module's pytest suite to a test build (whose configure
+    needs pytest); ETMEM_PYTHON_OWN_BUILD=1 never reuses it."""
+    build_dir = SOURCE_DIR / "build"
+    cache = build_dir / "CMakeCache.txt"
+    if os.environ.get("ETMEM_PYTHON_OWN_BUILD") or not cache.is_file():
+        return None
+    text = cache.read_text(errors="replace")
+    if _cache_value(text, "ETMEM_SANITIZE") == "ON":
+        return None
+    python_on = _cache_value(text, "ETMEM_BUILD_PYTHON") == "ON"
+    if python_on:  # for this interpreter only (a pyenv shim names the one it runs)
+        built_for = (_cache_value(text, "Python3_EXECUTABLE")
+                     or _cache_value(text, "_Python3_EXECUTABLE"))
+        try:
+            runs = subprocess.run([built_for, "-c", "import sys; print(sys.executable)"],
+                                  capture_output=True, text=True, timeout=60).stdout.strip()
+        except (OSError, TypeError, subprocess.SubprocessError):
+            return None
+        if os.path.realpath(runs) != os.path.realpath(sys.executable):
+            return None
+    elif _cache_value(text, "ETMEM_BUILD_TESTS") != "OFF":
+        return None
+    return build_dir
+
+
+def _configure(build_dir, extra):
+    configure = ["cmake", "-S", str(SOURCE_DIR), "-B", str(build_dir), "-DETMEM_BUILD_PYTHON=ON",
+                 f"-DPython3_EXECUTABLE={sys.executable}",
                  # The interpreter running pip, not the first python3 on PATH.
-                 "-DPython3_FIND_STRATEGY=LOCATION"]
-    if shutil.which("ccache"):
-        configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+                 "-DPython3_FIND_STRATEGY=LOCATION"] + extra
     configure += shlex.split(os.environ.get("ETMEM_CMAKE_ARGS", ""))
-    subprocess.run(configure, check=True, stdout=sys.stderr)
+    return subprocess.run(configure, stdout=sys.stderr).returncode == 0
+
+
+def _build_extension():
+    build_dir = _setup_build()
+    if build_dir is not None:
+        print(f"etmem: building the extension in {build_dir} (its library is built already)",
+              file=sys.stderr)
+        if not _configure(build_dir, []):
+            # Leave build/ as it was: the module off again.
+            subprocess.run(["cmake", "-S", str(SOURCE_DIR), "-B", str(build_dir),
+                            "-DETMEM_BUILD_PYTHON=OFF"], stdout=sys.stderr)
+            build_dir = None
+    if build_dir is None:
+        build_dir = HERE / "build" / _tag()
+        extra = ["-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DETMEM_BUILD_TESTS=OFF"]
+        if shutil.which("ccache"):
+            extra.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+        if not _configure(build_dir, extra):
+            raise RuntimeError("configuring etmem failed; see the CMake output above")
     subprocess.run(["cmake", "--build", str(build_dir), "--target", "etmem_python",
                     "-j", str(os.cpu_count() or 2)], check=True, stdout=sys.stderr)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")

@@ -1,10 +1,12 @@
 // `etmem header`: the header's numbers are those of `etmem analyze --format json`; it compiles
 // warning-free as C99 and C++ with the host gcc and with arm-none-eabi-gcc (when installed); it
-// is reproducible byte for byte and names the program by its sha256.
+// is reproducible byte for byte and names the program by its sha256; each quantity is one macro
+// and each pool one array, whatever macros a unit defines (checked on the object's symbols).
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -56,7 +58,6 @@ Macros Expected(const nlohmann::json& j, uint64_t (*margin_of)(uint64_t)) {
     out[p + "METHOD_POOL_MIN_BYTES"] = std::to_string(pool);
     out[p + "METHOD_POOL_MARGIN_BYTES"] = std::to_string(margin_of(pool));
     out[p + "METHOD_POOL_BYTES"] = std::to_string(pool + margin_of(pool));
-    out[p + "METHOD_POOL_ALIGN"] = out["ETMEM_POOL_ALIGN"];
     out[p + "METHOD_POOL_EXACT"] = m["exact"].get<bool>() ? "1" : "0";
     out[p + "TEMP_LOAD_BYTES"] =
         std::to_string(m["temp_allocator"]["load_peak_bytes"].get<uint64_t>());
@@ -64,7 +65,7 @@ Macros Expected(const nlohmann::json& j, uint64_t (*margin_of)(uint64_t)) {
     uint64_t total = 0;
     for (size_t i = 0; i < m["planned_buffers"].size(); ++i) {
       const uint64_t b = m["planned_buffers"][i];
-      out[p + "PLANNED_BUFFER_" + std::to_string(i) + "_BYTES"] = std::to_string(b);
+      out[p + "PLANNED_BUFFER_" + std::to_string(i + 1) + "_BYTES"] = std::to_string(b);  // id
       total += b;
     }
     out[p + "PLANNED_BYTES"] = std::to_string(total);
@@ -97,7 +98,7 @@ std::string CheckSource(const Macros& expected, const std::vector<std::string>& 
   for (const std::string& pool : pools) {
     const std::string size_macro = pool == "forward_method_pool"
                                        ? "ETMEM_FORWARD_METHOD_POOL_BYTES"
-                                       : "ETMEM_FORWARD_PLANNED_BUFFER_0_BYTES";
+                                       : "ETMEM_FORWARD_PLANNED_BUFFER_1_BYTES";
     src += "typedef char etmem_size_" + pool + "[(sizeof(etmem_" + pool + ") == " + size_macro +
            ") ? 1 : -1];\n";
     src += "typedef char etmem_align_" + pool + "[(__alignof__(etmem_" + pool +
@@ -148,7 +149,7 @@ void ExpectCompilesEverywhere(const std::vector<Compiler>& compilers) {
     ExpectCompiles(c, bare, CheckSource(expected, {}));
     ExpectCompiles(
         c, pools,
-        CheckSource(expected_margin, {"forward_method_pool", "forward_planned_buffer_0"}));
+        CheckSource(expected_margin, {"forward_method_pool", "forward_planned_buffer_1"}));
     ExpectCompiles(
         c, two,
         CheckSource(Expected(Analyze(TwoMethodsFile()), NoMargin), {"forward_method_pool"}));
@@ -170,7 +171,8 @@ TEST(Header, TwoMethodsGetTheirOwnMacros) {
   EXPECT_EQ(m.at("ETMEM_METHOD_COUNT"), "2");
   EXPECT_TRUE(m.count("ETMEM_FORWARD_METHOD_POOL_BYTES"));
   EXPECT_TRUE(m.count("ETMEM_ENCODE_METHOD_POOL_BYTES"));
-  EXPECT_TRUE(m.count("ETMEM_ENCODE_PLANNED_BUFFER_0_BYTES"));
+  EXPECT_TRUE(m.count("ETMEM_ENCODE_PLANNED_BUFFER_1_BYTES"));  // by memory id
+  EXPECT_FALSE(m.count("ETMEM_ENCODE_PLANNED_BUFFER_0_BYTES"));
   const Macros only = ParseDefines(Header(TwoMethodsFile(), "--method encode"));
   EXPECT_EQ(only.at("ETMEM_METHOD_COUNT"), "1");
   EXPECT_FALSE(only.count("ETMEM_FORWARD_METHOD_POOL_BYTES"));
@@ -224,7 +226,7 @@ TEST(Header, PoolsLandInTheNamedSection) {
   fs::path object;
   CliRun r =
       Compile({"gcc", "-std=c99", ".c"}, Header(program, "--define-pools --section .etmem_pools"),
-              CheckSource({}, {"forward_method_pool", "forward_planned_buffer_0"}), &object);
+              CheckSource({}, {"forward_method_pool", "forward_planned_buffer_1"}), &object);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   CliRun h = Shell("objdump -h " + object.string());
   std::smatch match;
@@ -290,6 +292,150 @@ TEST(Header, MethodsWithTheSameCNameAreRefused) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("RUN_FAST"), std::string::npos) << r.err;
   EXPECT_EQ(report::MacroName("encode-v2.1"), "ENCODE_V2_1");
+}
+
+}  // namespace header_test
+}  // namespace etmem::test
+
+namespace etmem::test {
+namespace header_test {
+
+// The bytes of every array the object defines (nm -S: symbols named etmem_* with a size, not
+// code): each pool the header declares, counted as the linker would.
+uint64_t ArrayBytes(const std::string& nm, const fs::path& object, std::string* listing) {
+  CliRun r = Shell(nm + " -S -C --defined-only " + object.string());  // -C: C++ names as written
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  uint64_t total = 0;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string address, size, type, name;
+    if (!(fields >> address >> size >> type >> name)) continue;  // no size: not an array
+    if (!name.starts_with("etmem_") || type == "t" || type == "T") continue;
+    total += std::stoull(size, nullptr, 16);
+    *listing += line + "\n";
+  }
+  return total;
+}
+
+// What the pools of `program` take for these options, from analyze's JSON: per method the method
+// pool plus the margin, the temp pool (the larger of the load and run-time peaks) when a temp
+// allocator is passed, and every planned buffer.
+uint64_t PoolBytes(const fs::path& program, const std::string& options,
+                   uint64_t (*margin_of)(uint64_t)) {
+  const nlohmann::json j = Analyze(program, options);
+  uint64_t total = 0;
+  for (const auto& m : j["methods"]) {
+    const uint64_t pool = m["method_allocator"]["bytes"];
+    total += pool + margin_of(pool);
+    if (j["temp_allocator"] != "null")
+      total += std::max(m["temp_allocator"]["load_peak_bytes"].get<uint64_t>(),
+                        m["temp_allocator"]["run"]["peak_bytes"].get<uint64_t>());
+    for (const auto& b : m["planned_buffers"]) total += b.get<uint64_t>();
+  }
+  return total;
+}
+
+// The quantities of a header, each said once: no macro defined twice, and the board's section
+// gives no size of its own (each pool's size is its one _BYTES macro: the issue's header had
+// 4693 for the method pool with the margin and 4266 again in the board's section).
+void ExpectEachMacroOnce(const std::string& header) {
+  static const std::regex kDefine(R"(^#define (\w+) ([^ \n]+))", std::regex::multiline);
+  std::map<std::string, int> names;
+  const size_t board = header.find("/* Board ");
+  for (auto it = std::sregex_iterator(header.begin(), header.end(), kDefine);
+       it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[1];
+    ++names[name];
+    if (board != std::string::npos && static_cast<size_t>(it->position()) > board)
+      EXPECT_FALSE(name.ends_with("_BYTES")) << name << " in the board's section\n" << header;
+  }
+  for (const auto& [name, count] : names) EXPECT_EQ(count, 1) << name << "\n" << header;
+}
+
+struct PoolCase {
+  fs::path program;
+  std::string model;   // analyze's options too
+  std::string header;  // header's own options
+  uint64_t (*margin_of)(uint64_t);
+  bool arrays;         // whether the unit defines the pools (with ETMEM_DEFINE_BOARD_POOLS)
+};
+
+// A unit that includes the header with every macro on (ETMEM_DEFINE_BOARD_POOLS too) defines
+// each pool once: its arrays add up to the pools analyze gives, not to twice as many.
+void ExpectEachPoolDeclaredOnce(const Compiler& c, const std::string& nm) {
+  const fs::path cnn = MotivatingCnnFile();
+  const std::vector<PoolCase> cases = {
+      {cnn, "--runtime 0.3", "--board stm32wb55 --margin 10% --define-pools", TenPercent, true},
+      {cnn, "--runtime 0.3", "--board stm32wb55 --margin 10%", TenPercent, true},
+      {cnn, "--temp nonnull", "--board stm32wb55 --margin 512 --define-pools", FiveHundredTwelve,
+       true},
+      {cnn, "--temp nonnull", "--define-pools --section .bss.etmem", NoMargin, true},
+      {TwoMethodsFile(), "--temp nonnull", "--board stm32h743 --define-pools", NoMargin, true},
+      // The Arm runner declares its pools (its planned buffers inside): nothing to define.
+      {cnn, "--runner arm-baremetal", "--board corstone-300 --define-pools --margin 10%",
+       TenPercent, false},
+  };
+  for (const PoolCase& k : cases) {
+    const std::string where = k.program.filename().string() + " " + k.model + " " + k.header;
+    const std::string header = Header(k.program, k.model + " " + k.header);
+    ExpectEachMacroOnce(header);
+    EXPECT_EQ(header.find("PLANNED_BUFFER_0"), std::string::npos) << where;
+    fs::path object;
+    // -fno-toplevel-reorder: gcc keeps unreferenced static arrays (a second copy included).
+    const std::string keep = " -O0 -fno-toplevel-reorder";
+    const Compiler on{c.command + keep + " -DETMEM_DEFINE_BOARD_POOLS", c.standard, c.extension};
+    // A declaration of its own: C forbids an empty unit, which it is when no pool is defined.
+    const std::string unit = "#include \"etmem_pools.h\"\ntypedef int etmem_check_unit;\n";
+    CliRun r = Compile(on, header, unit, &object);
+    ASSERT_EQ(r.exit_code, 0) << where << "\n" << r.err << "\n" << header;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    std::string listing;
+    const uint64_t arrays = ArrayBytes(nm, object, &listing);
+    EXPECT_EQ(arrays, k.arrays ? PoolBytes(k.program, k.model, k.margin_of) : 0)
+        << where << "\n" << listing << header;
+    if (k.header.find("--define-pools") == std::string::npos) {  // off unless asked for
+      CliRun off = Compile({c.command + keep, c.standard, c.extension}, header, unit, &object);
+      ASSERT_EQ(off.exit_code, 0) << off.err;
+      EXPECT_EQ(ArrayBytes(nm, object, &listing), 0u) << where;
+    }
+  }
+}
+
+TEST(Header, EachPoolDeclaredOnceWithEveryMacroOnHostGcc) {
+  if (!HaveTool("gcc") || !HaveTool("g++") || !HaveTool("nm")) GTEST_SKIP() << "no gcc/nm";
+  ExpectEachPoolDeclaredOnce({"g++", "-std=c++17", ".cpp"}, "nm");
+  ExpectEachPoolDeclaredOnce({"gcc", "-std=c99", ".c"}, "nm");
+}
+
+TEST(Header, EachPoolDeclaredOnceWithEveryMacroOnArmNoneEabi) {
+  if (!HaveTool("arm-none-eabi-gcc") || !HaveTool("arm-none-eabi-nm"))
+    GTEST_SKIP() << "arm-none-eabi-gcc/nm not installed";
+  ExpectEachPoolDeclaredOnce({"arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb", "-std=c99", ".c"},
+                             "arm-none-eabi-nm");
+}
+
+// With a board the margin is in the placement too: one size for the method pool, the board's
+// region and attributes named as that size's macro; the comment says what the temp pool is.
+TEST(Header, TheBoardPlacesTheHeadersOwnSizes) {
+  const fs::path program = MotivatingCnnFile();
+  const std::string h =
+      Header(program, "--runtime 0.3 --board stm32wb55 --margin 10% --define-pools");
+  const Macros m = ParseDefines(h);
+  for (const char* name : {"ETMEM_FORWARD_METHOD_POOL_REGION", "ETMEM_FORWARD_METHOD_POOL_ATTRIBUTES",
+                           "ETMEM_FORWARD_PLANNED_BUFFER_1_REGION",
+                           "ETMEM_FORWARD_PLANNED_BUFFER_1_ATTRIBUTES"})
+    EXPECT_TRUE(m.count(name)) << name << "\n" << h;
+  EXPECT_FALSE(m.count("ETMEM_METHOD_ALLOCATOR_POOL_BYTES")) << h;
+  EXPECT_NE(h.find("static uint8_t etmem_forward_method_pool[ETMEM_FORWARD_METHOD_POOL_BYTES]\n"
+                   "    ETMEM_FORWARD_METHOD_POOL_ATTRIBUTES"),
+            std::string::npos)
+      << h;
+  EXPECT_EQ(h.find("covers load_method only"), std::string::npos) << h;
+  const std::string temp = Header(program, "--temp nonnull --define-pools");
+  EXPECT_NE(temp.find("the larger"), std::string::npos) << temp;
+  EXPECT_NE(temp.find("etmem_forward_temp_pool[ETMEM_FORWARD_TEMP_POOL_BYTES]"), std::string::npos)
+      << temp;
 }
 
 }  // namespace header_test

@@ -333,6 +333,9 @@ std::string Header(const Program& program, const Options& options = {},
                    const HeaderOptions& header = {});
 // The same for a report already made (a method the runtime refuses is an Error, kUnsupported).
 std::string Header(const Report& report, const HeaderOptions& header = {});
+// `etmem header --board B --linker-script FILE`: the GNU ld fragment for the regions the header's
+// placement uses (the same placement as Header's, the method pool with the margin).
+std::string HeaderLinkerScript(const Report& report, const HeaderOptions& header);
 
 // `etmem diff OLD NEW`: how two reports of the same pair differ (kText, kJson or kMarkdown).
 std::string Diff(const Report& old_report, const Report& new_report, Format format = Format::kText);
@@ -741,5 +744,9 @@ std::vector<TargetInfo> Targets();
 std::string List(const std::string& what, Format format = Format::kText);
 
 std::string Version();  // "0.1.0"
+
+// The byte-size grammar every size of the command line takes ("4096", "4K", "1M", "0x1000"):
+// the bytes, or an Error (kInvalidArgument) quoting `text`: "'4X' is not a byte size (...)".
+uint64_t ByteSize(std::string_view text);
 
 }  // namespace etmem::api

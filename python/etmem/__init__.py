@@ -29,9 +29,12 @@ Every function takes the program as a path (``str`` or ``os.PathLike``) or as it
   method runs, in order (``--kernels``), a name or a list ("portable", "optimized", "quantized",
   "cortex_m", "cadence_hifi", ...); None: portable. Custom namespaces select their own library.
 
-Sizes (``pool``, ``pool_align``, ``temp_pool``, ``alignment``, ``columns``) are ints: a negative
-or too large one is a ``ValueError``, anything else a ``TypeError``, each naming the keyword and
-the value. A release newer than the newest modelled one (``runtime="1.5"``) is a ``ValueError``
+Sizes (``pool``, ``pool_align``, ``temp_pool``, ``alignment``) are ints or strs in the command
+line's grammar ("4096", "4K", "1M", "0x1000"; ``columns`` too): a negative, too large or
+malformed one is a ``ValueError``, anything else (a float, a bool) a ``TypeError``; an option
+of the wrong type (``runtime=0.3``, a float) is a ``TypeError``. Each is one line naming the
+keyword; the library's messages name the keywords too (``kernels: ...``), not the command
+line's flags. A release newer than the newest modelled one (``runtime="1.5"``) is a ``ValueError``
 that names the newest modelled release and snapshot of main, never a stand-in.
 
 Errors: ``InvalidProgramError`` (a ValueError) when the bytes are not a well-formed program,
@@ -108,14 +111,21 @@ def _external_data(external_data):
 
 
 def _size(name, value, limit=2**64 - 1):
-    """``value`` (an int from 0 to ``limit``, or None) for the keyword ``name``: a negative or
-    too large int is a ValueError, anything else (a str, a float, a bool) a TypeError; both in
-    one line naming the keyword and the value, as the command line refuses ``--pool -5``."""
+    """``value`` for the keyword ``name`` as bytes: an int from 0 to ``limit``, a str in the
+    command line's size grammar ("4096", "4K", "1M", "0x1000": the library's own parser), or
+    None. A negative, too large or malformed size is a ValueError, anything else (a float, a
+    bool) a TypeError; both in one line naming the keyword, as the command line refuses
+    ``--pool -5``."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name}={value!r}: want a whole number of bytes (int), not "
-                        f"{type(value).__name__}")
+    if isinstance(value, str):
+        try:
+            value = _etmem.byte_size(value)
+        except ValueError as error:
+            raise ValueError(f"{name}: {error}") from None
+    elif isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name}={value!r}: want a size in bytes (an int, or a str such as "
+                        f"'4K' or '0x1000'), not {type(value).__name__}")
     if value < 0:
         raise ValueError(f"{name}={value}: a size cannot be negative")
     if value > limit:
@@ -123,19 +133,58 @@ def _size(name, value, limit=2**64 - 1):
     return value
 
 
+_TEXT_WANTS = {
+    "runtime": "a release such as \"0.3\" or \"1.4.1\"",
+    "target": "an ABI name or a target file's path",
+    "temp": "\"runner\", \"null\" or \"nonnull\"",
+    "runner": "a runner profile's name or a runner file's path",
+    "method": "a method's name",
+    "margin": "bytes (512, \"4K\") or a percentage (\"10%\")",
+    "section": "a linker section's name",
+}
+
+
+def _text(name, value, optional=False, path=False):
+    """``value`` for the keyword ``name`` as str (None when ``optional``; an os.PathLike when
+    ``path``); anything else a one-line TypeError naming the keyword, where pybind11 would print
+    every overload of the extension's function."""
+    if value is None and optional:
+        return None
+    if path and isinstance(value, _os.PathLike):
+        value = _os.fspath(value)
+        return _os.fsdecode(value) if isinstance(value, bytes) else value
+    if isinstance(value, str):
+        return value
+    wants = _TEXT_WANTS.get(name, "a str")
+    raise TypeError(f"{name}={value!r}: want a str ({wants}), not {type(value).__name__}")
+
+
+def _texts(name, value):
+    """A str or an iterable of str as a list (None stays None)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (bytes, bytearray)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"{name}={value!r}: want a str or a list of str, not "
+                        f"{type(value).__name__}")
+    out = list(value)
+    for item in out:
+        if not isinstance(item, str):
+            raise TypeError(f"{name}: {item!r} is not a str ({type(item).__name__})")
+    return out
+
+
 def _model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
            temp_pool=None, kernels=None):
-    if isinstance(backends, str):
-        backends = [backends]
-    if isinstance(kernels, str):
-        kernels = [kernels]
-    return dict(runtime=runtime, target=_os.fspath(target),
-                pool_align=_size("pool_align", pool_align, 2**32 - 1), temp=temp,
-                pool=_size("pool", pool), external_data=_external_data(external_data),
-                backends=list(backends) if backends is not None else None,
-                runner=_os.fspath(runner) if runner is not None else None, method=method,
-                temp_pool=_size("temp_pool", temp_pool),
-                kernels=list(kernels) if kernels is not None else None)
+    return dict(runtime=_text("runtime", runtime), target=_text("target", target, path=True),
+                pool_align=_size("pool_align", pool_align, 2**32 - 1),
+                temp=_text("temp", temp), pool=_size("pool", pool),
+                external_data=_external_data(external_data),
+                backends=_texts("backends", backends),
+                runner=_text("runner", runner, optional=True, path=True),
+                method=_text("method", method, optional=True),
+                temp_pool=_size("temp_pool", temp_pool), kernels=_texts("kernels", kernels))
 
 
 def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner", pool=None,
@@ -211,9 +260,11 @@ def header(program, runtime="1.4", target="cortex-m", pool_align=None, temp="run
            section=None, method=None, temp_pool=None, kernels=None, board=None, reserve=None):
     """``etmem header PROGRAM [--board B --reserve R=N]``: the C header with the pool sizes, as
     str; with a board (see ``fit``), also where each pool goes (region, section, alignment)."""
+    if margin is not None and not isinstance(margin, str):
+        margin = str(_size("margin", margin))  # bytes as an int
     return _etmem.header(
-        _program(program), margin=None if margin is None else str(margin),
-        define_pools=define_pools, section=section, board=_board(board),
+        _program(program), margin=margin, define_pools=bool(define_pools),
+        section=_text("section", section, optional=True), board=_board(board),
         reserve=_reserve(reserve),
         **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method,
                  temp_pool, kernels))

@@ -7,6 +7,8 @@ Program = Union[str, os.PathLike[str], bytes, bytearray, memoryview]
 PathLike = Union[str, os.PathLike[str]]
 # A built-in board's name, a board file's path, or a board file's JSON as bytes.
 BoardSpec = Union[str, os.PathLike[str], bytes, bytearray, memoryview, None]
+# Bytes: an int, or a str in the command line's grammar ("4096", "4K", "1M", "0x1000").
+Size = Union[int, str]
 # "REGION=BYTES", a list of them, or {"REGION": BYTES}.
 Reserve = Union[str, Sequence[str], Mapping[str, Union[int, str]], None]
 
@@ -34,15 +36,15 @@ def analyze(
     program: Program,
     runtime: str = "1.4",
     target: PathLike = "cortex-m",
-    pool_align: Optional[int] = None,
+    pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
-    pool: Optional[int] = None,
+    pool: Optional[Size] = None,
     external_data: bool = False,
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
     *,
     method: Optional[str] = None,
-    temp_pool: Optional[int] = None,
+    temp_pool: Optional[Size] = None,
     kernels: Optional[Union[str, Sequence[str]]] = None,
 ) -> Any: ...
 def report(
@@ -50,16 +52,16 @@ def report(
     format: Literal["text", "csv", "md"] = "text",
     runtime: str = "1.4",
     target: PathLike = "cortex-m",
-    pool_align: Optional[int] = None,
+    pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
-    pool: Optional[int] = None,
+    pool: Optional[Size] = None,
     external_data: bool = False,
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
     *,
     method: Optional[str] = None,
     allocations: bool = False,
-    temp_pool: Optional[int] = None,
+    temp_pool: Optional[Size] = None,
     kernels: Optional[Union[str, Sequence[str]]] = None,
 ) -> str: ...
 def summary(
@@ -67,15 +69,15 @@ def summary(
     format: Literal["json", "text"] = "json",
     runtime: str = "1.4",
     target: PathLike = "cortex-m",
-    pool_align: Optional[int] = None,
+    pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
-    pool: Optional[int] = None,
+    pool: Optional[Size] = None,
     external_data: bool = False,
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
     *,
     method: Optional[str] = None,
-    temp_pool: Optional[int] = None,
+    temp_pool: Optional[Size] = None,
     kernels: Optional[Union[str, Sequence[str]]] = None,
 ) -> Any: ...
 def check_budget(
@@ -85,21 +87,21 @@ def check_budget(
     budget_file: Optional[PathLike] = None,
     runtime: str = "1.4",
     target: PathLike = "cortex-m",
-    pool_align: Optional[int] = None,
+    pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
-    pool: Optional[int] = None,
+    pool: Optional[Size] = None,
     external_data: bool = False,
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
     method: Optional[str] = None,
-    temp_pool: Optional[int] = None,
+    temp_pool: Optional[Size] = None,
     kernels: Optional[Union[str, Sequence[str]]] = None,
 ) -> BudgetResult: ...
 def header(
     program: Program,
     runtime: str = "1.4",
     target: PathLike = "cortex-m",
-    pool_align: Optional[int] = None,
+    pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
     external_data: bool = False,
     backends: Optional[Sequence[str]] = None,
@@ -109,7 +111,7 @@ def header(
     define_pools: bool = False,
     section: Optional[str] = None,
     method: Optional[str] = None,
-    temp_pool: Optional[int] = None,
+    temp_pool: Optional[Size] = None,
     kernels: Optional[Union[str, Sequence[str]]] = None,
     board: BoardSpec = None,
     reserve: Reserve = None,
@@ -118,18 +120,18 @@ def header(
 def plan(
     program: Program,
     method: Optional[str] = None,
-    alignment: int = 16,
+    alignment: Size = 16,
     format: Literal["json"] = "json",
     columns: int = 64,
     *,
     runtime: str = "1.4",
     target: PathLike = "cortex-m",
-    pool_align: Optional[int] = None,
+    pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
     external_data: bool = False,
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
-    temp_pool: Optional[int] = None,
+    temp_pool: Optional[Size] = None,
     kernels: Optional[Union[str, Sequence[str]]] = None,
     board: BoardSpec = None,
     reserve: Reserve = None,
@@ -138,18 +140,18 @@ def plan(
 def plan(
     program: Program,
     method: Optional[str] = None,
-    alignment: int = 16,
+    alignment: Size = 16,
     *,
     format: Literal["text", "html"],
     columns: int = 64,
     runtime: str = "1.4",
     target: PathLike = "cortex-m",
-    pool_align: Optional[int] = None,
+    pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
     external_data: bool = False,
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
-    temp_pool: Optional[int] = None,
+    temp_pool: Optional[Size] = None,
     kernels: Optional[Union[str, Sequence[str]]] = None,
     board: BoardSpec = None,
     reserve: Reserve = None,
@@ -161,13 +163,13 @@ def fit(
     reserve: Reserve = None,
     runtime: str = "1.4",
     target: PathLike = "cortex-m",
-    pool_align: Optional[int] = None,
+    pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
     external_data: bool = False,
     backends: Optional[Sequence[str]] = None,
     runner: Optional[PathLike] = None,
     method: Optional[str] = None,
-    temp_pool: Optional[int] = None,
+    temp_pool: Optional[Size] = None,
     kernels: Optional[Union[str, Sequence[str]]] = None,
     fitted_program: bool = False,
 ) -> Dict[str, Any]: ...
@@ -187,7 +189,7 @@ def firmware(
     name: str = "<firmware bytes>",
 ) -> Any: ...  # format "json": Dict[str, Any]; "text": str
 def boards() -> List[str]: ...
-def replan(program: Program, alignment: int = 16) -> bytes: ...
+def replan(program: Program, alignment: Size = 16) -> bytes: ...
 def releases() -> List[str]: ...
 def runners() -> List[str]: ...
 def targets() -> List[str]: ...

@@ -5,6 +5,8 @@
 // anything of etmem's internals (only the public header is included).
 #include <Python.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -459,6 +461,42 @@ std::pair<std::string, bool> Firmware(const py::object& image, const std::string
   return {api::Render(*r, f), r->fits()};
 }
 
+// A library message for Python: the command line's flags named as the keywords that set them
+// ("--kernels: no kernel library ..." -> "kernels: no kernel library ...").
+std::string PythonMessage(std::string_view text) {
+  static const std::pair<std::string_view, std::string_view> kKeywords[] = {
+      {"runtime", "runtime"},         {"target", "target"},           {"pool-align", "pool_align"},
+      {"temp", "temp"},               {"temp-pool", "temp_pool"},     {"pool", "pool"},
+      {"external-data", "external_data"}, {"backend", "backends"},    {"runner", "runner"},
+      {"method", "method"},           {"kernels", "kernels"},         {"margin", "margin"},
+      {"define-pools", "define_pools"}, {"section", "section"},       {"board", "board"},
+      {"reserve", "reserve"},         {"format", "format"},           {"alignment", "alignment"},
+      {"columns", "columns"},         {"allocations", "allocations"}, {"budget", "budget"}};
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const bool starts = text.substr(i, 2) == "--" &&
+                        (i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
+                                     text[i - 1] == '-'));
+    if (starts) {
+      size_t end = i + 2;
+      while (end < text.size() && (std::islower(static_cast<unsigned char>(text[end])) ||
+                                   text[end] == '-'))
+        ++end;
+      const std::string_view flag = text.substr(i + 2, end - i - 2);
+      const auto* hit = std::find_if(std::begin(kKeywords), std::end(kKeywords),
+                                     [&](const auto& k) { return k.first == flag; });
+      if (hit != std::end(kKeywords)) {
+        out += hit->second;
+        i = end;
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_etmem, m) {
@@ -470,21 +508,22 @@ PYBIND11_MODULE(_etmem, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const api::Error& e) {
+      const std::string message = PythonMessage(e.what());
       switch (e.kind()) {
         case api::ErrorKind::kInvalidProgram:
-          PyErr_SetString(invalid_program.ptr(), e.what());
+          PyErr_SetString(invalid_program.ptr(), message.c_str());
           return;
         case api::ErrorKind::kUnsupported:
-          PyErr_SetString(unsupported.ptr(), e.what());
+          PyErr_SetString(unsupported.ptr(), message.c_str());
           return;
         case api::ErrorKind::kIo:
-          PyErr_SetString(PyExc_OSError, e.what());
+          PyErr_SetString(PyExc_OSError, message.c_str());
           return;
         case api::ErrorKind::kInvalidArgument:
-          PyErr_SetString(PyExc_ValueError, e.what());
+          PyErr_SetString(PyExc_ValueError, message.c_str());
           return;
       }
-      PyErr_SetString(PyExc_RuntimeError, e.what());
+      PyErr_SetString(PyExc_RuntimeError, message.c_str());
     }
   });
 
@@ -573,4 +612,6 @@ PYBIND11_MODULE(_etmem, m) {
     return out;
   });
   m.def("version", &api::Version);
+  // The command line's size grammar ("4K", "0x1000"), for the package's size keywords.
+  m.def("byte_size", [](const std::string& text) { return api::ByteSize(text); }, py::arg("text"));
 }

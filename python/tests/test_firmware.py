@@ -85,7 +85,7 @@ def test_bad_input_is_one_line_naming_it(cnn, tmp_path):
     assert str(e.value).startswith("cut.elf") and "\n" not in str(e.value)
     with pytest.raises(ValueError) as e:
         etmem.firmware(elf, runtime="")
-    assert "pass --runtime VERSION" in str(e.value) and str(e.value).startswith(str(elf))
+    assert "pass runtime VERSION" in str(e.value) and str(e.value).startswith(str(elf))
     with pytest.raises(OSError) as e:
         etmem.firmware(tmp_path / "absent.elf", runtime="1.4.1")
     assert "absent.elf" in str(e.value)

@@ -63,8 +63,7 @@ int RunHeader(const HeaderArgs& args) {
   if (ReportRefusals(api::Internal(report))) return kExitInvalid;
   const std::string text = api::Header(report, options);
   if (!args.linker_script.empty())
-    if (int rc = Write(api::Fit(report, *options.board, args.method).LinkerScript(),
-                       args.linker_script);
+    if (int rc = Write(api::HeaderLinkerScript(report, options), args.linker_script);
         rc != kExitOk)
       return rc;
   return Write(text, args.output);
@@ -80,7 +79,8 @@ static Run DefineHeader(CLI::App* cmd) {
   cmd->add_option("--margin", args->margin,
                   "add this to each method pool: bytes (512, 4K) or a percentage (10%)");
   cmd->add_flag("--define-pools", args->define_pools,
-                "also define aligned static arrays for the method pools and planned buffers");
+                "also define aligned static arrays for the pools (method pool, temp pool, "
+                "planned buffers), each once");
   cmd->add_option("--section", args->section, "linker section for the arrays of --define-pools");
   AddBoardOptions(cmd, args->board, /*required=*/false);
   cmd->add_option("--linker-script", args->linker_script,

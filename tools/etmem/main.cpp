@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "model_options.h"
+#include "usage.h"
 #include "etmem/base/printable.h"
 
 namespace etmem::cli {
@@ -15,10 +16,12 @@ extern const Verb kFirmwareVerb;  // firmware_command.cpp
 
 int main(int argc, char** argv) {
   using namespace etmem::cli;
-  CLI::App app{"etmem: exact memory requirements of ExecuTorch programs (.pte), computed offline"};
+  // Named, so that help reads "Usage: etmem analyze [OPTIONS] program".
+  CLI::App app{"etmem: exact memory requirements of ExecuTorch programs (.pte), computed offline",
+               "etmem"};
   app.set_version_flag("--version", std::string("etmem ") + ETMEM_VERSION);
   app.require_subcommand(1);
-  app.failure_message(UsageFailure);  // a bad size: one line
+  app.failure_message(UsageFailure);  // every usage error: one line, "etmem: ..."
   const Verb* verbs[] = {&kAnalyzeVerb, &kListVerb,  &kPlanVerb,  &kReplanVerb,  &kSummaryVerb,
                          &kHeaderVerb,  &kDiffVerb,  &kProbeVerb, &kCheckVerb,   &kMeasureVerb,
                          &kFitVerb,     &kFirmwareVerb};

@@ -69,12 +69,6 @@ CLI::Validator PowerOfTwoUpTo4096() {
 CLI::Option* Bytes(CLI::Option* option, uint64_t max) { return Strict(option, max, true); }
 CLI::Option* Count(CLI::Option* option, uint64_t max) { return Strict(option, max, false); }
 
-std::string UsageFailure(const CLI::App* app, const CLI::Error& error) {
-  if (dynamic_cast<const OneLineUsageError*>(&error) != nullptr)
-    return std::string("etmem: ") + error.what() + "\n";
-  return CLI::FailureMessage::simple(app, error);
-}
-
 std::vector<std::string> ParseArgs(int argc, char** argv) {
   std::vector<std::string> out;
   for (int i = argc - 1; i > 0; --i) {

@@ -54,7 +54,7 @@ api::Options ToApiOptions(const ModelArgs& args);
 api::Report BuildSingleReport(const api::Program& program, const ModelArgs& args,
                               const std::string& method = "", const api::Board* board = nullptr);
 
-// A usage error that etmem prints as one line, "etmem: <message>" (UsageFailure), where CLI11
+// A usage error that etmem prints as one line, "etmem: <message>" (usage.h), where CLI11
 // would print its own two. A ParseError, not a ValidationError: CLI11's validators catch those.
 class OneLineUsageError : public CLI::ParseError {
  public:
@@ -72,9 +72,6 @@ CLI::Option* Bytes(CLI::Option* option, uint64_t max = UINT64_MAX);
 CLI::Validator PowerOfTwoUpTo4096();
 // The same for a count (--columns, --jobs): digits only, at most `max`.
 CLI::Option* Count(CLI::Option* option, uint64_t max);
-// For app.failure_message: a OneLineUsageError as "etmem: <message>", any other usage error as
-// CLI11 prints it.
-std::string UsageFailure(const CLI::App* app, const CLI::Error& error);
 
 // Runs `run`; an api::Error becomes "etmem: <message>" on stderr and kExitInvalid.
 int Guarded(const std::function<int()>& run);

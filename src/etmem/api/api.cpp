@@ -382,18 +382,14 @@ std::string Header(const Report& report, const HeaderOptions& header) {
   if (!header.margin.empty()) o.margin = Take(report::ParseMargin(header.margin));
   for (const report::MethodReport& m : r.methods)
     if (m.plan.refusal) throw api::Error(ErrorKind::kUnsupported, RefusalLine(r, m));
-  std::string text = Take(report::ToCHeader(r, o));
-  if (!header.board) return text;
-  // The board section goes before the include guard's #endif.
-  const BoardFit fit = Fit(report, *header.board, report.impl().options.method);
-  if (fit.splits())
-    ThrowArgument(r.program->path + ": its planned buffers fit board " + header.board->name() +
-                  " only split: run etmem fit -o FITTED.pte and make the header of that");
-  const size_t guard = text.rfind("#endif");
-  const std::string section = FitHeaderSection(fit.impl().fit);
-  return guard == std::string::npos
-             ? text + section
-             : text.substr(0, guard) + section.substr(1) + "\n" + text.substr(guard);
+  // With a board: the placement of the header's own sizes (the method pool with its margin).
+  if (header.board) {
+    const bool runner =
+        std::any_of(r.methods.begin(), r.methods.end(),
+                    [](const report::MethodReport& m) { return m.runner.has_value(); });
+    o.board = HeaderBoard(HeaderFit(report, header), runner);
+  }
+  return Take(report::ToCHeader(r, o));
 }
 
 std::string Header(const Program& program, const Options& options, const HeaderOptions& header) {
@@ -551,5 +547,7 @@ std::vector<TargetInfo> Targets() {
 }
 
 std::string Version() { return ETMEM_VERSION; }
+
+uint64_t ByteSize(std::string_view text) { return Take(etmem::ParseByteSize(text)); }
 
 }  // namespace etmem::api

@@ -147,30 +147,49 @@ std::string FitRegionsHtml(const board::ProgramFit& fit) {
   return o + "</section>\n";
 }
 
-std::string FitHeaderSection(const board::ProgramFit& fit) {
-  std::string o =
-      fmt::format("\n/* Board {} ({}): where each pool goes (etmem fit: {}). */\n", fit.board.name,
-                  fit.board.file, fit.result.best.fits() ? "fits" : "DOES NOT FIT");
-  for (const board::Placed& p : fit.result.best.placed) {
-    const board::Region& region = fit.board.regions[p.region];
-    const std::string sym = SymbolOf(fit, p);
-    o += fmt::format("#define {}_REGION \"{}\"\n", FitUpper(sym), region.name);
-    o += fmt::format("#define {}_BYTES {}u\n", FitUpper(sym), p.bytes);
-    o += fmt::format("#define {}_ALIGN {}u\n", FitUpper(sym), p.align);
-    if (!region.section.empty())
-      o += fmt::format("#define {}_ATTRIBUTES __attribute__((section(\"{}\"), aligned({})))\n",
-                       FitUpper(sym), region.section, p.align);
-    else
-      o += fmt::format("#define {}_ATTRIBUTES __attribute__((aligned({})))\n", FitUpper(sym), p.align);
+board::ProgramFit HeaderFit(const Report& report, const HeaderOptions& header) {
+  const report::Report& r = Internal(report);
+  const std::string& method = report.impl().options.method;
+  for (const report::MethodReport& m : r.methods)
+    if (m.plan.refusal && (method.empty() || m.method->name == method))
+      throw api::Error(ErrorKind::kUnsupported, RefusalLine(r, m));
+  std::optional<report::Margin> margin;
+  if (!header.margin.empty()) margin = Take(report::ParseMargin(header.margin));
+  board::ProgramFit fit = Take(board::FitProgram(r, header.board->impl().board, method, margin));
+  if (fit.edit)
+    throw api::Error(ErrorKind::kInvalidArgument,
+                     r.program->path + ": its planned buffers fit board " + header.board->name() +
+                         " only split: run etmem fit -o FITTED.pte and make the header of that");
+  return fit;
+}
+
+report::CHeaderBoard HeaderBoard(const board::ProgramFit& fit, bool runner) {
+  using Pool = report::CHeaderPlacement::Pool;
+  report::CHeaderBoard out{fit.board.name, fit.board.file, fit.method, fit.result.best.fits(), {}};
+  size_t runner_pool = 0;
+  for (size_t piece = 0; piece < fit.pieces.size(); ++piece) {
+    report::CHeaderPlacement pl;
+    const board::Piece& p = fit.pieces[piece];
+    if (p.memory_id != 0) {
+      pl.pool = Pool::kPlannedBuffer;
+      pl.memory_id = p.memory_id;
+    } else if (runner) {
+      pl.pool = Pool::kRunnerPool;
+      pl.runner_pool = runner_pool++;
+    } else {
+      pl.pool = fit.info[piece].symbol == "temp_allocator_pool" ? Pool::kTempPool : Pool::kMethodPool;
+    }
+    for (const board::Placed& placed : fit.result.best.placed) {
+      if (placed.piece != piece) continue;
+      const board::Region& region = fit.board.regions[placed.region];
+      pl.bytes = placed.bytes;
+      pl.region = region.name;
+      pl.section = region.section;
+      pl.align = placed.align;
+      out.pools.push_back(pl);
+    }
   }
-  o += "#ifdef ETMEM_DEFINE_BOARD_POOLS\n";
-  for (const board::Placed& p : fit.result.best.placed) {
-    const std::string sym = SymbolOf(fit, p);
-    o += fmt::format("static unsigned char {}[{}_BYTES] {}_ATTRIBUTES;\n", sym, FitUpper(sym),
-                     FitUpper(sym));
-  }
-  o += "#endif\n";
-  return o;
+  return out;
 }
 
 static std::string LinkerFragment(const board::ProgramFit& fit) {
@@ -323,6 +342,11 @@ BoardFit::Written BoardFit::Write(const std::string& path) const {
 }
 
 std::string BoardFit::LinkerScript() const { return LinkerFragment(impl_->fit); }
+
+std::string HeaderLinkerScript(const Report& report, const HeaderOptions& header) {
+  if (!header.board) throw api::Error(ErrorKind::kInvalidArgument, "--linker-script needs --board");
+  return LinkerFragment(HeaderFit(report, header));
+}
 
 std::vector<std::byte> BoardFit::FittedProgram() const {
   const board::ProgramFit& fit = impl_->fit;

@@ -11,6 +11,7 @@
 #include "etmem/base/result.h"
 #include "etmem/board/fit_program.h"
 #include "etmem/pte/program_view.h"
+#include "etmem/report/c_header.h"
 #include "etmem/report/report.h"
 #include "etmem/etmem.h"
 
@@ -40,8 +41,12 @@ struct BoardFit::Impl {
 // Region by region (`etmem plan --board`): text or HTML.
 std::string FitRegionsText(const board::ProgramFit& fit);
 std::string FitRegionsHtml(const board::ProgramFit& fit);
-// `etmem header --board`: each placed piece as a section-attributed, aligned array.
-std::string FitHeaderSection(const board::ProgramFit& fit);
+// `etmem header --board`: the fit the header gives (the report's method or Options::method, the
+// method pool with the header's margin; a placement that splits a planned buffer is an Error),
+// and its placements as the header writes them (`runner`: the pools the fit placed are a
+// runner's).
+board::ProgramFit HeaderFit(const Report& report, const HeaderOptions& header);
+report::CHeaderBoard HeaderBoard(const board::ProgramFit& fit, bool runner);
 
 // "ID=BYTES[:ALIGN]" (--backend): what backend ID's init() takes from the method allocator, or
 // the one-line error naming the option.

@@ -11,6 +11,7 @@
 #include "etmem/plan/lifetimes.h"
 #include "etmem/report/figures.h"
 #include "etmem/report/run_temp_text.h"
+#include "etmem/report/runner_rows.h"
 #include "etmem/runner/profile.h"
 
 namespace etmem::board {
@@ -25,12 +26,6 @@ std::string Identifier(std::string s) {
   for (char& c : s)
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
   return s;
-}
-
-bool RunnerHoldsPlannedBuffers(const report::RunnerReport& r) {
-  for (const runner::StepSpec& step : r.profile->steps)
-    if (step.kind == runner::StepKind::kPlannedBuffers) return true;
-  return false;
 }
 
 }  // namespace
@@ -51,7 +46,11 @@ uint32_t ProgramFit::MemoryIdOf(size_t piece, size_t part) const {
 }
 
 Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
-                              const std::string& method) {
+                              const std::string& method,
+                              const std::optional<report::Margin>& method_pool_margin) {
+  const auto with_margin = [&](uint64_t bytes) {
+    return method_pool_margin ? SaturatingAdd(bytes, method_pool_margin->For(bytes)) : bytes;
+  };
   const report::MethodReport* m = nullptr;
   for (const report::MethodReport& mr : report.methods)
     if (method.empty() || mr.method->name == method) {
@@ -70,12 +69,13 @@ Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
   bool planned_apart = true;
   if (m->runner) {
     const report::RunnerReport& r = *m->runner;
-    planned_apart = !RunnerHoldsPlannedBuffers(r);
+    planned_apart = !report::RunnerHoldsPlannedBuffers(r);
     for (size_t i = 0; i < r.result.pools.size(); ++i) {
       const runner::PoolSpec& spec = r.pool_spec(r.result.pools[i].pool);
       Piece p;
       p.name = spec.macro.empty() ? spec.variable : spec.macro;
       p.bytes = report::RunnerPoolBytes(*m, r.result.pools[i]);  // a temp pool: load or run
+      if (r.result.pools[i].pool == r.result.method_pool) p.bytes = with_margin(p.bytes);
       p.align = r.plan.pools[r.result.pools[i].pool].base_align;
       fit.pieces.push_back(p);
       fit.info.push_back({Identifier(spec.variable), spec.macro});
@@ -87,7 +87,7 @@ Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
   } else {
     Piece pool;
     pool.name = "method allocator pool";
-    pool.bytes = m->method_bytes;
+    pool.bytes = with_margin(m->method_bytes);
     pool.align = a.pool_align;
     fit.pieces.push_back(pool);
     fit.info.push_back({"method_allocator_pool", ""});

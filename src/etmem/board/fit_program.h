@@ -13,6 +13,7 @@
 #include "etmem/board/board.h"
 #include "etmem/board/fit.h"
 #include "etmem/plan/rewrite.h"
+#include "etmem/report/budget.h"
 #include "etmem/report/report.h"
 
 namespace etmem::board {
@@ -39,7 +40,10 @@ struct ProgramFit {
 
 // Fits `method` (empty: the report's first method) of `report` onto `board`. Fails when the
 // method is refused by the release or its plan cannot be read.
+// `method_pool_margin`: added to the method pool (the runner's, with a runner), as `etmem header
+// --margin` declares it.
 Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
-                              const std::string& method = "");
+                              const std::string& method = "",
+                              const std::optional<report::Margin>& method_pool_margin = {});
 
 }  // namespace etmem::board

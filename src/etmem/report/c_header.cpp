@@ -1,5 +1,6 @@
 // Owns: ToCHeader, the text of etmem_pools.h. Each part (assumptions comment, global macros,
-// per-method macros, pool arrays) is one function; they append to the same string.
+// per-method macros, runner defines, board placement, pool arrays) is one function; they append
+// to the same string.
 #include "etmem/report/c_header.h"
 
 #include <algorithm>
@@ -53,15 +54,25 @@ std::string TempLine(const Assumptions& a) {
            (a.temp_is_runner_default ? whose : "") +
            kContinued + "so every TEMP_LOAD_BYTES is 0";
   return std::string("one is passed to load_method") + (a.temp_is_runner_default ? whose : "") +
-         kContinued + "TEMP_LOAD_BYTES is its peak during load_method, TEMP_RUN_BYTES while running";
+         kContinued + "TEMP_LOAD_BYTES is its peak during load_method, TEMP_RUN_BYTES while" +
+         kContinued + "running, TEMP_POOL_BYTES the larger: the temp pool to declare";
 }
 
-std::string MarginLine(const CHeaderOptions& o) {
+bool HasRunner(const Report& r) {
+  for (const MethodReport& m : r.methods)
+    if (m.runner) return true;
+  return false;
+}
+
+std::string MarginLine(const Report& r, const CHeaderOptions& o) {
   if (!o.margin) return "none: each METHOD_POOL_BYTES is the exact minimum";
   const std::string what = o.margin->is_percent
                                ? o.margin->Describe() + " of the minimum (rounded up)"
                                : o.margin->Describe();
-  return what + " is included in each METHOD_POOL_BYTES;" + kContinued +
+  std::string where = "each METHOD_POOL_BYTES";
+  if (HasRunner(r)) where += std::string(kContinued) + "and in the runner's method pool size";
+  if (o.board) where += std::string(kContinued) + "and in the board's placement of the pool";
+  return what + " is included in " + where + ";" + kContinued +
          "METHOD_POOL_MIN_BYTES is the exact minimum";
 }
 
@@ -82,8 +93,9 @@ void Preamble(std::string& out, const Report& r, const CHeaderOptions& o) {
   out += fmt::format(" * Temp allocator: {}\n", TempLine(a));
   out += fmt::format(" * Data map:       {}\n",
                      a.external_data_map ? "a .ptd NamedDataMap is passed" : "none is passed");
-  out += fmt::format(" * Margin:         {}\n", MarginLine(o));
-  out += " *\n * Planned buffer i is MethodMeta::memory_planned_buffer_size(i).\n */\n";
+  out += fmt::format(" * Margin:         {}\n", MarginLine(r, o));
+  out += " *\n * PLANNED_BUFFER_<id> is the planned buffer of memory id <id> (1, 2, ...), the size\n"
+         " * MethodMeta::memory_planned_buffer_size(<id> - 1) gives.\n */\n";
   out += fmt::format("#ifndef {0}\n#define {0}\n\n", kGuard);
 }
 
@@ -104,8 +116,7 @@ void Define(std::string& out, const std::string& prefix, const std::string& name
                      comment.empty() ? "" : "  /* " + comment + " */");
 }
 
-void MethodMacros(std::string& out, const MethodNames& n, const Report& r,
-                  const CHeaderOptions& o) {
+void MethodMacros(std::string& out, const MethodNames& n, const CHeaderOptions& o) {
   const MethodReport& m = *n.method;
   const std::string p = "ETMEM_" + n.macro;
   const uint64_t margin = MarginBytes(m, o);
@@ -115,7 +126,6 @@ void MethodMacros(std::string& out, const MethodNames& n, const Report& r,
          o.margin ? "minimum + margin" : "the minimum");
   Define(out, p, "METHOD_POOL_MIN_BYTES", Literal(m.method_bytes));
   Define(out, p, "METHOD_POOL_MARGIN_BYTES", Literal(margin));
-  Define(out, p, "METHOD_POOL_ALIGN", std::to_string(r.assumptions.pool_align));
   Define(out, p, "METHOD_POOL_EXACT", m.plan.exact() ? "1" : "0");
   Define(out, p, "TEMP_LOAD_BYTES", Literal(m.temp_load_peak_bytes));
   Define(out, p, "TEMP_RUN_BYTES", Literal(m.run_temp.peak_bytes),
@@ -132,7 +142,7 @@ void MethodMacros(std::string& out, const MethodNames& n, const Report& r,
   const std::vector<uint64_t> planned = PlannedBuffers(m);
   Define(out, p, "PLANNED_BUFFER_COUNT", std::to_string(planned.size()));
   for (size_t i = 0; i < planned.size(); ++i)
-    Define(out, p, fmt::format("PLANNED_BUFFER_{}_BYTES", i), Literal(planned[i]));
+    Define(out, p, fmt::format("PLANNED_BUFFER_{}_BYTES", i + 1), Literal(planned[i]));
   Define(out, p, "PLANNED_BYTES", Literal(PlannedBytes(m)), "all planned buffers");
 }
 
@@ -140,6 +150,62 @@ std::string Attributes(const Report& r, const CHeaderOptions& o) {
   std::string attrs = fmt::format("aligned({})", r.assumptions.pool_align);
   if (!o.section.empty()) attrs += fmt::format(", section(\"{}\")", o.section);
   return "__attribute__((" + attrs + ", unused))";
+}
+
+// The name every macro of one placed pool starts with: the pool's own macros for the method's
+// pools (ETMEM_FORWARD_METHOD_POOL, ETMEM_FORWARD_PLANNED_BUFFER_1), ETMEM_<VARIABLE> for a
+// runner's pool.
+std::string PlacedKey(const CHeaderPlacement& pl, const std::string& method_prefix,
+                      const Report& r) {
+  switch (pl.pool) {
+    case CHeaderPlacement::Pool::kMethodPool: return method_prefix + "_METHOD_POOL";
+    case CHeaderPlacement::Pool::kTempPool: return method_prefix + "_TEMP_POOL";
+    case CHeaderPlacement::Pool::kPlannedBuffer:
+      return fmt::format("{}_PLANNED_BUFFER_{}", method_prefix, pl.memory_id);
+    case CHeaderPlacement::Pool::kRunnerPool: break;
+  }
+  for (const MethodReport& m : r.methods)
+    if (m.runner && pl.runner_pool < m.runner->result.pools.size())
+      return "ETMEM_" +
+             MacroName(m.runner->pool_spec(m.runner->result.pools[pl.runner_pool].pool).variable);
+  return "ETMEM_RUNNER_POOL_" + std::to_string(pl.runner_pool);
+}
+
+const MethodNames* PlacedMethod(const std::vector<MethodNames>& names, const CHeaderOptions& o) {
+  if (!o.board) return nullptr;
+  for (const MethodNames& n : names)
+    if (n.method->method->name == o.board->method) return &n;
+  return nullptr;
+}
+
+// With --board: each pool's region and the attributes that put it there, named as the pool's
+// size macro is (its size is that macro, said once).
+void BoardSection(std::string& out, const std::vector<MethodNames>& names, const Report& r,
+                  const CHeaderOptions& o) {
+  const CHeaderBoard& b = *o.board;
+  const MethodNames* placed = PlacedMethod(names, o);
+  const std::string prefix = "ETMEM_" + (placed ? placed->macro : MacroName(b.method));
+  out += fmt::format(
+      "\n/* Board {} ({}): where method \"{}\"'s pools go (etmem fit: {}).\n"
+      " * Each pool's size is its size macro above{}.\n"
+      " * Here: its region, and the attributes that put it there (section and alignment).",
+      CommentSafe(b.name), CommentSafe(b.file), CommentSafe(b.method),
+      b.fits ? "fits" : "DOES NOT FIT", o.margin ? " (the method pool's with the margin)" : "");
+  if (HasRunner(r))
+    out += "\n * The runner declares its own pools: give them these attributes.";
+  out += " */\n";
+  for (const CHeaderPlacement& pl : b.pools) {
+    const std::string key = PlacedKey(pl, prefix, r);
+    out += fmt::format("#define {}_REGION \"{}\"\n", key, CommentSafe(pl.region));
+    const bool pool_align = (pl.pool == CHeaderPlacement::Pool::kMethodPool ||
+                             pl.pool == CHeaderPlacement::Pool::kTempPool) &&
+                            pl.align == r.assumptions.pool_align;
+    if (!pool_align) out += fmt::format("#define {}_ALIGN {}\n", key, pl.align);
+    out += pl.section.empty()
+               ? fmt::format("#define {}_ATTRIBUTES __attribute__((aligned({})))\n", key, pl.align)
+               : fmt::format("#define {}_ATTRIBUTES __attribute__((section(\"{}\"), aligned({})))\n",
+                             key, pl.section, pl.align);
+  }
 }
 
 void PoolArray(std::string& out, const std::string& array, const std::string& size_macro,
@@ -151,28 +217,63 @@ void PoolArray(std::string& out, const std::string& array, const std::string& si
   out += fmt::format("static uint8_t {}[{}]\n    {};\n", array, size_macro, attrs);
 }
 
+// The pools themselves, each declared once: a method's pool, its temp pool (when a temp
+// allocator is passed) and its planned buffers; with a runner, only what the runner does not
+// declare itself. Unconditional with --define-pools; with only --board, under
+// ETMEM_DEFINE_BOARD_POOLS.
 void PoolArrays(std::string& out, const std::vector<MethodNames>& names, const Report& r,
                 const CHeaderOptions& o) {
+  if (!o.define_pools && !o.board) return;
+  std::string arrays;
+  const std::string attrs = Attributes(r, o);
+  const MethodNames* placed = PlacedMethod(names, o);
+  for (const MethodNames& n : names) {
+    const MethodReport& m = *n.method;
+    const std::string p = "ETMEM_" + n.macro, a = "etmem_" + Lower(n.macro);
+    // The board's attributes for the pools it placed, else the header's own.
+    const auto attributes_of = [&](CHeaderPlacement::Pool pool, uint32_t id) {
+      if (&n != placed) return attrs;
+      for (const CHeaderPlacement& pl : o.board->pools)
+        if (pl.pool == pool && pl.memory_id == id)
+          return PlacedKey(pl, p, r) + "_ATTRIBUTES __attribute__((unused))";
+      return attrs;
+    };
+    if (!m.runner) {
+      PoolArray(arrays, a + "_method_pool", p + "_METHOD_POOL_BYTES",
+                m.method_bytes + MarginBytes(m, o),
+                attributes_of(CHeaderPlacement::Pool::kMethodPool, 0));
+      if (r.assumptions.temp_allocator)
+        PoolArray(arrays, a + "_temp_pool", p + "_TEMP_POOL_BYTES", TempPoolBytes(m),
+                  attributes_of(CHeaderPlacement::Pool::kTempPool, 0));
+    }
+    if (m.runner && RunnerHoldsPlannedBuffers(*m.runner)) continue;
+    const std::vector<uint64_t> planned = PlannedBuffers(m);
+    for (size_t i = 0; i < planned.size(); ++i) {
+      const uint32_t id = static_cast<uint32_t>(i + 1);
+      PoolArray(arrays, fmt::format("{}_planned_buffer_{}", a, id),
+                fmt::format("{}_PLANNED_BUFFER_{}_BYTES", p, id), planned[i],
+                attributes_of(CHeaderPlacement::Pool::kPlannedBuffer, id));
+    }
+  }
+  if (arrays.empty()) {
+    out += "\n/* No pool arrays: the runner declares every pool (its planned buffers inside). */\n";
+    return;
+  }
   out +=
-      "\n/* The pools themselves. They are static: include this header in one translation unit\n"
-      " * only, or each unit that uses them gets its own copy. The temp allocator is not\n"
-      " * defined here: TEMP_LOAD_BYTES covers load_method only.";
+      "\n/* The pools themselves, each declared once (the temp pool at TEMP_POOL_BYTES, the larger\n"
+      " * of its load_method and run-time peaks). They are static: include this header in one\n"
+      " * translation unit only, or each unit that uses them gets its own copy.";
+  if (HasRunner(r)) out += "\n * The runner's own pools are the runner's: not declared here.";
+  if (!o.define_pools) out += "\n * Defined only when ETMEM_DEFINE_BOARD_POOLS is.";
   if (!o.section.empty() && !o.section.starts_with(".bss"))
     out += fmt::format(
         "\n * gcc gives section {} contents: make its output section NOLOAD in the linker\n"
         " * script (or name it .bss.something), or the zeros take flash.",
         o.section);
-  out += " */\n#include <stdint.h>\n\n";
-  const std::string attrs = Attributes(r, o);
-  for (const MethodNames& n : names) {
-    const std::string p = "ETMEM_" + n.macro, a = "etmem_" + Lower(n.macro);
-    PoolArray(out, a + "_method_pool", p + "_METHOD_POOL_BYTES",
-              n.method->method_bytes + MarginBytes(*n.method, o), attrs);
-    const std::vector<uint64_t> planned = PlannedBuffers(*n.method);
-    for (size_t i = 0; i < planned.size(); ++i)
-      PoolArray(out, fmt::format("{}_planned_buffer_{}", a, i),
-                fmt::format("{}_PLANNED_BUFFER_{}_BYTES", p, i), planned[i], attrs);
-  }
+  out += " */\n";
+  if (!o.define_pools) out += "#ifdef ETMEM_DEFINE_BOARD_POOLS\n";
+  out += "#include <stdint.h>\n\n" + arrays;
+  if (!o.define_pools) out += "#endif\n";
 }
 
 // With --runner: the defines the runner's own source reads, with the exact values (the largest
@@ -285,9 +386,10 @@ Result<std::string> ToCHeader(const Report& r, const CHeaderOptions& o) {
   std::string out;
   Preamble(out, r, o);
   ProgramMacros(out, r, o);
-  for (const MethodNames& n : names) MethodMacros(out, n, r, o);
+  for (const MethodNames& n : names) MethodMacros(out, n, o);
   RunnerDefines(out, r, o);
-  if (o.define_pools) PoolArrays(out, names, r, o);
+  if (o.board) BoardSection(out, names, r, o);
+  PoolArrays(out, names, r, o);
   out += fmt::format("\n#endif  /* {} */\n", kGuard);
   return out;
 }
