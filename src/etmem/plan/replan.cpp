@@ -8,7 +8,6 @@
 #include <map>
 #include <queue>
 #include <random>
-#include <set>
 #include <utility>
 
 #include "etmem/base/checked_math.h"
@@ -20,47 +19,45 @@ using Order = std::vector<size_t>;
 
 bool Meet(const Buffer& a, const Buffer& b) { return RangesMeet(a.first, a.last, b.first, b.last); }
 
-// The placed buffers whose ranges meet a query range, without looking at any other: a buffer
-// meets [f, l] when it holds instruction f (a stabbing query on a segment tree over the
-// distinct first instructions, each buffer kept at the O(log n) nodes that cover its range)
-// or starts after f and at most at l (an ordered set on the first instruction). The two cases
-// are disjoint, so each meeting buffer is found once, at O(log n) cost per query plus one
-// step per buffer found.
-class PlacedByRange {
+// The buffers whose ranges meet a buffer's, found without looking at the others: a buffer
+// meets [f, l] when it holds instruction f (a stabbing query: a segment tree over the distinct
+// first instructions keeps each buffer at the O(log n) nodes covering its range, the root-to-
+// leaf walk for f finds them) or starts after f and at most at l (a run of the buffers sorted
+// by first instruction). The two cases are disjoint, so each is found once. Built once for a
+// set of buffers (flat arrays) and shared by every first-fit over it; a query visits the
+// buffers that meet, placed or not, and keeps the placed ones.
+class MeetingBuffers {
  public:
-  explicit PlacedByRange(std::span<const Buffer> b) : b_(b) {
+  explicit MeetingBuffers(std::span<const Buffer> b) : b_(b) {
     for (const Buffer& x : b) points_.push_back(x.first);
     std::sort(points_.begin(), points_.end());
     points_.erase(std::unique(points_.begin(), points_.end()), points_.end());
-    leaves_ = 1;
     while (leaves_ < points_.size()) leaves_ *= 2;
-    nodes_.resize(2 * leaves_);
+    // Two passes over each buffer's canonical nodes: count, then fill (compressed rows).
+    node_begin_.assign(2 * leaves_ + 1, 0);
+    for (size_t i = 0; i < b.size(); ++i) Canonical(i, [&](size_t n) { ++node_begin_[n + 1]; });
+    for (size_t n = 0; n < 2 * leaves_; ++n) node_begin_[n + 1] += node_begin_[n];
+    node_items_.resize(node_begin_.back());
+    std::vector<uint32_t> fill(node_begin_.begin(), node_begin_.end() - 1);
+    for (size_t i = 0; i < b.size(); ++i)
+      Canonical(i, [&](size_t n) { node_items_[fill[n]++] = static_cast<uint32_t>(i); });
+    by_first_.resize(b.size());
+    std::iota(by_first_.begin(), by_first_.end(), uint32_t{0});
+    std::stable_sort(by_first_.begin(), by_first_.end(),
+                     [&](uint32_t x, uint32_t y) { return b[x].first < b[y].first; });
+    for (uint32_t i : by_first_) firsts_.push_back(b[i].first);
   }
 
-  void Clear() {
-    for (std::vector<uint32_t>& n : nodes_) n.clear();
-    by_first_.clear();
-  }
-
-  void Add(size_t i) {
-    size_t lo = Leaf(b_[i].first) + leaves_;
-    size_t hi = static_cast<size_t>(std::upper_bound(points_.begin(), points_.end(), b_[i].last) -
-                                    points_.begin()) + leaves_;
-    for (; lo < hi; lo /= 2, hi /= 2) {
-      if (lo & 1) nodes_[lo++].push_back(static_cast<uint32_t>(i));
-      if (hi & 1) nodes_[--hi].push_back(static_cast<uint32_t>(i));
-    }
-    by_first_.emplace(b_[i].first, i);
-  }
-
-  // Calls f(j) for every added buffer j whose range meets buffer i's.
+  // Calls f(j) for every buffer j with keep[j] whose range meets buffer i's.
   template <typename F>
-  void ForEachMeeting(size_t i, F&& f) const {
+  void ForEachMeeting(size_t i, const std::vector<char>& keep, F&& f) const {
     for (size_t n = Leaf(b_[i].first) + leaves_; n >= 1; n /= 2)
-      for (uint32_t j : nodes_[n]) f(static_cast<size_t>(j));
-    for (auto it = by_first_.upper_bound({b_[i].first, SIZE_MAX});
-         it != by_first_.end() && it->first <= b_[i].last; ++it)
-      f(it->second);
+      for (uint32_t k = node_begin_[n]; k < node_begin_[n + 1]; ++k)
+        if (keep[node_items_[k]]) f(static_cast<size_t>(node_items_[k]));
+    const auto lo = std::upper_bound(firsts_.begin(), firsts_.end(), b_[i].first) - firsts_.begin();
+    const auto hi = std::upper_bound(firsts_.begin() + lo, firsts_.end(), b_[i].last) - firsts_.begin();
+    for (auto k = lo; k < hi; ++k)
+      if (keep[by_first_[static_cast<size_t>(k)]]) f(static_cast<size_t>(by_first_[static_cast<size_t>(k)]));
   }
 
  private:
@@ -68,27 +65,39 @@ class PlacedByRange {
     return static_cast<size_t>(std::lower_bound(points_.begin(), points_.end(), first) -
                                points_.begin());
   }
+  // The nodes that together cover exactly the leaves buffer i's range holds.
+  template <typename F>
+  void Canonical(size_t i, F&& f) const {
+    size_t lo = Leaf(b_[i].first) + leaves_;
+    size_t hi = static_cast<size_t>(std::upper_bound(points_.begin(), points_.end(), b_[i].last) -
+                                    points_.begin()) + leaves_;
+    for (; lo < hi; lo /= 2, hi /= 2) {
+      if (lo & 1) f(lo++);
+      if (hi & 1) f(--hi);
+    }
+  }
 
   std::span<const Buffer> b_;
   std::vector<int64_t> points_;  // distinct first instructions, ascending
   size_t leaves_ = 1;
-  std::vector<std::vector<uint32_t>> nodes_;
-  std::set<std::pair<int64_t, size_t>> by_first_;
+  std::vector<uint32_t> node_begin_, node_items_;
+  std::vector<uint32_t> by_first_;
+  std::vector<int64_t> firsts_;  // first instruction of by_first_[k]
 };
 
-// First-fit over `order`: each buffer at the lowest aligned offset that no placed buffer whose
-// range meets its own occupies. Only the meeting buffers are looked at (PlacedByRange).
+// First-fit over an order: each buffer at the lowest aligned offset that no placed buffer whose
+// range meets its own occupies. Only the meeting buffers are looked at (MeetingBuffers).
 class FirstFitter {
  public:
-  explicit FirstFitter(std::span<const Buffer> b) : b_(b), placed_(b) {}
+  explicit FirstFitter(std::span<const Buffer> b) : b_(b), meeting_(b) {}
 
   std::vector<uint64_t> Place(const Order& order, uint64_t align) {
     std::vector<uint64_t> offsets(b_.size(), 0);
-    placed_.Clear();
+    placed_.assign(b_.size(), 0);
     for (size_t i : order) {
       if (b_[i].size == 0) continue;
       busy_.clear();
-      placed_.ForEachMeeting(i, [&](size_t j) {
+      meeting_.ForEachMeeting(i, placed_, [&](size_t j) {
         busy_.emplace_back(offsets[j], offsets[j] + b_[j].size);
       });
       std::sort(busy_.begin(), busy_.end());
@@ -98,14 +107,15 @@ class FirstFitter {
         candidate = std::max(candidate, AlignUp(end, align));
       }
       offsets[i] = candidate;
-      placed_.Add(i);
+      placed_[i] = 1;
     }
     return offsets;
   }
 
  private:
   std::span<const Buffer> b_;
-  PlacedByRange placed_;
+  MeetingBuffers meeting_;
+  std::vector<char> placed_;
   std::vector<std::pair<uint64_t, uint64_t>> busy_;
 };
 
