@@ -169,8 +169,26 @@ std::vector<Overlap> OldOverlaps(const Lifetimes& l) {
   return out;
 }
 
+std::vector<uint64_t> OldLiveBytes(const Lifetimes& l, uint32_t memory_id, uint64_t alignment) {
+  const size_t n = static_cast<size_t>(std::max<int64_t>(l.instructions, 1));
+  std::vector<int64_t> delta(n + 1, 0);
+  for (const Storage& s : Storages(l)) {
+    if (s.memory_id != memory_id || !s.used) continue;
+    const auto aligned = static_cast<int64_t>(AlignUp(s.bytes, alignment));
+    delta[static_cast<size_t>(s.first)] += aligned;
+    delta[static_cast<size_t>(s.last) + 1] -= aligned;
+  }
+  std::vector<uint64_t> live(n, 0);
+  int64_t running = 0;
+  for (size_t i = 0; i < n; ++i) {
+    running += delta[i];
+    live[i] = static_cast<uint64_t>(running);
+  }
+  return live;
+}
+
 uint64_t OldPeak(const Lifetimes& l, uint32_t id) {
-  std::vector<uint64_t> live = LiveBytes(l, id, 16);
+  std::vector<uint64_t> live = OldLiveBytes(l, id, 16);
   return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
 }
 
@@ -273,6 +291,9 @@ TEST(PlanScaling, EveryPlannerPlacesEveryProgramAsTheAllPairsCodeDid) {
       ASSERT_TRUE(l) << p.name;
       EXPECT_EQ(Validate(*l).overlaps.size(), OldOverlaps(*l).size()) << p.name;
       for (size_t id = 1; id < l->planned_buffer_sizes.size(); ++id) {
+        EXPECT_EQ(LiveBytes(*l, static_cast<uint32_t>(id)),
+                  OldLiveBytes(*l, static_cast<uint32_t>(id), 16))
+            << p.name;
         const std::vector<Buffer> b = BuffersOf(*l, static_cast<uint32_t>(id));
         ExpectSamePlans(b, p.name + " buffer " + std::to_string(id));
         buffers += b.size();

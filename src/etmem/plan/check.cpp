@@ -119,9 +119,20 @@ Validation Validate(const Lifetimes& l) {
 std::vector<uint64_t> LiveBytes(const Lifetimes& l, uint32_t memory_id, uint64_t alignment) {
   const size_t n = static_cast<size_t>(std::max<int64_t>(l.instructions, 1));
   std::vector<int64_t> delta(n + 1, 0);
-  for (const Storage& s : Storages(l)) {
-    if (s.memory_id != memory_id || !s.used) continue;
-    const auto aligned = static_cast<int64_t>(AlignUp(s.bytes, alignment));
+  // Each alias group as Storages() sees it (the bytes from its lowest member offset to its
+  // highest member end; used and range from its first member, the group's index), without
+  // building the member lists.
+  std::vector<uint64_t> low(l.tensors.size(), UINT64_MAX), high(l.tensors.size(), 0);
+  for (const PlannedTensor& t : l.tensors) {
+    if (t.memory_id != memory_id) continue;
+    const auto g = static_cast<size_t>(t.group);
+    low[g] = std::min(low[g], t.offset);
+    high[g] = std::max(high[g], t.offset + t.bytes);
+  }
+  for (size_t g = 0; g < l.tensors.size(); ++g) {
+    const PlannedTensor& s = l.tensors[g];
+    if (static_cast<size_t>(s.group) != g || s.memory_id != memory_id || !s.used) continue;
+    const auto aligned = static_cast<int64_t>(AlignUp(high[g] - low[g], alignment));
     delta[static_cast<size_t>(s.first)] += aligned;
     delta[static_cast<size_t>(s.last) + 1] -= aligned;
   }
