@@ -68,31 +68,32 @@ class LivePeaks {
 // storage takes); otherwise nothing changes.
 class BoundSavings {
  public:
+  // Each group's bytes as Storages() spans them (lowest member offset to highest member end),
+  // without building the member lists.
   BoundSavings(const Lifetimes& l, uint64_t alignment) : l_(l), alignment_(alignment) {
-    std::vector<Storage> storages = Storages(l);
-    storage_of_root_.assign(l.tensors.size(), -1);
-    for (size_t s = 0; s < storages.size(); ++s)
-      storage_of_root_[static_cast<size_t>(l.tensors[storages[s].members.front()].group)] =
-          static_cast<int32_t>(s);
-    storages_ = std::move(storages);
+    low_.assign(l.tensors.size(), UINT64_MAX);
+    high_.assign(l.tensors.size(), 0);
+    for (const PlannedTensor& t : l.tensors) {
+      const auto g = static_cast<size_t>(t.group);
+      low_[g] = std::min(low_[g], t.offset);
+      high_[g] = std::max(high_[g], t.offset + t.bytes);
+    }
   }
 
   uint64_t Of(size_t tensor) {
-    const PlannedTensor& t = l_.tensors[tensor];
-    if (static_cast<size_t>(t.group) != tensor) return 0;
-    const Storage& s = storages_[static_cast<size_t>(storage_of_root_[tensor])];
-    if (!s.used) return 0;
+    const PlannedTensor& s = l_.tensors[tensor];  // the group's first member: its storage
+    if (static_cast<size_t>(s.group) != tensor || !s.used) return 0;
     auto [it, added] = peaks_.try_emplace(s.memory_id);
     if (added) it->second = std::make_unique<LivePeaks>(l_, s.memory_id, alignment_);
     const LivePeaks& p = *it->second;
-    return p.Peak() - p.PeakWithout(s.first, s.last, AlignUp(s.bytes, alignment_));
+    return p.Peak() -
+           p.PeakWithout(s.first, s.last, AlignUp(high_[tensor] - low_[tensor], alignment_));
   }
 
  private:
   const Lifetimes& l_;
   uint64_t alignment_;
-  std::vector<Storage> storages_;
-  std::vector<int32_t> storage_of_root_;
+  std::vector<uint64_t> low_, high_;
   std::map<uint32_t, std::unique_ptr<LivePeaks>> peaks_;
 };
 
@@ -179,9 +180,12 @@ void AddPlannedSavings(const Lifetimes& l, const MethodReplan& now,
                        const std::vector<int32_t>& tensor_of_value, uint64_t alignment,
                        std::vector<Advice>& advice) {
   if (advice.empty()) return;
-  std::vector<size_t> storages_in(l.planned_buffer_sizes.size(), 0);
-  for (const Storage& st : Storages(l))
-    if (st.used && st.memory_id < storages_in.size()) ++storages_in[st.memory_id];
+  std::vector<size_t> storages_in(l.planned_buffer_sizes.size(), 0);  // used groups per buffer
+  for (size_t i = 0; i < l.tensors.size(); ++i) {
+    const PlannedTensor& t = l.tensors[i];
+    if (static_cast<size_t>(t.group) == i && t.used && t.memory_id < storages_in.size())
+      ++storages_in[t.memory_id];
+  }
   // Each buffer's tensors by the end of their bytes in `now`, highest first, with their groups:
   // the plan `now` without a group ends at the first that is not in it (Without's sizes).
   std::vector<std::vector<std::pair<uint64_t, int32_t>>> ends(now.planned_buffer_sizes.size());
