@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <optional>
 #include <ostream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -93,12 +95,13 @@ void PrintBounds(std::ostream& out, const MethodPlan& p, uint64_t alignment) {
 
 // One row per instruction; a column covers `bucket` bytes and shows the live tensor covering
 // most of it ('!' when live tensors cover more bytes than the bucket has: an overlap).
-std::string MapRow(const MethodPlan& p, uint32_t id, int64_t at, uint64_t bucket, uint32_t columns) {
+// `live`: the buffer's tensors live at the row's instruction, in tensor order (PrintMap).
+std::string MapRow(const MethodPlan& p, const std::set<size_t>& live, uint64_t bucket,
+                   uint32_t columns) {
   std::string row(columns, '.');
   std::vector<uint64_t> covered(columns, 0), best(columns, 0);
-  for (size_t i = 0; i < p.lifetimes.tensors.size(); ++i) {
+  for (size_t i : live) {
     const plan::PlannedTensor& t = p.lifetimes.tensors[i];
-    if (t.memory_id != id || !t.LiveAt(at) || t.bytes == 0) continue;
     const uint64_t end = t.offset + t.bytes;
     for (uint64_t c = t.offset / bucket; c < columns && c * bucket < end; ++c) {
       const uint64_t share = std::min(end, (c + 1) * bucket) - std::max(t.offset, c * bucket);
@@ -121,12 +124,44 @@ void PrintMap(std::ostream& out, const MethodPlan& p, const plan::BufferBounds& 
   out << fmt::format("map of buffer {} ({} bytes per column, rows are instructions):\n",
                            b.memory_id, bucket);
   std::vector<uint64_t> live = plan::LiveBytes(p.lifetimes, b.memory_id, alignment);
-  for (int64_t i = 0; i < p.lifetimes.instructions; ++i)
+  // A sweep: the tensors of the buffer with bytes, by first instruction; those live at row i
+  // are kept in tensor order, so each row looks only at its own tensors.
+  std::vector<size_t> by_first;
+  for (size_t t = 0; t < p.lifetimes.tensors.size(); ++t) {
+    const plan::PlannedTensor& x = p.lifetimes.tensors[t];
+    if (x.memory_id == b.memory_id && x.used && x.bytes > 0) by_first.push_back(t);
+  }
+  std::stable_sort(by_first.begin(), by_first.end(), [&](size_t x, size_t y) {
+    return p.lifetimes.tensors[x].first < p.lifetimes.tensors[y].first;
+  });
+  std::set<size_t> now;
+  std::multimap<int64_t, size_t> ending;  // last instruction -> tensor
+  size_t next = 0;
+  for (int64_t i = 0; i < p.lifetimes.instructions; ++i) {
+    while (next < by_first.size() && p.lifetimes.tensors[by_first[next]].first <= i) {
+      const size_t t = by_first[next++];
+      if (p.lifetimes.tensors[t].last < i) continue;
+      now.insert(t);
+      ending.emplace(p.lifetimes.tensors[t].last, t);
+    }
+    while (!ending.empty() && ending.begin()->first < i) {
+      now.erase(ending.begin()->second);
+      ending.erase(ending.begin());
+    }
     out << fmt::format("  {:>5} |{}| {:>9} B{}\n", i,
-                             MapRow(p, b.memory_id, i, bucket, columns),
+                             MapRow(p, now, bucket, columns),
                              live[static_cast<size_t>(i)],
                              live[static_cast<size_t>(i)] == b.lower_bound && b.lower_bound > 0
                                  ? "  <- peak" : "");
+  }
+}
+
+// Said after an advisory's planned saving when it is a bound (plan::Advice::cut_short).
+std::string CutShort(const plan::Advice& a) {
+  return a.cut_short ? " (at least: the method is too large to re-plan once per advisory, so "
+                       "\"without it\" is the re-planned buffer with the tensor taken out, a "
+                       "bound a re-plan could only lower)"
+                     : "";
 }
 
 void PrintAdvice(std::ostream& out, const std::vector<plan::Advice>& advice) {
@@ -135,10 +170,10 @@ void PrintAdvice(std::ostream& out, const std::vector<plan::Advice>& advice) {
   for (const plan::Advice& a : advice)
     out << fmt::format("  {}: value {} ({} bytes) written by {} at instruction {}; without "
                              "it the lower bound drops by {} B and the re-planned buffer {} goes "
-                             "from {} B to {} B (saves {} B). {}\n",
+                             "from {} B to {} B (saves {} B){}. {}\n",
                              plan::AdviceKindName(a.kind), a.value, a.bytes, a.op, a.instruction,
                              a.bound_saving, a.memory_id, a.replanned, a.replanned_without,
-                             a.planned_saving(), a.change);
+                             a.planned_saving(), CutShort(a), a.change);
 }
 
 void PrintText(std::ostream& out, const MethodPlan& p, const PlanOptions& args) {
@@ -179,13 +214,15 @@ nlohmann::json ToJson(const MethodPlan& p, uint64_t alignment) {
                             {"excess_percent", b.excess_percent()},
                             {"live_bytes", plan::LiveBytes(p.lifetimes, b.memory_id, alignment)}});
   j["advisories"] = nlohmann::json::array();
-  for (const plan::Advice& a : p.advice)
+  for (const plan::Advice& a : p.advice) {
     j["advisories"].push_back({{"kind", plan::AdviceKindName(a.kind)}, {"value", a.value},
                                {"instruction", a.instruction}, {"op", a.op}, {"bytes", a.bytes},
                                {"bound_saving", a.bound_saving}, {"memory_id", a.memory_id},
                                {"replanned", a.replanned},
                                {"replanned_without", a.replanned_without},
                                {"planned_saving", a.planned_saving()}, {"change", a.change}});
+    if (a.cut_short) j["advisories"].back()["cut_short"] = true;  // planned_saving: at least
+  }
   return j;
 }
 
@@ -246,7 +283,8 @@ std::string AdviceLine(const plan::Advice& a) {
   return fmt::format("{}: value {} ({} B) written by {} at instruction {}: without it the "
                      "re-planned buffer {} goes from {} B to {} B (saves {} B)",
                      plan::AdviceKindName(a.kind), a.value, a.bytes, a.op, a.instruction,
-                     a.memory_id, a.replanned, a.replanned_without, a.planned_saving());
+                     a.memory_id, a.replanned, a.replanned_without, a.planned_saving()) +
+         CutShort(a);
 }
 
 report::HtmlTensor HtmlTensorOf(const pte::MethodView& m, const plan::PlannedTensor& t) {

@@ -19,16 +19,18 @@ report::MethodSummaryFigures Figures(const pte::ProgramView& p, const report::Me
   const plan::Lifetimes& l = *lifetimes;
   report::MethodSummaryFigures f;
   f.report = &m;
-  for (const plan::BufferReplan& b : plan::ReplanMethod(l, kAlignment).buffers) {
+  const plan::MethodReplan replanned = plan::ReplanMethod(l, kAlignment);
+  for (const plan::BufferReplan& b : replanned.buffers) {
     f.buffers.push_back({b.memory_id, b.before, b.after});
     f.replanned_total += b.after;
   }
-  const std::vector<plan::Advice> advice = plan::Advise(*m.method, l, kAlignment);
+  const std::vector<plan::Advice> advice = plan::Advise(*m.method, l, &replanned, kAlignment);
   for (const plan::Advice& a : advice)
     f.advice.push_back({plan::AdviceKindName(a.kind), a.value, a.bytes, a.op, a.instruction,
-                        a.planned_saving(), a.memory_id, a.replanned, a.replanned_without});
+                        a.planned_saving(), a.memory_id, a.replanned, a.replanned_without,
+                        a.cut_short});
   const std::vector<int64_t> advised =
-      plan::ReplannedSizesWithout(l, plan::AdvisedValues(advice), kAlignment);
+      plan::ReplannedSizesWithout(l, replanned, plan::AdvisedValues(advice), kAlignment);
   for (size_t i = 1; i < advised.size(); ++i) f.advised_total += advised[i];
   return f;
 }

@@ -54,6 +54,44 @@ std::pair<const KernelLibrary*, TempRule> Resolve(const Libraries& libs, const s
   return {nullptr, TempRule::kNone};
 }
 
+// An operator resolved once for all its calls: its name, the library that answers for it, the
+// library whose kernel runs, the rule and the rule's formula. The quoted text (`what`) and the
+// unknown line are built only for an operator whose calls are kept.
+struct ResolvedOp {
+  bool done = false;
+  std::string name;  // "aten::topk.values"
+  const KernelLibrary* lib = nullptr;
+  const KernelLibrary* kernel_lib = nullptr;
+  TempRule rule = TempRule::kNone;
+  formulas::Formula formula = nullptr;
+  // Calls of this operator never ask (no formula, a known library, a known size): they are
+  // counted and skipped without a CallTemp.
+  bool silent = false;
+  std::string what;  // Printable(name), once needed
+  bool what_done = false;
+};
+
+void ResolveOp(const Libraries& libs, const pte::OperatorView& op, ResolvedOp& r) {
+  r.done = true;
+  r.name = op.overload.empty() ? std::string(op.name)
+                               : std::string(op.name) + "." + std::string(op.overload);
+  auto [lib, rule] = Resolve(libs, r.name);
+  r.lib = r.kernel_lib = lib;  // whose kernel runs (and whose temp helper)
+  if (rule == TempRule::kOtherLibrary) {  // another library's kernel: its rule
+    rule = TempRule::kNone;
+    for (const KernelLibrary& other : *libs.all) {
+      auto it = other.name == lib->other_library ? other.ops.find(r.name) : other.ops.end();
+      if (it != other.ops.end()) {
+        rule = it->second;
+        r.kernel_lib = &other;
+      }
+    }
+  }
+  r.rule = rule;
+  if (lib) r.formula = formulas::FormulaOf(rule);
+  r.silent = lib && !r.formula && rule != TempRule::kUnknownSize;
+}
+
 // Whether any argument has a dynamic shape (its stored sizes are an upper bound).
 bool DynamicArgs(const pte::MethodView& m, std::span<const int32_t> args) {
   for (int32_t a : args) {
@@ -295,6 +333,7 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
   out.no_temp_allocator = !options.temp_allocator && !release.platform_allocator_when_no_temp;
 
   uint64_t running = 0, heap_running = 0;
+  std::vector<ResolvedOp> ops(m.operators.size());
   std::vector<std::string> getsize_briefs;  // the calls' assumed sources, once each
   bool cmsis = false;  // a CMSIS-NN size was computed: it depends on the target's core
   for (uint32_t ci = 0; ci < m.chains.size(); ++ci) {
@@ -303,30 +342,34 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       const size_t i = chain.instructions_begin + k;
       if (i >= m.instructions.size()) break;
       const pte::InstructionView& ins = m.instructions[i];
+      if (ins.kind == pte::InstructionKind::kKernelCall) {
+        ResolvedOp& r = ops[static_cast<size_t>(ins.target)];
+        if (!r.done) ResolveOp(libs, m.operators[static_cast<size_t>(ins.target)], r);
+        if (r.silent) {
+          ++out.kernel_calls;
+          if (r.rule >= TempRule::kCmsisConvolve && r.rule <= TempRule::kCmsisTransposeConv)
+            cmsis = true;
+          continue;
+        }
+      } else if (ins.kind != pte::InstructionKind::kDelegateCall) {
+        continue;
+      }
       CallTemp c;
       c.instruction = i;
       c.chain = ci;
       c.chain_instruction = k;
       if (ins.kind == pte::InstructionKind::kKernelCall) {
         ++out.kernel_calls;
-        const pte::OperatorView& op = m.operators[static_cast<size_t>(ins.target)];
-        c.what = Printable(op.overload.empty() ? std::string(op.name)
-                                               : std::string(op.name) + "." + std::string(op.overload));
-        const std::string name = op.overload.empty()
-                                     ? std::string(op.name)
-                                     : std::string(op.name) + "." + std::string(op.overload);
-        auto [lib, rule] = Resolve(libs, name);
-        const KernelLibrary* kernel_lib = lib;  // whose kernel runs (and whose temp helper)
-        if (rule == TempRule::kOtherLibrary) {  // another library's kernel: its rule
-          rule = TempRule::kNone;
-          for (const KernelLibrary& other : *libs.all) {
-            auto it = other.name == lib->other_library ? other.ops.find(name) : other.ops.end();
-            if (it != other.ops.end()) {
-              rule = it->second;
-              kernel_lib = &other;
-            }
-          }
+        ResolvedOp& r = ops[static_cast<size_t>(ins.target)];
+        if (!r.what_done) {
+          r.what = Printable(r.name);
+          r.what_done = true;
         }
+        c.what = r.what;
+        const std::string& name = r.name;
+        const KernelLibrary* lib = r.lib;
+        const KernelLibrary* kernel_lib = r.kernel_lib;
+        const TempRule rule = r.rule;
         if (!lib) {
           std::string asked;
           for (const std::string& l : out.libraries) asked += (asked.empty() ? "" : ",") + l;
@@ -335,8 +378,7 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
                                   ns == "aten" ? "" : " and the " + Printable(ns) + ":: libraries");
         } else {
           c.library = lib->name;
-          if (const formulas::Formula formula = formulas::FormulaOf(rule))
-            formula({name, m, m.ArgsOf(ins), rule, *kernel_lib, release, target}, c);
+          if (r.formula) r.formula({name, m, m.ArgsOf(ins), rule, *kernel_lib, release, target}, c);
           if (rule >= TempRule::kCmsisConvolve && rule <= TempRule::kCmsisTransposeConv) cmsis = true;
           if (rule == TempRule::kUnknownSize) c.unknown = lib->unknown_size_why;
         }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <tuple>
+#include <unordered_map>
 
 #include "etmem/base/sha256.h"
 #include "etmem/pte/mapped_file.h"
@@ -71,40 +72,45 @@ void SplitConfirmed(const std::vector<StoredConstant>& candidates,
   }
 }
 
-bool Names(const pte::MethodView& m, int32_t arg, int32_t value) {
-  if (arg == value) return true;
-  if (arg < 0 || static_cast<size_t>(arg) >= m.values.size()) return false;
-  const pte::ValueView& v = m.values[static_cast<size_t>(arg)];
-  if (v.kind != pte::ValueKind::kTensorList && v.kind != pte::ValueKind::kOptionalTensorList)
-    return false;
-  for (int64_t item : m.ItemsOf(v))
-    if (item == value) return true;
-  return false;
-}
-
-std::vector<int64_t> InstructionsUsing(const pte::MethodView& m, int32_t value) {
-  std::vector<int64_t> out;
-  for (size_t i = 0; i < m.instructions.size(); ++i)
-    for (int32_t arg : m.ArgsOf(m.instructions[i]))
-      if (Names(m, arg, value)) {
-        out.push_back(static_cast<int64_t>(i));
-        break;
-      }
-  return out;
-}
-
-void AddUses(const pte::ProgramView& p, DuplicateConstants& g) {
+// Fills every group's uses in one pass over each method's values and one over its
+// instructions: each value reading a copy, in value order, with the instructions naming it
+// (directly or as an item of a tensor-list argument), ascending and once each.
+void AddUses(const pte::ProgramView& p, std::vector<DuplicateConstants>& groups) {
+  std::unordered_map<uint32_t, size_t> group_of;  // data index -> group
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (uint32_t index : groups[g].data_indices) group_of.emplace(index, g);
+  if (group_of.empty()) return;
   for (size_t mi = 0; mi < p.methods.size(); ++mi) {
     const pte::MethodView& m = p.methods[mi];
+    std::vector<std::pair<size_t, size_t>> use_of(m.values.size(), {SIZE_MAX, 0});  // (group, use)
+    bool any = false;
     for (size_t v = 0; v < m.values.size(); ++v) {
       const pte::TensorView* t = m.TensorAt(static_cast<int64_t>(v));
-      if (!t || !IsStoredConstant(*t) ||
-          std::find(g.data_indices.begin(), g.data_indices.end(), t->data_index) ==
-              g.data_indices.end())
-        continue;
-      const auto value = static_cast<int32_t>(v);
-      g.uses.push_back({mi, value, t->data_index, InstructionsUsing(m, value)});
+      if (!t || !IsStoredConstant(*t)) continue;
+      auto it = group_of.find(t->data_index);
+      if (it == group_of.end()) continue;
+      std::vector<ConstantUse>& uses = groups[it->second].uses;
+      use_of[v] = {it->second, uses.size()};
+      uses.push_back({mi, static_cast<int32_t>(v), t->data_index, {}});
+      any = true;
     }
+    if (!any) continue;
+    auto note = [&](int64_t value, int64_t at) {
+      if (value < 0 || static_cast<size_t>(value) >= use_of.size()) return;
+      const auto [g, k] = use_of[static_cast<size_t>(value)];
+      if (g == SIZE_MAX) return;
+      std::vector<int64_t>& at_list = groups[g].uses[k].instructions;
+      if (at_list.empty() || at_list.back() != at) at_list.push_back(at);
+    };
+    for (size_t i = 0; i < m.instructions.size(); ++i)
+      for (int32_t arg : m.ArgsOf(m.instructions[i])) {
+        const auto at = static_cast<int64_t>(i);
+        note(arg, at);
+        if (arg < 0 || static_cast<size_t>(arg) >= m.values.size()) continue;
+        const pte::ValueView& v = m.values[static_cast<size_t>(arg)];
+        if (v.kind == pte::ValueKind::kTensorList || v.kind == pte::ValueKind::kOptionalTensorList)
+          for (int64_t item : m.ItemsOf(v)) note(item, at);
+      }
   }
 }
 
@@ -126,7 +132,7 @@ std::vector<DuplicateConstants> FindDuplicateConstants(const pte::ProgramView& p
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return a.data_indices.front() < b.data_indices.front();
   });
-  for (DuplicateConstants& g : out) AddUses(p, g);
+  AddUses(p, out);
   return out;
 }
 

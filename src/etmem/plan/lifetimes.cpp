@@ -85,22 +85,33 @@ std::vector<Loop> FindLoops(const MethodView& m) {
   return loops;
 }
 
-// Stretches ranges over the loops they meet until nothing changes (loops may overlap).
-void StretchOverLoops(const std::vector<Loop>& loops, std::vector<PlannedTensor>& tensors) {
+// Stretches ranges over the loops they meet until nothing changes (loops may overlap). Loops
+// that meet (touching counts) are merged first into disjoint spans: a range that meets one loop
+// of a span ends up over the whole span, and over no span it does not meet (spans never meet
+// each other), so one pass with a binary search per range gives the fixed point.
+void StretchOverLoops(std::vector<Loop> loops, std::vector<PlannedTensor>& tensors) {
   if (loops.empty()) return;
+  std::sort(loops.begin(), loops.end(),
+            [](const Loop& a, const Loop& b) { return a.begin < b.begin; });
+  std::vector<Loop> spans;
+  for (const Loop& l : loops)
+    if (!spans.empty() && l.begin <= spans.back().end)
+      spans.back().end = std::max(spans.back().end, l.end);
+    else
+      spans.push_back(l);
   for (PlannedTensor& t : tensors) {
     if (!t.used) continue;
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (const Loop& l : loops)
-        if (RangesMeet(t.first, t.last, l.begin, l.end) &&
-            (l.begin < t.first || l.end > t.last)) {
-          t.first = std::min(t.first, l.begin);
-          t.last = std::max(t.last, l.end);
-          changed = true;
-        }
+    // The spans meeting [first, last]: from the first ending at or after `first` while they
+    // begin at or before `last`.
+    auto it = std::lower_bound(spans.begin(), spans.end(), t.first,
+                               [](const Loop& s, int64_t first) { return s.end < first; });
+    int64_t first = t.first, last = t.last;
+    for (; it != spans.end() && it->begin <= t.last; ++it) {
+      first = std::min(first, it->begin);
+      last = std::max(last, it->end);
     }
+    t.first = first;
+    t.last = last;
   }
 }
 

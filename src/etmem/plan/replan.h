@@ -36,7 +36,14 @@ std::unique_ptr<MemoryPlanner> GreedyByConflicts();
 // Starts from the better greedy order and tries `iterations` random moves of one buffer in the
 // order (seeded, so runs repeat), keeping each that does not grow the plan. Large inputs get
 // fewer iterations so the cost stays bounded.
-std::unique_ptr<MemoryPlanner> HillClimb(uint32_t iterations = 400, uint64_t seed = 1);
+constexpr uint32_t kClimbIterations = 400;
+constexpr uint64_t kClimbSeed = 1;
+std::unique_ptr<MemoryPlanner> HillClimb(uint32_t iterations = kClimbIterations,
+                                         uint64_t seed = kClimbSeed);
+
+// About how many buffer placements BestPlan makes for `buffers` buffers: the greedy orders and
+// the climb's trials (for a caller that bounds its work).
+uint64_t BestPlanWork(size_t buffers);
 
 // Bytes the plan needs: the largest offset + size (0 for no buffers).
 uint64_t PlanSize(std::span<const Buffer> buffers, std::span<const uint64_t> offsets);
@@ -75,5 +82,8 @@ struct MethodReplan {
 // Re-plans every buffer of the method. A buffer keeps its stored plan when that plan is sound
 // and no planner beats it. Tensors never live go to offset 0 (they must still fit).
 MethodReplan ReplanMethod(const Lifetimes& lifetimes, uint64_t alignment = 16);
+// The same for one buffer only: `buffers` holds just its entry, the other buffers keep their
+// stored plans.
+MethodReplan ReplanBuffer(const Lifetimes& lifetimes, uint32_t memory_id, uint64_t alignment = 16);
 
 }  // namespace etmem::plan

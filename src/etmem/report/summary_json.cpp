@@ -44,6 +44,8 @@ ordered_json Method(const MethodSummaryFigures& f) {
                           {"memory_id", a.memory_id},
                           {"replanned_bytes", a.replanned},
                           {"replanned_without_bytes", a.replanned_without}});
+  for (size_t k = 0; k < f.advice.size(); ++k)
+    if (f.advice[k].cut_short) advisories[k]["cut_short"] = true;  // saving_bytes: at least
   const SummaryCost cost = BiggestCost(f);
   return {{"name", std::string(m.method->name)},
           {"exact", m.plan.exact()},

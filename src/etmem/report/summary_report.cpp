@@ -34,10 +34,11 @@ void Savings(std::string& out, const MethodReport& m, const MethodSummaryFigures
   else
     out += "    etmem replan: nothing, the stored plan is as small as etmem's planners get\n";
   for (const SummaryAdvice& a : f.advice)
-    out += fmt::format("    {} (value {}, {} B, {} at instruction {}): saves {} B more "
-                       "(re-planned buffer {}: {} B -> {} B without it)\n",
-                       a.kind, a.value, a.bytes, a.op, a.instruction, a.saving, a.memory_id,
-                       a.replanned, a.replanned_without);
+    out += fmt::format("    {} (value {}, {} B, {} at instruction {}): saves {}{} B more "
+                       "(re-planned buffer {}: {} B -> {}{} B without it)\n",
+                       a.kind, a.value, a.bytes, a.op, a.instruction,
+                       a.cut_short ? "at least " : "", a.saving, a.memory_id, a.replanned,
+                       a.cut_short ? "at most " : "", a.replanned_without);
   if (f.advice.size() > 1)
     out += fmt::format("    all {} advisories together: save {} B more (planned {} B -> {} B)\n",
                        f.advice.size(), f.replanned_total - f.advised_total, f.replanned_total,

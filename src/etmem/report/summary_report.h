@@ -23,6 +23,7 @@ struct SummaryAdvice {
   int64_t saving = 0;  // replanned - replanned_without
   uint32_t memory_id = 0;
   int64_t replanned = 0, replanned_without = 0;
+  bool cut_short = false;  // saving is a lower bound (plan::Advice::cut_short)
 };
 
 struct SummaryBuffer {

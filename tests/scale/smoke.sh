@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Owns: the scale smoke test (ctest scale_smoke_lstm_100): the builder's LSTM unrolled 100 times
+# (29,001 values, 9,800 kernel calls) through `etmem summary`, `etmem plan --format json` and
+# `etmem replan`, each under a generous limit (60 s; about 0.1 s on the machine of
+# bench/RESULTS.md). Not a timing: it fails only when a verb errs or runs away (a return of the
+# all-pairs planning took minutes here). bench/verbs times the verbs.
+#   smoke.sh ETMEM WRITER
+set -euo pipefail
+etmem=$1 writer=$2
+work=$(mktemp -d /tmp/etmem_scale_smoke.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+"$writer" 100 "$work/lstm_100.pte"
+run() {
+  local status=0
+  timeout 60 "$@" >"$work/out" 2>"$work/err" || status=$?
+  if [[ $status -eq 124 ]]; then echo "FAIL: more than 60 s: $*" >&2; exit 1; fi
+  if [[ $status -ge 2 ]]; then echo "FAIL: status $status: $*" >&2; cat "$work/err" >&2; exit 1; fi
+  echo "ok (status $status): $*"
+}
+run "$etmem" summary "$work/lstm_100.pte"
+run "$etmem" plan "$work/lstm_100.pte" --format json
+run "$etmem" replan "$work/lstm_100.pte" -o "$work/smaller.pte"
