@@ -101,6 +101,13 @@ HarnessStubs StubKernelsAndBackends(
   return out;
 }
 
+// --temp-pool, where the report does not carry it as the load's temp pool (a release whose load
+// does not depend on its size): the harness passes a temp allocator of exactly that size.
+std::optional<uint64_t> AskedTemp(const report::Report& r) {
+  if (r.assumptions.run_temp_pool_source == "--temp-pool") return r.assumptions.run_temp_pool_bytes;
+  return std::nullopt;
+}
+
 Expected Expect(const report::Report& r, const report::MethodReport& m,
                 std::optional<uint64_t> pool) {
   Expected e;
@@ -109,7 +116,7 @@ Expected Expect(const report::Report& r, const report::MethodReport& m,
     // The temp pool's size matters only where operator metadata falls back (main): then the
     // report's assumed size, else the portable runner's 1 MiB.
     if (r.assumptions.temp_allocator)
-      e.temp_bytes = r.assumptions.temp_pool_bytes.value_or(kPortableTemp);
+      e.temp_bytes = r.assumptions.temp_pool_bytes.value_or(AskedTemp(r).value_or(kPortableTemp));
     e.steps = "planned heap\nload\n";
     e.layout = "the portable executor_runner's layout (planned buffers apart from the method pool)";
     check::MethodPrediction p = check::PredictMethodPool(m.plan.requests, e.pool_align, pool);
@@ -131,7 +138,8 @@ Expected Expect(const report::Report& r, const report::MethodReport& m,
       e.steps += "load\n";
       if (q.temp_pool >= 0) {
         const uint64_t t = plan.pools[static_cast<size_t>(q.temp_pool)].spec->default_bytes;
-        e.temp_bytes = r.assumptions.temp_pool_bytes.value_or(t ? t : kPortableTemp);
+        e.temp_bytes = r.assumptions.temp_pool_bytes.value_or(
+            AskedTemp(r).value_or(t ? t : kPortableTemp));
       }
       if (m.plan.refusal) break;  // the runner stops when load_method fails
       continue;
