@@ -629,6 +629,216 @@ TEST(Firmware, RunnerSymbolsNameTheProfilesPoolVariables) {
   }
 }
 
+// ---- a 0 B temp pool (issue 37 item 3) ----
+
+// `etmem analyze --runner arm-baremetal` for `release` with the image's 256-aligned pools and a
+// temp pool of `temp` bytes (unset: the runner's).
+api::MethodSummary ArmAnalysed(const std::vector<uint8_t>& program, const std::string& release,
+                               std::optional<uint64_t> temp, std::optional<uint64_t> pool = {}) {
+  api::Options o;
+  o.runtime = release;
+  o.target = "cortex-m";
+  o.runner = "arm-baremetal";
+  o.pool_align = 256;
+  o.temp_pool = temp;
+  o.pool = pool;
+  return api::Analyze(api::Program::FromBytes(program.data(), program.size()), o).methods()[0];
+}
+
+// A temp pool declared as an array of no elements is a defined object of st_size 0: a 0 B pool,
+// which the runtime sees as a temp allocator whose size() is 0. From 1.0.0 on,
+// Method::resolve_operator passes it over for the method allocator (its "allocator == nullptr ||
+// allocator->size() == 0"), so the operator metadata moves to the method pool: the image needs
+// what `analyze --temp-pool 0` says, more than with the runner's 2048 B pool. At 0.7.0 the
+// metadata is on the method allocator whatever the temp pool is.
+TEST(Firmware, ZeroByteTempPoolIsASizeAndTheMetadataFallsBack) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  for (const std::string release : {"0.7.0", "1.0.0", "1.4.1"}) {
+    SCOPED_TRACE(release);
+    const uint64_t with_temp = ArmAnalysed(cnn, release, std::nullopt).method_pool_bytes;
+    const api::MethodSummary zero = ArmAnalysed(cnn, release, 0);
+    if (release == "0.7.0") {
+      EXPECT_EQ(zero.method_pool_bytes, with_temp);
+    } else {
+      EXPECT_GT(zero.method_pool_bytes, with_temp) << "the metadata moved to the method pool";
+      EXPECT_EQ(zero.temp_load_peak_bytes, 0u) << "and nothing is asked of the empty temp pool";
+    }
+    Layout l;
+    l.temp_pool = 0;
+    l.method_pool = zero.method_pool_bytes;
+    int code = -1;
+    const json j = FirmwareJson(Link(l, cnn, "temp0_" + release), "--runtime " + release, &code);
+    EXPECT_EQ(code, 0) << j.dump();
+    const json& t = Pool(j, "temp");
+    EXPECT_EQ(t.at("bytes"), 0);
+    EXPECT_EQ(t.at("needed"), 0);
+    EXPECT_TRUE(t.at("fits").get<bool>());
+    EXPECT_EQ(Pool(j, "method").at("needed"), zero.method_pool_bytes);
+    EXPECT_EQ(Pool(j, "method").at("spare"), 0);
+
+    l.method_pool = zero.method_pool_bytes - 1;
+    const json s = FirmwareJson(Link(l, cnn, "temp0_short_" + release), "--runtime " + release,
+                                &code);
+    EXPECT_EQ(code, 1);
+    EXPECT_EQ(Pool(s, "method").at("short"), 1);
+    // The same verdict as analyze's for that pool.
+    const api::MethodSummary short_pool = ArmAnalysed(cnn, release, 0, zero.method_pool_bytes - 1);
+    ASSERT_TRUE(short_pool.pool_check);
+    EXPECT_FALSE(short_pool.pool_check->fits);
+  }
+}
+
+// The text says where the metadata went and why, at a release that passes an empty temp
+// allocator over, and the figure is the one the firmware check gives.
+TEST(Firmware, AnalyzeTempPoolZeroSaysTheMetadataFellBack) {
+  const fs::path cnn = MotivatingCnnFile();
+  const CliRun r = Etmem("analyze " + cnn.string() + " --runtime 1.4.1 --runner arm-baremetal "
+                         "--temp-pool 0 --pool-align 256 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  const json& meta = j.at("methods").at(0).at("temp_allocator").at("operator_metadata");
+  EXPECT_EQ(meta.at("kernel_calls_on_temp"), 0);
+  EXPECT_GT(meta.at("kernel_calls_on_method").get<int>(), 0);
+  EXPECT_EQ(meta.at("fell_back_to_method"), meta.at("kernel_calls_on_method"));
+  const CliRun text = Etmem("analyze " + cnn.string() + " --runtime 1.4.1 --temp nonnull "
+                            "--temp-pool 0");
+  EXPECT_NE(text.out.find("all on the method allocator (the temp pool is empty, 0 B"),
+            std::string::npos) << text.out;
+  // 0.7.0 has nothing to fall back from: no such line.
+  const CliRun old = Etmem("analyze " + cnn.string() + " --runtime 0.7.0 --temp nonnull "
+                           "--temp-pool 0");
+  EXPECT_EQ(old.out.find("the temp pool is empty"), std::string::npos) << old.out;
+}
+
+// ---- the methods the runner loads, the runner by its own symbols (issue 37 item 4) ----
+
+// The builder's CNN as method 0, then two methods whose 1 MiB planned buffer no image here has
+// room for: the Arm runner loads program.get_method_name(0) only, so they are not judged.
+std::vector<uint8_t> CnnWithTwoLargeMethods() {
+  testing::ProgramBuilder p = testing::MotivatingCnn();
+  for (const char* name : {"large_a", "large_b"}) {
+    testing::MethodBuilder& m = p.Method(name);
+    constexpr int kElements = 128 * 1024;  // 512 KiB of floats each, two of them
+    const int x = m.Tensor({.sizes = {1, kElements}, .placement = testing::Placement{1, 0}});
+    const int y = m.Tensor({.sizes = {1, kElements},
+                            .placement = testing::Placement{1, uint64_t{kElements} * 4}});
+    m.Inputs({x});
+    m.Outputs({y});
+    m.KernelCall(m.Operator("aten::relu", "out"), {x, y, y});
+    m.PlannedBufferSizes({int64_t{kElements} * 8});
+  }
+  return p.Build();
+}
+
+TEST(Firmware, ArmRunnerImageIsJudgedOnTheFirstMethodOnly) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> program = CnnWithTwoLargeMethods();
+  const uint64_t needed = ArmAnalysed(BuilderCnn(), "1.4.1", std::nullopt).method_pool_bytes;
+  Layout l;
+  l.method_pool = needed;
+  const fs::path elf = Link(l, program, "three_methods");
+  int code = -1;
+  const json j = FirmwareJson(elf, "--runtime 1.4.1", &code);
+  EXPECT_EQ(code, 0) << j.dump();
+  ASSERT_EQ(j.at("methods").size(), 1u);
+  EXPECT_EQ(j.at("methods").at(0).at("name"), "forward");
+  EXPECT_EQ(Pool(j, "method").at("needed"), needed);
+  ASSERT_EQ(j.at("methods_not_judged").size(), 2u);
+  EXPECT_EQ(j.at("methods_not_judged").at(0).at("name"), "large_a");
+  EXPECT_EQ(j.at("methods_not_judged").at(1).at("name"), "large_b");
+  EXPECT_NE(j.at("methods_not_judged").at(0).at("why").get<std::string>().find(
+                "loads the program's first method only"),
+            std::string::npos);
+  const CliRun text = Etmem("firmware " + elf.string() + " --runtime 1.4.1 --no-components");
+  EXPECT_NE(text.out.find("method 'large_b' of model_pte: not judged: the arm-baremetal runner "
+                          "loads the program's first method only ('forward'"),
+            std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("aborts"), std::string::npos) << text.out;
+  // Asked for by name, a method the runner never loads is judged, with a note saying so.
+  const json asked = FirmwareJson(elf, "--runtime 1.4.1 --method large_a", &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(asked.at("methods").at(0).at("name"), "large_a");
+  EXPECT_NE(asked.at("notes").dump().find("never this one"), std::string::npos);
+}
+
+TEST(Firmware, ArmRunnerPoolsInBssAreNotAnotherRunners) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  Layout l;
+  l.method_pool = 65536;
+  l.defines = "-DPOOLS_IN_BSS";
+  const json a = FirmwareJson(Link(l, cnn, "arm_bss"), "--runtime 1.4.1");
+  EXPECT_EQ(Pool(a, "method").at("section"), ".bss");
+  EXPECT_EQ(a.at("assumptions").at("runner"), "arm-baremetal");
+  EXPECT_TRUE(a.at("assumptions").at("runner_undecided").is_null());
+  // The program array in a plain const array too: nothing but the runner's own function tells.
+  l.program_decl = "const";
+  const json b = FirmwareJson(Link(l, cnn, "arm_bss_const"), "--runtime 1.4.1");
+  EXPECT_EQ(b.at("assumptions").at("runner"), "arm-baremetal");
+  // Without it, the runners that declare the same names fit equally: the Arm runner (listed
+  // first) is checked and the report says which symbol would decide.
+  l.defines = "-DPOOLS_IN_BSS -DNO_RUNNER_MARKER";
+  const fs::path tie = Link(l, cnn, "arm_bss_tie");
+  const json c = FirmwareJson(tie, "--runtime 1.4.1");
+  EXPECT_EQ(c.at("assumptions").at("runner"), "arm-baremetal");
+  const std::string undecided = c.at("assumptions").at("runner_undecided").get<std::string>();
+  EXPECT_NE(undecided.find("espressif"), std::string::npos) << undecided;
+  EXPECT_NE(undecided.find("13RunnerContext (arm-baremetal)"), std::string::npos) << undecided;
+  EXPECT_NE(undecided.find("app_main (espressif)"), std::string::npos) << undecided;
+  const CliRun text = Etmem("firmware " + tie.string() + " --runtime 1.4.1 --no-components");
+  EXPECT_NE(text.out.find("what would decide:"), std::string::npos) << text.out;
+}
+
+TEST(Firmware, RuntimeIdentifierStringIsNoProgram) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  Layout l;
+  l.method_pool = 65536;
+  l.defines = "-DWITH_IDENTIFIER_STRING";
+  const fs::path elf = Link(l, BuilderCnn(), "identifier_string");
+  const std::string bytes = ReadFile(elf);
+  ASSERT_NE(bytes.find("ET12"), bytes.rfind("ET12")) << "the string and the program both hold it";
+  int code = -1;
+  const json j = FirmwareJson(elf, "--runtime 1.4.1", &code);
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(j.at("programs").size(), 1u);
+  EXPECT_EQ(j.at("notes").dump().find("file identifier"), std::string::npos) << j.at("notes");
+}
+
+// v1.0.0's Arm runner allocates its input list as num_inputs x sizeof(EValue*) and
+// Method::get_inputs writes whole EValues into it (prepare_input_tensors): a method pool one byte
+// short of the minimum gets through every allocation and the runner silently writes past it.
+TEST(Firmware, ArmRunnerAtOneZeroWritesPastItsPoolSilently) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  const std::vector<uint8_t> cnn = BuilderCnn();
+  const uint64_t needed = ArmAnalysed(cnn, "1.0.0", std::nullopt).method_pool_bytes;
+  Layout l;
+  l.method_pool = needed - 1;
+  int code = -1;
+  const json j = FirmwareJson(Link(l, cnn, "arm10_overwrite"), "--runtime 1.0.0", &code);
+  EXPECT_EQ(code, 1);
+  const json& p = Pool(j, "method");
+  EXPECT_FALSE(p.at("fits").get<bool>());
+  EXPECT_TRUE(p.at("logs_nothing").get<bool>());
+  EXPECT_TRUE(p.at("log").empty());
+  const std::string failing = p.at("failing").get<std::string>();
+  // On Cortex-M (AAPCS) a pointer is 4 B; v1.0.0's EValue is 24 B: its payload union holds a
+  // BoxedEvalueList (ArrayRef<EValue*> and a pointer, 12 B) next to int64_t and double (8-aligned),
+  // so 16 B, then its 4 B tag at 16. Moving a Tensor input into it writes the payload's pointer and
+  // the tag: the last byte written is byte 19, 16 B past the 4 B allocated.
+  EXPECT_NE(failing.find("1 input(s) x 4 B (EValue*); the runner then writes 1 whole EValue of "
+                         "24 B into it, up to byte 20 (the last one's members end there): 16 B "
+                         "past the 4 B allocated"),
+            std::string::npos) << failing;
+  EXPECT_NE(failing.find("writes 1 B past the pool's end"), std::string::npos) << failing;
+  EXPECT_NE(p.at("consequence").get<std::string>().find("silent memory corruption"),
+            std::string::npos) << p.at("consequence");
+  const CliRun text = Etmem("firmware " + Link(l, cnn, "arm10_overwrite_text").string() +
+                            " --runtime 1.0.0 --no-components");
+  EXPECT_NE(text.out.find("log: nothing"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("log: unknown"), std::string::npos) << text.out;
+}
+
 // ---- hostile images ----
 
 bool OnePrintableLine(const std::string& s) {

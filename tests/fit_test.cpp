@@ -10,6 +10,8 @@
 #include <random>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "etmem/api/internal.h"
 #include "etmem/board/fit_program.h"
 #include "etmem/etmem.h"
@@ -356,6 +358,34 @@ TEST(FitDocs, TheExamplesAreWhatEtmemPrints) {
     }
   }
   EXPECT_GE(commands, 4);
+}
+
+// The pools fit places hold together (issue 37 item 3): with the temp pool at the size fit gives
+// it, the method pool is the one fit gives. On main a temp pool below a kernel call's worst case
+// n_args x (sizeof(TensorMeta) + 16) sends that call's metadata to the method allocator, so the
+// temp pool is never placed below that; from 1.0.0 a 0 B temp pool (--temp-pool 0) sends all of it.
+TEST(FitCli, TheTempPoolFitPlacesKeepsTheMethodPoolItPlaces) {
+  for (const std::string extra : {"--runtime main", "--runtime 1.4.1", "--runtime 1.4.1 --temp-pool 0",
+                                  "--runtime main --temp-pool 0"}) {
+    SCOPED_TRACE(extra);
+    const auto r = test::Etmem("fit " + test::MotivatingCnnFile().string() +
+                               " --board stm32wb55 --runner arm-baremetal --format json " + extra);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    uint64_t method = 0, temp = 0;
+    for (const auto& p : j.at("placement")) {
+      if (p.at("symbol") == "etmem_method_allocation_pool") method = p.at("bytes");
+      if (p.at("symbol") == "etmem_temp_allocation_pool") temp = p.at("bytes");
+    }
+    ASSERT_GT(method, 0u);
+    api::Options o;
+    o.runtime = extra.find("main") != std::string::npos ? "main" : "1.4.1";
+    o.runner = "arm-baremetal";
+    o.temp_pool = temp;
+    const api::Report a = api::Analyze(api::Program::Open(test::MotivatingCnnFile().string()), o);
+    EXPECT_EQ(a.methods()[0].method_pool_bytes, method) << "temp pool " << temp;
+    if (extra.find("--temp-pool 0") != std::string::npos) EXPECT_EQ(temp, 0u);
+  }
 }
 
 }  // namespace fit_test

@@ -629,6 +629,7 @@ struct FirmwarePool {
   std::string run_unknown;
   std::string failing;         // does not fit: the allocation that fails, in words
   std::vector<std::string> log;  // the runtime's line, then the runner's (empty: not known)
+  bool logs_nothing = false;     // nothing is logged (the runner writes past the pool silently)
   std::string consequence;     // what the firmware does next
   std::string note;            // anything the figure does not cover
 };
@@ -639,6 +640,13 @@ struct FirmwareMethod {
   std::optional<std::string> refusal;  // the release refuses it: "Error: reason"
   std::vector<FirmwarePool> pools;     // in the runner's order
   bool exact = true;                   // false: a part etmem does not model (a lower bound)
+};
+
+// A method of an embedded program that was not judged, and why (the runner never loads it).
+struct FirmwareMethodNotJudged {
+  std::string program;  // FirmwareProgram::name
+  std::string name;
+  std::string why;      // e.g. "the arm-baremetal runner loads the program's first method only"
 };
 
 // One line of the flash and RAM table.
@@ -677,9 +685,13 @@ struct FirmwareReport {
   std::string runner_releases;  // the profile's release range
   std::string runner_source;    // "its pool symbols" or "--runner"
   std::vector<std::string> other_runners;  // whose symbols the image also has
+  // Not empty: other runners fit the image's symbols as well as `runner` does; says which and
+  // which symbol would decide.
+  std::string runner_undecided;
   std::vector<std::string> runner_options;  // options the image's symbols turn on
   std::vector<FirmwareProgram> programs;
   std::vector<FirmwareMethod> methods;
+  std::vector<FirmwareMethodNotJudged> not_judged;  // methods the runner does not load
   std::vector<std::string> notes;
   std::optional<FirmwareComponents> components;
   bool fits() const {

@@ -25,14 +25,23 @@
 #endif
 
 #if defined(RUNNER_ARM_BAREMETAL)
+/* -DPOOLS_IN_BSS: the pools without section attributes (where most firmware puts them: .bss);
+ * -DNO_RUNNER_MARKER: without the function only the Arm runner's image has. */
+#if defined(POOLS_IN_BSS)
+#define METHOD_SECTION
+#define TEMP_SECTION
+#else
+#define METHOD_SECTION __attribute__((section("input_data_sec")))
+#define TEMP_SECTION __attribute__((section(".bss.tensor_arena")))
+#endif
 const size_t method_allocation_pool_size = METHOD_POOL_BYTES;
-unsigned char __attribute__((section("input_data_sec"), aligned(16)))
-method_allocation_pool[METHOD_POOL_BYTES];
+unsigned char METHOD_SECTION __attribute__((aligned(16))) method_allocation_pool[METHOD_POOL_BYTES];
 const size_t temp_allocation_pool_size = TEMP_POOL_BYTES;
-unsigned char __attribute__((section(".bss.tensor_arena"), aligned(16)))
-temp_allocation_pool[TEMP_POOL_BYTES];
+/* TEMP_POOL_BYTES 0: an array of no elements (a defined object of st_size 0, a 0 B pool). */
+unsigned char TEMP_SECTION __attribute__((aligned(16))) temp_allocation_pool[TEMP_POOL_BYTES];
 #define METHOD_POOL method_allocation_pool
 #define TEMP_POOL temp_allocation_pool
+#if !defined(NO_RUNNER_MARKER)
 struct RunnerContext {
   int status;
 };
@@ -40,6 +49,7 @@ __attribute__((noinline)) void log_mem_status(RunnerContext& ctx) { ctx.status =
 #define MARKER() \
   RunnerContext ctx{1}; \
   log_mem_status(ctx)
+#endif
 #elif defined(RUNNER_ZEPHYR_HELLO)
 const size_t method_allocation_pool_size = METHOD_POOL_BYTES;
 unsigned char __attribute__((aligned(16))) method_allocation_pool[METHOD_POOL_BYTES];
@@ -69,7 +79,18 @@ alignas(16) static uint8_t method_pool[METHOD_POOL_BYTES];
 #define MARKER() (void)0
 #endif
 
-volatile const void* etmem_test_keep[4];
+volatile const void* etmem_test_keep[5];
+
+#if defined(WITH_IDENTIFIER_STRING)
+/* The runtime's own identifier check (Program::load compares the file identifier with "ET12"):
+ * a string literal in read-only data, no symbol of its own. */
+__attribute__((noinline)) int is_program(const char* header) {
+  const char* id = "ET12";
+  for (int i = 0; i < 4; ++i)
+    if (header[4 + i] != id[i]) return 0;
+  return 1;
+}
+#endif
 
 #if defined(WITH_KERNEL_NAMES)
 // Functions named as ExecuTorch's portable kernels are (mangled the same way: the kernel context
@@ -121,6 +142,10 @@ int main(void) {
   etmem_test_keep[3] = reinterpret_cast<const void*>(
       static_cast<uintptr_t>(torch::executor::native::softmax_out(kernel_ctx, 2) +
                              executorch::runtime::init(&plan)));
+#endif
+#if defined(WITH_IDENTIFIER_STRING)
+  etmem_test_keep[4] = reinterpret_cast<const void*>(
+      static_cast<uintptr_t>(is_program(reinterpret_cast<const char*>(model_pte))));
 #endif
   etmem_test_keep[0] = model_pte;
   etmem_test_keep[1] = METHOD_POOL;

@@ -122,8 +122,9 @@ void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
   Bytes(cmd->add_option("--temp-pool", args.temp_pool,
                         "the temp allocator's size in bytes: checked against load_method and "
                         "every instruction while running, and where operator metadata falls back "
-                        "to the method allocator when the temp pool is too small (main); default: "
-                        "the runner's temp pool, else the portable executor_runner's"));
+                        "to the method allocator: from 1.0.0 when it is 0 (an empty temp "
+                        "allocator), on main also when it is too small; default: the runner's "
+                        "temp pool, else the portable executor_runner's"));
   // A flag that may take the .ptd: "--external-data" alone, or "--external-data=FILE.ptd"
   // ("--external-data FILE.ptd" becomes that form in ParseArgs). A flag never takes the next
   // argument, so "--external-data PROGRAM.pte" keeps its meaning.

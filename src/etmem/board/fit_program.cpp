@@ -82,7 +82,13 @@ Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
     }
     fit.notes.push_back("the runner's pools as it declares them, each at its minimum" +
                         std::string(planned_apart ? "" : " (its planned buffers inside its pool)") +
-                        "; a temp pool at the larger of its load peak and the run-time peak");
+                        "; a temp pool at the larger of its load peak and the run-time peak" +
+                        (m->plan.metadata.temp_floor_bytes > 0
+                             ? fmt::format(" and, on this release, no smaller than {} B (below "
+                                           "it a kernel call's operator metadata would move to "
+                                           "the method pool)",
+                                           m->plan.metadata.temp_floor_bytes)
+                             : std::string()));
     fit.notes.push_back(RunTempNote(*m));
   } else {
     Piece pool;

@@ -131,6 +131,13 @@ std::vector<Found> FindPrograms(const elf::Executable& image, const std::string&
       const std::string label = fmt::format("{}: {} (section {} at {})", name, Printable(where),
                                             Printable(s.name), Hex(address));
       uint64_t length = bytes.size() - at;
+      // Where no array starts and no extended header follows, "ET.." may be anything: the
+      // runtime's own identifier strings ("ET12", the file identifier Program::load checks) sit
+      // in read-only data and code. Such bytes are a program only if they read as one.
+      const uint8_t* eh = bytes.data() + at + 8;
+      const bool extended = bytes.size() - at >= 12 && eh[0] == 'e' && eh[1] == 'h' &&
+                            eh[2] >= '0' && eh[2] <= '9' && eh[3] >= '0' && eh[3] <= '9';
+      const bool anchored = sym != nullptr || extended;
       if (sym) {
         if (!s.Contains(address, sym->size))
           Fail(api::ErrorKind::kInvalidProgram,
@@ -161,6 +168,7 @@ std::vector<Found> FindPrograms(const elf::Executable& image, const std::string&
             sym && runner && !runner->program_symbol.empty() &&
             NamesVariable(sym->name, runner->program_symbol);
         if (runner_array) throw;
+        if (!anchored) continue;  // a coincidence (an identifier string), not a program
         notes.push_back(fmt::format("bytes at {} in {} carry an ExecuTorch file identifier but "
                                     "are not a program etmem can read ({}); skipped",
                                     Hex(address), Printable(s.name), e.what()));
@@ -193,36 +201,71 @@ bool InDeclaredSection(const elf::ObjectFile& elf, const elf::Symbol& s, const s
 
 struct Match {
   const RunnerSymbols* entry = nullptr;
-  int score = 0;  // symbols found + sections as declared
+  int score = 0;  // the evidence only this runner's image has (see MatchRunners)
+  std::vector<std::string> found;  // the runner's pool and program symbols in the image
+  // Symbols that would tell this runner apart (its markers, and its pool symbols no other
+  // candidate declares) and that the image does not have.
+  std::vector<std::string> would_decide;
 };
 
+// The runners whose method pool symbol the image has, the likeliest first. Several runners
+// declare the same names (method_allocation_pool, temp_allocation_pool, model_pte), and the
+// compiler's default section (.bss) is where any runner's pools land when a firmware moves them:
+// neither tells runners apart. What counts is what only one runner's image has: its markers
+// (2 each), its pool and program symbols that no other candidate declares (1 each), and a
+// section attribute of its own where the symbol sits in it (1 each). Equal scores keep the
+// data's order; the report then says which symbol would decide.
 std::vector<Match> MatchRunners(const elf::ObjectFile& elf, const std::string& version) {
-  std::vector<Match> best;  // one per runner name, in data order
+  std::vector<Match> candidates;
   const int v = ReleaseIndex(version);
   for (const RunnerSymbols& r : BuiltinRunnerSymbols()) {
     if (v >= 0 && (v < ReleaseIndex(r.first) || v > ReleaseIndex(r.last))) continue;
-    const elf::Symbol* method = nullptr;
-    int score = 0;
-    for (const RunnerSymbols::Pool& p : r.pools) {
-      const elf::Symbol* s = FindPoolSymbol(elf, p.symbol);
-      if (!s) continue;
-      if (p.pool == "method") method = s;
-      ++score;
-      if (InDeclaredSection(elf, *s, p.section)) ++score;
-    }
+    bool method = false;
+    for (const RunnerSymbols::Pool& p : r.pools)
+      if (p.pool == "method" && FindPoolSymbol(elf, p.symbol)) method = true;
     if (!method) continue;
-    for (const std::string& marker : r.markers)
+    candidates.push_back({&r, 0, {}, {}});
+  }
+  auto declared_elsewhere = [&](const std::string& symbol, const RunnerSymbols& self) {
+    for (const Match& c : candidates) {
+      if (c.entry->runner == self.runner) continue;
+      if (c.entry->program_symbol == symbol) return true;
+      for (const RunnerSymbols::Pool& p : c.entry->pools)
+        if (p.symbol == symbol) return true;
+    }
+    return false;
+  };
+  for (Match& m : candidates) {
+    const RunnerSymbols& r = *m.entry;
+    auto weigh = [&](const std::string& symbol, const std::string& section) {
+      const elf::Symbol* s = FindPoolSymbol(elf, symbol);
+      const bool own = !declared_elsewhere(symbol, r);
+      if (!s) {
+        if (own) m.would_decide.push_back(symbol);
+        return;
+      }
+      m.found.push_back(symbol);
+      if (own) ++m.score;
+      if (!section.empty() && InDeclaredSection(elf, *s, section)) ++m.score;
+    };
+    for (const RunnerSymbols::Pool& p : r.pools) weigh(p.symbol, p.section);
+    if (!r.program_symbol.empty()) weigh(r.program_symbol, r.program_section);
+    for (const std::string& marker : r.markers) {
       if (std::any_of(elf.symbols.begin(), elf.symbols.end(), [&](const elf::Symbol& s) {
             return s.section != 0 && s.name.find(marker) != std::string::npos;
           }))
-        score += 2;
-    if (!r.program_symbol.empty())
-      if (const elf::Symbol* s = FindPoolSymbol(elf, r.program_symbol))
-        score += 1 + (!r.program_section.empty() && InDeclaredSection(elf, *s, r.program_section) ? 1 : 0);
+        m.score += 2;
+      else
+        m.would_decide.push_back("a symbol named with " + marker);
+    }
+  }
+  // One per runner name (its best release range), the likeliest first.
+  std::vector<Match> best;
+  for (Match& m : candidates) {
     auto same = std::find_if(best.begin(), best.end(),
-                             [&](const Match& m) { return m.entry->runner == r.runner; });
-    if (same == best.end()) best.push_back({&r, score});
-    else if (score > same->score) *same = {&r, score};
+                             [&](const Match& b) { return b.entry->runner == m.entry->runner; });
+    if (same == best.end()) best.push_back(std::move(m));
+    else if (m.score > same->score) *same = std::move(m);
   }
   std::stable_sort(best.begin(), best.end(),
                    [](const Match& a, const Match& b) { return a.score > b.score; });
@@ -441,6 +484,22 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
     runner_name = matches[0].entry->runner;
     out.runner_source = "its pool symbols";
     for (size_t i = 1; i < matches.size(); ++i) out.other_runners.push_back(matches[i].entry->runner);
+    // Runners the image's symbols fit as well as the one chosen: what would tell them apart.
+    std::string tied, decide;
+    for (const Match& m : matches) {
+      if (m.score != matches[0].score) continue;
+      tied += (tied.empty() ? "" : ", ") + m.entry->runner;
+      std::string own;
+      for (const std::string& d : m.would_decide) own += (own.empty() ? "" : " or ") + d;
+      if (!own.empty())
+        decide += (decide.empty() ? "" : "; ") + own + " (" + m.entry->runner + ")";
+    }
+    if (tied.find(',') != std::string::npos)
+      out.runner_undecided = "the image's symbols fit " + tied + " equally (" + runner_name +
+                             " is checked, the first etmem lists); " +
+                             (decide.empty() ? "no symbol of theirs tells them apart"
+                                             : "what would decide: " + decide) +
+                             "; --runner NAME chooses";
   } else {
     out.runner_source = "--runner";
   }
@@ -489,10 +548,12 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
       Fail(api::ErrorKind::kInvalidArgument,
            fmt::format("{}: no symbol {} ({} runner's {} pool) in the image's symbol table", name,
                        spec.variable, profile->name, spec.id));
-    if (s->size == 0)
+    // A defined data object of st_size 0 is a 0 B pool (an array declared with no elements: the
+    // runtime sees an allocator of size() 0); a label without a type has no size to read.
+    if (s->size == 0 && s->type != 1)
       Fail(api::ErrorKind::kInvalidArgument,
-           fmt::format("{}: {} has no size in the symbol table (declared as an extern or in "
-                       "assembly?): etmem needs the pool's size",
+           fmt::format("{}: {} has no size in the symbol table (a label without a type: declared "
+                       "in assembly?): etmem needs the pool's size",
                        name, Printable(s->name)));
     const elf::Section* sec = elf.SectionOf(*s);
     if (!sec || !sec->Contains(s->value, s->size))
@@ -563,6 +624,23 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
   const runtime::RuntimeModel model(*release, target);
   for (const Found& f : programs) {
     api::Options o = options.model;
+    // A runner that loads the program's first method only (program.get_method_name(0)): the
+    // other methods take no memory in this firmware and are not judged.
+    if (profile->loads_first_method_only && !f.info.methods.empty()) {
+      const std::string& first = f.info.methods[0];
+      if (o.method.empty()) o.method = first;
+      for (const std::string& m : f.info.methods)
+        if (m != o.method)
+          out.not_judged.push_back(
+              {f.info.name, m,
+               fmt::format("the {} runner loads the program's first method only ('{}', "
+                           "program.get_method_name(0) in {})",
+                           profile->name, Printable(first), profile->source_path)});
+      if (o.method != first)
+        out.notes.push_back(fmt::format("--method {} is judged as asked, but the {} runner loads "
+                                        "'{}' (the program's first method) and never this one",
+                                        Printable(o.method), profile->name, Printable(first)));
+    }
     o.runtime = version;
     o.target = out.target;
     o.runner.clear();
@@ -607,9 +685,17 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
             p.failing += fmt::format(": {} B asked, {} B left", c.failure->requested,
                                      c.failure->available);
           } else if (c.overwritten_bytes > 0 && c.overwriting_request) {
-            p.failing = fmt::format("{} writes {} B past the pool's end",
-                                    rr.plan.requests[*c.overwriting_request].what,
-                                    c.overwritten_bytes);
+            // Every allocation succeeds: neither the runtime nor the runner notices, so nothing
+            // is logged; what lies after the pool is overwritten.
+            const runner::RunnerRequest& q = rr.plan.requests[*c.overwriting_request];
+            p.failing = fmt::format("{}: the runner writes {} B past the pool's end",
+                                    q.what, c.overwritten_bytes);
+            p.logs_nothing = true;
+            p.consequence = fmt::format(
+                "silent memory corruption: every allocation succeeds and nothing is logged; the "
+                "{} B after the pool (at {}) are overwritten and the runner goes on",
+                c.overwritten_bytes, Hex(p.address + p.bytes));
+            if (!q.bug.empty()) p.note = "runner bug: " + q.bug;
           }
         } else {
           p.fits = p.bytes >= p.needed;

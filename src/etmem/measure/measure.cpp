@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <span>
 #include <sstream>
+#include <utility>
 
 #include "etmem/check/prediction.h"
 #include "etmem/measure/harness_output.h"
@@ -101,6 +104,32 @@ HarnessStubs StubKernelsAndBackends(
   return out;
 }
 
+// The first of load_method's temp requests that a temp allocator of `temp` bytes cannot hold
+// (its base 16 mod 32, as the harness places it; reset after each operator), and the runtime's
+// "N B requested (adjusted for alignment), M B available" for it: load_method fails there with
+// MemoryAllocationFailed, so the method allocator's calls stop before it.
+std::optional<std::pair<size_t, device::PredictedFailure>> TempFailure(
+    std::span<const runtime::AllocationRequest> requests, uint64_t temp) {
+  uint64_t cursor = 0;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const runtime::AllocationRequest& q = requests[i];
+    if (q.pool != runtime::PoolKind::kTemp) continue;
+    const uint64_t align = std::max<uint64_t>(q.align, 1);
+    const uint64_t pad = (align - (16 + cursor) % align) % align;
+    if (cursor + pad + q.size > temp)
+      return std::make_pair(i, device::PredictedFailure{pad + q.size, temp - cursor, 0});
+    cursor = q.reset_temp_after ? 0 : cursor + pad + q.size;
+  }
+  return std::nullopt;
+}
+
+// --temp-pool, where the report does not carry it as the load's temp pool (a release whose load
+// does not depend on its size): the harness passes a temp allocator of exactly that size.
+std::optional<uint64_t> AskedTemp(const report::Report& r) {
+  if (r.assumptions.run_temp_pool_source == "--temp-pool") return r.assumptions.run_temp_pool_bytes;
+  return std::nullopt;
+}
+
 Expected Expect(const report::Report& r, const report::MethodReport& m,
                 std::optional<uint64_t> pool) {
   Expected e;
@@ -109,10 +138,21 @@ Expected Expect(const report::Report& r, const report::MethodReport& m,
     // The temp pool's size matters only where operator metadata falls back (main): then the
     // report's assumed size, else the portable runner's 1 MiB.
     if (r.assumptions.temp_allocator)
-      e.temp_bytes = r.assumptions.temp_pool_bytes.value_or(kPortableTemp);
+      e.temp_bytes = r.assumptions.temp_pool_bytes.value_or(AskedTemp(r).value_or(kPortableTemp));
     e.steps = "planned heap\nload\n";
     e.layout = "the portable executor_runner's layout (planned buffers apart from the method pool)";
-    check::MethodPrediction p = check::PredictMethodPool(m.plan.requests, e.pool_align, pool);
+    std::span<const runtime::AllocationRequest> requests = m.plan.requests;
+    std::optional<device::PredictedFailure> temp_failure;
+    if (e.temp_bytes)
+      if (auto f = TempFailure(requests, *e.temp_bytes)) {
+        requests = requests.first(f->first);
+        temp_failure = f->second;
+      }
+    check::MethodPrediction p = check::PredictMethodPool(requests, e.pool_align, pool);
+    if (temp_failure && p.prediction.failures.empty()) {
+      temp_failure->call = p.prediction.calls.size();
+      p.prediction.failures.push_back(*temp_failure);
+    }
     e.prediction = std::move(p.prediction);
     for (size_t i : p.request_of_call) e.what.push_back(report::Describe(m, i));
     return e;
@@ -131,7 +171,8 @@ Expected Expect(const report::Report& r, const report::MethodReport& m,
       e.steps += "load\n";
       if (q.temp_pool >= 0) {
         const uint64_t t = plan.pools[static_cast<size_t>(q.temp_pool)].spec->default_bytes;
-        e.temp_bytes = r.assumptions.temp_pool_bytes.value_or(t ? t : kPortableTemp);
+        e.temp_bytes = r.assumptions.temp_pool_bytes.value_or(
+            AskedTemp(r).value_or(t ? t : kPortableTemp));
       }
       if (m.plan.refusal) break;  // the runner stops when load_method fails
       continue;

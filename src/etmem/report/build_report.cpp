@@ -332,6 +332,26 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
                          "to change";
     }
     effective.load.temp_pool_bytes = temp_pool;
+  } else if (model.traits().operator_metadata_skips_empty_temp && effective.load.temp_allocator) {
+    // 1.0.0 on: only an empty (0 B) temp pool changes where the operator metadata goes; the size
+    // is --temp-pool, else the runner's temp pool (else one that is not empty is assumed).
+    const runner::PoolSpec* runner_temp =
+        profile && !profile->LoadStep().temp_pool.empty()
+            ? profile->FindPool(profile->LoadStep().temp_pool)
+            : nullptr;
+    std::optional<uint64_t> size = options.load.temp_pool_bytes;
+    std::string source = "--temp-pool";
+    if (!size && runner_temp) {
+      size = runner_temp->default_bytes;
+      source = "the runner's " + (runner_temp->macro.empty() ? runner_temp->variable
+                                                             : runner_temp->macro + " default");
+    }
+    effective.load.temp_pool_bytes = size;
+    if (size == uint64_t{0}) {  // the report says so where it matters
+      temp_pool = 0;
+      temp_pool_source = source + "; an empty temp allocator: the operator metadata goes to the "
+                                  "method allocator";
+    }
   } else {
     effective.load.temp_pool_bytes.reset();  // no release but a fallback one reads it
   }

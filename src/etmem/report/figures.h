@@ -37,13 +37,18 @@ inline std::string PlannedBytesText(const MethodReport& m) {
 
 // The temp pool to declare: the larger of the load peak and the run-time peak (a lower bound when
 // some call's temp requests are unknown: RunTemp::known()).
+// (On main a temp pool below the metadata's floor would move operator metadata to the method
+// pool, changing the method pool's figure: the temp pool's minimum is at least that floor.)
 inline uint64_t TempPoolBytes(const MethodReport& m) {
-  return std::max(m.temp_load_peak_bytes, m.run_temp.peak_bytes);
+  return std::max({m.temp_load_peak_bytes, m.run_temp.peak_bytes,
+                   m.plan.metadata.temp_floor_bytes});
 }
 
-// A runner pool's minimum, the temp pool raised to what the method needs while running.
+// A runner pool's minimum, the temp pool raised to what the method needs while running (and to
+// the metadata's floor on main).
 inline uint64_t RunnerPoolBytes(const MethodReport& m, const sim::RunnerPoolResult& p) {
-  return p.temp_role ? std::max(p.minimum, m.run_temp.peak_bytes) : p.minimum;
+  return p.temp_role ? std::max({p.minimum, m.run_temp.peak_bytes, m.plan.metadata.temp_floor_bytes})
+                     : p.minimum;
 }
 
 // What loading and running the method needs in RAM at once: method pool + planned buffers +

@@ -40,7 +40,9 @@ std::string VerdictLine(const FirmwarePool& p) {
   std::string out = fmt::format("    TOO SMALL by {} B: {} B {}, {} B declared\n",
                                 p.needed - p.bytes, p.needed, what, p.bytes);
   if (!p.failing.empty()) out += "    fails at: " + p.failing + "\n";
-  if (p.log.empty())
+  if (p.logs_nothing)
+    out += "    log: nothing (no allocation fails: neither the runtime nor the runner notices)\n";
+  else if (p.log.empty())
     out += "    log: unknown (etmem does not model the line logged for this pool)\n";
   for (const std::string& l : p.log) out += "    log: " + Printable(l, 400) + "\n";
   if (!p.consequence.empty()) out += "    then: " + p.consequence + "\n";
@@ -65,6 +67,7 @@ std::string RenderFirmwareText(const FirmwareReport& r) {
     for (const std::string& s : r.other_runners) o += (o.empty() ? "" : ", ") + s;
     out += "  the image's symbols also match: " + o + " (--runner NAME to check as one of them)\n";
   }
+  if (!r.runner_undecided.empty()) out += "  " + Printable(r.runner_undecided, 800) + "\n";
   out += "programs:\n";
   for (const FirmwareProgram& p : r.programs) {
     if (p.from_file) {
@@ -95,6 +98,9 @@ std::string RenderFirmwareText(const FirmwareReport& r) {
     }
     if (!m.exact) out += "  (a lower bound: part of the method is not modelled)\n";
   }
+  for (const FirmwareMethodNotJudged& m : r.not_judged)
+    out += fmt::format("method '{}' of {}: not judged: {}\n", Printable(m.name),
+                       Printable(m.program), Printable(m.why, 400));
   if (r.components) {
     const FirmwareComponents& c = *r.components;
     out += "flash and RAM by component (" + c.method + "):\n";
@@ -139,7 +145,10 @@ std::string RenderFirmwareJson(const FirmwareReport& r) {
                       {"runtime", r.runtime},     {"runtime_source", r.runtime_source},
                       {"runner", r.runner},       {"runner_releases", r.runner_releases},
                       {"runner_source", r.runner_source}, {"runner_options", r.runner_options},
-                      {"other_runners", r.other_runners}};
+                      {"other_runners", r.other_runners},
+                      {"runner_undecided", r.runner_undecided.empty()
+                                               ? nlohmann::json(nullptr)
+                                               : nlohmann::json(r.runner_undecided)}};
   j["programs"] = json::array();
   for (const FirmwareProgram& p : r.programs) {
     json e = {{"name", p.name},           {"from_file", p.from_file},
@@ -165,7 +174,8 @@ std::string RenderFirmwareJson(const FirmwareReport& r) {
                 {"expected_section", p.expected_section},       {"address", p.address},
                 {"bytes", p.bytes},     {"align", p.align},     {"align_capped", p.align_capped},
                 {"needed", p.needed},   {"fits", p.fits},       {"temp", p.temp},
-                {"log", p.log},         {"failing", p.failing}, {"consequence", p.consequence},
+                {"log", p.log},         {"logs_nothing", p.logs_nothing},
+                {"failing", p.failing}, {"consequence", p.consequence},
                 {"note", p.note}};
       q[p.fits ? "spare" : "short"] = p.fits ? p.bytes - p.needed : p.needed - p.bytes;
       if (p.temp) {
@@ -178,6 +188,9 @@ std::string RenderFirmwareJson(const FirmwareReport& r) {
     }
     j["methods"].push_back(e);
   }
+  j["methods_not_judged"] = json::array();
+  for (const FirmwareMethodNotJudged& m : r.not_judged)
+    j["methods_not_judged"].push_back({{"program", m.program}, {"name", m.name}, {"why", m.why}});
   if (r.components) {
     const FirmwareComponents& c = *r.components;
     json t = {{"flash_total", c.flash_total},

@@ -15,6 +15,7 @@ namespace etmem::report {
 using api::FirmwareComponent;
 using api::FirmwareComponents;
 using api::FirmwareMethod;
+using api::FirmwareMethodNotJudged;
 using api::FirmwarePool;
 using api::FirmwareProgram;
 using api::FirmwareRegionTotal;

@@ -206,8 +206,10 @@ json MethodSummary(const MethodReport& m) {
         {"delegates", m.counts.delegates}, {"chains", m.counts.chains},
         {"inputs", m.counts.inputs}, {"outputs", m.counts.outputs}}},
   };
-  // At a release where it depends on the temp pool's size (main): where the metadata went.
-  if (const runtime::MetadataPlacement& p = m.plan.metadata; p.temp_bytes_for_all > 0)
+  // At a release where it depends on the temp pool's size (main; from 1.0.0 an empty one):
+  // where the metadata went.
+  if (const runtime::MetadataPlacement& p = m.plan.metadata;
+      p.temp_bytes_for_all > 0 || p.fell_back > 0)
     out["temp_allocator"]["operator_metadata"] = {{"kernel_calls_on_temp", p.on_temp},
                                                   {"kernel_calls_on_method", p.on_method},
                                                   {"fell_back_to_method", p.fell_back},

@@ -17,6 +17,11 @@ namespace {
 // Where the operator metadata went, at a release where that depends on the temp pool's size.
 std::string MetadataPlacementText(const Assumptions& a, const MethodReport& m) {
   const runtime::MetadataPlacement& p = m.plan.metadata;
+  if (a.temp_pool_bytes == uint64_t{0} && p.temp_bytes_for_all == 0 && p.fell_back > 0)
+    return fmt::format("Operator metadata of {} kernel call(s): all on the method allocator (the "
+                       "temp pool is empty, 0 B, and this release passes an empty temp allocator "
+                       "over for the method allocator)\n",
+                       p.on_temp + p.on_method);
   if (!a.temp_pool_bytes || p.temp_bytes_for_all == 0) return "";
   std::string out = fmt::format(
       "Operator metadata of {} kernel call(s): {} on the temp allocator, {} on the method "

@@ -251,7 +251,8 @@ Result<RefusalSpec> ReadRefusal(const json& j, const std::string& where) {
 Result<Profile> ParseJson(const json& j, const std::string& origin) {
   Fields f(j, origin);
   if (auto ok = f.Known({"etmem_runner_profile", "name", "description", "source", "releases",
-                         "kernels", "pools", "options", "steps", "printout", "refusals"});
+                         "kernels", "methods", "pools", "options", "steps", "printout",
+                         "refusals"});
       !ok)
     return ok.error();
   const json* version = f.Optional("etmem_runner_profile");
@@ -293,6 +294,13 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
     if (k.empty() || !IsCIdentifier(k))
       return Fields::Bad(origin + ": \"kernels\" entry \"" + Printable(k) +
                          "\" is not a kernel library name");
+
+  ETMEM_TRY(const std::string methods, f.String("methods", false));
+  if (methods != "" && methods != "first" && methods != "all")
+    return Fields::Bad(origin + ": \"methods\" must be \"first\" (the runner loads the "
+                       "program's first method only) or \"all\", not \"" +
+                       Printable(methods) + "\"");
+  p.loads_first_method_only = methods == "first";
 
   if (const json* options = f.Optional("options")) {
     if (!options->is_array()) return f.WrongType("options", "a list");

@@ -144,6 +144,10 @@ struct Profile {
   // The kernel libraries the runner's build links for aten operators, in order (kernels/
   // library.h names them); empty: the portable kernels. --kernels overrides it.
   std::vector<std::string> kernels;
+  // Which of a program's methods the runner loads: every one (false: what etmem assumes of a
+  // runner that does not say), or only its first (true: program.get_method_name(0), as every
+  // built-in runner does). "methods": "first" | "all" in the JSON.
+  bool loads_first_method_only = false;
   std::vector<std::string> source_tags;     // the tags it was read at
   std::string first_release, last_release;  // inclusive; versions as etmem spells them (1.4.1)
   std::vector<PoolSpec> pools;

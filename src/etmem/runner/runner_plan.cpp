@@ -252,13 +252,18 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
         const uint64_t n = method.inputs.size();
         std::string what = named(
             "input list", fmt::format(", {} input(s) x {} B ({})", n, element.size, step.element));
-        if (writes.size != element.size)
-          what += fmt::format("; the runner writes {} x {} B ({})", n, writes.size, step.writes);
         // The runner writes n whole `writes` values: the last one's trailing padding untouched.
         const uint64_t written =
             n == 0 ? 0
                    : (n - 1) * writes.size +
                          WrittenExtent(step.writes.empty() ? step.element : step.writes, model);
+        if (writes.size != element.size)
+          what += fmt::format("; the runner then writes {} whole {} of {} B into it, up to byte "
+                              "{} (the last one's members end there): {} B past the {} B "
+                              "allocated",
+                              n, step.writes, writes.size, written,
+                              written > n * element.size ? written - n * element.size : 0,
+                              n * element.size);
         add(n * element.size, std::max(written, n * element.size), std::move(what), -1);
         break;
       }

@@ -867,6 +867,12 @@ void Planner::ResolveOperatorMetadata(const pte::InstructionView& ins, int64_t i
   PoolKind pool = t_.operator_metadata_on_user_temp && options_.temp_allocator
                       ? PoolKind::kTemp
                       : PoolKind::kMethod;
+  // 1.0.0 on: an empty temp allocator (size() == 0) is passed over for the method allocator.
+  const bool empty_temp = options_.temp_pool_bytes && *options_.temp_pool_bytes == 0;
+  if (pool == PoolKind::kTemp && t_.operator_metadata_skips_empty_temp && empty_temp) {
+    pool = PoolKind::kMethod;
+    ++plan_.metadata.fell_back;
+  }
   if (t_.operator_metadata_temp_fallback_dims > 0 && options_.temp_allocator) {
     // main: the temp allocator only if its capacity covers the instruction's worst case.
     const uint64_t worst = uint64_t{ins.args_count} *
@@ -875,11 +881,13 @@ void Planner::ResolveOperatorMetadata(const pte::InstructionView& ins, int64_t i
                                 model_.Layout("DimOrderType").size);
     plan_.metadata.temp_bytes_for_all = std::max(plan_.metadata.temp_bytes_for_all, worst);
     // (A temp allocator of size 0 is never used, even for an instruction without arguments.)
-    if (options_.temp_pool_bytes &&
+    if (pool == PoolKind::kTemp && options_.temp_pool_bytes &&
         (*options_.temp_pool_bytes == 0 || *options_.temp_pool_bytes < worst)) {
       pool = PoolKind::kMethod;
       ++plan_.metadata.fell_back;
     }
+    if (pool == PoolKind::kTemp)
+      plan_.metadata.temp_floor_bytes = std::max(plan_.metadata.temp_floor_bytes, worst);
   }
   ++(pool == PoolKind::kTemp ? plan_.metadata.on_temp : plan_.metadata.on_method);
   List(Site::kTensorMeta, ins.args_count, instruction, -1, pool);

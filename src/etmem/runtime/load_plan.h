@@ -48,14 +48,16 @@ struct DeclaredBackendInit {
 
 // What the runner hands to load_method.
 struct LoadOptions {
-  bool temp_allocator = false;     // MemoryManager gets a non-null temp allocator with size > 0
+  bool temp_allocator = false;     // MemoryManager gets a non-null temp allocator
   bool external_data_map = false;  // a NamedDataMap (.ptd) is passed to load_method
   // The .ptd itself, when given (implies external_data_map): checked as the release's data map
   // and load_method would (ptd_check.h).
   std::shared_ptr<const pte::PtdFile> ptd;
   // The temp allocator's size in bytes (its size(), the capacity), when the release's choice of
-  // allocator depends on it (RuntimeTraits::operator_metadata_temp_fallback_dims). Unset there:
-  // no fallback is modelled; callers say which size they assume (report/ does).
+  // allocator depends on it (RuntimeTraits::operator_metadata_temp_fallback_dims, and
+  // operator_metadata_skips_empty_temp: 0 B). Unset: a temp allocator that is not empty and, on
+  // a release that falls back, no fallback modelled; callers say which size they assume
+  // (report/ does).
   std::optional<uint64_t> temp_pool_bytes;
   // Declared init allocations by backend id; they take precedence over etmem's own models.
   std::map<std::string, DeclaredBackendInit, std::less<>> declared_backends;
@@ -103,10 +105,14 @@ struct Refusal {
 struct MetadataPlacement {
   uint32_t on_temp = 0;     // kernel calls whose metadata went to the temp allocator
   uint32_t on_method = 0;   // ... to the method allocator
-  uint32_t fell_back = 0;   // of on_method: a temp allocator was passed but was too small
+  uint32_t fell_back = 0;   // of on_method: a temp allocator was passed but was too small (or empty)
   // The temp pool size at and above which no kernel call falls back: the largest worst case
   // (0 when the release has no fallback).
   uint64_t temp_bytes_for_all = 0;
+  // The smallest temp pool at which every call whose metadata went to the temp allocator still
+  // goes there (main: the largest worst case among them; 0 where the size does not matter): a
+  // temp pool below it moves metadata to the method pool, so no temp pool minimum is below it.
+  uint64_t temp_floor_bytes = 0;
   bool operator==(const MetadataPlacement&) const = default;
 };
 

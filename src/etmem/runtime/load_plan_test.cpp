@@ -189,6 +189,41 @@ TEST_P(EveryReleaseAndTarget, OperatorMetadataGoesToTempOnlyFromOneZeroWithATemp
   EXPECT_EQ(resets, want_temp ? 2 : 0);  // one reset per kernel call
 }
 
+// A temp allocator of size 0 (--temp-pool 0, a 0 B temp pool in a firmware) is not "none": the
+// platform allocator is not made (Method::load makes it only for a null one), and from 1.0.0 on
+// Method::resolve_operator passes the empty allocator over ("allocator == nullptr ||
+// allocator->size() == 0"), so the metadata is on the method allocator. The method pool then
+// holds exactly what it holds without a temp allocator, less the platform allocator.
+TEST_P(EveryReleaseAndTarget, EmptyTempAllocatorPutsTheMetadataOnTheMethodAllocator) {
+  if (!options().temp_allocator) GTEST_SKIP() << "a 0 B temp allocator is a temp allocator";
+  const pte::MethodView m = RichMethod();
+  LoadOptions empty = options();
+  empty.temp_pool_bytes = 0;
+  const LoadPlan p = Plan(m, release(), target(), empty);
+  const bool from_one_zero = release().operator_metadata_on_user_temp;
+  // Every release that puts metadata on a user temp allocator passes an empty one over.
+  EXPECT_EQ(release().operator_metadata_skips_empty_temp, from_one_zero) << release().version;
+  for (const auto& r : p.requests) {
+    EXPECT_EQ(r.pool, PoolKind::kMethod) << SiteName(r.site);
+    EXPECT_FALSE(r.reset_temp_after);
+  }
+  EXPECT_EQ(p.metadata.on_temp, 0u);
+  EXPECT_EQ(p.metadata.fell_back, from_one_zero ? 2u : 0u);  // two kernel calls
+  LoadOptions none = options();
+  none.temp_allocator = false;
+  RuntimeModel model(release(), Target(target()));
+  const uint64_t platform = release().platform_allocator_when_no_temp
+                                ? uint64_t{model.Layout("PlatformMemoryAllocator").size}
+                                : 0;
+  EXPECT_EQ(Sum(p) + platform, Sum(Plan(m, release(), target(), none)));
+  // A temp pool of 1 B is not empty: the metadata stays on it (main: see the fallback test).
+  if (release().operator_metadata_temp_fallback_dims == 0) {
+    LoadOptions one = options();
+    one.temp_pool_bytes = 1;
+    EXPECT_EQ(Plan(m, release(), target(), one).metadata.on_temp, from_one_zero ? 2u : 0u);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Releases, EveryReleaseAndTarget,
     ::testing::Combine(::testing::Range<size_t>(0, ReleaseVersions().size()),

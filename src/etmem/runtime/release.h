@@ -65,6 +65,10 @@ struct RuntimeTraits {
   bool refuses_external_map_with_named_data = false;  // 0.7: NotSupported instead of merging
   bool boxed_lists = false;                      // R10-R13, R16, R19: EValue holds pointers
   bool operator_metadata_on_user_temp = false;   // R28/R29 go to a non-empty user temp allocator
+  // R28/R29 go to the method allocator when the temp allocator passed is empty: 1.0.0 on,
+  // Method::resolve_operator takes the method allocator when the temp allocator is null or its
+  // size() is 0 (so a 0 B temp pool is a size the load depends on, not "no temp allocator").
+  bool operator_metadata_skips_empty_temp = false;
   // R28/R29 fall back to the method allocator when the temp allocator's size() is below the
   // instruction's worst case, n_args x (sizeof(TensorMeta) + this many DimOrderType): this is
   // kTensorDimensionLimit; 0 = no such fallback (the temp allocator is used whatever its size).

@@ -15,6 +15,9 @@ ReleaseDelta Release_v1_0_0() {
             // resolve_operator uses the user's temp allocator when it is non-null and
             // non-empty, and resets it after every operator (spec §4.6, trap 5).
             t.operator_metadata_on_user_temp = true;
+            // ... "if it is not provided (or an empty one is provided)": allocator == nullptr ||
+            // allocator->size() == 0 takes the method allocator (method.cpp, v1.0.0 to main).
+            t.operator_metadata_skips_empty_temp = true;
             t.max_tensor_rank = 16;  // kTensorDimensionLimit
             t.external_map_null_log = "external_data_map is null";
             // getTensorDataPtr checks the map before loading a planned external tensor.
