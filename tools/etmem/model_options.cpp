@@ -186,8 +186,8 @@ bool ReportRefusals(std::span<const api::Report> reports) {
     const report::Report& r = api::Internal(report);
     for (const auto& m : r.methods) {
       if (!m.plan.refusal) continue;
-      const std::string key = std::string(m.method->name) + '\0' + m.plan.refusal->error + '\0' +
-                              m.plan.refusal->reason;
+      const std::string key = r.program->path + '\0' + std::string(m.method->name) + '\0' +
+                              m.plan.refusal->error + '\0' + m.plan.refusal->reason;
       if (first.empty()) {
         first = api::RefusalLine(r, m);
         alike = key;
@@ -207,7 +207,7 @@ bool ReportRefusals(std::span<const api::Report> reports) {
     for (const std::string& v : releases) list += (list.empty() ? "" : ", ") + v;
     std::cerr << "etmem: " << first << " (so do " << list.substr(list.find(", ") + 2) << ")\n";
   } else if (more > 0) {
-    std::cerr << "etmem: " << first << " (and " << more << " more refusal(s): see the report)\n";
+    std::cerr << "etmem: " << first << " (and " << more << " more refusal(s))\n";
   } else {
     std::cerr << "etmem: " << first << "\n";
   }
