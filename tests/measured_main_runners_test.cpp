@@ -35,11 +35,11 @@ fs::path Program(const std::string& name) {
 }
 
 nlohmann::json Analyze(const std::string& program, const std::string& runner,
-                       const std::string& more = "") {
+                       const std::string& more = "", int exit_code = 0) {
   CliRun r = Etmem("analyze " + Program(program).string() +
                    " --runtime main --target cortex-m --runner " + runner + " --format json" +
                    more);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, exit_code) << r.err;
   return nlohmann::json::parse(r.out, nullptr, false);
 }
 
@@ -127,7 +127,10 @@ TEST(MainRunners, TheIssuesMeasuredPoolsAtMainOnCortexM) {
 // image (150528 B) and refuses any other input size; ETModel reads one output at a time.
 TEST(MainRunners, TheRunnersOwnRefusalsAreReported) {
   if (!HaveRealModels()) GTEST_SKIP() << "no ../shared/models/real";
-  const nlohmann::json mv2 = Analyze("cnn_trained_2025-04-04_34b7e8d", "zephyr-mv2-ethosu");
+  // The runner refusing the program is the verdict: refused, exit 1.
+  const nlohmann::json mv2 =
+      Analyze("cnn_trained_2025-04-04_34b7e8d", "zephyr-mv2-ethosu", "", /*exit_code=*/1);
+  EXPECT_EQ(mv2["verdict"], "refused");
   ASSERT_TRUE(mv2["methods"][0]["runner"].contains("refusals"));
   const auto& refusals = mv2["methods"][0]["runner"]["refusals"];
   ASSERT_EQ(refusals.size(), 1u) << refusals.dump();

@@ -84,13 +84,15 @@ TEST(Summary, JsonHoldsTheValuesTheTextSays) {
   EXPECT_NE(Etmem("summary " + p.string() + " --format csv").exit_code, 0);
 }
 
-// `etmem list ... --format json`: every table as an array of objects, the targets with the
+// `etmem list ... --format json`: every table as {"schema", WHAT: an array of objects}, the targets with the
 // fields the Cortex-M backend's scratch depends on.
 TEST(Summary, ListGivesEveryTableAsJson) {
   for (const char* what : {"runtimes", "targets", "runners", "boards"}) {
     CliRun r = Etmem(std::string("list ") + what + " --format json");
     ASSERT_EQ(r.exit_code, 0) << what << r.err;
-    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const nlohmann::json top = nlohmann::json::parse(r.out);
+    EXPECT_EQ(top["schema"], 1) << what;
+    const nlohmann::json& j = top[what];
     ASSERT_TRUE(j.is_array()) << what;
     EXPECT_GT(j.size(), 4u) << what;
     CliRun text = Etmem(std::string("list ") + what);
@@ -99,7 +101,8 @@ TEST(Summary, ListGivesEveryTableAsJson) {
       ExpectHas(text.out, name);
     }
   }
-  const nlohmann::json targets = nlohmann::json::parse(Etmem("list targets --format json").out);
+  const nlohmann::json targets =
+      nlohmann::json::parse(Etmem("list targets --format json").out)["targets"];
   for (const nlohmann::json& t : targets)
     if (t["name"] == "cortex-m") {
       EXPECT_EQ(t["m_extension"], "mve");

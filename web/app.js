@@ -408,7 +408,9 @@
     // Clearing the old map loads a new (empty) document into its frame: only when there is one.
     if ($('map').srcdoc !== '') $('map').srcdoc = '';
     $('report').hidden = false;
-    status(`${state.program.name} (${state.program.size_bytes} B): ${state.report.methods.length} method(s), ExecuTorch ${state.report.runtime}, ${state.report.target}`);
+    // The verdict is the library's (docs/json.md): the same the command line's exit status says.
+    status(`${state.program.name} (${state.program.size_bytes} B): ${state.report.methods.length} method(s), ExecuTorch ${state.report.runtime}, ${state.report.target}` +
+           (state.report.verdict_detail && state.report.verdict_detail.judged.length ? `; verdict: ${state.report.verdict.replace(/_/g, ' ')}` : ''));
     timing.analyze_ms = t1 - t0;
     timing.draw_ms = performance.now() - t1;
     return true;

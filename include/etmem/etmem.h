@@ -66,12 +66,20 @@ class Error : public std::runtime_error {
   ErrorKind kind_;
 };
 
+// `etmem analyze --budget`: what a firmware build may spend (ParseBudget, ReadBudgetFile below).
+struct Budget {
+  std::optional<uint64_t> ram;    // per method: method pool + planned buffers + temp load peak
+  std::optional<uint64_t> flash;  // the program file
+};
+
 // The options of `etmem analyze` (and of header, summary, diff), with the same meanings and
 // defaults. Every figure a report prints states the assumptions these choose.
 struct Options {
   // --runtime: the ExecuTorch release the firmware is built with, "0.3" ... or a full version
   // "1.4.1", or "main" (the newest modelled snapshot of main, e.g. "main-20260822-cff6f4dd");
-  // empty: the newest modelled release. "all" (every published release) only in AnalyzeAll.
+  // empty: the newest modelled release, the default; then, where a pool (or a budget) is judged,
+  // every published release is judged too and the report says where the verdict would differ
+  // (Report::default_release). "all" (every published release) only in AnalyzeAll.
   std::string runtime;
   // --target: a built-in ABI (cortex-m, riscv32, xtensa, aarch64, x86_64) or the path of a
   // target file (.json). "all" only in AnalyzeAll.
@@ -114,6 +122,8 @@ struct Options {
   // false: totals and the largest allocations only, much faster on large programs; rendering
   // such a report as JSON is an Error.
   bool keep_allocations = true;
+  // --budget: judged with the pools (the report's verdict); unset: no budget.
+  std::optional<Budget> budget;
 };
 
 // A program read and verified once, for any number of analyses. Cheap to copy (shared).
@@ -242,6 +252,46 @@ struct Assumptions {
   std::string runner;   // empty: the portable executor_runner; else the runner and its options
 };
 
+// The version of every verb's JSON shape: its top-level "schema" member (docs/json.md).
+inline constexpr int kJsonSchema = 1;
+
+// The verdict: one value, computed once (src/etmem/report/verdict.h) over everything judged
+// (the method pool; the temp pool at load and at every instruction while running; a runner's
+// pools and refusals; a budget; a board's regions; a firmware image's pools), from which every
+// verb's exit status, JSON "verdict" and text come (ExitStatus).
+enum class VerdictKind { kFits, kUnknown, kDoesNotFit, kRefused };
+struct Verdict {
+  VerdictKind kind = VerdictKind::kFits;
+  std::string where;             // not fits: "ExecuTorch 1.4.1, cortex-m, method 'forward'"
+  std::string step;              // not fits: the failing (or unknown) step, in words
+  std::vector<std::string> log;  // not fits: the runtime's line (then the kernel's, runner's)
+  std::vector<std::string> judged;  // what was judged, one phrase each
+  std::string name() const;  // "fits", "unknown", "does_not_fit", "refused" (the JSON's words)
+  std::string line() const;  // "does not fit: ExecuTorch 1.4.1, cortex-m, method 'forward': ..."
+};
+// 0 fits (everything judged fits and every release asked loads the program); 1 does not fit or
+// refused; 2 unknown (etmem could not judge). The command line's exit status, for every verb.
+int ExitStatus(const Verdict& verdict);
+
+// Where the release was the default (Options::runtime empty) and something is judged: the verdict
+// at every other published release, the releases whose verdict differs in ranges.
+struct ReleaseRange {
+  std::string first, last;  // "0.2.0", "0.7.0" (the same for one release)
+  VerdictKind kind = VerdictKind::kFits;
+  // The method pool they need, smallest and largest over the range (unset: refused, or the
+  // methods of a release need different sizes).
+  std::optional<uint64_t> min_method_pool_bytes, max_method_pool_bytes;
+  std::string error, reason;  // refused: the runtime's error and why
+};
+struct DefaultRelease {
+  std::string runtime;  // the default, "1.4.1"
+  VerdictKind kind = VerdictKind::kFits;
+  std::vector<ReleaseRange> others;  // where the verdict differs, in release order
+  // "FITS at 1.4.1, the default; REFUSED at 0.1.0 (InvalidArgument); DOES NOT FIT at
+  // 0.2.0–0.7.0 (4266–4298 B needed): pass --runtime"
+  std::string line;
+};
+
 // The report of one (release, target) pair: what `etmem analyze` prints. Cheap to copy.
 class Report {
  public:
@@ -250,6 +300,8 @@ class Report {
   Assumptions assumptions() const;
   std::vector<MethodSummary> methods() const;
   std::vector<std::string> notes() const;  // conditions under which the figures would not apply
+  Verdict verdict() const;  // everything this pair judges (Judge of this report alone)
+  std::optional<DefaultRelease> default_release() const;
   // `etmem analyze --format F` for this pair (with a final newline).
   std::string Render(Format format, const RenderOptions& options = {}) const;
 
@@ -272,8 +324,11 @@ Report Analyze(const Program& program, const Options& options, const Board& boar
 // Every pair the options name ("all" allowed in runtime and target), releases outer, targets
 // inner: `etmem analyze --runtime all --target all`.
 std::vector<Report> AnalyzeAll(const Program& program, const Options& options = {});
+// The verdict over every report (the worst wins: refused, then does not fit, then unknown).
+Verdict Judge(std::span<const Report> reports);
 // What `etmem analyze` prints for these reports: one report as Report::Render; several as a
-// table (kText), a JSON array, or one CSV / Markdown table.
+// table (kText), one JSON object {"schema", "verdict", "results": [each report's object]}, or
+// one CSV / Markdown table.
 std::string Render(std::span<const Report> reports, Format format,
                    const RenderOptions& options = {});
 
@@ -307,7 +362,8 @@ class JsonValue {
  private:
   std::shared_ptr<const Impl> impl_;
 };
-// One report: its object; several: the array of them (what Render(reports, kJson) prints).
+// One report: its object; several: one object whose "results" are theirs (what
+// Render(reports, kJson) prints).
 // As there, a report made without keep_allocations is an Error.
 JsonValue ToJsonValue(std::span<const Report> reports);
 
@@ -390,13 +446,11 @@ struct PlanResult {
   bool sound = true;   // every method's plan is sound (the command exits 1 when not)
 };
 PlanResult Plan(const Program& program, const PlanOptions& options = {});
+// Not sound: does not fit (the step names the method), else fits.
+Verdict Judge(const PlanResult& plan);
 
 // `etmem analyze --budget` / `--budget-file`: what a firmware build may spend, checked against
-// reports. Sizes are bytes or "64K", "1M", "1G" (1024-based).
-struct Budget {
-  std::optional<uint64_t> ram;    // per method: method pool + planned buffers + temp load peak
-  std::optional<uint64_t> flash;  // the program file
-};
+// reports (Budget: above, with Options). Sizes are bytes or "64K", "1M", "1G" (1024-based).
 // "ram=64K,flash=256K" (--budget); an Error (kInvalidArgument) names the spec and the problem.
 Budget ParseBudget(const std::string& spec);
 // A budget file: "ram = 64K" / "flash = 256K" lines, '#' comments (--budget-file); kIo when it
@@ -478,6 +532,9 @@ class BoardFit {
 // Fits `method` (empty: the report's first) of `report` on `board`. A method the release
 // refuses is an Error (kUnsupported) with the command line's line.
 BoardFit Fit(const Report& report, const Board& board, const std::string& method = "");
+// The placement's verdict (fits, or does not fit with the bytes short) with the analysis's own
+// (a pool or budget it judges).
+Verdict Judge(const BoardFit& fit);
 
 // `etmem check PROGRAM LOG`: a device log (include/etmem/recording_allocator.h's records,
 // ExecuTorch's "Memory allocation failed" line, or a runner's memory report) compared with the
@@ -504,6 +561,8 @@ struct CheckResult {
 // in the web page's WebAssembly build, which checks no device log.)
 CheckResult Check(const Program& program, const std::string& log_path,
                   const CheckOptions& options = {});
+// Reproduced: fits; not: does not fit; stopped with an error: unknown.
+Verdict Judge(const CheckResult& result);
 
 // `etmem measure PROGRAM --executorch TREE`: builds etmem's harness against the user's
 // ExecuTorch source tree with their compiler, loads each method on that real runtime with a
@@ -540,6 +599,8 @@ struct MeasureResult {
 // Invalid input, a tree that is not ExecuTorch or does not build throw (after what was printed).
 MeasureResult Measure(const std::string& program_path, const MeasureOptions& options,
                       const std::function<void(const std::string&)>& print);
+// Every method matches the prediction: fits; else does not fit.
+Verdict Judge(const MeasureResult& result);
 
 // `etmem probe`: a custom build's ABI and runtime type layouts measured with its own (cross)
 // compiler (the sizes of objects in the object file it compiles; nothing runs), written as a
@@ -713,6 +774,9 @@ FirmwareReport CheckFirmware(std::span<const std::byte> bytes, const std::string
                              const FirmwareOptions& options);
 // `etmem firmware --format F` (kText or kJson; other formats are an Error), with a final newline.
 std::string Render(const FirmwareReport& report, Format format);
+// Every pool of every method the image's runner loads: a refusal is refused, a pool too small
+// does not fit, a pool that holds the known peaks while some requests are unknown is unknown.
+Verdict Judge(const FirmwareReport& report);
 
 // `etmem list runtimes|targets` (boards: Boards()).
 struct ReleaseInfo {

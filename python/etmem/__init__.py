@@ -191,7 +191,8 @@ def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="ru
             external_data=False, backends=None, runner=None, *, method=None, temp_pool=None,
             kernels=None):
     """``etmem analyze PROGRAM --format json``: the report as a dict (exactly the JSON's
-    content); with runtime or target "all", the list of them (releases outer, targets inner).
+    content); with runtime or target "all", one dict {"schema", "verdict", "verdict_detail",
+    "results": [one per pair, releases outer, targets inner]} (docs/json.md).
 
     >>> r = etmem.analyze(open("cnn.pte", "rb").read(), runtime="0.3", pool=4096)
     >>> r["methods"][0]["method_allocator"]["bytes"], r["methods"][0]["pool_check"]["log"]

@@ -220,7 +220,8 @@ class PythonBuilder final : public api::JsonVisitor {
   runtime, target, pool_align, temp, pool, external_data, std::move(backends), std::move(runner), \
       method, temp_pool, std::move(kernels)
 
-// `etmem analyze --format json` for the pairs: one object, or an array with "all".
+// `etmem analyze --format json` for the pairs: one object, or with "all" one object whose
+// "results" are theirs.
 std::string AnalyzeJson(const py::object& program, ETMEM_MODEL_ARGS) {
   const api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
   const api::Program p = LoadProgram(program);
@@ -228,7 +229,8 @@ std::string AnalyzeJson(const py::object& program, ETMEM_MODEL_ARGS) {
   return api::Render(AnalyzePairs(p, o), api::Format::kJson);
 }
 
-// The same as Python values: a dict, or a list of them with "all".
+// The same as Python values: a dict (with "all": {"schema", "verdict", "verdict_detail",
+// "results": [a dict per pair]}).
 py::object Analyze(const py::object& program, ETMEM_MODEL_ARGS) {
   const api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
   const api::Program p = LoadProgram(program);
@@ -365,6 +367,18 @@ py::dict Fit(const py::object& program, const py::object& board,
     if (fitted_program) bytes = fit->FittedProgram();
   }
   py::dict d;
+  // The members every judging verb's JSON has (docs/json.md), as `etmem fit --format json`.
+  const api::Verdict verdict = api::Judge(*fit);
+  d["schema"] = api::kJsonSchema;
+  d["verdict"] = verdict.name();
+  py::dict detail;
+  detail["judged"] = verdict.judged;
+  if (verdict.kind != api::VerdictKind::kFits) {
+    detail["where"] = verdict.where;
+    detail["step"] = verdict.step;
+    detail["log"] = verdict.log;
+  }
+  d["verdict_detail"] = detail;
   d["method"] = fit->method();
   d["board"] = b.name();
   d["fits"] = fit->fits();

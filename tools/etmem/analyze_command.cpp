@@ -1,6 +1,7 @@
 // `etmem analyze`: the method-allocator requirement of a program for one or all (release,
-// target) pairs, through the public API (include/etmem/etmem.h). Owns the exit code, the
-// budget and the refusal lines. Not: building or printing the reports (api/).
+// target) pairs, through the public API (include/etmem/etmem.h). Owns reading the budget and the
+// refusal and budget lines on stderr. Not: building or printing the reports, or the verdict the
+// exit status comes from (api::Judge).
 #include <iostream>
 #include <memory>
 
@@ -24,19 +25,15 @@ struct AnalyzeArgs {
 // Every (release, target) pair asked for, analysed over the one parsed program. A table of
 // many pairs, or one pair in text, needs only totals and the largest allocations; JSON and
 // --allocations print every allocation.
-std::vector<api::Report> AnalyzeAll(const api::Program& program, const AnalyzeArgs& args) {
+std::vector<api::Report> AnalyzeAll(const api::Program& program, const AnalyzeArgs& args,
+                                   const std::optional<api::Budget>& budget) {
   api::Options o = ToApiOptions(args.model);
+  o.budget = budget;
   o.pool = args.pool;
   o.method = args.method;
   const bool single = args.model.runtime != "all" && args.model.target != "all";
   o.keep_allocations = args.format == "json" || (single && args.allocations);
   return api::AnalyzeAll(program, o);
-}
-
-bool AnyDoesNotFit(const report::Report& r) {
-  for (const auto& m : r.methods)
-    if (m.pool_does_not_fit()) return true;
-  return false;
 }
 
 api::Format FormatOf(const std::string& name) {
@@ -58,15 +55,10 @@ std::optional<api::Budget> LoadBudget(const AnalyzeArgs& args, std::string& erro
   }
 }
 
-// Prints a line per exceeded item on stderr; true when something is over budget.
-bool OverBudget(const std::vector<api::Report>& reports, const api::Budget& budget) {
-  bool over = false;
-  for (const api::BudgetItem& c : api::CheckBudget(reports, budget)) {
-    if (!c.over) continue;
-    std::cerr << "etmem: " << c.message << "\n";
-    over = true;
-  }
-  return over;
+// Prints a line per exceeded item on stderr (the verdict holds them too).
+void PrintOverBudget(const std::vector<api::Report>& reports, const api::Budget& budget) {
+  for (const api::BudgetItem& c : api::CheckBudget(reports, budget))
+    if (c.over) std::cerr << "etmem: " << c.message << "\n";
 }
 
 int RunAnalyze(const AnalyzeArgs& args) {
@@ -74,17 +66,13 @@ int RunAnalyze(const AnalyzeArgs& args) {
   // The budget is read before the pairs are analysed, its error reported after theirs.
   std::string budget_error;
   const std::optional<api::Budget> budget = LoadBudget(args, budget_error);
-  const std::vector<api::Report> analysed = AnalyzeAll(program, args);
+  const std::vector<api::Report> analysed = AnalyzeAll(program, args, budget);
   if (!budget_error.empty()) return FailInvalid(budget_error);
   std::cout << api::Render(analysed, FormatOf(args.format), {.all_allocations = args.allocations});
-  bool refused = false;
-  for (const api::Report& r : analysed) refused |= ReportRefusals(api::Internal(r));
-  if (refused) return kExitInvalid;
-  bool over_budget = false;
-  if (budget) over_budget = OverBudget(analysed, *budget);
-  for (const api::Report& r : analysed)
-    if (AnyDoesNotFit(api::Internal(r))) return kExitDoesNotFit;
-  return over_budget ? kExitDoesNotFit : kExitOk;
+  // A refusal is one line on stderr (whatever the number of releases); the budget's lines when
+  // every method has figures to hold to it.
+  if (!ReportRefusals(analysed) && budget) PrintOverBudget(analysed, *budget);
+  return ExitFor(api::Judge(analysed));
 }
 
 }  // namespace

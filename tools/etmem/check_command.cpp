@@ -36,8 +36,8 @@ int RunCheck(const CheckArgs& args) {
   options.format = args.format == "json" ? api::Format::kJson : api::Format::kText;
   const api::CheckResult result = api::Check(program, args.log, options);
   std::cout << result.output;
-  if (!result.error.empty()) return FailInvalid(result.error);
-  return result.reproduced ? kExitOk : kExitDoesNotFit;
+  if (!result.error.empty()) FailInvalid(result.error);
+  return ExitFor(api::Judge(result));
 }
 
 }  // namespace

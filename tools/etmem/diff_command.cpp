@@ -26,9 +26,9 @@ int RunDiff(const DiffArgs& args) {
                              : args.format == "md" ? api::Format::kMarkdown
                                                    : api::Format::kText;
   std::cout << api::Diff(old_report, new_report, format);
-  const bool refused_old = ReportRefusals(api::Internal(old_report));
-  const bool refused_new = ReportRefusals(api::Internal(new_report));
-  return refused_old || refused_new ? kExitInvalid : kExitOk;
+  const std::vector<api::Report> both = {old_report, new_report};
+  ReportRefusals(both);
+  return ExitFor(api::Judge(both));
 }
 
 }  // namespace

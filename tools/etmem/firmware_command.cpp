@@ -34,7 +34,7 @@ int RunFirmware(const FirmwareArgs& args) {
   if (!args.board.board.empty()) o.board = LoadBoard(args.board);
   const api::FirmwareReport r = api::CheckFirmware(args.image, o);
   std::cout << api::Render(r, args.format == "json" ? api::Format::kJson : api::Format::kText);
-  return r.fits() ? kExitOk : kExitDoesNotFit;
+  return ExitFor(api::Judge(r));
 }
 
 }  // namespace

@@ -28,12 +28,12 @@ int RunFit(const FitArgs& args) {
   const api::Program program = api::Program::Open(args.program);
   const api::Board board = LoadBoard(args.board);
   const api::Report report = BuildSingleReport(program, args.model, args.method, &board);
-  if (ReportRefusals(api::Internal(report))) return kExitInvalid;
+  if (ReportRefusals(report)) return ExitFor(report.verdict());
   const api::BoardFit fit = api::Fit(report, board, args.method);
   std::optional<api::BoardFit::Written> written;
   if (!args.output.empty()) written = fit.Write(args.output);
   std::cout << fit.Render(args.format == "json" ? api::Format::kJson : api::Format::kText, written);
-  return fit.fits() ? kExitOk : kExitDoesNotFit;
+  return ExitFor(api::Judge(fit));
 }
 
 }  // namespace

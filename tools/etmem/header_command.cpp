@@ -60,13 +60,14 @@ int RunHeader(const HeaderArgs& args) {
   }
   const api::Report report = BuildSingleReport(program, args.model, args.method,
                                                options.board ? &*options.board : nullptr);
-  if (ReportRefusals(api::Internal(report))) return kExitInvalid;
+  if (ReportRefusals(report)) return ExitFor(report.verdict());
   const std::string text = api::Header(report, options);
   if (!args.linker_script.empty())
     if (int rc = Write(api::HeaderLinkerScript(report, options), args.linker_script);
         rc != kExitOk)
       return rc;
-  return Write(text, args.output);
+  if (int rc = Write(text, args.output); rc != kExitOk) return rc;
+  return ExitFor(report.verdict());
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ int RunMeasure(const MeasureArgs& args) {
   if (!args.given("--target")) options.model.target.clear();    // the host's
   const api::MeasureResult result = api::Measure(
       args.program, options, [](const std::string& text) { std::cout << text << std::flush; });
-  return result.exit_code == 0 ? kExitOk : kExitDoesNotFit;
+  return ExitFor(api::Judge(result));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "model_options.h"
 
 #include <charconv>
+#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <string_view>
@@ -104,8 +105,10 @@ api::Options ToApiOptions(const ModelArgs& args) {
 void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
   const std::string all = all_allowed ? ", or all" : "";
   cmd->add_option("--runtime", args.runtime,
-                  "ExecuTorch release: 0.1 ... 1.4, 1.4.1, or main (a pinned snapshot)" + all)
-      ->capture_default_str();
+                  "ExecuTorch release: 0.1 ... 1.4, 1.4.1, or main (a pinned snapshot)" + all +
+                      " (default: " + runtime::ReleaseVersions().back() +
+                      ", the newest; where a pool is judged, the other releases whose verdict "
+                      "differs are named)");
   cmd->add_option("--target", args.target,
                   "cortex-m, riscv32, xtensa, aarch64, x86_64, a target file (.json)" + all)
       ->capture_default_str();
@@ -168,14 +171,48 @@ int FailInvalid(const std::string& message) {
   return kExitInvalid;
 }
 
-bool ReportRefusals(const report::Report& r) {
-  bool any = false;
-  for (const auto& m : r.methods) {
-    if (!m.plan.refusal) continue;
-    std::cerr << "etmem: " << api::RefusalLine(r, m) << "\n";
-    any = true;
+bool ReportRefusals(std::span<const api::Report> reports) {
+  std::string first;
+  size_t more = 0;
+  std::vector<std::string> releases;  // the releases refusing, when they refuse alike
+  std::string alike;                  // the first refusal's method, error and reason
+  bool same = true;
+  for (const api::Report& report : reports) {
+    const report::Report& r = api::Internal(report);
+    for (const auto& m : r.methods) {
+      if (!m.plan.refusal) continue;
+      const std::string key = r.program->path + '\0' + std::string(m.method->name) + '\0' +
+                              m.plan.refusal->error + '\0' + m.plan.refusal->reason;
+      if (first.empty()) {
+        first = api::RefusalLine(r, m);
+        alike = key;
+      } else {
+        ++more;
+        same &= key == alike;
+      }
+      if (std::find(releases.begin(), releases.end(), r.assumptions.runtime) == releases.end())
+        releases.push_back(r.assumptions.runtime);
+    }
   }
-  return any;
+  if (first.empty()) return false;
+  if (more > 0 && same && releases.size() == 1) {
+    std::cerr << "etmem: " << first << " (at every target asked)\n";
+  } else if (more > 0 && same) {
+    std::string list;
+    for (const std::string& v : releases) list += (list.empty() ? "" : ", ") + v;
+    std::cerr << "etmem: " << first << " (so do " << list.substr(list.find(", ") + 2) << ")\n";
+  } else if (more > 0) {
+    std::cerr << "etmem: " << first << " (and " << more << " more refusal(s))\n";
+  } else {
+    std::cerr << "etmem: " << first << "\n";
+  }
+  return true;
 }
+
+bool ReportRefusals(const api::Report& report) {
+  return ReportRefusals(std::span<const api::Report>(&report, 1));
+}
+
+int ExitFor(const api::Verdict& verdict) { return api::ExitStatus(verdict); }
 
 }  // namespace etmem::cli

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,9 @@
 namespace etmem::cli {
 
 struct ModelArgs {
-  std::string runtime = runtime::ReleaseVersions().back();  // the newest modelled
+  // Empty: not given, the newest modelled release; the library then judges every published
+  // release too and says where the verdict would differ (api::Options::runtime).
+  std::string runtime;
   std::string target = "cortex-m";
   std::optional<uint32_t> pool_align;
   std::string temp = "runner";
@@ -79,7 +82,12 @@ int Guarded(const std::function<int()>& run);
 // Prints "etmem: <message>" on stderr and returns kExitInvalid.
 int FailInvalid(const std::string& message);
 
-// Prints one line per refused method on stderr; true when there was one.
-bool ReportRefusals(const report::Report& report);
+// Prints at most one line on stderr for every refused method of `reports` together (the first
+// refusal, and how many more); true when there was one.
+bool ReportRefusals(std::span<const api::Report> reports);
+bool ReportRefusals(const api::Report& report);
+
+// The exit status of a verdict (api::ExitStatus): every verb's, from its verdict alone.
+int ExitFor(const api::Verdict& verdict);
 
 }  // namespace etmem::cli

@@ -59,7 +59,7 @@ int RunPlan(const PlanArgs& args) {
   OutputTo out(args.output);
   if (!out.ok()) return FailInvalid(args.output + ": cannot write");
   std::cout << plan.output;
-  return plan.sound ? kExitOk : kExitDoesNotFit;
+  return ExitFor(api::Judge(plan));
 }
 
 }  // namespace

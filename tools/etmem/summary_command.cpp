@@ -23,10 +23,10 @@ struct SummaryArgs {
 int RunSummary(const SummaryArgs& args) {
   const api::Report analysed = BuildSingleReport(api::Program::Open(args.program), args.model,
                                                  args.method);
-  if (ReportRefusals(api::Internal(analysed))) return kExitInvalid;
-  std::cout << api::Summary(analysed,
-                            args.format == "json" ? api::Format::kJson : api::Format::kText);
-  return kExitOk;
+  if (!ReportRefusals(analysed))
+    std::cout << api::Summary(analysed,
+                              args.format == "json" ? api::Format::kJson : api::Format::kText);
+  return ExitFor(analysed.verdict());
 }
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include "etmem/report/markdown_report.h"
 #include "etmem/report/replan_text.h"
 #include "etmem/report/text_report.h"
+#include "etmem/report/verdict.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"
 
@@ -123,7 +124,49 @@ std::vector<abi::Abi> SelectTargets(const std::string& v) {
   return {Take(abi::ResolveTarget(v))};
 }
 
-Report Wrap(const Program& program, report::Report r, const Options& options) {
+// The verdict at every published release but `r`'s, where `r` rests on the default release and
+// judges something: each release analysed with the same options (totals only).
+std::optional<report::DefaultRelease> OtherReleases(const Program& program, const report::Report& r,
+                                                    const Options& options,
+                                                    const abi::Abi& target) {
+  const report::Verdict verdict = report::Judge(r);
+  if (verdict.judged.empty()) return std::nullopt;
+  Options o = options;
+  o.keep_allocations = false;
+  std::vector<std::string> versions, errors;
+  std::vector<std::optional<report::Report>> built;
+  for (const runtime::RuntimeTraits& release : runtime::AllReleases()) {
+    versions.push_back(release.version);
+    errors.emplace_back();
+    built.emplace_back();
+    if (release.version == r.assumptions.runtime) {
+      built.back() = r;  // the default itself: never differs
+      continue;
+    }
+    Result<report::ReportOptions> ro = MakeReportOptions(o, release, target);
+    if (!ro) {
+      errors.back() = ro.error().message;
+      continue;
+    }
+    runtime::RuntimeModel model(release, target);
+    Result<report::Report> b = report::BuildReport(program.impl().view, model, *ro);
+    if (!b) {
+      errors.back() = b.error().message;
+      continue;
+    }
+    b->budget = r.budget;
+    built.back() = std::move(*b);
+  }
+  std::vector<const report::Report*> reports;
+  for (const auto& b : built) reports.push_back(b ? &*b : nullptr);
+  return report::CompareReleases(r.assumptions.runtime, verdict.kind, versions, reports, errors);
+}
+
+Report Wrap(const Program& program, report::Report r, const Options& options,
+            const abi::Abi* target = nullptr) {
+  if (options.budget) r.budget = report::Budget{options.budget->ram, options.budget->flash};
+  if (target && options.runtime.empty())
+    r.default_release = OtherReleases(program, r, options, *target);
   return Report(std::make_shared<const Report::Impl>(
       Report::Impl{program, std::move(r), options.keep_allocations, options}));
 }
@@ -257,6 +300,62 @@ std::vector<MethodSummary> Report::methods() const {
 
 std::vector<std::string> Report::notes() const { return impl_->report.notes; }
 
+namespace {
+VerdictKind ToApi(report::VerdictKind k) {
+  switch (k) {
+    case report::VerdictKind::kFits: return VerdictKind::kFits;
+    case report::VerdictKind::kUnknown: return VerdictKind::kUnknown;
+    case report::VerdictKind::kDoesNotFit: return VerdictKind::kDoesNotFit;
+    case report::VerdictKind::kRefused: return VerdictKind::kRefused;
+  }
+  return VerdictKind::kUnknown;
+}
+report::VerdictKind FromApi(VerdictKind k) {
+  switch (k) {
+    case VerdictKind::kFits: return report::VerdictKind::kFits;
+    case VerdictKind::kUnknown: return report::VerdictKind::kUnknown;
+    case VerdictKind::kDoesNotFit: return report::VerdictKind::kDoesNotFit;
+    case VerdictKind::kRefused: return report::VerdictKind::kRefused;
+  }
+  return report::VerdictKind::kUnknown;
+}
+}  // namespace
+
+Verdict ToApi(const report::Verdict& v) {
+  return {ToApi(v.kind), v.where, v.step, v.log, v.judged};
+}
+report::Verdict FromApi(const Verdict& v) {
+  report::Verdict out;
+  out.kind = FromApi(v.kind);
+  out.where = v.where;
+  out.step = v.step;
+  out.log = v.log;
+  out.judged = v.judged;
+  return out;
+}
+
+std::string Verdict::name() const { return report::VerdictName(FromApi(kind)); }
+std::string Verdict::line() const { return report::VerdictLine(FromApi(*this)); }
+int ExitStatus(const Verdict& verdict) { return report::ExitStatus(FromApi(verdict.kind)); }
+
+Verdict Report::verdict() const { return ToApi(report::Judge(impl_->report)); }
+
+std::optional<DefaultRelease> Report::default_release() const {
+  const std::optional<report::DefaultRelease>& d = impl_->report.default_release;
+  if (!d) return std::nullopt;
+  DefaultRelease out{d->runtime, ToApi(d->kind), {}, d->Line()};
+  for (const report::ReleaseVerdicts& o : d->others)
+    out.others.push_back({o.first, o.last, ToApi(o.kind), o.min_method_pool_bytes,
+                          o.max_method_pool_bytes, o.error, o.reason});
+  return out;
+}
+
+Verdict Judge(std::span<const Report> reports) {
+  report::Verdict v;
+  for (const Report& r : reports) v.Add(report::Judge(Internal(r)));
+  return ToApi(v);
+}
+
 std::string Report::Render(Format format, const RenderOptions& options) const {
   return api::Render(std::span<const Report>(this, 1), format, options);
 }
@@ -274,7 +373,8 @@ std::vector<Report> AnalyzeAll(const Program& program, const Options& options) {
   std::vector<report::Report> built = Take(report::BuildReports(program.impl().view, pairs));
   std::vector<Report> out;
   out.reserve(built.size());
-  for (report::Report& r : built) out.push_back(Wrap(program, std::move(r), options));
+  for (size_t i = 0; i < built.size(); ++i)
+    out.push_back(Wrap(program, std::move(built[i]), options, &pairs[i].target));
   return out;
 }
 
@@ -284,7 +384,7 @@ Report AnalyzeOne(const Program& program, const Options& options,
   CheckOptionValues(options);
   runtime::RuntimeModel model(release, target);
   report::ReportOptions o = Take(MakeReportOptions(options, release, target));
-  return Wrap(program, Take(report::BuildReport(program.impl().view, model, o)), options);
+  return Wrap(program, Take(report::BuildReport(program.impl().view, model, o)), options, &target);
 }
 }  // namespace
 
@@ -312,14 +412,17 @@ std::string Render(std::span<const Report> reports, Format format, const RenderO
   switch (format) {
     case Format::kJson: {
       std::ostringstream out;
-      if (!single) out << '[';
-      for (size_t i = 0; i < reports.size(); ++i) {
-        if (!reports[i].impl().kept_allocations)
+      std::vector<const report::Report*> internal;
+      for (const Report& r : reports) {
+        if (!r.impl().kept_allocations)
           ThrowArgument("JSON lists every allocation: analyze with keep_allocations");
-        if (i > 0) out << ",\n";
-        report::WriteJson(out, Internal(reports[i]));
+        internal.push_back(&Internal(r));
       }
-      out << (single ? "\n" : "]\n");
+      if (single)
+        report::WriteJson(out, *internal.front());
+      else
+        report::WriteJsonResults(out, internal);
+      out << "\n";
       return out.str();
     }
     case Format::kCsv: return report::ToCsv(Copies(reports));
@@ -339,13 +442,14 @@ std::string Render(std::span<const Report> reports, Format format, const RenderO
 
 struct JsonValue::Impl {
   std::vector<Report> reports;
-  bool array = false;  // several reports: the array of them
+  bool array = false;  // several reports: {schema, verdict, verdict_detail, results}
 };
 
 void JsonValue::Visit(JsonVisitor& visitor) const {
-  if (impl_->array) visitor.BeginArray(impl_->reports.size());
-  for (const Report& r : impl_->reports) report::VisitJson(Internal(r), visitor);
-  if (impl_->array) visitor.EndArray();
+  if (!impl_->array) return report::VisitJson(Internal(impl_->reports.front()), visitor);
+  std::vector<const report::Report*> internal;
+  for (const Report& r : impl_->reports) internal.push_back(&Internal(r));
+  report::VisitJsonResults(internal, visitor);
 }
 
 JsonValue ToJsonValue(std::span<const Report> reports) {
@@ -401,9 +505,12 @@ std::string Header(const Program& program, const Options& options, const HeaderO
 std::string Diff(const Report& old_report, const Report& new_report, Format format) {
   const report::ProgramDiff diff = report::DiffReports(Internal(old_report), Internal(new_report));
   switch (format) {
-    case Format::kJson:
-      return report::DiffToJson(diff).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
-             "\n";
+    case Format::kJson: {
+      nlohmann::json j = report::DiffToJson(diff);
+      j.update(report::VerdictMembers(FromApi(
+          Judge(std::vector<Report>{old_report, new_report}))));
+      return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    }
     case Format::kMarkdown: return report::DiffToMarkdown(diff);
     case Format::kText: return report::DiffToText(diff);
     case Format::kCsv: break;

@@ -449,3 +449,13 @@ CheckResult Check(const Program& program, const std::string& log, const CheckOpt
 }
 
 }  // namespace etmem::api
+
+namespace etmem::api {
+
+Verdict Judge(const CheckResult& result) {
+  return ToApi(report::OutcomeVerdict(
+      result.reproduced, "the device log against the prediction",
+      "the prediction for the given assumptions does not reproduce the log", result.error));
+}
+
+}  // namespace etmem::api

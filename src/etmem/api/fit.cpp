@@ -316,16 +316,23 @@ std::vector<FitRegion> BoardFit::regions() const {
 
 std::string BoardFit::Render() const { return FitText(Internal(impl_->report), impl_->fit); }
 
+namespace {
+report::FitValues ValuesOf(const BoardFit& f) {
+  return {f.method(), f.board().name(),  f.board().file(), f.fits(),
+          f.splits(), f.short_bytes(),   f.lower_bound_short_bytes(),
+          f.lower_bound_reason(),        f.regions(),      f.placement(),
+          f.notes()};
+}
+}  // namespace
+
+Verdict Judge(const BoardFit& fit) {
+  return ToApi(report::JudgeFit(ValuesOf(fit), Internal(fit.impl().report)));
+}
+
 std::string BoardFit::Render(Format format, const std::optional<Written>& written) const {
   switch (format) {
     case Format::kText: return Render() + (written ? report::FitWrittenLine(splits(), *written) : "");
-    case Format::kJson: {
-      const report::FitValues values{method(),  board().name(),           board().file(),
-                                     fits(),    splits(),                 short_bytes(),
-                                     lower_bound_short_bytes(), lower_bound_reason(), regions(),
-                                     placement(), notes()};
-      return report::FitJson(values, Internal(impl_->report), written);
-    }
+    case Format::kJson: return report::FitJson(ValuesOf(*this), Internal(impl_->report), written);
     case Format::kCsv:
     case Format::kMarkdown: break;
   }

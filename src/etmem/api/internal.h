@@ -13,6 +13,7 @@
 #include "etmem/pte/program_view.h"
 #include "etmem/report/c_header.h"
 #include "etmem/report/report.h"
+#include "etmem/report/verdict.h"
 #include "etmem/etmem.h"
 
 namespace etmem::api {
@@ -51,6 +52,10 @@ report::CHeaderBoard HeaderBoard(const board::ProgramFit& fit, bool runner);
 // "ID=BYTES[:ALIGN]" (--backend): what backend ID's init() takes from the method allocator, or
 // the one-line error naming the option.
 Result<std::pair<std::string, runtime::DeclaredBackendInit>> ParseBackend(const std::string& s);
+
+// The public verdict of an internal one, and back (the same kinds).
+Verdict ToApi(const report::Verdict& v);
+report::Verdict FromApi(const Verdict& v);
 
 // The internal report of a public one (for the command line's own printing).
 inline const report::Report& Internal(const Report& r) { return r.impl().report; }

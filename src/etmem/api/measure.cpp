@@ -174,3 +174,13 @@ MeasureResult Measure(const std::string& program_path, const MeasureOptions& opt
 }
 
 }  // namespace etmem::api
+
+namespace etmem::api {
+
+Verdict Judge(const MeasureResult& result) {
+  return ToApi(report::OutcomeVerdict(
+      result.exit_code == 0, "the real runtime's calls against the prediction",
+      "a method's calls on the real runtime differ from the prediction"));
+}
+
+}  // namespace etmem::api

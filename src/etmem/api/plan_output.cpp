@@ -23,6 +23,7 @@
 #include "etmem/plan/duplicate_constants.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/report/html_report.h"
+#include "etmem/report/json_report.h"
 #include "etmem/runtime/labels.h"
 #include "etmem/runtime/sites.h"
 
@@ -382,9 +383,14 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
     for (const plan::DuplicateConstants& g : duplicates) notes.push_back(DuplicateLine(view, g));
     out << Html(plans, Internal(*rep), args, view.path, notes);
   } else if (args.format == PlanFormat::kJson) {
+    bool sound = true;
+    for (const MethodPlan& p : plans) sound = sound && p.validation.sound();
     nlohmann::json j{{"program", view.path}, {"alignment", args.alignment},
                      {"methods", nlohmann::json::array()},
                      {"duplicate_constants", DuplicatesJson(view, duplicates)}};
+    j.update(report::VerdictMembers(report::OutcomeVerdict(
+        sound, "the planned memory's soundness",
+        "a method's memory plan is not sound (see the validation)")));
     for (const MethodPlan& p : plans) j["methods"].push_back(ToJson(p, args.alignment));
     out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
@@ -413,5 +419,18 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
   for (const MethodPlan& p : plans) result.sound = result.sound && p.validation.sound();
   return result;
 }
+
+}  // namespace etmem::api
+
+namespace etmem::api {
+
+namespace {
+report::Verdict PlanVerdict(bool sound) {
+  return report::OutcomeVerdict(sound, "the planned memory's soundness",
+                                "a method's memory plan is not sound (see the validation)");
+}
+}  // namespace
+
+Verdict Judge(const PlanResult& plan) { return ToApi(PlanVerdict(plan.sound)); }
 
 }  // namespace etmem::api

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "etmem/etmem.h"
+#include "etmem/api/internal.h"
 #include "etmem/firmware/firmware.h"
 #include "etmem/report/firmware_report.h"
 
@@ -20,6 +21,8 @@ FirmwareReport CheckFirmware(std::span<const std::byte> bytes, const std::string
   const auto* b = reinterpret_cast<const uint8_t*>(bytes.data());
   return firmware::CheckFirmware(std::vector<uint8_t>(b, b + bytes.size()), name, options);
 }
+
+Verdict Judge(const FirmwareReport& report) { return ToApi(report::JudgeFirmware(report)); }
 
 std::string Render(const FirmwareReport& report, Format format) {
   switch (format) {

@@ -146,7 +146,7 @@ Result<Budget> ReadBudgetFile(const std::string& path) {
   return ParseBudgetText(text.str(), path);
 }
 
-std::vector<BudgetCheck> CheckBudget(const std::vector<Report>& reports, const Budget& budget) {
+std::vector<BudgetCheck> CheckBudget(std::span<const Report> reports, const Budget& budget) {
   std::vector<BudgetCheck> out;
   if (budget.ram)
     for (const Report& r : reports)

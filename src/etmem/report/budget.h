@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,12 +16,7 @@
 
 namespace etmem::report {
 
-struct Budget {
-  // Per method: method allocator pool + planned buffers + temp allocator load peak.
-  std::optional<uint64_t> ram;
-  // The program file: what the firmware stores in flash.
-  std::optional<uint64_t> flash;
-};
+// Budget: report.h.
 
 // "ram=64K,flash=256K": comma-separated key=value items.
 Result<Budget> ParseBudget(std::string_view spec);
@@ -41,7 +37,7 @@ struct BudgetCheck {
 
 // One ram check per (report, method) and one flash check for the program (the file is the same
 // in every report). Nothing for items the budget does not set.
-std::vector<BudgetCheck> CheckBudget(const std::vector<Report>& reports, const Budget& budget);
+std::vector<BudgetCheck> CheckBudget(std::span<const Report> reports, const Budget& budget);
 
 // "over budget: ram of method 'forward' (ExecuTorch 1.4.1, cortex-m) is 41234 B (...),
 // 8466 B more than ram=32768 B"

@@ -2,6 +2,8 @@
 // as numbers and names.
 #include <nlohmann/json.hpp>
 
+#include "etmem/report/json_report.h"
+
 #include "etmem/report/check_report.h"
 #include "etmem/report/search_text.h"
 
@@ -132,6 +134,9 @@ std::string CheckJson(const CheckReport& r) {
   j["search"] = r.search ? SearchJson(r) : json(nullptr);
   j["reproduced"] = r.reproduced;
   j["error"] = r.error.empty() ? json(nullptr) : json(r.error);
+  j.update(VerdictMembers(OutcomeVerdict(
+      r.reproduced, "the device log against the prediction",
+      "the prediction for the given assumptions does not reproduce the log", r.error)));
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

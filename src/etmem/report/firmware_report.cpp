@@ -1,6 +1,8 @@
 // Owns: the text and JSON of `etmem firmware` (report/firmware_report.h).
 #include "etmem/report/firmware_report.h"
 
+#include "etmem/report/json_report.h"
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -136,6 +138,43 @@ std::string RenderFirmwareText(const FirmwareReport& r) {
   return out;
 }
 
+Verdict JudgeFirmware(const FirmwareReport& r) {
+  Verdict v;
+  for (const FirmwareMethod& m : r.methods) {
+    const std::string where = fmt::format("ExecuTorch {}, {}, runner {}, method '{}'", r.runtime,
+                                          r.target, r.runner, Printable(m.name));
+    Verdict item;
+    if (m.refusal) {
+      item.kind = VerdictKind::kRefused;
+      item.where = where;
+      item.step = "refuses the method (" + *m.refusal + ")";
+      v.Add(item);
+      continue;
+    }
+    for (const FirmwarePool& p : m.pools) {
+      Verdict judged;
+      judged.judged.push_back(fmt::format("{} {} B", Printable(p.symbol), p.bytes));
+      v.Add(judged);
+      if (!p.fits) {
+        item.kind = VerdictKind::kDoesNotFit;
+        item.where = where;
+        item.step = fmt::format("{} {} B, {} B needed{}", Printable(p.symbol), p.bytes, p.needed,
+                                p.failing.empty() ? "" : ": " + p.failing);
+        item.log = p.log;
+        v.Add(item);
+      } else if (!p.run_unknown.empty()) {
+        item.kind = VerdictKind::kUnknown;
+        item.where = where;
+        item.step = fmt::format("{} {} B holds the known peaks; unknown: {}", Printable(p.symbol),
+                                p.bytes, p.run_unknown);
+        item.log.clear();
+        v.Add(item);
+      }
+    }
+  }
+  return v;
+}
+
 std::string RenderFirmwareJson(const FirmwareReport& r) {
   using nlohmann::json;
   json j;
@@ -217,6 +256,7 @@ std::string RenderFirmwareJson(const FirmwareReport& r) {
   }
   j["notes"] = r.notes;
   j["fits"] = r.fits();
+  j.update(VerdictMembers(JudgeFirmware(r)));
   // Bytes quoted from the image (symbol and section names) may be anything: replace what is not
   // UTF-8 rather than throw.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "etmem/etmem.h"
+#include "etmem/report/verdict.h"
 
 namespace etmem::report {
 
@@ -20,6 +21,11 @@ using api::FirmwarePool;
 using api::FirmwareProgram;
 using api::FirmwareRegionTotal;
 using api::FirmwareReport;
+
+// The image's verdict: a refused method is refused; a pool too small does not fit (its failing
+// step and logged lines); a temp pool that holds the known peaks while some run-time requests are
+// unknown is unknown.
+Verdict JudgeFirmware(const FirmwareReport& r);
 
 std::string RenderFirmwareText(const FirmwareReport& r);
 std::string RenderFirmwareJson(const FirmwareReport& r);  // one JSON object, with a final newline

@@ -9,9 +9,27 @@
 
 namespace etmem::report {
 
+Verdict JudgeFit(const FitValues& fit, const Report& analysis) {
+  Verdict v;
+  for (const MethodReport& m : analysis.methods)
+    if (m.method->name == fit.method) v.Add(JudgeMethod(analysis, m));
+  Verdict placed;
+  placed.judged.push_back("board " + fit.board);
+  if (!fit.fits) {
+    placed.kind = VerdictKind::kDoesNotFit;
+    placed.where = fmt::format("ExecuTorch {}, {}, method '{}'", analysis.assumptions.runtime,
+                               analysis.assumptions.target, Printable(fit.method));
+    placed.step = fmt::format("board {}: {} B short", fit.board, fit.short_bytes);
+  }
+  v.Add(placed);
+  return v;
+}
+
 std::string FitJson(const FitValues& fit, const Report& analysis,
                     const std::optional<api::BoardFit::Written>& written) {
   nlohmann::ordered_json j;
+  const nlohmann::json verdict = VerdictMembers(JudgeFit(fit, analysis));
+  for (const char* key : {"schema", "verdict", "verdict_detail"}) j[key] = verdict.at(key);
   j["analysis"] = HeaderJson(analysis);
   j["method"] = fit.method;
   j["board"] = fit.board;

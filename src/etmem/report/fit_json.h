@@ -10,6 +10,7 @@
 
 #include "etmem/etmem.h"
 #include "etmem/report/report.h"
+#include "etmem/report/verdict.h"
 
 namespace etmem::report {
 
@@ -25,7 +26,11 @@ struct FitValues {
   std::vector<std::string> notes;
 };
 
-// One JSON object, with a final newline: "analysis" (the assumptions, program and flash as
+// The fit's verdict: the analysis's own (a refusal, a pool or temp pool it judges), then the
+// placement on the board (does not fit: the bytes short).
+Verdict JudgeFit(const FitValues& fit, const Report& analysis);
+
+// One JSON object, with a final newline: "schema", "verdict", "verdict_detail", "analysis" (the assumptions, program and flash as
 // `analyze --format json` gives them at top level), "method", "board", "board_file", "fits",
 // "short_bytes", "lower_bound" {short_bytes, reason}, "splits", "regions" [{name, free_bytes,
 // used_bytes}], "placement" [{piece, region, offset, padding, bytes, align, memory_id,

@@ -358,8 +358,48 @@ void VisitPool(const json& pool_object, const MethodReport& m, runtime::PoolKind
 
 }  // namespace
 
+json SchemaMembers() { return {{"schema", kJsonSchema}}; }
+
+json VerdictMembers(const Verdict& verdict) {
+  json detail = {{"judged", verdict.judged}};
+  if (verdict.kind != VerdictKind::kFits) {
+    detail["where"] = verdict.where;
+    detail["step"] = verdict.step;
+    detail["log"] = verdict.log;
+  }
+  return {{"schema", kJsonSchema}, {"verdict", VerdictName(verdict.kind)},
+          {"verdict_detail", detail}};
+}
+
+namespace {
+// "default_release": the default's verdict and the ranges of releases where it differs.
+json DefaultReleaseJson(const DefaultRelease& d) {
+  json others = json::array();
+  for (const ReleaseVerdicts& o : d.others) {
+    json row = {{"first", o.first}, {"last", o.last}, {"verdict", VerdictName(o.kind)}};
+    if (o.min_method_pool_bytes) {
+      row["min_method_pool_bytes"] = *o.min_method_pool_bytes;
+      row["max_method_pool_bytes"] = *o.max_method_pool_bytes;
+    }
+    if (!o.error.empty()) row["refusal"] = {{"error", o.error}, {"reason", o.reason}};
+    others.push_back(row);
+  }
+  return {{"runtime", d.runtime},
+          {"verdict", VerdictName(d.kind)},
+          {"other_releases", others},
+          {"line", d.Line()}};
+}
+}  // namespace
+
+json ReportVerdictMembers(const Report& r) {
+  json out = VerdictMembers(Judge(r));
+  if (r.default_release) out["default_release"] = DefaultReleaseJson(*r.default_release);
+  return out;
+}
+
 void VisitJson(const Report& r, api::JsonVisitor& v) {
-  const json header = HeaderWithRunner(r);
+  json header = HeaderWithRunner(r);
+  header.update(ReportVerdictMembers(r));
   v.BeginObject(header.size() + 1);
   VisitMembers(header, v);
   v.Key("methods");
@@ -473,6 +513,27 @@ nlohmann::json HeaderJson(const Report& r) { return HeaderWithRunner(r); }
 void WriteJson(std::ostream& out, const Report& r) {
   TextWriter writer(out);
   VisitJson(r, writer);
+}
+
+void VisitJsonResults(std::span<const Report* const> reports, api::JsonVisitor& v) {
+  Verdict verdict;
+  for (const Report* r : reports) verdict.Add(Judge(*r));
+  const json top = VerdictMembers(verdict);
+  v.BeginObject(top.size() + 1);
+  for (const char* key : {"schema", "verdict", "verdict_detail"}) {
+    v.Key(key);
+    VisitDom(top.at(key), v);
+  }
+  v.Key("results");
+  v.BeginArray(reports.size());
+  for (const Report* r : reports) VisitJson(*r, v);
+  v.EndArray();
+  v.EndObject();
+}
+
+void WriteJsonResults(std::ostream& out, std::span<const Report* const> reports) {
+  TextWriter writer(out);
+  VisitJsonResults(reports, writer);
 }
 
 json ToJson(const Report& r) {

@@ -3,13 +3,29 @@
 #pragma once
 
 #include <ostream>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
 #include "etmem/etmem.h"
 #include "etmem/report/report.h"
+#include "etmem/report/verdict.h"
 
 namespace etmem::report {
+
+// The version of every verb's JSON shape (docs/json.md): the top-level "schema" member.
+constexpr int kJsonSchema = api::kJsonSchema;
+
+// The members every judging verb's JSON carries at its top level: "schema", "verdict" ("fits",
+// "does_not_fit", "refused", "unknown") and "verdict_detail" ({"judged": [...]} and, when not
+// fits, "where", "step", "log").
+nlohmann::json VerdictMembers(const Verdict& verdict);
+// VerdictMembers of the report's verdict (Judge), and "default_release" where the release was the
+// default and something is judged: {"runtime", "verdict", "other_releases": [{"first", "last",
+// "verdict", "method_pool_bytes"?, "reason"?}], "line"}.
+nlohmann::json ReportVerdictMembers(const Report& report);
+// "schema" alone, for a verb that judges nothing.
+nlohmann::json SchemaMembers();
 
 // Streams the report as compact JSON: VisitJson's events written as text (allocation rows are
 // never held all at once).
@@ -23,6 +39,11 @@ nlohmann::json HeaderJson(const Report& report);
 // as analyze's.
 nlohmann::json UnknownsJson(const MethodReport& m);
 nlohmann::json TempAllocatorJson(const MethodReport& m);
+
+// Several reports (--runtime all, --target all) as one object: {"schema", "verdict" (over all of
+// them), "verdict_detail", "results": [each report's object, as WriteJson writes it]}.
+void WriteJsonResults(std::ostream& out, std::span<const Report* const> reports);
+void VisitJsonResults(std::span<const Report* const> reports, api::JsonVisitor& visitor);
 
 // The same as a DOM, for callers that inspect it (tests, fuzzers); small reports only.
 nlohmann::json ToJson(const Report& report);

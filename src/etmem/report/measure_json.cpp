@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "etmem/report/json_report.h"
+
 #include "etmem/report/assumptions.h"
 
 namespace etmem::report {
@@ -151,6 +153,10 @@ ojson ExecutionJson(const measure::ExecutionRun& run) {
 
 std::string MeasureJson(const measure::MeasureRun& run) {
   ojson j;
+  const nlohmann::json verdict = VerdictMembers(OutcomeVerdict(
+      run.exit_code() == 0, "the real runtime's calls against the prediction",
+      "a method's calls on the real runtime differ from the prediction"));
+  for (const char* key : {"schema", "verdict", "verdict_detail"}) j[key] = verdict.at(key);
   j["tree"] = {{"root", run.setup.tree},
                {"version_source", run.setup.version_source},
                {"commit", run.setup.commit}};

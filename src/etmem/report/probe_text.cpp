@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "etmem/report/json_report.h"
+
 namespace etmem::report {
 namespace {
 
@@ -46,7 +48,8 @@ std::string ProbeJson(const measure::ProbeRun& run) {
                      {"agrees", t.agrees()}});
   ordered_json failed = ordered_json::array();
   for (const auto& [name, why] : run.failed) failed.push_back({{"name", name}, {"why", why}});
-  ordered_json j = {{"target_file", run.output},
+  ordered_json j = {{"schema", kJsonSchema},
+                    {"target_file", run.output},
                     {"release", run.release},
                     {"primitives",
                      {{"pointer", pair(a.pointer)},

@@ -1,6 +1,8 @@
 // Owns: the text and JSON of `etmem replan` (see replan_text.h). Not: re-planning (plan/, api/).
 #include "etmem/report/replan_text.h"
 
+#include "etmem/report/json_report.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -25,6 +27,7 @@ std::string ReplanText(const api::ReplannedFile& written) {
 
 std::string ReplanJson(const api::ReplannedFile& written) {
   nlohmann::ordered_json j;
+  j["schema"] = kJsonSchema;
   j["output"] = written.path;
   j["bytes"] = written.bytes;
   j["saved"] = written.saved();

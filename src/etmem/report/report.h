@@ -161,6 +161,39 @@ extern const char* const kBufferDataLoaderAssumption;
 // or "no backend-dependent bytes" when there are none (nothing is unknown then).
 std::string BackendDependentPhrase(const FlashLoad& load);
 
+// A memory budget for a firmware build (report/budget.h reads and checks it).
+struct Budget {
+  // Per method: method allocator pool + planned buffers + temp allocator load peak.
+  std::optional<uint64_t> ram;
+  // The program file: what the firmware stores in flash.
+  std::optional<uint64_t> flash;
+};
+
+// In order of precedence when verdicts combine: a known failure outranks an unknown, which
+// outranks fits; a refusal outranks a pool that does not fit.
+enum class VerdictKind { kFits = 0, kUnknown = 1, kDoesNotFit = 2, kRefused = 3 };
+
+// The verdict at each published release where a verdict rested on the default release: the
+// releases whose verdict differs from the default's, consecutive releases with the same verdict
+// and figure collapsed ("0.2.0-0.7.0").
+struct ReleaseVerdicts {
+  std::string first, last;  // the range, in release order
+  VerdictKind kind = VerdictKind::kFits;
+  // The method pool the releases need (the runner's method pool with a runner), the smallest and
+  // the largest over the range; unset when refused, or when a method's figure differs from
+  // another's within a release.
+  std::optional<uint64_t> min_method_pool_bytes, max_method_pool_bytes;
+  std::string error;   // refused: the runtime's error ("InvalidArgument")
+  std::string reason;  // refused: what in the program triggers it (the range's first release's)
+};
+struct DefaultRelease {
+  std::string runtime;  // the default's version, "1.4.1"
+  VerdictKind kind = VerdictKind::kFits;
+  std::vector<ReleaseVerdicts> others;  // the ranges whose verdict differs, in release order
+  // "LOADS at 1.4.1, the default; DOES NOT LOAD at 0.2.0-0.7.0 (4266 B needed): pass --runtime",
+  // or "the same verdict at every published release" when none differs.
+  std::string Line() const;
+};
 struct Report {
   const pte::ProgramView* program = nullptr;
   Assumptions assumptions;
@@ -168,6 +201,10 @@ struct Report {
   std::vector<std::string> notes;  // conditions under which the figures would not apply
   FlashBreakdown flash;
   FlashLoad flash_load;
+  // Judged with the figures (report/verdict.h): the budget asked for, if any; where the release
+  // was the default and a pool is judged, the verdict at every other published release.
+  std::optional<Budget> budget;
+  std::optional<DefaultRelease> default_release;
 };
 
 struct ReportOptions {

@@ -77,6 +77,9 @@ ordered_json Method(const MethodSummaryFigures& f) {
 
 std::string SummaryToJson(const ProgramSummary& s) {
   ordered_json j;
+  const nlohmann::json verdict = ReportVerdictMembers(*s.report);
+  for (const char* key : {"schema", "verdict", "verdict_detail", "default_release"})
+    if (verdict.contains(key)) j[key] = verdict.at(key);
   j["analysis"] = HeaderJson(*s.report);
   j["flash_savings"] = {{"duplicate_constant_bytes", s.duplicate_flash_bytes},
                         {"duplicate_groups", s.duplicate_groups},

@@ -6,6 +6,7 @@
 
 #include "etmem/report/figures.h"
 #include "etmem/report/runner_rows.h"
+#include "etmem/report/verdict.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -31,7 +32,9 @@ std::vector<std::string> Columns(const SummaryOptions& o, bool runner) {
                           "runner_pools", "runner_pool_fits"})
       out.push_back(c);
   // Last, so the columns before them keep their places.
-  for (const char* c : {"temp_run_bytes", "temp_run_exact", "temp_pool_bytes"}) out.push_back(c);
+  for (const char* c : {"temp_run_bytes", "temp_run_exact", "temp_pool_bytes", "verdict",
+                        "refusal"})
+    out.push_back(c);
   return out;
 }
 
@@ -73,6 +76,19 @@ std::vector<std::string> Row(const Report& r, const MethodReport& m, const Summa
   row.push_back(std::to_string(m.run_temp.peak_bytes));
   row.push_back(YesNo(m.run_temp.known()));
   row.push_back(std::to_string(TempPoolBytes(m)));
+  row.push_back(VerdictName(JudgeMethod(r, m).kind));
+  row.push_back(m.plan.refusal ? m.plan.refusal->reason : "");
+  if (m.plan.refusal) {
+    // A release that refuses the method has no figures: its row says so and holds no bytes.
+    const std::vector<std::string> columns = Columns(o, runner);
+    for (size_t i = 0; i < row.size(); ++i) {
+      const std::string& c = columns[i];
+      if (c != "program" && c != "runtime" && c != "target" && c != "method" &&
+          c != "pool_align" && c != "temp_allocator" && c != "refused" && c != "verdict" &&
+          c != "refusal" && c != "runner" && c != "runner_method_pool")
+        row[i].clear();
+    }
+  }
   return row;
 }
 

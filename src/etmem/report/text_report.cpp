@@ -234,6 +234,8 @@ std::string ToText(const Report& r, const TextOptions& o) {
     OtherPools(out, r, m);
     PoolCheckText(out, m);
   }
+  // The verdict rested on the default release: where another published release differs.
+  if (r.default_release) out += "\nVerdict: " + r.default_release->Line() + "\n";
   for (const std::string& note : r.notes) out += "\nNOTE: " + note + "\n";
   return out;
 }
@@ -259,13 +261,20 @@ std::string ToTextMatrix(const std::vector<Report>& reports) {
   std::string out = fmt::format("{:<9}{:<10}{:<12}{:>7}{:>6}{:>16}{:>12}\n", "runtime", "target",
                                 "method", "align", "temp", "method pool B", "temp load B");
   for (const Report& r : reports)
-    for (const MethodReport& m : r.methods)
+    for (const MethodReport& m : r.methods) {
+      if (m.plan.refusal) {  // no figures: the refusal
+        out += fmt::format("{:<9}{:<10}{:<12}{:>7}{:>6}{:>16}{:>12}  REFUSED ({}): {}\n",
+                           r.assumptions.runtime, r.assumptions.target, m.method->name,
+                           r.assumptions.pool_align, r.assumptions.temp_allocator ? "yes" : "no",
+                           "-", "-", m.plan.refusal->error, m.plan.refusal->reason);
+        continue;
+      }
       out += fmt::format("{:<9}{:<10}{:<12}{:>7}{:>6}{:>16}{:>12}{}{}{}\n", r.assumptions.runtime,
                          r.assumptions.target, m.method->name, r.assumptions.pool_align,
                          r.assumptions.temp_allocator ? "yes" : "no",
                          (m.plan.exact() ? "" : ">=") + std::to_string(m.method_bytes),
-                         m.temp_load_peak_bytes, m.plan.refusal ? "  (refused)" : "",
-                         PoolColumn(m), RunnerColumn(m));
+                         m.temp_load_peak_bytes, "", PoolColumn(m), RunnerColumn(m));
+    }
   return out;
 }
 
