@@ -144,6 +144,11 @@ struct Profile {
   // The kernel libraries the runner's build links for aten operators, in order (kernels/
   // library.h names them); empty: the portable kernels. --kernels overrides it.
   std::vector<std::string> kernels;
+  // The delegate backends the runner's build registers (backend ids, as programs name them:
+  // "EthosUBackend"), read from its CMake files; backends_if_built: those it links only when the
+  // ExecuTorch build made them (`if(TARGET xnnpack_backend)`). A program delegating to any
+  // other fails load_method ("Backend X is not registered.", NotFound).
+  std::vector<std::string> backends, backends_if_built;
   std::vector<std::string> source_tags;     // the tags it was read at
   std::string first_release, last_release;  // inclusive; versions as etmem spells them (1.4.1)
   std::vector<PoolSpec> pools;
