@@ -294,7 +294,8 @@ TEST(RunTemp, DelegatesSayWhatIsModelledAndWhatLiesOutsideEveryPool) {
   EXPECT_TRUE(u.outside_unknown);
   EXPECT_FALSE(u.outside_bytes.has_value());
   const std::string line = t.Describe();
-  EXPECT_NE(line.find("0 B: none of these delegates asks the temp allocator while running; "
+  EXPECT_NE(line.find("0 B: none of these kernels and delegates asks the temp allocator while "
+                      "running; "
                       "XnnpackBackend x1: temp use modelled; outside every pool: XNNPACK's own "
                       "heap (unknown) [kernels: portable]"),
             std::string::npos)
@@ -1043,7 +1044,7 @@ TEST(KernelList, EveryLibraryAtEveryReleaseAsTheDataHoldsIt) {
   test::CliRun text = test::Etmem("list kernels");
   ASSERT_EQ(text.exit_code, 0) << text.err;
   for (const std::string& name : kernels::KernelLibraryNames())
-    EXPECT_NE(text.out.find("\n" + name + " ("), std::string::npos) << name;
+    EXPECT_NE(("\n" + text.out).find("\n" + name + " ("), std::string::npos) << name;
   EXPECT_TRUE(text.out.starts_with("portable (kernel library, the default of --kernels)"))
       << text.out.substr(0, 200);
   EXPECT_NE(text.out.find("aten::topk.values (temp)"), std::string::npos);
