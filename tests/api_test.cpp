@@ -177,7 +177,7 @@ TEST(Api, HeaderPlanReplanDiffAndListsAreTheCommandLines) {
   // (A target's details are indented below its line.)
   EXPECT_EQ(targets,
             Shell(std::string(ETMEM_BINARY) + " list targets | grep -v '^ ' | cut -d' ' -f1").out);
-  for (const char* what : {"runtimes", "targets", "runners", "boards"})
+  for (const char* what : {"runtimes", "targets", "runners", "boards", "kernels"})
     for (auto [format, name] : {std::pair{api::Format::kText, "text"}, {api::Format::kJson, "json"}})
       EXPECT_EQ(api::List(what, format),
                 Etmem(std::string("list ") + what + " --format " + name).out)

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -220,6 +221,117 @@ TEST(RunTemp, AnOperatorNoLibraryImplementsIsUnknownNamingItAndTheLibraryAsked) 
             "no modelled library implements my_ns::frobnicate.out (asked: optimized and the "
             "my_ns:: libraries)");
   EXPECT_EQ(t.calls[1].unknown, "no modelled library implements aten::fft_r2c.out (asked: optimized)");
+  EXPECT_TRUE(t.calls[0].missing_log.empty());  // no modelled library: etmem cannot say
+  EXPECT_FALSE(t.first_missing_call.has_value());
+}
+
+// An operator the chosen library lacks but another registers: named with the libraries that
+// register it (from the library data at that release), and, since Method::init resolves every
+// operator, with only the chosen library load_method fails with the runtime's own line.
+TEST(RunTemp, AnOperatorTheChosenLibraryLacksNamesTheLibrariesThatRegisterIt) {
+  testing::ProgramBuilder b;
+  testing::MethodBuilder& m = b.Method("forward");
+  const int x = m.Tensor({.sizes = {4}});
+  m.KernelCall(m.Operator("aten::add", "out"), {x, x, x, x});  // in optimized
+  const int conv = m.Operator("aten::convolution", "out");
+  m.KernelCall(conv, {x, x, x});
+  m.KernelCall(conv, {x, x, x});
+  const pte::ProgramView p = Read(b);
+  kernels::RunTempOptions o;
+  o.kernels = {"optimized"};
+  for (const char* release : {"0.4.0", "1.4.1", "main"}) {
+    SCOPED_TRACE(release);
+    std::vector<std::string> registering;
+    for (const kernels::KernelLibrary& l : kernels::AllLibrariesAt(Release(release)))
+      if (l.ops.contains("aten::convolution.out")) registering.push_back(l.name);
+    ASSERT_FALSE(registering.empty());
+    EXPECT_EQ(registering.front(), "portable");
+    std::string by;
+    for (const std::string& l : registering) by += (by.empty() ? "" : ", ") + l;
+    const kernels::RunTemp t = Temp(p, release, "cortex-m", o);
+    ASSERT_EQ(t.calls.size(), 2u);  // the add asks for nothing and is not listed
+    EXPECT_EQ(t.unknown_calls, 2u);
+    EXPECT_EQ(t.calls[0].registered_by, registering);
+    EXPECT_EQ(t.calls[0].unknown, "not in optimized; registered by " + by);
+    EXPECT_EQ(t.calls[0].missing_log, "Missing operator: [1] aten::convolution.out");
+    EXPECT_EQ(t.missing_operator_calls, 2u);
+    ASSERT_TRUE(t.first_missing_call.has_value());
+    EXPECT_EQ(t.calls[*t.first_missing_call].instruction, 1u);
+    const std::string line = t.Describe();
+    EXPECT_NE(line.find("first instruction 1 (aten::convolution.out): not in optimized; "
+                        "registered by " + by),
+              std::string::npos)
+        << line;
+    EXPECT_NE(line.find("with only optimized registered, load_method fails before the method can "
+                        "run: \"Missing operator: [1] aten::convolution.out\" (OperatorMissing, "
+                        "0x14); 2 call(s) in all lack their kernel"),
+              std::string::npos)
+        << line;
+    // With portable after it (the fallback the optimized build links), nothing is missing.
+    kernels::RunTempOptions both = o;
+    both.kernels = {"optimized", "portable"};
+    const kernels::RunTemp fine = Temp(p, release, "cortex-m", both);
+    EXPECT_EQ(fine.unknown_calls, 0u);
+    EXPECT_FALSE(fine.first_missing_call.has_value());
+  }
+}
+
+// Delegates: per backend, whether its temp use is modelled, and what lies outside every pool:
+// XNNPACK's own heap (unknown, named), Ethos-U's ExecutionHandle on the C heap from 1.2.0 (two
+// pointers per delegate to 1.4.1; a PlatformState* and a VelaHandles of 4 pointers and 4 size_t
+// at main), nothing before (its handle then came from the method allocator).
+TEST(RunTemp, DelegatesSayWhatIsModelledAndWhatLiesOutsideEveryPool) {
+  const pte::ProgramView xnn = Read(testing::ProgramWithDelegate("XnnpackBackend"));
+  const kernels::RunTemp t = Temp(xnn, "1.4.1", "cortex-m");
+  ASSERT_EQ(t.delegate_uses.size(), 1u);
+  const kernels::DelegateUse& u = t.delegate_uses[0];
+  EXPECT_EQ(u.backend, "XnnpackBackend");
+  EXPECT_EQ(u.delegates, xnn.methods[0].delegates.size());
+  EXPECT_GE(u.calls, 1u);
+  EXPECT_EQ(u.library, "backends");
+  EXPECT_TRUE(u.temp_modelled);
+  EXPECT_NE(u.outside.find("XNNPACK's own heap"), std::string::npos) << u.outside;
+  EXPECT_TRUE(u.outside_unknown);
+  EXPECT_FALSE(u.outside_bytes.has_value());
+  const std::string line = t.Describe();
+  EXPECT_NE(line.find("0 B: none of these kernels and delegates asks the temp allocator while "
+                      "running; "
+                      "XnnpackBackend x1: temp use modelled; outside every pool: XNNPACK's own "
+                      "heap (unknown) [kernels: portable]"),
+            std::string::npos)
+      << line;
+  EXPECT_EQ(u.temp, "execute() takes nothing from the temp allocator (modelled)");
+  EXPECT_EQ(line.find("none of these kernels allocates"), std::string::npos) << line;
+
+  const pte::ProgramView ethos = Read(testing::ProgramWithDelegate("EthosUBackend"));
+  for (const char* target : {"cortex-m", "x86_64"}) {
+    const abi::Abi abi = *abi::FindBuiltinTarget(target);
+    auto outside = [&](const char* release) {
+      const kernels::RunTemp e = Temp(ethos, release, target);
+      EXPECT_EQ(e.delegate_uses.size(), 1u);
+      return e.delegate_uses.at(0);
+    };
+    EXPECT_TRUE(outside("1.1.0").outside.empty());
+    EXPECT_FALSE(outside("1.1.0").outside_bytes.has_value());
+    for (const char* release : {"1.2.0", "1.4.1"}) {
+      const kernels::DelegateUse e = outside(release);
+      EXPECT_NE(e.outside.find("ExecutionHandle"), std::string::npos) << e.outside;
+      EXPECT_EQ(e.outside_bytes, 2u * abi.pointer.size) << release << " " << target;
+    }
+    EXPECT_EQ(outside("main").outside_bytes, 5u * abi.pointer.size + 4u * abi.size_type.size)
+        << target;
+  }
+}
+
+// A backend nobody models: its temp use and what it takes outside the pools are both unknown.
+TEST(RunTemp, AnUnmodelledBackendIsUnknownOnBothCounts) {
+  const pte::ProgramView p = Read(testing::ProgramWithDelegate("SomeNpuBackend"));
+  const kernels::RunTemp t = Temp(p, "1.4.1", "cortex-m");
+  ASSERT_EQ(t.delegate_uses.size(), 1u);
+  EXPECT_TRUE(t.delegate_uses[0].library.empty());
+  EXPECT_FALSE(t.delegate_uses[0].temp_modelled);
+  EXPECT_TRUE(t.delegate_uses[0].outside_unknown);
+  EXPECT_FALSE(t.known());
 }
 
 // The HiFi broadcast rules on what the builder's hifi_broadcast program does not cover (that one
@@ -843,6 +955,106 @@ TEST(RunTempCli, TheRunnersKernelsAnswerUnlessKernelsIsGiven) {
   EXPECT_NE(r.err.find("\"kernels\" names no kernel library 'no_such_library'"), std::string::npos)
       << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// A runner warns when it does not register the program's backend (its profile's "backends",
+// read from its CMake): the Arm runner registers Ethos-U only, so an XNNPACK program fails
+// load_method; the Espressif runner links XNNPACK only when the ExecuTorch build made it.
+TEST(RunTempCli, ARunnerThatDoesNotRegisterTheBackendIsWarnedAbout) {
+  const test::fs::path xnn =
+      test::WriteScenario(testing::ProgramWithDelegate("XnnpackBackend"), "delegate_xnnpack");
+  const test::fs::path ethos =
+      test::WriteScenario(testing::ProgramWithDelegate("EthosUBackend"), "delegate_ethosu");
+  auto notes = [](const test::fs::path& p, const std::string& runner) {
+    test::CliRun r = test::Etmem("analyze " + p.string() + " --runtime 1.4.1 --runner " + runner +
+                                 " --format json");
+    EXPECT_NE(r.out, "") << r.err;
+    return nlohmann::json::parse(r.out)["notes"].dump();
+  };
+  const std::string arm = notes(xnn, "arm-baremetal");
+  EXPECT_NE(arm.find("WARNING: runner arm-baremetal does not register XnnpackBackend (it "
+                     "registers EthosUBackend), and method forward delegates to it: load_method "
+                     "fails: \\\"Backend XnnpackBackend is not registered.\\\" (NotFound, 0x20)"),
+            std::string::npos)
+      << arm;
+  EXPECT_EQ(notes(ethos, "arm-baremetal").find("register"), std::string::npos);
+  const std::string esp = notes(xnn, "espressif");
+  EXPECT_NE(esp.find("runner espressif registers XnnpackBackend only when the ExecuTorch build "
+                     "made it"),
+            std::string::npos)
+      << esp;
+  EXPECT_NE(notes(ethos, "espressif").find("WARNING: runner espressif does not register "
+                                            "EthosUBackend (it registers no backend)"),
+            std::string::npos);
+  // The text report says it too.
+  test::CliRun text = test::Etmem("analyze " + xnn.string() + " --runtime 1.4.1 --runner pico2");
+  EXPECT_NE(text.out.find("WARNING: runner pico2 does not register XnnpackBackend"),
+            std::string::npos)
+      << text.out;
+}
+
+// `etmem list kernels`: every library, and per release exactly what the library data holds at
+// that release (the JSON's spans cover each release once, with that release's operators).
+TEST(KernelList, EveryLibraryAtEveryReleaseAsTheDataHoldsIt) {
+  test::CliRun r = test::Etmem("list kernels --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  std::vector<const runtime::RuntimeTraits*> releases;
+  for (const runtime::RuntimeTraits& t : runtime::AllReleases()) releases.push_back(&t);
+  for (const runtime::RuntimeTraits* t : runtime::AllSnapshots()) releases.push_back(t);
+  auto index = [&](const std::string& v) {
+    for (size_t i = 0; i < releases.size(); ++i)
+      if (releases[i]->version == v) return i;
+    ADD_FAILURE() << "no release " << v;
+    return size_t{0};
+  };
+  size_t kernel_libraries = 0;
+  for (const nlohmann::json& lib : j) {
+    const std::string name = lib["name"];
+    const bool delegates = lib["kind"] == "delegate";
+    kernel_libraries += !delegates;
+    for (size_t i = 0; i < releases.size(); ++i) {
+      std::map<std::string, bool> want;  // entry -> asks for memory while running
+      if (delegates) {
+        for (const kernels::DelegateLibrary& d : kernels::DelegateLibrariesAt(*releases[i]))
+          if (d.name == name)
+            for (const auto& [id, rule] : d.backends)
+              want[id] = rule == kernels::DelegateRule::kEthosUScratch ||
+                         rule == kernels::DelegateRule::kUnknownSize;
+      } else {
+        for (const auto& [op, rule] : (*kernels::LibraryAt(name, *releases[i]))->ops)
+          want[op] = rule != kernels::TempRule::kNone;
+      }
+      std::map<std::string, bool> got;
+      size_t covering = 0;
+      for (const nlohmann::json& span : lib["releases"]) {
+        if (index(span["first_release"]) > i || i > index(span["last_release"])) continue;
+        ++covering;
+        for (const nlohmann::json& e : span[delegates ? "backends" : "operators"])
+          got[e[delegates ? "backend" : "operator"]] = e["while_running"] != "none" &&
+                                                       !e["while_running"].get<std::string>()
+                                                            .starts_with("none:");
+      }
+      EXPECT_EQ(covering, want.empty() ? 0u : 1u) << name << " at " << releases[i]->version;
+      EXPECT_EQ(got, want) << name << " at " << releases[i]->version;
+    }
+  }
+  EXPECT_EQ(kernel_libraries, kernels::KernelLibraryNames().size());
+  // The text names every library and says where topk starts asking for temp memory.
+  test::CliRun text = test::Etmem("list kernels");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  for (const std::string& name : kernels::KernelLibraryNames())
+    EXPECT_NE(("\n" + text.out).find("\n" + name + " ("), std::string::npos) << name;
+  EXPECT_TRUE(text.out.starts_with("portable (kernel library, the default of --kernels)"))
+      << text.out.substr(0, 200);
+  EXPECT_NE(text.out.find("aten::topk.values (temp)"), std::string::npos);
+  EXPECT_NE(text.out.find("ethos_u (delegate backends"), std::string::npos);
+  EXPECT_NE(text.out.find("XnnpackBackend (none; outside every pool: XNNPACK's own heap "
+                          "(unknown))"),
+            std::string::npos);
+  EXPECT_NE(text.out.find("EthosUBackend (temp; outside every pool: its ExecutionHandle on the C "
+                          "heap, 2 pointer(s) per delegate)"),
+            std::string::npos);
 }
 
 }  // namespace run_temp_test

@@ -810,13 +810,18 @@ struct RunnerInfo {
   };
   std::vector<Pool> pools;
   std::vector<std::pair<std::string, std::string>> options;  // name, description
+  // The delegate backends its build registers, and those it links only when the ExecuTorch
+  // build made them.
+  std::vector<std::string> backends, backends_if_built;
 };
 std::vector<ReleaseInfo> Releases();
 std::vector<RunnerInfo> Runners();
 std::vector<TargetInfo> Targets();
-// `etmem list WHAT`: "runtimes", "targets", "runners" or "boards" rendered as text (one line
-// each, with details indented) or JSON (an array of objects with the fields above; boards with
-// their regions); anything else, or CSV/Markdown, is an Error (kInvalidArgument).
+// `etmem list WHAT`: "runtimes", "targets", "runners", "boards" or "kernels" (every kernel and
+// delegate library, per release: the operators or backends it registers and what each takes
+// while the method runs) rendered as text (one line each, with details indented) or JSON (an
+// array of objects with the fields above; boards with their regions); anything else, or
+// CSV/Markdown, is an Error (kInvalidArgument).
 std::string List(const std::string& what, Format format = Format::kText);
 
 std::string Version();  // "0.1.0"

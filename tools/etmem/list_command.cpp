@@ -1,4 +1,4 @@
-// `etmem list runtimes|targets|runners|boards [--format text|json]`: the tables the code runs
+// `etmem list runtimes|targets|runners|boards|kernels [--format text|json]`: the tables the code runs
 // on. The listing is the library's (api::List); this verb parses the options and prints it.
 #include <iostream>
 
@@ -12,9 +12,9 @@ static Run DefineList(CLI::App* cmd) {
     std::string what, format = "text";
   };
   auto args = std::make_shared<ListArgs>();
-  cmd->add_option("what", args->what, "runtimes | targets | runners | boards")
+  cmd->add_option("what", args->what, "runtimes | targets | runners | boards | kernels")
       ->required()
-      ->check(CLI::IsMember({"runtimes", "targets", "runners", "boards"}));
+      ->check(CLI::IsMember({"runtimes", "targets", "runners", "boards", "kernels"}));
   cmd->add_option("--format", args->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
@@ -28,7 +28,8 @@ static Run DefineList(CLI::App* cmd) {
 }
 
 const Verb kListVerb{
-    "list", "List the modelled ExecuTorch releases, the built-in targets, the runner profiles or the boards",
+    "list", "List the modelled ExecuTorch releases, the built-in targets, the runner profiles, the boards "
+    "or the kernel and delegate libraries",
     DefineList};
 
 }  // namespace etmem::cli

@@ -639,6 +639,8 @@ std::vector<RunnerInfo> Runners() {
       info.pools.push_back(
           {pool.macro, pool.variable, pool.role, pool.when, pool.default_bytes, pool.base_align});
     for (const auto& o : p->options) info.options.emplace_back(o.name, o.description);
+    info.backends = p->backends;
+    info.backends_if_built = p->backends_if_built;
     out.push_back(std::move(info));
   }
   return out;

@@ -1,13 +1,116 @@
 // Owns: api::List, `etmem list`'s value for each table (releases, targets, runner profiles,
-// boards), rendered by report/list_report. Not: the tables (runtime/, abi/, runner/, board/).
+// boards, kernel and delegate libraries), rendered by report/list_report. Not: the tables
+// (runtime/, abi/, runner/, board/, kernels/).
 #include <nlohmann/json.hpp>
 
 #include "etmem/api/internal.h"
 #include "etmem/base/printable.h"
+#include "etmem/kernels/library.h"
 #include "etmem/report/json_report.h"
 #include "etmem/report/list_report.h"
 
 namespace etmem::api {
+namespace {
+
+// What a kernel's rule takes while the method runs, in list_report.h's words.
+const char* Takes(kernels::TempRule r) {
+  using kernels::TempRule;
+  switch (r) {
+    case TempRule::kNone: return "none";
+    case TempRule::kUnknownSize: return "unknown";
+    case TempRule::kOtherLibrary: return "other_library";
+    case TempRule::kHifiMeanMalloc:
+    case TempRule::kHifiPowMalloc:
+    case TempRule::kHifiWhereMalloc:
+    case TempRule::kG3LayerNormMalloc: return "malloc";
+    default: return "temp";
+  }
+}
+
+const char* Takes(kernels::DelegateRule r) {
+  switch (r) {
+    case kernels::DelegateRule::kNone: return "none";
+    case kernels::DelegateRule::kEthosUScratch: return "temp";
+    case kernels::DelegateRule::kEthosUScratchInBlob: return "none: its scratch is in the blob";
+    case kernels::DelegateRule::kUnknownSize: return "unknown";
+  }
+  return "unknown";
+}
+
+// Every kernel and delegate library at every modelled release, then the snapshots of main,
+// consecutive releases with the same entries grouped.
+std::vector<report::ListKernelLibrary> KernelLibraries() {
+  std::vector<const runtime::RuntimeTraits*> releases;
+  for (const runtime::RuntimeTraits& r : runtime::AllReleases()) releases.push_back(&r);
+  for (const runtime::RuntimeTraits* s : runtime::AllSnapshots()) releases.push_back(s);
+  std::vector<report::ListKernelLibrary> out;
+  const std::vector<std::string>& names = kernels::KernelLibraryNames();
+  for (size_t i = 0; i < names.size(); ++i) {
+    report::ListKernelLibrary l;
+    l.name = names[i];
+    l.is_default = names[i] == kernels::kDefaultKernelLibrary;
+    std::string previous;  // the release before, where the library's entries were the last span's
+    for (const runtime::RuntimeTraits* r : releases) {
+      const kernels::KernelLibrary& lib = kernels::AllLibrariesAt(*r).at(i);
+      l.always = lib.always;
+      l.namespaces = lib.namespaces;
+      l.other_library = lib.other_library;
+      std::vector<std::pair<std::string, std::string>> entries;
+      for (const auto& [op, rule] : lib.ops) entries.emplace_back(op, Takes(rule));
+      if (entries.empty()) {
+        previous.clear();
+        continue;
+      }
+      if (!l.spans.empty() && !previous.empty() && l.spans.back().entries == entries)
+        l.spans.back().last = r->version;
+      else
+        l.spans.push_back({r->version, r->version, std::move(entries), {}});
+      previous = r->version;
+    }
+    bool other = false;
+    for (const auto& s : l.spans)
+      for (const auto& e : s.entries) other |= e.second == std::string("other_library");
+    if (!other) l.other_library.clear();
+    out.push_back(std::move(l));
+  }
+  const size_t delegates = kernels::DelegateLibrariesAt(*releases.front()).size();
+  for (size_t i = 0; i < delegates; ++i) {
+    report::ListKernelLibrary l;
+    l.delegates = true;
+    std::string previous;
+    for (const runtime::RuntimeTraits* r : releases) {
+      const kernels::DelegateLibrary& lib = kernels::DelegateLibrariesAt(*r).at(i);
+      l.name = lib.name;
+      report::ListKernelLibrary::Span span{r->version, r->version, {}, {}};
+      for (const auto& [id, rule] : lib.backends) span.entries.emplace_back(id, Takes(rule));
+      for (const auto& [id, o] : lib.outside) {
+        if (o.what.empty()) continue;
+        span.outside[id] =
+            o.unknown ? o.brief + " (unknown)"
+                      : o.brief + " on the C heap, " +
+                            (o.pointer_words ? std::to_string(o.pointer_words) + " pointer(s)" : "") +
+                            (o.pointer_words && o.size_words ? " and " : "") +
+                            (o.size_words ? std::to_string(o.size_words) + " size_t" : "") +
+                            " per delegate";
+      }
+      if (span.entries.empty()) {
+        previous.clear();
+        continue;
+      }
+      if (!l.spans.empty() && !previous.empty() &&
+          l.spans.back().entries == span.entries && l.spans.back().outside == span.outside) {
+        l.spans.back().last = r->version;
+      } else {
+        l.spans.push_back(std::move(span));
+      }
+      previous = r->version;
+    }
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
+}  // namespace
 
 namespace {
 std::string Table(const std::string& what, Format format);
@@ -38,8 +141,10 @@ std::string Table(const std::string& what, Format format) {
                         b.regions()});
     return report::ListBoards(boards, json);
   }
+  if (what == "kernels") return report::ListKernels(KernelLibraries(), json);
   throw Error(ErrorKind::kInvalidArgument,
-              "etmem list: '" + Printable(what) + "' is not one of runtimes, targets, runners, boards");
+              "etmem list: '" + Printable(what) +
+                  "' is not one of runtimes, targets, runners, boards, kernels");
 }
 }  // namespace
 

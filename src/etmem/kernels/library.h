@@ -226,11 +226,23 @@ struct KernelLibraryData {
 // nothing (a "scratch_size" payload it refuses).
 enum class DelegateRule : uint8_t { kNone, kEthosUScratch, kEthosUScratchInBlob, kUnknownSize };
 
+// What a backend takes outside every ExecuTorch pool (the C heap, its own allocators) for each
+// delegate of it, in its own words: computed where its source gives the size (a count of
+// pointer-sized words; the target gives the word), else unknown.
+struct OutsidePools {
+  std::string what;   // e.g. "XNNPACK's own heap: ..."; empty: nothing
+  std::string brief;  // the same in a few words ("XNNPACK's own heap")
+  // The bytes per delegate asked of the heap (operator new's argument), in pointers and size_ts.
+  uint32_t pointer_words = 0, size_words = 0;
+  bool unknown = true;  // the size is not modelled
+};
+
 struct DelegateDelta {
   std::string version;
   std::vector<std::pair<std::string, DelegateRule>> backends;  // backend id -> rule from here on
   uint32_t scratch_align = 0;  // from this release on (0: the allocator's default)
   std::string why;             // kUnknownSize: why
+  std::vector<std::pair<std::string, OutsidePools>> outside;  // backend id -> from here on
 };
 
 struct DelegateLibraryData {
@@ -259,6 +271,7 @@ struct DelegateLibrary {
   std::map<std::string, DelegateRule, std::less<>> backends;
   uint32_t scratch_align = 0;
   std::string why;
+  std::map<std::string, OutsidePools, std::less<>> outside;
 };
 
 // Every modelled kernel library's name, in the registry's order.

@@ -68,10 +68,11 @@ KernelLibrary Apply(const KernelLibraryData& d, const runtime::RuntimeTraits& re
 }
 
 DelegateLibrary ApplyDelegate(const DelegateLibraryData& d, const runtime::RuntimeTraits& release) {
-  DelegateLibrary lib{d.name, {}, 0, ""};
+  DelegateLibrary lib{d.name, {}, 0, "", {}};
   for (const DelegateDelta& delta : d.deltas) {
     if (!AppliesAt(delta.version, release)) break;
     for (const auto& [id, rule] : delta.backends) lib.backends[id] = rule;
+    for (const auto& [id, outside] : delta.outside) lib.outside[id] = outside;
     if (delta.scratch_align != 0) lib.scratch_align = delta.scratch_align;
     if (!delta.why.empty()) lib.why = delta.why;
   }

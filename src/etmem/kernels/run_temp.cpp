@@ -283,7 +283,12 @@ std::string RunTemp::Describe() const {
                        c.instruction, c.what, c.library.empty() ? "" : ", " + c.library);
     if (!reset_each_instruction) text += "; no reset between instructions: the sum of them";
   } else if (known()) {
-    text = "0 B: none of these kernels allocates temp memory while running";
+    text = delegate_calls == 0
+               ? "0 B: none of these kernels allocates temp memory while running"
+               : kernel_calls == 0
+                     ? "0 B: none of these delegates asks the temp allocator while running"
+                     : "0 B: none of these kernels and delegates asks the temp allocator while "
+                       "running";
   } else {
     text = "at least 0 B";
   }
@@ -297,10 +302,39 @@ std::string RunTemp::Describe() const {
   }
   std::string libs;
   for (const std::string& l : libraries) libs += (libs.empty() ? "" : ",") + l;
+  if (!delegate_uses.empty()) text += "; " + DescribeDelegates();
+  if (first_missing_call) text += "; " + DescribeMissing();
   if (malloc_peak_call) text += "; " + DescribeMalloc();
   if (!assumed_brief.empty()) text += "; " + assumed_brief;
   text += fmt::format(" [kernels: {}]", libs);
   return text;
+}
+
+std::string RunTemp::DescribeDelegates() const {
+  std::string text;
+  for (const DelegateUse& u : delegate_uses) {
+    text += fmt::format("{}{} x{}: temp use {}; outside every pool: {}", text.empty() ? "" : "; ",
+                        u.backend, u.delegates, u.temp_modelled ? "modelled" : "not modelled",
+                        u.outside.empty() ? std::string("nothing")
+                        : u.outside_bytes
+                            ? fmt::format("{} B of the C heap ({})", *u.outside_bytes, u.outside_brief)
+                            : u.outside_brief + " (unknown)");
+  }
+  return text;
+}
+
+std::string RunTemp::DescribeMissing() const {
+  if (!first_missing_call) return "";
+  std::string libs;
+  for (const std::string& l : libraries) libs += (libs.empty() ? "" : ",") + l;
+  const CallTemp& c = calls[*first_missing_call];
+  return fmt::format(
+      "with only {} registered, load_method fails before the method can run: \"{}\" "
+      "(OperatorMissing, 0x14){}",
+      libs, c.missing_log,
+      missing_operator_calls > 1
+          ? fmt::format("; {} call(s) in all lack their kernel", missing_operator_calls)
+          : "");
 }
 
 std::string RunTemp::DescribeMalloc() const {
@@ -374,8 +408,19 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
           std::string asked;
           for (const std::string& l : out.libraries) asked += (asked.empty() ? "" : ",") + l;
           const std::string ns = Namespace(name);
-          c.unknown = fmt::format("no modelled library implements {} (asked: {}{})", c.what, asked,
-                                  ns == "aten" ? "" : " and the " + Printable(ns) + ":: libraries");
+          for (const KernelLibrary& l : *libs.all)
+            if (l.ops.contains(name)) c.registered_by.push_back(l.name);
+          if (c.registered_by.empty()) {
+            c.unknown = fmt::format("no modelled library implements {} (asked: {}{})", c.what, asked,
+                                    ns == "aten" ? "" : " and the " + Printable(ns) + ":: libraries");
+          } else {
+            std::string by;
+            for (const std::string& l : c.registered_by) by += (by.empty() ? "" : ", ") + l;
+            c.unknown = fmt::format("not in {}; registered by {}", asked, by);
+            // Method::init -> resolve_operator: "%s%s%s" of name, ".", overload, and the index
+            // into the operator table (every release's method.cpp).
+            c.missing_log = fmt::format("Missing operator: [{}] {}", ins.target, c.what);
+          }
         } else {
           c.library = lib->name;
           if (r.formula) r.formula({name, m, m.ArgsOf(ins), rule, *kernel_lib, release, target}, c);
@@ -402,6 +447,10 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       c.pool_bytes = PoolBytes(c.requests, options.pool_align);
       c.heap_bytes = HeapBytes(c.requests, release, target);
       if (!c.unknown.empty()) ++out.unknown_calls;
+      if (!c.missing_log.empty()) {
+        if (!out.first_missing_call) out.first_missing_call = out.calls.size();
+        ++out.missing_operator_calls;
+      }
       out.upper_bound |= c.upper_bound;
       // Without a reset between instructions every request stays: the need is the running sum.
       running = out.reset_each_instruction ? c.pool_bytes : SaturatingAdd(running, c.pool_bytes);
@@ -423,6 +472,75 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       }
       if (out.platform_fallback) out.heap_peak_bytes = std::max(out.heap_peak_bytes, heap_running);
     }
+  }
+
+  // Per backend the method delegates to: its temp use while running and its memory outside
+  // every pool, from the delegate libraries at this release.
+  for (const pte::DelegateView& d : m.delegates) {
+    const std::string id = Printable(d.backend);
+    auto at = std::find_if(out.delegate_uses.begin(), out.delegate_uses.end(),
+                           [&](const DelegateUse& u) { return u.backend == id; });
+    if (at == out.delegate_uses.end()) {
+      DelegateUse u;
+      u.backend = id;
+      u.temp = "not modelled (no modelled library has this backend): its temp use is unknown";
+      for (const DelegateLibrary& l : *libs.delegates) {
+        auto rule = l.backends.find(d.backend);
+        if (rule == l.backends.end()) continue;
+        u.library = l.name;
+        u.temp_modelled = rule->second != DelegateRule::kUnknownSize;
+        switch (rule->second) {
+          case DelegateRule::kNone:
+            u.temp = "execute() takes nothing from the temp allocator (modelled)";
+            break;
+          case DelegateRule::kEthosUScratch:
+            u.temp = "execute() takes the Vela payload's scratch from the temp allocator "
+                     "(modelled, in the figure)";
+            break;
+          case DelegateRule::kEthosUScratchInBlob:
+            u.temp = "execute() takes nothing from the temp allocator: its scratch is in the "
+                     "blob (modelled)";
+            break;
+          case DelegateRule::kUnknownSize:
+            u.temp = "execute() asks the temp allocator for a size not modelled: " + l.why;
+            break;
+        }
+        if (auto o = l.outside.find(d.backend); o != l.outside.end() && !o->second.what.empty()) {
+          u.outside = o->second.what;
+          u.outside_brief = o->second.brief;
+          u.outside_unknown = o->second.unknown;
+        }
+        break;
+      }
+      if (u.library.empty()) {
+        u.outside = "whatever its own runtime allocates (not modelled)";
+        u.outside_brief = "its own runtime's memory";
+        u.outside_unknown = true;
+      }
+      out.delegate_uses.push_back(std::move(u));
+      at = out.delegate_uses.end() - 1;
+    }
+    ++at->delegates;
+  }
+  for (DelegateUse& u : out.delegate_uses) {
+    for (uint32_t ci = 0; ci < m.chains.size(); ++ci) {
+      const pte::ChainView& chain = m.chains[ci];
+      for (uint32_t k = 0; k < chain.instructions_count; ++k) {
+        const size_t i = chain.instructions_begin + k;
+        if (i >= m.instructions.size()) break;
+        const pte::InstructionView& ins = m.instructions[i];
+        if (ins.kind != pte::InstructionKind::kDelegateCall) continue;
+        const size_t di = static_cast<size_t>(ins.target);
+        if (di < m.delegates.size() && Printable(m.delegates[di].backend) == u.backend) ++u.calls;
+      }
+    }
+    if (u.library.empty() || u.outside.empty() || u.outside_unknown) continue;
+    for (const DelegateLibrary& l : *libs.delegates)
+      if (auto o = l.outside.find(u.backend); o != l.outside.end()) {
+        const uint64_t each = uint64_t{o->second.pointer_words} * target.pointer.size +
+                              uint64_t{o->second.size_words} * target.size_type.size;
+        u.outside_bytes = each * u.delegates;
+      }
   }
 
   if (cmsis) {

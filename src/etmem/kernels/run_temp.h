@@ -65,10 +65,32 @@ struct CallTemp {
   std::string formula;      // how the bytes follow from the call's arguments
   bool upper_bound = false; // a dynamic-shaped argument: the stored sizes are its upper bound
   std::string unknown;      // non-empty: the requests are unknown, and why
+  // A kernel call whose operator none of the chosen libraries registers (nor the prim ops, nor a
+  // library of its namespace): the modelled libraries that do register it at this release
+  // (empty: none does), and, when one does, the line Method::init logs when it resolves the
+  // operator with only the chosen libraries registered ("Missing operator: [3]
+  // aten::convolution.out"): load_method then fails with OperatorMissing (0x14).
+  std::vector<std::string> registered_by;
+  std::string missing_log;
   std::string fails;        // non-empty: the call fails while running whatever the pool, and why
   // Non-empty: what the sizes assume that the release does not pin (a vendor getsize modelled from
   // another source), and the same in a few words; RunTemp::assumptions says it once.
   std::string assumed, assumed_brief;
+};
+
+// One backend the method delegates to: what of its memory etmem models while the method runs,
+// and what it takes outside every ExecuTorch pool (kernels/library.h, OutsidePools).
+struct DelegateUse {
+  std::string backend;    // "XnnpackBackend"
+  size_t delegates = 0;   // the method's delegates of it (one init() each)
+  size_t calls = 0;       // its delegate calls
+  std::string library;    // the library that models it ("ethos_u", "backends"); empty: none
+  std::string temp;       // its temp allocator use while running, in words
+  bool temp_modelled = false;
+  std::string outside;    // what it takes outside every pool, in words ("" = nothing)
+  std::string outside_brief;  // the same in a few words
+  std::optional<uint64_t> outside_bytes;  // its delegates' heap bytes together, where computed
+  bool outside_unknown = false;           // something is outside, of a size not modelled
 };
 
 struct TempPoolCheck {
@@ -114,9 +136,22 @@ struct RunTemp {
   // Calls that fail while running whatever the temp pool ("instruction 2 delegate 0
   // (EthosUBackend): ..."): the method loads but does not run to the end.
   std::vector<std::string> run_failures;
+  std::vector<DelegateUse> delegate_uses;  // one per backend the method delegates to
+  // Kernel calls whose operator the chosen libraries lack but another modelled library
+  // registers (CallTemp::missing_log): with only the chosen libraries, load_method fails at the
+  // first (Method::init resolves every operator before the method can run).
+  size_t missing_operator_calls = 0;
+  std::optional<size_t> first_missing_call;  // into calls
   bool known() const { return unknown_calls == 0; }
   // One line: "0 B: none of these kernels ...", "96 B at instruction 3 (aten::topk.values, ...)".
   std::string Describe() const;
+  // With delegates, in a few words: per backend, whether its temp use is modelled and what lies
+  // outside every pool ("XnnpackBackend x1: temp use modelled; outside every pool: XNNPACK's own
+  // heap (unknown)"); empty without. RunTempDetail says each in full.
+  std::string DescribeDelegates() const;
+  // With first_missing_call: "with only optimized registered, load_method fails: ..."; else
+  // empty.
+  std::string DescribeMissing() const;
   // With malloc_peak_call: "the kernels also malloc N B from the C heap at most at once, ...";
   // else empty.
   std::string DescribeMalloc() const;

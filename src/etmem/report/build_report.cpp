@@ -413,6 +413,32 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
     if (profile) {
       ETMEM_TRY(report.methods.back().runner,
                 AnalyzeRunner(program, report.methods.back(), model, options, effective, profile));
+      // A backend the runner's build does not register: Method::init's BackendDelegate::Init
+      // fails the delegate (method.cpp, every release), so load_method fails.
+      std::vector<std::string> seen;
+      for (const pte::DelegateView& d : m.delegates) {
+        const std::string id = Printable(d.backend);
+        if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+        seen.push_back(id);
+        auto in = [&](const std::vector<std::string>& v) {
+          return std::find(v.begin(), v.end(), id) != v.end();
+        };
+        if (in(profile->backends)) continue;
+        std::string registers;
+        for (const std::string& b : profile->backends) registers += (registers.empty() ? "" : ", ") + b;
+        const std::string fails = "load_method fails: \"Backend " + id +
+                                  " is not registered.\" (NotFound, 0x20)";
+        if (in(profile->backends_if_built))
+          report.notes.push_back("runner " + profile->name + " registers " + id +
+                                 " only when the ExecuTorch build made it (its build links it if "
+                                 "the target exists); method " + Printable(m.name) +
+                                 " delegates to it: built without it, " + fails);
+        else
+          report.notes.push_back("WARNING: runner " + profile->name + " does not register " + id +
+                                 " (it registers " + (registers.empty() ? "no backend" : registers) +
+                                 "), and method " + Printable(m.name) + " delegates to it: " +
+                                 fails);
+      }
     }
   }
   if (report.methods.empty()) {

@@ -36,6 +36,9 @@ json TempAllocatorJson(const MethodReport& m) {
                      {"requests", requests}, {"pool_bytes", c.pool_bytes},
                      {"formula", c.formula}, {"upper_bound", c.upper_bound},
                      {"unknown", c.unknown.empty() ? json(nullptr) : json(c.unknown)}});
+    if (!c.registered_by.empty() || (!c.delegate && !c.unknown.empty() && c.library.empty()))
+      calls.back()["registered_by"] = c.registered_by;
+    if (!c.missing_log.empty()) calls.back()["missing_operator_log"] = c.missing_log;
     if (!c.mallocs.empty()) {
       json mallocs = json::array();
       for (const kernels::MallocRequest& q : c.mallocs)
@@ -59,6 +62,27 @@ json TempAllocatorJson(const MethodReport& m) {
                      {"peak_instruction", t.calls[*t.malloc_peak_call].instruction},
                      {"leaked_per_run_bytes", t.malloc_leaked_bytes},
                      {"summary", t.DescribeMalloc()}};
+  if (!t.delegate_uses.empty()) {
+    json uses = json::array();
+    for (const kernels::DelegateUse& u : t.delegate_uses)
+      uses.push_back({{"backend", u.backend},
+                      {"delegates", u.delegates},
+                      {"calls", u.calls},
+                      {"library", u.library.empty() ? json(nullptr) : json(u.library)},
+                      {"temp", u.temp},
+                      {"temp_modelled", u.temp_modelled},
+                      {"outside_pools", u.outside.empty() ? json(nullptr) : json(u.outside)},
+                      {"outside_pools_bytes", u.outside_bytes ? json(*u.outside_bytes)
+                                                               : json(nullptr)},
+                      {"outside_pools_unknown", u.outside_unknown}});
+    run["delegates"] = uses;
+  }
+  if (t.first_missing_call)
+    run["missing_operators"] = {{"calls", t.missing_operator_calls},
+                                {"first_instruction", t.calls[*t.first_missing_call].instruction},
+                                {"log", t.calls[*t.first_missing_call].missing_log},
+                                {"error", "OperatorMissing"},
+                                {"summary", t.DescribeMissing()}};
   if (!t.assumptions.empty()) run["assumptions"] = t.assumptions;
   if (!t.run_failures.empty()) run["run_failures"] = t.run_failures;
   if (t.check) {

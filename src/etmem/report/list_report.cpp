@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace etmem::report {
 namespace {
 
@@ -84,7 +86,9 @@ std::string ListRunners(const std::vector<api::RunnerInfo>& runners, bool json) 
                    {"last_release", p.last_release},
                    {"source", p.source},
                    {"pools", pools},
-                   {"options", options}});
+                   {"options", options},
+                   {"backends", p.backends},
+                   {"backends_if_built", p.backends_if_built}});
     }
     return Dump(j);
   }
@@ -99,6 +103,11 @@ std::string ListRunners(const std::vector<api::RunnerInfo>& runners, bool json) 
                          pool.when.empty() ? "" : ", with +" + pool.when, pool.role);
     for (const auto& [name, description] : p.options)
       out += fmt::format("    option +{}: {}\n", name, description);
+    std::string backends;
+    for (const std::string& b : p.backends) backends += (backends.empty() ? "" : ", ") + b;
+    for (const std::string& b : p.backends_if_built)
+      backends += (backends.empty() ? "" : ", ") + b + " (if the ExecuTorch build made it)";
+    out += "    delegate backends registered: " + (backends.empty() ? "none" : backends) + "\n";
   }
   return out;
 }
@@ -144,6 +153,144 @@ std::string ListBoards(const std::vector<ListBoard>& boards, bool json) {
                          r.free_bytes, r.base_align,
                          r.section.empty() ? "" : ", section " + r.section);
   }
+  return out;
+}
+
+namespace {
+
+// `items` joined with ", ", wrapped before 100 columns, every line after the first indented.
+std::string Wrapped(const std::vector<std::string>& items, size_t first_column,
+                    const std::string& indent) {
+  std::string out;
+  size_t column = first_column;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string piece = items[i] + (i + 1 < items.size() ? "," : "");
+    if (i > 0) {
+      if (column + 1 + piece.size() > 100) {
+        out += "\n" + indent;
+        column = indent.size();
+      } else {
+        out += " ";
+        ++column;
+      }
+    }
+    out += piece;
+    column += piece.size();
+  }
+  return out;
+}
+
+std::string Range(const ListKernelLibrary::Span& s) {
+  return s.first == s.last ? s.first : s.first + " to " + s.last;
+}
+
+}  // namespace
+
+std::string ListKernels(const std::vector<ListKernelLibrary>& libraries, bool json) {
+  if (json) {
+    ordered_json j = ordered_json::array();
+    for (const ListKernelLibrary& l : libraries) {
+      ordered_json spans = ordered_json::array();
+      for (const ListKernelLibrary::Span& s : l.spans) {
+        ordered_json entries = ordered_json::array();
+        for (const auto& [name, takes] : s.entries) {
+          entries.push_back({{l.delegates ? "backend" : "operator", name}, {"while_running", takes}});
+          if (l.delegates) {
+            auto o = s.outside.find(name);
+            entries.back()["outside_pools"] =
+                o == s.outside.end() ? ordered_json(nullptr) : ordered_json(o->second);
+          }
+        }
+        spans.push_back({{"first_release", s.first},
+                         {"last_release", s.last},
+                         {l.delegates ? "backends" : "operators", entries}});
+      }
+      j.push_back({{"name", l.name},
+                   {"kind", l.delegates ? "delegate" : "kernels"},
+                   {"default", l.is_default},
+                   {"always", l.always},
+                   {"namespaces", l.namespaces},
+                   {"other_library",
+                    l.other_library.empty() ? ordered_json(nullptr) : ordered_json(l.other_library)},
+                   {"releases", spans}});
+    }
+    return Dump(j);
+  }
+  std::string out;
+  for (const ListKernelLibrary& l : libraries) {
+    std::string how;
+    if (l.delegates) {
+      how = "delegate backends: what each backend's execute() takes while the method runs, and "
+            "what it takes outside every pool";
+    } else {
+      how = "kernel library";
+      if (l.is_default) how += ", the default of --kernels";
+      else if (l.always) how += ", in every runner whatever --kernels says";
+      else how += ", --kernels " + l.name;
+      if (!l.namespaces.empty()) {
+        std::string ns;
+        for (const std::string& n : l.namespaces) ns += (ns.empty() ? "" : ", ") + n + "::";
+        how += "; selected by its own operators' namespaces (" + ns + ")";
+      }
+      if (!l.other_library.empty())
+        how += "; some entries register " + l.other_library + "'s kernel";
+    }
+    out += fmt::format("{} ({})\n", l.name, how);
+    if (l.spans.empty()) out += "    registers nothing at any modelled release\n";
+    const ListKernelLibrary::Span* previous = nullptr;
+    for (const ListKernelLibrary::Span& s : l.spans) {
+      const std::string head = "    " + Range(s) + ": ";
+      std::vector<std::string> names, takes;
+      for (const auto& [name, what] : s.entries) {
+        names.push_back(name);
+        if (what != "none") takes.push_back(name + " (" + what + ")");
+      }
+      if (l.delegates) {
+        std::vector<std::string> all;
+        for (const auto& [name, what] : s.entries) {
+          auto o = s.outside.find(name);
+          all.push_back(name + " (" + what +
+                        (o == s.outside.end() ? "" : "; outside every pool: " + o->second) + ")");
+        }
+        out += head + Wrapped(all, head.size(), "        ") + "\n";
+        previous = &s;
+        continue;
+      }
+      if (!previous || previous->last.empty()) {
+        const std::string lead = head + fmt::format("{} operators: ", names.size());
+        out += lead + Wrapped(names, lead.size(), "        ") + "\n";
+      } else {
+        std::vector<std::string> added, removed;
+        for (const auto& e : s.entries)
+          if (std::none_of(previous->entries.begin(), previous->entries.end(),
+                           [&](const auto& p) { return p.first == e.first; }))
+            added.push_back(e.first);
+        for (const auto& e : previous->entries)
+          if (std::none_of(s.entries.begin(), s.entries.end(),
+                           [&](const auto& p) { return p.first == e.first; }))
+            removed.push_back(e.first);
+        std::string lead = head + fmt::format("{} operators", names.size());
+        if (!added.empty()) {
+          lead += "; added: ";
+          out += lead + Wrapped(added, lead.size(), "        ");
+          lead = "";
+        }
+        if (!removed.empty()) {
+          const std::string r = (added.empty() ? lead : std::string()) + "; removed: ";
+          out += r + Wrapped(removed, 8 + r.size(), "        ");
+          lead = "";
+        }
+        if (added.empty() && removed.empty()) out += lead + " (the same; what they take changed)";
+        out += "\n";
+      }
+      if (!takes.empty())
+        out += "      while running: " + Wrapped(takes, 21, "        ") + "\n";
+      previous = &s;
+    }
+  }
+  out += "(while running: temp = asks the temp allocator, unknown = asks with a size etmem does not "
+         "model, malloc = takes the C heap, other_library = another library's kernel answers; every "
+         "other operator takes nothing; --format json lists every operator of every release)\n";
   return out;
 }
 

@@ -1,8 +1,10 @@
 // Owns: `etmem list`'s text and JSON, rendered from the values of the public header's
-// ReleaseInfo, TargetInfo, RunnerInfo and (as ListBoard) Board, which api/list.cpp fills.
+// ReleaseInfo, TargetInfo, RunnerInfo, (as ListBoard) Board and (as ListKernelLibrary) the
+// kernel and delegate libraries, which api/list.cpp fills.
 // Not: the tables themselves (runtime/, abi/, runner/, board/).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,10 +20,36 @@ struct ListBoard {
   std::vector<api::BoardRegion> regions;
 };
 
+// A kernel library (or a delegate library: its backends) as `list kernels` shows it, its
+// releases grouped where what it registers does not change. An entry is an operator (a backend
+// id) and what its kernel takes while the method runs: "none", "temp" (asks the temp allocator),
+// "unknown" (asks, with a size etmem does not model), "malloc" (takes it from the C heap),
+// "other_library" (the library registers another library's kernel for it, whose rule answers).
+struct ListKernelLibrary {
+  std::string name;
+  bool delegates = false;  // a delegate library: its entries are backend ids
+  bool always = false;     // in every runner, whatever --kernels says (the prim ops)
+  bool is_default = false; // what --kernels means when neither it nor the runner names one
+  std::vector<std::string> namespaces;  // custom namespaces whose operators select it
+  std::string other_library;            // whose kernels its "other_library" entries are
+  struct Span {
+    std::string first, last;  // inclusive, as etmem spells releases
+    std::vector<std::pair<std::string, std::string>> entries;  // sorted by name
+    // Delegates: backend id -> what it takes outside every ExecuTorch pool, in words (its
+    // bytes per delegate where modelled, else "unknown"); backends with nothing are absent.
+    std::map<std::string, std::string> outside;
+    bool operator==(const Span&) const = default;
+  };
+  std::vector<Span> spans;  // oldest first; a release where it registers nothing has none
+};
+
 // Text: one line per entry, its details indented below. JSON: an array, one object per entry.
 std::string ListReleases(const std::vector<api::ReleaseInfo>& releases, bool json);
 std::string ListTargets(const std::vector<api::TargetInfo>& targets, bool json);
 std::string ListRunners(const std::vector<api::RunnerInfo>& runners, bool json);
 std::string ListBoards(const std::vector<ListBoard>& boards, bool json);
+// Text: per library, each span: the operators it registers (the first span in full, later ones
+// as what was added and removed) and those whose kernel takes memory while running.
+std::string ListKernels(const std::vector<ListKernelLibrary>& libraries, bool json);
 
 }  // namespace etmem::report

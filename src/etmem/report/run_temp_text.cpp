@@ -36,6 +36,17 @@ std::vector<std::string> RunTempDetail(const Report& r, const MethodReport& m, s
   if (t.malloc_peak_call)
     out.push_back(t.DescribeMalloc() + " (the C library's own headers and rounding not counted; "
                   "whatever temp allocator the runner passes)");
+  for (const kernels::DelegateUse& u : t.delegate_uses)
+    out.push_back(fmt::format(
+        "delegate backend {} ({} delegate(s), {} call(s){}): {}; outside every pool: {}", u.backend,
+        u.delegates, u.calls, u.library.empty() ? "" : "; modelled by etmem's " + u.library,
+        u.temp,
+        u.outside.empty()
+            ? std::string("nothing")
+            : u.outside_bytes ? fmt::format("{} B of the C heap: {}", *u.outside_bytes, u.outside)
+                              : u.outside + ": its size is not modelled (unknown); leave the heap "
+                                            "room for it"));
+  if (t.first_missing_call) out.push_back(t.DescribeMissing());
   for (const std::string& a : t.assumptions) out.push_back("assumed: " + a);
   for (const std::string& f : t.run_failures) out.push_back("FAILS while running: " + f);
   if (!t.reset_each_instruction && !t.calls.empty())

@@ -251,8 +251,8 @@ Result<RefusalSpec> ReadRefusal(const json& j, const std::string& where) {
 Result<Profile> ParseJson(const json& j, const std::string& origin) {
   Fields f(j, origin);
   if (auto ok = f.Known({"etmem_runner_profile", "name", "description", "source", "releases",
-                         "kernels", "methods", "pools", "options", "steps", "printout",
-                         "refusals"});
+                         "kernels", "methods", "backends", "backends_if_built", "pools",
+                         "options", "steps", "printout", "refusals"});
       !ok)
     return ok.error();
   const json* version = f.Optional("etmem_runner_profile");
@@ -301,6 +301,16 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
                        "program's first method only) or \"all\", not \"" +
                        Printable(methods) + "\"");
   p.loads_first_method_only = methods == "first";
+  ETMEM_TRY(p.backends, f.Strings("backends", false));
+  ETMEM_TRY(p.backends_if_built, f.Strings("backends_if_built", false));
+  for (const auto* list : {&p.backends, &p.backends_if_built})
+    for (const std::string& b : *list)
+      if (b.empty() || !IsCIdentifier(b))
+        return Fields::Bad(origin + ": backend \"" + Printable(b) + "\" is not a backend id");
+  for (const std::string& b : p.backends_if_built)
+    if (std::find(p.backends.begin(), p.backends.end(), b) != p.backends.end())
+      return Fields::Bad(origin + ": backend \"" + Printable(b) +
+                         "\" is in both \"backends\" and \"backends_if_built\"");
 
   if (const json* options = f.Optional("options")) {
     if (!options->is_array()) return f.WrongType("options", "a list");

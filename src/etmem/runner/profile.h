@@ -148,6 +148,11 @@ struct Profile {
   // runner that does not say), or only its first (true: program.get_method_name(0), as every
   // built-in runner does). "methods": "first" | "all" in the JSON.
   bool loads_first_method_only = false;
+  // The delegate backends the runner's build registers (backend ids, as programs name them:
+  // "EthosUBackend"), read from its CMake files; backends_if_built: those it links only when the
+  // ExecuTorch build made them (`if(TARGET xnnpack_backend)`). A program delegating to any
+  // other fails load_method ("Backend X is not registered.", NotFound).
+  std::vector<std::string> backends, backends_if_built;
   std::vector<std::string> source_tags;     // the tags it was read at
   std::string first_release, last_release;  // inclusive; versions as etmem spells them (1.4.1)
   std::vector<PoolSpec> pools;

@@ -56,6 +56,7 @@ std::string Dump(const Profile& p) {
   o << "  source " << Quote(p.source_path) << " tags " << List(p.source_tags) << "\n";
   o << "  releases " << Quote(p.first_release) << " .. " << Quote(p.last_release) << "\n";
   o << "  methods " << (p.loads_first_method_only ? "first" : "all") << "\n";
+  o << "  backends " << List(p.backends) << " if built " << List(p.backends_if_built) << "\n";
   for (const PoolSpec& s : p.pools)
     o << "  pool " << Quote(s.id) << " variable " << Quote(s.variable) << " macro "
       << Quote(s.macro) << " default_bytes " << s.default_bytes << " base_align " << s.base_align

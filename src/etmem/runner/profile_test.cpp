@@ -154,10 +154,19 @@ TEST(RunnerProfile, BuiltinProfilesParseAndCoverEveryReleaseOnce) {
   EXPECT_TRUE((*ProfileFor(arm, main))->HasOption("fast_memory"));
   EXPECT_NE((*ProfileFor(arm, main))->FindPool("fast"), nullptr);
   EXPECT_EQ((*ProfileFor(arm, "1.4.1"))->FindPool("fast"), nullptr);
-  for (const char* name : {"zephyr-hello", "pico2", "cadence", "espressif"}) {
+  for (const char* name : {"zephyr-hello", "pico2", "cadence", "espressif", "zephyr-mv2-ethosu"}) {
     RunnerSelection s = *SelectRunner(name);
     ASSERT_TRUE(ProfileFor(s, main)) << name;
     EXPECT_EQ(*ProfileFor(s, main), *ProfileFor(s, "1.4.1")) << name;
+  }
+  // zephyr/samples/mv2-ethosu is in ExecuTorch's tree at v1.3.0, v1.3.1, v1.4.0, v1.4.1 and main
+  // (git ls-tree of every tag; never under another path), with the same src/main.cpp, Kconfig and
+  // prj.conf at each: its profile covers exactly those releases.
+  RunnerSelection mv2 = *SelectRunner("zephyr-mv2-ethosu");
+  for (const std::string& v : AllVersions()) {
+    const bool has_sample = v == "1.3.0" || v == "1.3.1" || v == "1.4.0" || v == "1.4.1" ||
+                            v.starts_with("main-");
+    EXPECT_EQ(ProfileFor(mv2, v).has_value(), has_sample) << v;
   }
 }
 
@@ -173,6 +182,37 @@ TEST(RunnerProfile, EveryBuiltinProfileNamesItsKernelLibraries) {
       EXPECT_NE(std::find(known.begin(), known.end(), k), known.end()) << k;
     EXPECT_EQ(p->kernels.back(), "portable");
   }
+}
+
+// Every built-in profile says which delegate backends its build registers (read from the
+// runners' CMake files, docs/runner-profiles.md), each a backend id the release's runtime model
+// knows at every release the profile covers: the Arm runner ArmBackend to 0.5.0, EthosUBackend
+// from 0.6.0 (the id backends/arm/runtime registers); Espressif XNNPACK only if built.
+TEST(RunnerProfile, EveryBuiltinProfileNamesTheBackendsItRegisters) {
+  for (const auto& p : BuiltinProfiles()) {
+    SCOPED_TRACE(p->file);
+    for (const std::string& v : AllVersions()) {
+      if (!ProfileFor(RunnerSelection{{p}, {}, {}}, v)) continue;
+      const runtime::RuntimeTraits& release = **runtime::FindRelease(v);
+      for (const auto* list : {&p->backends, &p->backends_if_built})
+        for (const std::string& b : *list)
+          EXPECT_TRUE(release.backends.contains(b)) << b << " at " << v;
+    }
+  }
+  RunnerSelection arm = *SelectRunner("arm-baremetal");
+  EXPECT_EQ((*ProfileFor(arm, "0.5.0"))->backends, std::vector<std::string>{"ArmBackend"});
+  EXPECT_EQ((*ProfileFor(arm, "0.6.0"))->backends, std::vector<std::string>{"EthosUBackend"});
+  EXPECT_EQ((*ProfileFor(arm, "main-20260822-cff6f4dd"))->backends,
+            std::vector<std::string>{"EthosUBackend"});
+  RunnerSelection esp = *SelectRunner("espressif");
+  EXPECT_TRUE((*ProfileFor(esp, "1.4.1"))->backends.empty());
+  EXPECT_EQ((*ProfileFor(esp, "1.4.1"))->backends_if_built,
+            std::vector<std::string>{"XnnpackBackend"});
+  RunnerSelection mv2 = *SelectRunner("zephyr-mv2-ethosu");
+  EXPECT_EQ((*ProfileFor(mv2, "1.3.0"))->backends_if_built,
+            std::vector<std::string>{"EthosUBackend"});
+  EXPECT_NE(ErrorOf(Valid().insert(1, R"("backends": ["Xnn pack"], )")).find("is not a backend id"),
+            std::string::npos);
 }
 
 TEST(RunnerProfile, PrintoutIsReadAndCheckedAgainstItsPools) {

@@ -8,6 +8,12 @@
 // vela_bin_read): the other kind fails execute() before it asks. 0.1's backend parses the payload
 // itself (ArmBackendEthosU.cpp) and takes nothing. Payloads of either kind are read by
 // plan/ethosu_scratch; measured with the real backend in tests/measured/x86_64_run_temp_ethos_u.json.
+// Outside every pool: from 1.2.0 init() takes its ExecutionHandle with `new (std::nothrow)` (the
+// C heap; before, allocateInstance from the method allocator, in the load figure) and destroy()
+// deletes it: {FreeableBuffer*, PlatformState*} at 1.2.0-1.4.1
+// (backends/arm/runtime/EthosUBackend_Internal.h), {PlatformState*, VelaHandles} at main
+// (VelaBinStream.h: 4 pointers and 4 size_t); the Cortex-M platform_init allocates nothing
+// (EthosUBackend_Cortex_M.cpp returns nullptr).
 #include "etmem/kernels/library.h"
 
 namespace etmem::kernels {
@@ -22,6 +28,14 @@ DelegateLibraryData Library_EthosU() {
   d.deltas.push_back({"0.7.0", {{"ArmBackend", DelegateRule::kEthosUScratch},
                                 {"EthosUBackend", DelegateRule::kEthosUScratch}}, 0, ""});
   d.deltas.push_back({"1.0.0", {}, 16, ""});
+  const char* handle =
+      "its ExecutionHandle, new (std::nothrow) in init() (at load_method) and deleted by "
+      "destroy(), on the C heap (the heap's own header and rounding not counted; the Cortex-M "
+      "platform_init allocates nothing)";
+  d.deltas.push_back({"1.2.0", {}, 0, "",
+                      {{"EthosUBackend", {handle, "its ExecutionHandle", 2, 0, false}}}});
+  d.deltas.push_back({"main", {}, 0, "",
+                      {{"EthosUBackend", {handle, "its ExecutionHandle", 5, 4, false}}}});
   return d;
 }
 
