@@ -66,8 +66,14 @@ bool DynamicArgs(const pte::MethodView& m, std::span<const int32_t> args) {
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
               const pte::InstructionView& ins, const Libraries& libs, const abi::Abi& target,
               CallTemp& c) {
-  const pte::DelegateView& d = m.delegates[static_cast<size_t>(ins.target)];
   c.delegate = true;
+  const pte::DelegateView* found = m.DelegateOf(ins);
+  if (!found) {  // a release loads it; executing it reads past the delegates
+    c.what = fmt::format("delegate {} (not one of the method's)", ins.target);
+    c.unknown = "the call names a delegate the method does not have";
+    return;
+  }
+  const pte::DelegateView& d = *found;
   c.what = fmt::format("delegate {} ({})", ins.target, Printable(d.backend));
   for (const DelegateLibrary& l : *libs.delegates) {
     auto it = l.backends.find(d.backend);
@@ -309,7 +315,8 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       c.chain_instruction = k;
       if (ins.kind == pte::InstructionKind::kKernelCall) {
         ++out.kernel_calls;
-        const pte::OperatorView& op = m.operators[static_cast<size_t>(ins.target)];
+        static const pte::OperatorView kNoOperator;  // an index past the method's operators
+        const pte::OperatorView& op = m.OperatorOf(ins) ? *m.OperatorOf(ins) : kNoOperator;
         c.what = Printable(op.overload.empty() ? std::string(op.name)
                                                : std::string(op.name) + "." + std::string(op.overload));
         const std::string name = op.overload.empty()
