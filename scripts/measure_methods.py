@@ -16,6 +16,16 @@ import subprocess
 import sys
 
 
+def FirstErrorLine(log_path):
+    # The runtime's first error line after Program::load's deprecation warning (a program
+    # without a constant segment), from the harness log etmem measure keeps in --work.
+    with open(log_path, errors="replace") as f:
+        for line in f:
+            if line.startswith("E executorch:") and "!!DEPRECATED!!" not in line:
+                return line.rstrip("\n")
+    return None
+
+
 def main():
     etmem, examples, out_path, work = sys.argv[1:5]
     trees = [a.split("=", 1) for a in sys.argv[5:]]
@@ -50,7 +60,7 @@ def main():
                         "n_calls": len(trace),
                         "trace": trace,
                         "high_water_bytes": m["measured_bytes"],
-                        "load_log": m["runtime_error_line"],
+                        "load_log": FirstErrorLine(m["log"]),
                     })
                 results.append({"tag": tag, "program": name, "program_set": "methods",
                                 "sha256": sha, "temp": temp,

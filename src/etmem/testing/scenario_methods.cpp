@@ -40,6 +40,36 @@ constexpr NamedScenario kMethods[] = {
          m.KernelCall(5, {x, y});
        });
      }},
+    // An op index past the operators followed by a good kernel call: the good call's Ok
+    // overwrites Method::init's delayed_error, so 0.2+ load the method (0.1: undefined behaviour).
+    {"second_method_bad_op_index_then_good", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.KernelCall(5, {0, 2});
+         m.KernelCall(m.Operator("aten::relu", "out"), {0, 2});
+       });
+     }},
+    // A move and a free naming value 9 of 3: Method::init checks them from 1.3 (InvalidProgram
+    // "Index 9 negative or >= 3"); before, the method loads.
+    {"second_method_bad_move_index", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.Move(0, 9);
+       });
+     }},
+    {"second_method_bad_free_index", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.Free(9);
+       });
+     }},
+    // A jump-if-false on value 9 of 3: checked from 0.2.
+    {"second_method_bad_jump_index", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.JumpFalse(9, 0);
+       });
+     }},
     // A negative planned buffer (the second of two): the runner cannot allocate it.
     {"second_method_negative_planned_buffer", [] {
        return GoodAndBroken([](MethodBuilder& m) {
