@@ -7,6 +7,7 @@
 // `--acceptance` writes the exporter's layouts a strict reader could call invalid (no constants,
 // no segments; scenario_acceptance.cpp, measured in tests/measured/x86_64_acceptance.json);
 // `--temp` writes the programs whose kernels take temp memory while running (scenario_temp.cpp).
+// `--methods` writes the issue-39 programs: a good method beside a bad one (scenario_methods.cpp).
 // `--ptd` writes external_data.pte and the .ptd files that match it or not (ptd_scenarios.h).
 // The scenario names (scenarios.h) and the OUTPUT list in CMakeLists.txt must name the same files.
 #include <cstdio>
@@ -24,7 +25,8 @@ int main(int argc, char** argv) {
   const bool ptd = argc == 3 && std::string(argv[2]) == "--ptd";
   const bool acceptance = argc == 3 && std::string(argv[2]) == "--acceptance";
   const bool temp = argc == 3 && std::string(argv[2]) == "--temp";
-  if (argc != 2 && !refusals && !executable && !ptd && !acceptance && !temp) {
+  const bool methods = argc == 3 && std::string(argv[2]) == "--methods";
+  if (argc != 2 && !refusals && !executable && !ptd && !acceptance && !temp && !methods) {
     std::fprintf(stderr,
                  "usage: etmem-examples OUTDIR\n"
                  "Writes etmem's example programs (.pte) into OUTDIR.\n");
@@ -65,6 +67,7 @@ int main(int argc, char** argv) {
                          : executable ? etmem::testing::ExecutableScenarios()
                          : acceptance ? etmem::testing::AcceptanceScenarios()
                          : temp       ? etmem::testing::TempScenarios()
+                         : methods    ? etmem::testing::MethodScenarios()
                                       : etmem::testing::NamedScenarios();
   for (const auto& e : scenarios) {
     const std::string file = std::string(e.name) + ".pte";

@@ -465,6 +465,9 @@ JsonValue ToJsonValue(std::span<const Report> reports) {
 // --- Header, diff, replan ---
 
 std::string RefusalLine(const report::Report& r, const report::MethodReport& m) {
+  if (m.plan.refusal->error == "unknown")  // a method etmem's reader cannot read
+    return r.program->path + ": etmem cannot judge method '" + Printable(m.method->name) +
+           "' at ExecuTorch " + r.assumptions.runtime + ": " + m.plan.refusal->reason;
   return r.program->path + ": ExecuTorch " + r.assumptions.runtime + " refuses method '" +
          Printable(m.method->name) + "' (" + m.plan.refusal->error + "): " + m.plan.refusal->reason;
 }

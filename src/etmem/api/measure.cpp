@@ -139,7 +139,10 @@ MeasureResult Measure(const std::string& program_path, const MeasureOptions& opt
   if (!options.method.empty())
     methods.push_back(options.method);
   else
-    for (const pte::MethodView& m : Internal(opened).methods) methods.emplace_back(m.name);
+    for (const pte::MethodView& m : Internal(opened).methods)
+      // A runner loads a method by name, and the runtime finds the first plan of a name.
+      if (std::find(methods.begin(), methods.end(), m.name) == methods.end())
+        methods.emplace_back(m.name);
   const std::string program_abs = fs::absolute(program_path).string();
   for (const std::string& method : methods) {
     Options one = model;

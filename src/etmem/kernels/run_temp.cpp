@@ -104,8 +104,14 @@ bool DynamicArgs(const pte::MethodView& m, std::span<const int32_t> args) {
 void Delegate(const pte::ProgramView& program, const pte::MethodView& m,
               const pte::InstructionView& ins, const Libraries& libs, const abi::Abi& target,
               CallTemp& c) {
-  const pte::DelegateView& d = m.delegates[static_cast<size_t>(ins.target)];
   c.delegate = true;
+  const pte::DelegateView* found = m.DelegateOf(ins);
+  if (!found) {  // a release loads it; executing it reads past the delegates
+    c.what = fmt::format("delegate {} (not one of the method's)", ins.target);
+    c.unknown = "the call names a delegate the method does not have";
+    return;
+  }
+  const pte::DelegateView& d = *found;
   c.what = fmt::format("delegate {} ({})", ins.target, Printable(d.backend));
   for (const DelegateLibrary& l : *libs.delegates) {
     auto it = l.backends.find(d.backend);
@@ -367,7 +373,7 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
   out.no_temp_allocator = !options.temp_allocator && !release.platform_allocator_when_no_temp;
 
   uint64_t running = 0, heap_running = 0;
-  std::vector<ResolvedOp> ops(m.operators.size());
+  std::vector<ResolvedOp> ops(m.operators.size() + 1);
   std::vector<std::string> getsize_briefs;  // the calls' assumed sources, once each
   bool cmsis = false;  // a CMSIS-NN size was computed: it depends on the target's core
   for (uint32_t ci = 0; ci < m.chains.size(); ++ci) {
@@ -377,8 +383,12 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       if (i >= m.instructions.size()) break;
       const pte::InstructionView& ins = m.instructions[i];
       if (ins.kind == pte::InstructionKind::kKernelCall) {
-        ResolvedOp& r = ops[static_cast<size_t>(ins.target)];
-        if (!r.done) ResolveOp(libs, m.operators[static_cast<size_t>(ins.target)], r);
+        // An operator index past the method's operators (a release that loads it anyway)
+        // resolves as an operator with no name, in the last slot.
+        static const pte::OperatorView kNoOperator;
+        const pte::OperatorView* op = m.OperatorOf(ins);
+        ResolvedOp& r = ops[op ? static_cast<size_t>(ins.target) : m.operators.size()];
+        if (!r.done) ResolveOp(libs, op ? *op : kNoOperator, r);
         if (r.silent) {
           ++out.kernel_calls;
           if (r.rule >= TempRule::kCmsisConvolve && r.rule <= TempRule::kCmsisTransposeConv)

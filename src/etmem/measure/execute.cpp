@@ -606,11 +606,13 @@ std::vector<CallSite> CallSites(const pte::MethodView& m, bool& straight) {
       const pte::InstructionView& ins = m.instructions[i];
       if (ins.kind == pte::InstructionKind::kJumpFalse) straight = false;
       if (ins.kind == pte::InstructionKind::kKernelCall) {
-        const pte::OperatorView& op = m.operators[static_cast<size_t>(ins.target)];
-        out.push_back({i, std::string(op.name) + (op.overload.empty() ? "" : ".") +
-                              std::string(op.overload)});
+        const pte::OperatorView* op = m.OperatorOf(ins);
+        out.push_back({i, op ? std::string(op->name) + (op->overload.empty() ? "" : ".") +
+                                   std::string(op->overload)
+                             : "operator " + std::to_string(ins.target)});
       } else if (ins.kind == pte::InstructionKind::kDelegateCall) {
-        out.push_back({i, "delegate " + std::string(m.delegates[static_cast<size_t>(ins.target)].backend)});
+        const pte::DelegateView* d = m.DelegateOf(ins);
+        out.push_back({i, "delegate " + (d ? std::string(d->backend) : std::to_string(ins.target))});
       }
     }
   return out;

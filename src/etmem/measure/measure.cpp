@@ -214,6 +214,8 @@ Result<MethodMeasurement> MeasureMethod(const report::Report& r, const Built& bu
   out.etmem_verdict = m.plan.refusal ? m.plan.refusal->error : "Ok";
   if (m.plan.refusal && m.plan.refusal->program_load)
     out.etmem_verdict = "Program::load " + out.etmem_verdict;
+  if (m.plan.refusal && m.plan.refusal->method_meta)
+    out.etmem_verdict = "method_meta " + out.etmem_verdict;
   if (m.plan.refusal) out.refusal_reason = m.plan.refusal->reason;
   if (!m.plan.refusal && !e.prediction.failures.empty())
     out.etmem_verdict = "MemoryAllocationFailed";

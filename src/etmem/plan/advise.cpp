@@ -22,7 +22,9 @@ constexpr std::array<std::string_view, 6> kViewLikeOps = {
     "permute_copy", "transpose_copy", "view_copy", "expand_copy", "t_copy", "unsqueeze_copy"};
 
 std::string OpName(const pte::MethodView& m, const pte::InstructionView& ins) {
-  const pte::OperatorView& op = m.operators[static_cast<size_t>(ins.target)];
+  const pte::OperatorView* found = m.OperatorOf(ins);
+  if (!found) return "operator " + std::to_string(ins.target);
+  const pte::OperatorView& op = *found;
   std::string name = Printable(op.name);  // quoted in advice
   if (!op.overload.empty()) name += "." + Printable(op.overload);
   return name;
@@ -251,7 +253,7 @@ std::vector<Advice> Advise(const pte::MethodView& m, const Lifetimes& l, const M
     const std::string op = OpName(m, ins);
     std::span<const int32_t> args = m.ArgsOf(ins);
     const bool constant_input = !args.empty() && IsConstant(m, args.front()) &&
-                                IsViewLike(m.operators[static_cast<size_t>(ins.target)].name);
+                                m.OperatorOf(ins) && IsViewLike(m.OperatorOf(ins)->name);
     std::vector<int32_t> seen;
     for (size_t k = 0; k < args.size(); ++k) {
       const int32_t t = tensor_of_value[static_cast<size_t>(args[k])];

@@ -28,11 +28,12 @@ RunTimeTemp ComputeRunTimeTemp(const pte::ProgramView& program, const pte::Metho
   for (const pte::InstructionView& ins : m.instructions) {
     if (ins.kind == pte::InstructionKind::kKernelCall) out.other_calls = true;
     if (ins.kind != pte::InstructionKind::kDelegateCall) continue;
-    const pte::DelegateView& d = m.delegates[static_cast<size_t>(ins.target)];
-    if (!IsEthosUBackend(d.backend)) {
+    const pte::DelegateView* found = m.DelegateOf(ins);
+    if (!found || !IsEthosUBackend(found->backend)) {
       out.other_calls = true;
       continue;
     }
+    const pte::DelegateView& d = *found;
     ++out.ethosu_delegates;
     const bool inside = d.blob_file_offset <= file.size() &&
                         d.blob_bytes <= file.size() - d.blob_file_offset;

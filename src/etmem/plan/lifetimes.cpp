@@ -130,7 +130,8 @@ void GroupAliases(const MethodView& m, const std::vector<int32_t>& tensor_of_val
   for (size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int32_t>(i);
   for (const pte::InstructionView& ins : m.instructions) {
     if (ins.kind != InstructionKind::kKernelCall || ins.args_count < 2) continue;
-    if (!m.operators[static_cast<size_t>(ins.target)].name.ends_with("::et_view")) continue;
+    const pte::OperatorView* op = m.OperatorOf(ins);
+    if (!op || !op->name.ends_with("::et_view")) continue;
     std::span<const int32_t> args = m.ArgsOf(ins);
     const int32_t a = tensor_of_value[static_cast<size_t>(args.front())];
     const int32_t b = tensor_of_value[static_cast<size_t>(args.back())];

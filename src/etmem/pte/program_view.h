@@ -1,8 +1,11 @@
 // Owns: the schema-free picture of a verified program that every later stage reads.
 // Not: reading bytes (read_program.h) or any release's behaviour (runtime/).
 //
-// Everything here has been range-checked by ReadProgram: every value index, operator index,
-// delegate index and segment index is in range, and every string_view points into the mapped
+// Everything here has been range-checked by ReadProgram: every value index of a value, list,
+// call argument, input and output, and every segment index is in range (a method whose indexes
+// are not carries a `fault` and nothing else); operator, delegate, move, free and jump-condition
+// indexes are as written (the release model checks them as each release does: OperatorOf,
+// DelegateOf), and every string_view points into the mapped
 // file, which the ProgramView keeps alive. Stored flat (one vector per kind, with begin/count
 // indices) so that reading a 300k-value program costs a handful of allocations, not one per value;
 // the variable-length integer vectors (sizes, list items, arguments) are not copied at all.
@@ -16,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 
@@ -146,7 +150,20 @@ struct MethodView {
   std::vector<OperatorView> operators;
   std::vector<DelegateView> delegates;
   bool has_delegates_vector = true;  // false: Method.delegates is absent (not even empty)
+  // Method.non_const_buffer_sizes / inputs / outputs are present (maybe empty): a release's
+  // Program::method_meta refuses a plan without them (runtime/load_plan.cpp).
+  bool has_planned_buffer_sizes_vector = true;
+  bool has_inputs_vector = true;
+  bool has_outputs_vector = true;
   std::vector<int64_t> planned_buffer_sizes;  // as stored: index 0 is the reserved placeholder
+  // The first negative entry of Method.non_const_buffer_sizes after the reserved one (stored
+  // index, size as written); every negative entry is stored as 0 in planned_buffer_sizes. Not the reader's to refuse: what the runner and
+  // the release do with it is modelled in runtime/load_plan.cpp.
+  std::optional<std::pair<uint32_t, int64_t>> negative_planned_buffer;
+  // Non-empty: the reader found this method unreadable (the text says where and why), and the
+  // view holds only its name. Other methods are read as usual: a fault in one method never
+  // blocks another, as in the runtime, which loads each method on its own.
+  std::string fault;
   std::vector<std::string_view> fqns;         // external keys (TensorView::fqn_index)
   // (tensor index, Tensor.storage_offset) of the tensors whose storage_offset is not 0, in
   // tensor order (exporters always write 0; the runtime refuses any other).
@@ -171,6 +188,19 @@ struct MethodView {
   }
   std::span<const int32_t> ArgsOf(const InstructionView& i) const {
     return words.subspan(i.args_begin, i.args_count);
+  }
+  // The operator a kernel call names / the delegate a delegate call names, or null when its
+  // index is not the method's: the reader leaves those to the release model (a release may
+  // load such a method: no Method::init checks a delegate index).
+  const OperatorView* OperatorOf(const InstructionView& i) const {
+    return i.target >= 0 && static_cast<size_t>(i.target) < operators.size()
+               ? &operators[static_cast<size_t>(i.target)]
+               : nullptr;
+  }
+  const DelegateView* DelegateOf(const InstructionView& i) const {
+    return i.target >= 0 && static_cast<size_t>(i.target) < delegates.size()
+               ? &delegates[static_cast<size_t>(i.target)]
+               : nullptr;
   }
   const TensorView* TensorAt(int64_t value_index) const {
     const ValueView& v = values[static_cast<size_t>(value_index)];

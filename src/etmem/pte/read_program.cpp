@@ -93,6 +93,9 @@ class Walker {
   // false when the file cannot hold that many, and the caller returns OverBudget.
   bool Afford(uint64_t entries);
   [[gnu::noinline]] Error OverBudget(const Where& where) const;
+  // A walk stopped by OverBudget: the file's tables are shared, a fault of the file, not of the
+  // method being read.
+  bool over_budget() const { return over_budget_; }
 
  private:
   Status ReadValues(const fb::Method& m, const Where& where, MethodView& out);
@@ -124,6 +127,7 @@ class Walker {
   const ReadLimits& limits_;
   uint64_t flatbuffer_bytes_;
   uint64_t budget_;
+  mutable bool over_budget_ = false;
 };
 
 // The checks below run for every value and argument: the passing path is kept small enough to
@@ -136,6 +140,7 @@ inline bool Walker::Afford(uint64_t entries) {
 }
 
 Error Walker::OverBudget(const Where& where) const {
+  over_budget_ = true;
   return Fail(where, "names more entries than a file of its size can hold (tables or vectors "
                      "are shared, which no writer does)");
 }
@@ -373,44 +378,35 @@ Status Walker::ReadInstruction(const fb::Instruction& ins, const Where& where,
     case fb::Step::KernelCall: {
       const auto* k = ins.step_as_KernelCall();
       iv.kind = InstructionKind::kKernelCall;
-      iv.target = k->op_index();
+      iv.target = k->op_index();  // checked by the release model (runtime/load_plan.cpp)
       args = k->args();
-      if (iv.target < 0 || static_cast<size_t>(iv.target) >= out.operators.size())
-        return Fail(where, "kernel call names operator " + std::to_string(iv.target) +
-                               " but the method has " + std::to_string(out.operators.size()));
       break;
     }
     case fb::Step::DelegateCall: {
       const auto* d = ins.step_as_DelegateCall();
       iv.kind = InstructionKind::kDelegateCall;
+      // Not checked: no release's Method::init does (consumers use MethodView::DelegateOf).
       iv.target = d->delegate_index();
       args = d->args();
-      if (iv.target < 0 || static_cast<size_t>(iv.target) >= out.delegates.size())
-        return Fail(where, "delegate call names delegate " + std::to_string(iv.target) +
-                               " but the method has " + std::to_string(out.delegates.size()));
       break;
     }
     case fb::Step::MoveCall: {
       const auto* mv = ins.step_as_MoveCall();
       iv.kind = InstructionKind::kMove;
-      iv.target = mv->from();
+      iv.target = mv->from();  // indexes checked by the release model (some releases do)
       iv.second = mv->to();
-      for (int32_t i : {iv.target, iv.second})
-        if (!ValidIndex(i, out)) return ValueIndexOutOfRange(i, out, where);
       break;
     }
     case fb::Step::JumpFalseCall: {
       const auto* j = ins.step_as_JumpFalseCall();
       iv.kind = InstructionKind::kJumpFalse;
-      iv.target = j->condition();
+      iv.target = j->condition();  // checked by the release model (0.2+ do)
       iv.second = j->destination();
-      if (!ValidIndex(iv.target, out)) return ValueIndexOutOfRange(iv.target, out, where);
       break;
     }
     case fb::Step::FreeCall: {
       iv.kind = InstructionKind::kFree;
-      iv.target = ins.step_as_FreeCall()->value();
-      if (!ValidIndex(iv.target, out)) return ValueIndexOutOfRange(iv.target, out, where);
+      iv.target = ins.step_as_FreeCall()->value();  // checked by the release model (1.3+ do)
       break;
     }
     default:
@@ -492,11 +488,16 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
       dst.push_back(i);
     }
   }
+  out.has_inputs_vector = m.inputs() != nullptr;
+  out.has_outputs_vector = m.outputs() != nullptr;
+  out.has_planned_buffer_sizes_vector = m.planned_buffer_sizes() != nullptr;
   if (const auto* sizes = m.planned_buffer_sizes())
     for (size_t k = 0; k < sizes->size(); ++k) {
       const int64_t s = UnalignedAt(sizes, k);
-      if (s < 0) return Fail(where, "planned buffer size " + std::to_string(s) + " is negative");
-      out.planned_buffer_sizes.push_back(s);
+      // Not the reader's to refuse: the runner and some releases do (runtime/load_plan.cpp).
+      if (s < 0 && k > 0 && !out.negative_planned_buffer)
+        out.negative_planned_buffer = {static_cast<uint32_t>(k), s};
+      out.planned_buffer_sizes.push_back(std::max<int64_t>(s, 0));
     }
   return ReadChains(m, where, out);
 }
@@ -683,14 +684,40 @@ Status ReadMethods(const fb::Program& p, const uint8_t* file_base, const std::st
   Walker walker(name, limits, out.flatbuffer_bytes);
   if (!walker.Afford(p.methods()->size())) return walker.OverBudget(Where{nullptr, "methods"});
   out.methods.resize(p.methods()->size());
+  // A method the walk cannot read keeps its name and the fault; the others are read as usual
+  // (the runtime loads each method on its own). Only when no method can be read, or the file's
+  // tables are shared beyond its size, is the file refused, with the first fault.
+  std::optional<Error> first_fault;
+  size_t faulted = 0;
   for (size_t i = 0; i < p.methods()->size(); ++i) {
-    const fb::Method& m = *p.methods()->Get(i);
-    out.methods[i].words = {reinterpret_cast<const int32_t*>(file_base), out.flatbuffer_bytes / 4};
-    // Delegates first: instructions are checked against their count.
-    if (auto s = ReadDelegates(p, file_base, m, out, MethodWhere(m, i), walker, out.methods[i]); !s)
-      return s;
-    if (auto s = walker.ReadMethod(m, i, out.methods[i]); !s) return s;
+    const fb::Method* m = p.methods()->Get(i);
+    MethodView& view = out.methods[i];
+    view.words = {reinterpret_cast<const int32_t*>(file_base), out.flatbuffer_bytes / 4};
+    Status s = Ok{};
+    if (!m) {
+      s = MakeError(ErrorCode::kInvalidProgram,
+                    name + ": method " + std::to_string(i) + ": null method entry");
+    } else {
+      // Delegates first: instructions are checked against their count.
+      s = ReadDelegates(p, file_base, *m, out, MethodWhere(*m, i), walker, view);
+      if (s) s = walker.ReadMethod(*m, i, view);
+    }
+    if (s) continue;
+    if (walker.over_budget()) return s;
+    if (!first_fault) first_fault = s.error();
+    ++faulted;
+    MethodView empty;
+    empty.words = view.words;
+    if (m && m->name()) empty.name = std::string_view(m->name()->c_str(), m->name()->size());
+    // What Program::method_meta checks first, read for the faulted method too.
+    empty.has_inputs_vector = m && m->inputs();
+    empty.has_outputs_vector = m && m->outputs();
+    empty.has_planned_buffer_sizes_vector = m && m->planned_buffer_sizes();
+    const std::string& text = s.error().message;  // "FILE: method ...: what"
+    empty.fault = text.starts_with(name + ": ") ? text.substr(name.size() + 2) : text;
+    view = std::move(empty);
   }
+  if (faulted == out.methods.size()) return *first_fault;
   return Ok{};
 }
 

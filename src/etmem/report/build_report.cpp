@@ -407,6 +407,16 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
   report.assumptions.run_temp_pool_bytes = run.temp_pool_bytes;
   for (const pte::MethodView& m : program.methods) {
     if (!options.method.empty() && m.name != options.method) continue;
+    // Runners reach a method by name, and Program::get_execution_plan returns the first plan of
+    // that name (every release): a later plan of the same name is never loaded.
+    if (const pte::MethodView* first = program.FindMethod(m.name); first != &m) {
+      report.notes.push_back("method " + std::to_string(&m - program.methods.data()) + " is named '" +
+                             Printable(m.name) + "' as method " +
+                             std::to_string(first - program.methods.data()) +
+                             " is; Program::get_execution_plan finds the first plan of a name, so "
+                             "no runner loads it (not analysed)");
+      continue;
+    }
     ETMEM_TRY(kernels::RunTemp run_temp,
               kernels::ComputeRunTemp(program, m, model.traits(), model.abi(), run));
     report.methods.push_back(AnalyzeMethod(program, m, model, effective, work, std::move(run_temp)));

@@ -82,7 +82,10 @@ void RunnerPools(std::string& out, const Report& r, const MethodReport& m) {
 
 void Headline(std::string& out, const Report& r, const MethodReport& m) {
   out += fmt::format("{}: method '{}'\n", r.program->path, Printable(m.method->name));
-  if (m.plan.refusal)
+  if (m.plan.refusal && m.plan.refusal->error == "unknown")  // a method etmem cannot read
+    out += fmt::format("  ETMEM CANNOT JUDGE THIS METHOD: {}\n  (no figure below is the runtime's)\n",
+                       m.plan.refusal->reason);
+  else if (m.plan.refusal)
     out += fmt::format("  THE RUNTIME WOULD REFUSE THIS METHOD ({}): {}\n  (figures below count the "
                        "allocations made before the refusal)\n",
                        m.plan.refusal->error, m.plan.refusal->reason);

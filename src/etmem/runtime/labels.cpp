@@ -57,7 +57,9 @@ std::string DescribeTensor(const pte::TensorView& t, const pte::MethodView& m) {
 
 std::string DescribeInstruction(const pte::InstructionView& ins, const pte::MethodView& m) {
   if (ins.kind == pte::InstructionKind::kKernelCall) {
-    const pte::OperatorView& op = m.operators[static_cast<size_t>(ins.target)];
+    const pte::OperatorView* found = m.OperatorOf(ins);
+    if (!found) return "operator " + std::to_string(ins.target) + " (not one of the method's)";
+    const pte::OperatorView& op = *found;
     std::string s = Printable(op.name);  // names from the program reach messages and reports
     if (!op.overload.empty()) s += "." + Printable(op.overload);
     return s;

@@ -73,6 +73,13 @@ class Planner {
     // Program::load refused (both constant storages, then the segment it names): no method loads
     if (!ProgramLoads() || !ConstantSegmentLoads()) return Flush();
     if (options_.ptd && !PtdAllows(-1)) return Flush();  // the runner's data map load
+    // What the runner does before load_method: method_meta, then the planned buffers.
+    if (!MethodMetaAllows() || !PlannedBuffersAllocate()) return Flush();
+    if (!m_.fault.empty()) {
+      Refuse("unknown", "etmem's reader cannot read this method (" + m_.fault +
+                            "); what the release does with it is not modelled");
+      return Flush();
+    }
     if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
       Instance(Site::kPlatformAllocator);
     if (ParseValues() && InitDelegates() && InitChains()) {}
@@ -266,6 +273,8 @@ class Planner {
     }
     return true;
   }
+  bool MethodMetaAllows();
+  bool PlannedBuffersAllocate();
   bool ParseValues();
   // .ptd checks (issue 13 item 4): false once the release has refused the given .ptd, at the
   // point of the load where it does: before anything (the runner's data map load; next_value
@@ -294,6 +303,8 @@ class Planner {
   bool InitChains();
   void ResolveOperator(const pte::InstructionView& ins, int64_t instruction);
   bool OperatorNameFits(const pte::InstructionView& ins, int64_t instruction);
+  bool ValueIndexesChecked(const pte::InstructionView& ins, size_t chain, uint32_t i);
+  bool resolve_error_ = false;  // the refusal ResolveOperator made was returned, not a crash
   void ResolveOperatorMetadata(const pte::InstructionView& ins, int64_t instruction);
 
   const pte::ProgramView& program_;
@@ -327,6 +338,62 @@ bool Planner::PtdAllows(int64_t next_value) {
     return true;
   }
   if (!plan_.refusal) plan_.refusal = ptd_outcome_->refusal;
+  return false;
+}
+
+// Program::method_meta, which every runner calls before load_method (to size the planned
+// buffers): the plan's fields its accessors read unchecked.
+bool Planner::MethodMetaAllows() {
+  struct Field {
+    bool present;
+    const char* name;
+  };
+  for (const Field& f : {Field{m_.has_planned_buffer_sizes_vector, "non_const_buffer_sizes"},
+                         Field{m_.has_inputs_vector, "inputs"},
+                         Field{m_.has_outputs_vector, "outputs"}}) {
+    if (f.present) continue;
+    if (t_.method_meta_checks_fields) {
+      Refuse("InvalidProgram", std::string("Program::method_meta refuses the method: it has no ") +
+                                   f.name + " field");
+      plan_.refusal->log = std::string("Missing ") + f.name + " field";
+      plan_.refusal->method_meta = true;
+      return false;
+    }
+    // 0.1: method_meta checks nothing; the runner's num_memory_planned_buffers() reads the absent
+    // non_const_buffer_sizes through null. (Absent inputs/outputs are read later, in load_method.)
+    if (f.name == std::string_view("non_const_buffer_sizes")) {
+      Refuse("crash (null dereference)",
+             "the method has no non_const_buffer_sizes field, which MethodMeta::"
+             "num_memory_planned_buffers reads unchecked at this release (the runner calls it "
+             "before load_method)");
+      plan_.refusal->method_meta = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+// The runner's planned buffers: one per Method.non_const_buffer_sizes entry after the first, of
+// the size MethodMeta::memory_planned_buffer_size returns.
+bool Planner::PlannedBuffersAllocate() {
+  if (!m_.negative_planned_buffer) return true;
+  const auto [stored, size] = *m_.negative_planned_buffer;  // never the reserved entry 0
+  const std::string index = std::to_string(stored - 1);  // MethodMeta hides entry 0
+  if (t_.planned_buffer_size_negative_checked) {
+    Refuse("abort (ET_CHECK)",
+           "planned buffer " + index + " has the negative size " + std::to_string(size) +
+               ": MethodMeta::memory_planned_buffer_size returns InvalidProgram, and the "
+               "runner's .get() of it aborts (ET_CHECK in Result::get)");
+    plan_.refusal->log = "memory_planned_buffer_size(" + index +
+                         ") has invalid negative size: " + std::to_string(size);
+  } else {
+    Refuse("abort (std::bad_alloc)",
+           "planned buffer " + index + " has the negative size " + std::to_string(size) +
+               ", which MethodMeta::memory_planned_buffer_size returns as it is; the runner "
+               "casts it to size_t (" + std::to_string(static_cast<uint64_t>(size) & max_size_t_) +
+               " bytes) and cannot allocate that (new[] throws std::bad_alloc: an abort)");
+  }
+  plan_.refusal->planned_buffers = true;
   return false;
 }
 
@@ -806,6 +873,9 @@ bool Planner::InitChains() {
     return Refuse("Internal", "the method has no chains");
   }
   List(Site::kChains, m_.chains.size());
+  // resolve_operator's returned errors wait for the end of the loop, each kernel call's result
+  // replacing the last (Method::init's delayed_error; RuntimeTraits::op_index_checked).
+  std::optional<Refusal> delayed;
   for (size_t c = 0; c < m_.chains.size(); ++c) {
     const pte::ChainView& chain = m_.chains[c];
     List(Site::kChainKernels, chain.instructions_count, static_cast<int64_t>(c));
@@ -813,23 +883,76 @@ bool Planner::InitChains() {
     for (uint32_t i = 0; i < chain.instructions_count; ++i) {
       const uint32_t index = chain.instructions_begin + i;
       const pte::InstructionView& ins = m_.instructions[index];
-      if (ins.kind != InstructionKind::kKernelCall && ins.kind != InstructionKind::kDelegateCall)
-        continue;  // jumps, moves and frees take no argument list
+      if (ins.kind != InstructionKind::kKernelCall && ins.kind != InstructionKind::kDelegateCall) {
+        // Jumps, moves and frees take no argument list; some releases check their indexes.
+        if (!ValueIndexesChecked(ins, c, i)) return false;
+        continue;
+      }
       List(Site::kInstructionArgs, ins.args_count, index);
-      if (ins.kind == InstructionKind::kKernelCall) ResolveOperator(ins, index);
+      if (ins.kind == InstructionKind::kKernelCall) {
+        resolve_error_ = false;
+        ResolveOperator(ins, index);
+        if (resolve_error_ && t_.op_index_checked) {  // returned: delayed, the last one stands
+          delayed = std::move(plan_.refusal);
+          plan_.refusal.reset();
+        } else if (t_.op_index_checked && !Refused()) {
+          delayed.reset();  // delayed_error = Ok
+        }
+      }
       if (Refused()) return false;
     }
   }
+  if (delayed) plan_.refusal = std::move(delayed);
   return !Refused();
+}
+
+// Method::init's index checks of the instructions without arguments (ET_CHECK_VALID_VALUE_INDEX
+// from 1.3; the jump's own check from 0.2), where the loop meets them.
+bool Planner::ValueIndexesChecked(const pte::InstructionView& ins, size_t chain, uint32_t i) {
+  const bool checked = ins.kind == InstructionKind::kJumpFalse ? t_.jump_false_index_checked
+                       : ins.kind == InstructionKind::kMove || ins.kind == InstructionKind::kFree
+                           ? t_.move_free_indexes_checked
+                           : false;
+  if (!checked) return true;
+  const size_t n = m_.values.size();
+  for (int32_t index : {ins.target, ins.kind == InstructionKind::kMove ? ins.second : 0}) {
+    if (index >= 0 && static_cast<size_t>(index) < n) continue;
+    Refuse("InvalidProgram", "chain " + std::to_string(chain) + ", instruction " +
+                                 std::to_string(i) + " (" + pte::InstructionKindName(ins.kind) +
+                                 ") names value " + std::to_string(index) + " of " +
+                                 std::to_string(n));
+    plan_.refusal->log = "Index " + std::to_string(index) + " negative or >= " + std::to_string(n);
+    return false;
+  }
+  return true;
 }
 
 // TensorMeta for every argument, then a dim-order array per Tensor argument (spec trap 4).
 // From 1.0 these go to the user's temp allocator, reset when resolve_operator returns.
 void Planner::ResolveOperator(const pte::InstructionView& ins, int64_t instruction) {
-  // The operator's name, written into a 100-byte buffer first (populate_operator_name). (A read
-  // view's operator index is range-checked; a hand-made one may list no operators.)
-  if (static_cast<size_t>(ins.target) < m_.operators.size() && !OperatorNameFits(ins, instruction))
+  // The op index first (0.2+; 0.1 reads the operator unchecked), then the operator's name,
+  // written into a 100-byte buffer (populate_operator_name).
+  if (ins.target < 0 || static_cast<size_t>(ins.target) >= m_.operators.size()) {
+    const std::string what = "instruction " + std::to_string(instruction) + " calls operator " +
+                             std::to_string(ins.target) + " of the method's " +
+                             std::to_string(m_.operators.size());
+    if (!t_.op_index_checked) {
+      Refuse("undefined behaviour", what + ": resolve_operator reads ops->Get(" +
+                                        std::to_string(ins.target) +
+                                        ") unchecked at this release, past the operators vector");
+      return;
+    }
+    Refuse("InvalidProgram", what);
+    plan_.refusal->log = "Op index " + std::to_string(static_cast<uint32_t>(ins.target)) +
+                         " out of range";
+    resolve_error_ = true;
     return;
+  }
+  if (!OperatorNameFits(ins, instruction)) {
+    // Returned (0.2+: InvalidProgram, Internal); 0.1 aborts or crashes here.
+    resolve_error_ = t_.operator_name_checked;
+    return;
+  }
   ResolveOperatorMetadata(ins, instruction);
 }
 

@@ -99,6 +99,11 @@ struct Refusal {
   // Program::load refuses the file (no method reaches load_method); etmem measure's harness
   // reports it as "Program::load <error>".
   bool program_load = false;
+  // The runner's steps before load_method refuse the method: Program::method_meta
+  // (`method_meta`), or the runner's planned buffers (`planned_buffers`, a size it cannot
+  // allocate). etmem measure's harness reports the first as "method_meta <error>".
+  bool method_meta = false;
+  bool planned_buffers = false;
 };
 
 // Where each kernel call's operator metadata (R28/R29) went.

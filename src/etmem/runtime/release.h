@@ -189,6 +189,32 @@ struct RuntimeTraits {
   // after its values were parsed; 0.1 ET_CHECKs it (abort).
   bool delegates_vector_checked = false;
 
+  // ---- What a runner reads before load_method (issue 39) ----
+  // 0.2+: Program::method_meta refuses a plan without its name, non_const_buffer_sizes, inputs
+  // or outputs field: InvalidProgram "Missing X field" (in that order). 0.1 checks nothing, and
+  // num_memory_planned_buffers() reads an absent non_const_buffer_sizes through null (a crash).
+  bool method_meta_checks_fields = false;
+  // 1.3+: MethodMeta::memory_planned_buffer_size refuses a negative size (InvalidProgram
+  // "memory_planned_buffer_size(I) has invalid negative size: S"), and the runner's .get() of
+  // the failed Result aborts (ET_CHECK in Result::get). Before, the size is returned and the
+  // runner casts it to size_t: allocating that many bytes fails (new[] throws std::bad_alloc,
+  // an abort).
+  bool planned_buffer_size_negative_checked = false;
+
+  // ---- Method::init's chain loop (issue 39) ----
+  // 0.2+: resolve_operator checks the op index ("Op index N out of range", InvalidProgram), and
+  // the chain loop keeps each kernel call's error in delayed_error, which the next kernel call's
+  // result overwrites (an Ok included), returned after the loop: the last kernel call's error
+  // stands. 0.1 reads ops->Get(op_index) unchecked (undefined behaviour past the vector).
+  bool op_index_checked = false;
+  // 0.2+: a JumpFalseCall's condition index is checked ("Index I negative or >= N",
+  // InvalidProgram) where the loop meets it; 0.1 does not.
+  bool jump_false_index_checked = false;
+  // 1.3+: the same check for a MoveCall's two indexes and a FreeCall's; before, not checked.
+  bool move_free_indexes_checked = false;
+  // (No release checks a DelegateCall's delegate index in Method::init: Method::execute reads
+  // delegates_[index] unchecked.)
+
   OnFailure& failure(Site s) { return on_failure[static_cast<size_t>(s)]; }
   OnFailure failure(Site s) const { return on_failure[static_cast<size_t>(s)]; }
   void SetFailure(std::initializer_list<Site> sites, OnFailure f) {

@@ -66,6 +66,12 @@ class MethodBuilder {
   int Delegate(DelegateSpec spec);
   // Writes no delegates vector at all, not even an empty one (refusal programs).
   void OmitDelegatesVector() { record_.omit_delegates_vector = true; }
+  // Write no inputs / outputs / non_const_buffer_sizes vector (refusal programs: method_meta).
+  void OmitInputsVector() { record_.omit_inputs_vector = true; }
+  void OmitOutputsVector() { record_.omit_outputs_vector = true; }
+  void OmitPlannedBufferSizesVector() { record_.omit_planned_sizes_vector = true; }
+  // Renames the method, which may then share an earlier method's name (refusal programs).
+  void Rename(std::string name) { record_.name = std::move(name); }
 
   // Starts a new chain and returns its index; instructions go to the newest chain. An
   // instruction added before any Chain() call starts chain 0.

@@ -129,6 +129,10 @@ struct MethodRecord {
   std::vector<DelegateSpec> delegates;
   std::vector<int64_t> planned_sizes;  // without the reserved leading 0
   bool omit_delegates_vector = false;  // write no delegates vector (refusal programs)
+  // Write no inputs / outputs / non_const_buffer_sizes vector (refusal programs: method_meta).
+  bool omit_inputs_vector = false;
+  bool omit_outputs_vector = false;
+  bool omit_planned_sizes_vector = false;
 };
 
 // Settings that decide the file layout rather than any method's content.

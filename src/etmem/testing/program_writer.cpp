@@ -330,14 +330,18 @@ Offset<fb::Method> FlatbufferWriter::Method(const MethodRecord& m, size_t method
     pytree = fb::CreatePytreeSpec(fbb_, fbb_.CreateString(m.pytree->first),
                                   fbb_.CreateString(m.pytree->second));
   return fb::CreateMethod(fbb_, fbb_.CreateString(m.name), pytree, fbb_.CreateVector(values),
-                          fbb_.CreateVector(m.inputs), fbb_.CreateVector(m.outputs),
+                          m.omit_inputs_vector ? Offset<flatbuffers::Vector<int32_t>>(0)
+                                               : fbb_.CreateVector(m.inputs),
+                          m.omit_outputs_vector ? Offset<flatbuffers::Vector<int32_t>>(0)
+                                                : fbb_.CreateVector(m.outputs),
                           fbb_.CreateVector(chains), fbb_.CreateVector(operators),
                           // (in the argument list, as the other vectors: their order is the
                           // layout every measured program's hash depends on)
                           m.omit_delegates_vector
                               ? Offset<flatbuffers::Vector<Offset<fb::Delegate>>>(0)
                               : fbb_.CreateVector(delegates),
-                          fbb_.CreateVector(planned));
+                          m.omit_planned_sizes_vector ? Offset<flatbuffers::Vector<int64_t>>(0)
+                                                      : fbb_.CreateVector(planned));
 }
 
 // A byte vector with the schema's force_align of 16.

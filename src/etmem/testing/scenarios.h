@@ -66,6 +66,9 @@ std::span<const NamedScenario> NamedScenarios();
 // Programs some release refuses to load, one per refusal class (scenario_refusals.cpp), kept
 // apart from NamedScenarios so the bundled examples stay those every release loads.
 std::span<const NamedScenario> RefusalScenarios();
+// Issue 39: a good method ("forward") beside a bad one ("broken"), one class of fault each, the
+// plans Program::method_meta refuses, and two plans of one name (scenario_methods.cpp).
+std::span<const NamedScenario> MethodScenarios();
 // Programs the real portable kernels can execute with finite, varied outputs (coherent shapes,
 // real-valued weights; scenario_executable.cpp), kept apart for the same reason: the programs
 // whose computed outputs tests/measured/ compares across `replan` and `fit`.

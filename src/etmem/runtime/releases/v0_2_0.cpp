@@ -25,6 +25,13 @@ ReleaseDelta Release_v0_2_0() {
             t.delegates_vector_checked = true;
             // BackendDelegate::Init checks the delegate's id (0.1 dereferences it).
             t.delegate_id_checked = true;
+            // Program::method_meta checks name, non_const_buffer_sizes, inputs and outputs.
+            t.method_meta_checks_fields = true;
+            // Method::init: resolve_operator checks the op index (its error delayed to the end of
+            // the chain loop, overwritten by the next kernel call's result), and a jump's
+            // condition index is checked where the loop meets it.
+            t.op_index_checked = true;
+            t.jump_false_index_checked = true;
             // tensor_parser_exec_aten.cpp reads AllocationDetails.memory_offset_high (0.1: a
             // 32-bit memory_offset), refusing a high word a 32-bit size_t cannot hold.
             t.planned_offset_high_read = true;

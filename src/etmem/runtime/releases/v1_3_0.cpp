@@ -27,6 +27,10 @@ ReleaseDelta Release_v1_3_0() {
             t.mutable_subsegment_overflow_checked = true;
             // Program::get_constant_buffer_data: offset <= size first (no wrap).
             t.constant_offset_checked_first = true;
+            // MethodMeta::memory_planned_buffer_size refuses a negative size.
+            t.planned_buffer_size_negative_checked = true;
+            // Method::init checks MoveCall's and FreeCall's value indexes (ET_CHECK_VALID_VALUE_INDEX).
+            t.move_free_indexes_checked = true;
           }};
 }
 

@@ -1,0 +1,130 @@
+// Owns: the issue-39 programs: a file with a good method ("forward") and a bad one, one class of
+// fault each, and the plans Program::method_meta refuses (MethodScenarios). The runtime loads
+// each method on its own, so "forward" loads wherever the file loads; what each release does
+// with the bad method is in docs/refusals.md and tests/measured/x86_64_methods.json.
+// Not: the refusal classes measured at every tag (scenario_refusals.cpp).
+#include "etmem/testing/scenarios.h"
+
+namespace etmem::testing {
+namespace {
+
+// x -> relu -> h -> relu -> y, planned in one 48-byte buffer (h at `h_offset`).
+void AddRelu(MethodBuilder& m, uint64_t h_offset = 16) {
+  int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}});
+  int h = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, h_offset}});
+  int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 32}});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.PlannedBufferSizes({48});
+  int relu = m.Operator("aten::relu", "out");
+  m.KernelCall(relu, {x, h});
+  m.KernelCall(relu, {h, y});
+}
+
+// "forward" as above, then "broken" as `edit` leaves it.
+template <typename Edit>
+ProgramBuilder GoodAndBroken(Edit edit) {
+  ProgramBuilder program;
+  AddRelu(program.Method("forward"));
+  edit(program.Method("broken"));
+  return program;
+}
+
+constexpr NamedScenario kMethods[] = {
+    // The second method's last kernel call names operator 5 of 1: resolve_operator's "Op index 5
+    // out of range" (InvalidProgram, 0.2+) is the last kernel call's result, so it stands.
+    {"second_method_bad_op_index", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         int x = 0, y = 2;
+         m.KernelCall(5, {x, y});
+       });
+     }},
+    // An op index past the operators followed by a good kernel call: the good call's Ok
+    // overwrites Method::init's delayed_error, so 0.2+ load the method (0.1: undefined behaviour).
+    {"second_method_bad_op_index_then_good", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.KernelCall(5, {0, 2});
+         m.KernelCall(m.Operator("aten::relu", "out"), {0, 2});
+       });
+     }},
+    // A move and a free naming value 9 of 3: Method::init checks them from 1.3 (InvalidProgram
+    // "Index 9 negative or >= 3"); before, the method loads.
+    {"second_method_bad_move_index", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.Move(0, 9);
+       });
+     }},
+    {"second_method_bad_free_index", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.Free(9);
+       });
+     }},
+    // A jump-if-false on value 9 of 3: checked from 0.2.
+    {"second_method_bad_jump_index", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.JumpFalse(9, 0);
+       });
+     }},
+    // A negative planned buffer (the second of two): the runner cannot allocate it.
+    {"second_method_negative_planned_buffer", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.PlannedBufferSizes({48, -16});
+       });
+     }},
+    // An IntList naming value 99 of 5.
+    {"second_method_bad_list_item", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.IntList({99});
+       });
+     }},
+    // A delegate call naming delegate 3 of none.
+    {"second_method_bad_delegate_index", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.DelegateCall(3, {0, 2});
+       });
+     }},
+    // Plans without the fields Program::method_meta checks (InvalidProgram "Missing ... field",
+    // 0.2+), beside a good method.
+    {"method_meta_without_planned_sizes", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.OmitPlannedBufferSizesVector();
+       });
+     }},
+    {"method_meta_without_inputs", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.OmitInputsVector();
+       });
+     }},
+    {"method_meta_without_outputs", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.OmitOutputsVector();
+       });
+     }},
+    // Two plans named "forward", the second planning h past its buffer's end:
+    // Program::get_execution_plan finds the first, which loads.
+    {"duplicate_method_names", [] {
+       ProgramBuilder program;
+       AddRelu(program.Method("forward"));
+       MethodBuilder& second = program.Method("shadowed");
+       AddRelu(second, 40);
+       second.Rename("forward");
+       return program;
+     }},
+};
+
+}  // namespace
+
+std::span<const NamedScenario> MethodScenarios() { return kMethods; }
+
+}  // namespace etmem::testing
