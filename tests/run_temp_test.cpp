@@ -998,7 +998,9 @@ TEST(RunTempCli, ARunnerThatDoesNotRegisterTheBackendIsWarnedAbout) {
 TEST(KernelList, EveryLibraryAtEveryReleaseAsTheDataHoldsIt) {
   test::CliRun r = test::Etmem("list kernels --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json whole = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(whole.at("schema").is_number_integer());  // {"schema", "kernels": [...]}
+  const nlohmann::json& j = whole.at("kernels");
   std::vector<const runtime::RuntimeTraits*> releases;
   for (const runtime::RuntimeTraits& t : runtime::AllReleases()) releases.push_back(&t);
   for (const runtime::RuntimeTraits* t : runtime::AllSnapshots()) releases.push_back(t);

@@ -315,5 +315,20 @@ TEST(Verdict, EveryVerbsJsonHasASchemaAndTheJudgingOnesAVerdict) {
          true);
 }
 
+// Method::init resolves every operator before the method runs: kernels that lack one of the
+// program's operators (another library registers it) are a refusal, whatever the pools.
+TEST(Verdict, KernelsThatLackAnOperatorAreARefusal) {
+  const fs::path p = WriteScenario(testing::NamedScenarioProgram("cnn"), "verdict_cnn");
+  const CliRun lacking = Etmem("analyze " + p.string() + " --runtime 1.4.1 --kernels optimized");
+  EXPECT_EQ(lacking.exit_code, 1) << lacking.out << lacking.err;
+  const json j = Json(Etmem("analyze " + p.string() +
+                            " --runtime 1.4.1 --kernels optimized --format json"));
+  EXPECT_EQ(j.value("verdict", ""), "refused");
+  EXPECT_NE(j.dump().find("OperatorMissing"), std::string::npos);
+  const CliRun with_fallback =
+      Etmem("analyze " + p.string() + " --runtime 1.4.1 --kernels optimized,portable");
+  EXPECT_EQ(with_fallback.exit_code, 0) << with_fallback.out << with_fallback.err;
+}
+
 }  // namespace verdict_test
 }  // namespace etmem::test

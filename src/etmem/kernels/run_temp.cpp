@@ -382,12 +382,13 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       const size_t i = chain.instructions_begin + k;
       if (i >= m.instructions.size()) break;
       const pte::InstructionView& ins = m.instructions[i];
+      // An operator index past the method's operators (a release that loads it anyway)
+      // resolves as an operator with no name, in the last slot.
+      const pte::OperatorView* op = m.OperatorOf(ins);
+      const size_t slot = op ? static_cast<size_t>(ins.target) : m.operators.size();
       if (ins.kind == pte::InstructionKind::kKernelCall) {
-        // An operator index past the method's operators (a release that loads it anyway)
-        // resolves as an operator with no name, in the last slot.
         static const pte::OperatorView kNoOperator;
-        const pte::OperatorView* op = m.OperatorOf(ins);
-        ResolvedOp& r = ops[op ? static_cast<size_t>(ins.target) : m.operators.size()];
+        ResolvedOp& r = ops[slot];
         if (!r.done) ResolveOp(libs, op ? *op : kNoOperator, r);
         if (r.silent) {
           ++out.kernel_calls;
@@ -404,7 +405,7 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
       c.chain_instruction = k;
       if (ins.kind == pte::InstructionKind::kKernelCall) {
         ++out.kernel_calls;
-        ResolvedOp& r = ops[static_cast<size_t>(ins.target)];
+        ResolvedOp& r = ops[slot];
         if (!r.what_done) {
           r.what = Printable(r.name);
           r.what_done = true;

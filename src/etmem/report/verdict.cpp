@@ -165,6 +165,11 @@ Verdict JudgeMethod(const Report& r, const MethodReport& m) {
   if (m.runner)
     for (const std::string& no : m.runner->result.refusals)
       v.Add(Item(VerdictKind::kRefused, where, "the runner refuses the program: " + no));
+  // Method::init resolves every operator before the method can run: an operator the chosen
+  // kernel libraries lack (another library registers it) fails load_method (OperatorMissing).
+  if (const auto& missing = m.run_temp.first_missing_call)
+    v.Add(Item(VerdictKind::kRefused, where, m.run_temp.DescribeMissing(),
+               {m.run_temp.calls[*missing].missing_log}));
   v.Add(JudgeMethodPool(m, where));
   v.Add(JudgeTempPool(r, m, where));
   return v;
