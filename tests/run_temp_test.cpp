@@ -991,6 +991,17 @@ TEST(RunTempCli, ARunnerThatDoesNotRegisterTheBackendIsWarnedAbout) {
   EXPECT_NE(text.out.find("WARNING: runner pico2 does not register XnnpackBackend"),
             std::string::npos)
       << text.out;
+  // A backend the runner never registers is the release refusing the method: exit 1 and the
+  // JSON's verdict "refused". One it registers, or may register (if built), is not judged so.
+  EXPECT_EQ(text.exit_code, 1) << text.out << text.err;
+  auto verdict = [](const test::fs::path& p, const std::string& runner) {
+    test::CliRun r = test::Etmem("analyze " + p.string() + " --runtime 1.4.1 --runner " + runner +
+                                 " --format json");
+    return nlohmann::json::parse(r.out).value("verdict", "");
+  };
+  EXPECT_EQ(verdict(xnn, "arm-baremetal"), "refused");
+  EXPECT_NE(verdict(ethos, "arm-baremetal"), "refused");
+  EXPECT_NE(verdict(xnn, "espressif"), "refused");
 }
 
 // `etmem list kernels`: every library, and per release exactly what the library data holds at

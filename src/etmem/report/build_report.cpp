@@ -443,11 +443,15 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
                                  " only when the ExecuTorch build made it (its build links it if "
                                  "the target exists); method " + Printable(m.name) +
                                  " delegates to it: built without it, " + fails);
-        else
+        else {
+          report.methods.back().unregistered_backends.push_back(
+              "load_method fails: Backend " + id + " is not registered. (NotFound, 0x20): runner " +
+              profile->name + " registers " + (registers.empty() ? "no backend" : registers));
           report.notes.push_back("WARNING: runner " + profile->name + " does not register " + id +
                                  " (it registers " + (registers.empty() ? "no backend" : registers) +
                                  "), and method " + Printable(m.name) + " delegates to it: " +
                                  fails);
+        }
       }
     }
   }

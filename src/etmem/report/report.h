@@ -108,6 +108,9 @@ struct MethodReport {
   // With --runner: the runner's pools (pool_check is then empty: --pool checks the runner's
   // method pool, runner->result.check).
   std::optional<RunnerReport> runner;
+  // With --runner: what load_method logs for each backend the method delegates to that the
+  // runner's build never registers ("Backend X is not registered.", NotFound): a refusal.
+  std::vector<std::string> unregistered_backends;
   // Whether a --pool check failed (the runtime's alone, or the runner's method pool).
   bool pool_does_not_fit() const {
     if (runner && runner->result.check) return !runner->result.check->fits();

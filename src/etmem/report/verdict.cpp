@@ -165,6 +165,8 @@ Verdict JudgeMethod(const Report& r, const MethodReport& m) {
   if (m.runner)
     for (const std::string& no : m.runner->result.refusals)
       v.Add(Item(VerdictKind::kRefused, where, "the runner refuses the program: " + no));
+  for (const std::string& fails : m.unregistered_backends)
+    v.Add(Item(VerdictKind::kRefused, where, fails));
   // Method::init resolves every operator before the method can run: an operator the chosen
   // kernel libraries lack (another library registers it) fails load_method (OperatorMissing).
   if (const auto& missing = m.run_temp.first_missing_call)
