@@ -464,8 +464,8 @@ Replanned Replan(const Program& program, uint64_t alignment) {
   // Read back: it must verify and every method's plan must be sound.
   const std::string name = view.path + " (re-planned)";
   CheckReplannedSound(Take(pte::ReadProgramBytes(bytes, name)), name);
-  out.program.resize(bytes.size());
-  std::memcpy(out.program.data(), bytes.data(), bytes.size());
+  const auto* first = reinterpret_cast<const std::byte*>(bytes.data());
+  out.program.assign(first, first + bytes.size());
   return out;
 }
 

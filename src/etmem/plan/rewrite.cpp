@@ -13,6 +13,8 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include <flatbuffers/reflection.h>
 
@@ -39,9 +41,9 @@ uint32_t LoadU32(const uint8_t* p) {
 // The input tables to change, found by address: placements get new offsets, methods new
 // planned_buffer_sizes.
 struct Replacements {
-  std::map<const void*, uint64_t> placement_offset;
-  std::map<const void*, uint32_t> placement_memory_id;
-  std::map<const void*, const std::vector<int64_t>*> planned_sizes;
+  std::unordered_map<const void*, uint64_t> placement_offset;
+  std::unordered_map<const void*, uint32_t> placement_memory_id;
+  std::unordered_map<const void*, const std::vector<int64_t>*> planned_sizes;
 };
 
 Result<Replacements> FindReplacements(const fb::Program& p, const std::vector<PlanEdit>& edits,
@@ -50,6 +52,9 @@ Result<Replacements> FindReplacements(const fb::Program& p, const std::vector<Pl
     return MakeError(ErrorCode::kInvalidArgument, name + ": cannot rewrite the plan: " + what);
   };
   Replacements r;
+  size_t values = 0;
+  for (const PlanEdit& e : edits) values += e.values.size();
+  r.placement_offset.reserve(values);
   for (const PlanEdit& e : edits) {
     if (!p.methods() || e.method >= p.methods()->size() || e.values.size() != e.offsets.size() ||
         (!e.memory_ids.empty() && e.memory_ids.size() != e.values.size()))
@@ -84,24 +89,41 @@ class TableCopier {
               flatbuffers::FlatBufferBuilder& fbb)
       : schema_(schema), r_(r), fbb_(fbb) {
     fbb_.ForceDefaults(true);  // a replaced offset of 0 is still written
+    // The replacements are looked up only in the tables of the types they can be (a program
+    // has hundreds of thousands of tables).
+    for (const reflection::Object* o : *schema_.objects()) {
+      if (const reflection::Field* f = o->fields()->LookupByKey("offset_low"); f && !o->is_struct())
+        placement_obj_ = o;
+      if (o->fields()->LookupByKey("planned_buffer_sizes")) method_obj_ = o;
+    }
   }
 
   Result<flatbuffers::uoffset_t> Table(const reflection::Object& obj, const flatbuffers::Table& t) {
     if (obj.is_struct()) return Unsupported(obj.name()->str());
-    std::vector<std::pair<flatbuffers::voffset_t, flatbuffers::uoffset_t>> children;
+    // The children's offsets, on a stack shared by the recursion (no vector per table).
+    const size_t base = children_.size();
     for (const reflection::Field* f : *obj.fields()) {
       if (!t.GetOptionalFieldOffset(f->offset()) || IsScalar(f->type()->base_type())) continue;
       // A union of type NONE: the runtime never follows its payload (a value without a type is
       // refused by its type), so a payload stored beside it is not copied.
       if (f->type()->base_type() == reflection::Union && UnionType(obj, *f, t) == 0) continue;
       ETMEM_TRY(flatbuffers::uoffset_t child, Child(obj, *f, t));
-      children.emplace_back(f->offset(), child);
+      children_.emplace_back(f->offset(), child);
     }
     const flatbuffers::uoffset_t start = fbb_.StartTable();
-    for (const auto& [field, child] : children)
-      fbb_.AddOffset(field, flatbuffers::Offset<void>(child));
+    for (size_t k = base; k < children_.size(); ++k)
+      fbb_.AddOffset(children_[k].first, flatbuffers::Offset<void>(children_[k].second));
+    children_.resize(base);
+    const uint64_t* new_offset = nullptr;
+    const uint32_t* new_memory_id = nullptr;
+    if (&obj == placement_obj_) {
+      if (const auto it = r_.placement_offset.find(&t); it != r_.placement_offset.end())
+        new_offset = &it->second;
+      if (const auto id = r_.placement_memory_id.find(&t); id != r_.placement_memory_id.end())
+        new_memory_id = &id->second;
+    }
     for (const reflection::Field* f : *obj.fields())
-      if (IsScalar(f->type()->base_type())) Scalar(*f, t);
+      if (IsScalar(f->type()->base_type())) Scalar(*f, t, new_offset, new_memory_id);
     return fbb_.EndTable(start);
   }
 
@@ -114,18 +136,21 @@ class TableCopier {
   }
 
   // Present scalars as stored (raw bytes); placement offsets always, with their new value.
-  void Scalar(const reflection::Field& f, const flatbuffers::Table& t) {
-    const auto it = r_.placement_offset.find(&t);
-    const std::string name = f.name()->str();
-    if (it != r_.placement_offset.end() && (name == "offset_low" || name == "offset_high")) {
-      const auto half = static_cast<uint32_t>(name == "offset_low" ? it->second : it->second >> 32);
-      fbb_.AddElement<uint32_t>(f.offset(), half, 0);
-      return;
-    }
-    if (const auto id = r_.placement_memory_id.find(&t);
-        id != r_.placement_memory_id.end() && name == "memory_id") {
-      fbb_.AddElement<uint32_t>(f.offset(), id->second, 0);
-      return;
+  // `new_offset`, `new_memory_id`: the table's replacements, if any.
+  void Scalar(const reflection::Field& f, const flatbuffers::Table& t, const uint64_t* new_offset,
+              const uint32_t* new_memory_id) {
+    if (new_offset || new_memory_id) {
+      const std::string_view name(f.name()->c_str(), f.name()->size());
+      if (new_offset && (name == "offset_low" || name == "offset_high")) {
+        const auto half =
+            static_cast<uint32_t>(name == "offset_low" ? *new_offset : *new_offset >> 32);
+        fbb_.AddElement<uint32_t>(f.offset(), half, 0);
+        return;
+      }
+      if (new_memory_id && name == "memory_id") {
+        fbb_.AddElement<uint32_t>(f.offset(), *new_memory_id, 0);
+        return;
+      }
     }
     const uint8_t* at = t.GetStruct<const uint8_t*>(f.offset());
     if (!at) return;
@@ -136,10 +161,13 @@ class TableCopier {
   }
 
   // The type byte stored beside union field `f` (0, NONE, when it is absent).
-  static uint8_t UnionType(const reflection::Object& obj, const reflection::Field& f,
-                           const flatbuffers::Table& t) {
-    const reflection::Field* type_field = obj.fields()->LookupByKey(
-        (f.name()->str() + flatbuffers::UnionTypeFieldSuffix()).c_str());
+  uint8_t UnionType(const reflection::Object& obj, const reflection::Field& f,
+                    const flatbuffers::Table& t) {
+    auto [it, added] = union_type_field_.try_emplace(&f, nullptr);
+    if (added)
+      it->second = obj.fields()->LookupByKey(
+          (f.name()->str() + flatbuffers::UnionTypeFieldSuffix()).c_str());
+    const reflection::Field* type_field = it->second;
     return type_field ? flatbuffers::GetFieldI<uint8_t>(t, *type_field) : 0;
   }
 
@@ -167,9 +195,10 @@ class TableCopier {
                      *flatbuffers::GetFieldT(t, f));
       }
       case reflection::Vector: {
-        const auto it = r_.planned_sizes.find(&t);
-        if (it != r_.planned_sizes.end() && f.name()->str() == "planned_buffer_sizes")
-          return fbb_.CreateVector(*it->second).o;
+        if (&obj == method_obj_ &&
+            std::string_view(f.name()->c_str(), f.name()->size()) == "planned_buffer_sizes")
+          if (const auto it = r_.planned_sizes.find(&t); it != r_.planned_sizes.end())
+            return fbb_.CreateVector(*it->second).o;
         return Vector(f, *flatbuffers::GetFieldAnyV(t, f));
       }
       default:
@@ -206,6 +235,11 @@ class TableCopier {
   const reflection::Schema& schema_;
   const Replacements& r_;
   flatbuffers::FlatBufferBuilder& fbb_;
+  const reflection::Object* placement_obj_ = nullptr;  // AllocationDetails
+  const reflection::Object* method_obj_ = nullptr;     // Method
+  std::vector<std::pair<flatbuffers::voffset_t, flatbuffers::uoffset_t>> children_;
+  // A union field -> the field holding its type (absent: nullptr).
+  std::unordered_map<const reflection::Field*, const reflection::Field*> union_type_field_;
 };
 
 // Largest power of two (up to 4096) dividing the input's segment base: the new base keeps it.
@@ -219,17 +253,24 @@ std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView&
                             std::span<const uint8_t> input) {
   const pte::ExtendedHeader& h = *program.header;
   const uint64_t splice = AlignUp(h.length, kSpliceAlign);
-  std::vector<uint8_t> head(fb.size() + splice, 0);
-  std::memcpy(head.data(), fb.data(), kHeaderOffset);
-  StoreU32(head.data(), LoadU32(fb.data()) + static_cast<uint32_t>(splice));
-  std::memcpy(head.data() + kHeaderOffset + splice, fb.data() + kHeaderOffset,
-              fb.size() - kHeaderOffset);
-  // Copy the input's header (keeps any bytes past the fields we know), then fix the sizes.
-  std::memcpy(head.data() + kHeaderOffset, input.data() + kHeaderOffset, h.length);
-  const uint64_t program_size = head.size();
+  const uint64_t program_size = fb.size() + splice;
   const bool has_segments = h.segment_base_offset != 0;
   const uint64_t base =
       has_segments ? AlignUp(program_size, SegmentAlignment(h.segment_base_offset)) : 0;
+  // A segment base past the file's end (accepted when no segment is ever read): no segment
+  // bytes to carry over.
+  const uint64_t tail = has_segments && h.segment_base_offset < input.size()
+                            ? input.size() - h.segment_base_offset
+                            : 0;
+  // Written front to back into one buffer sized once (a scaled program is tens of MB).
+  std::vector<uint8_t> head;
+  head.reserve(has_segments ? base + tail : program_size);
+  head.insert(head.end(), fb.begin(), fb.begin() + kHeaderOffset);
+  StoreU32(head.data(), LoadU32(fb.data()) + static_cast<uint32_t>(splice));
+  // Copy the input's header (keeps any bytes past the fields we know), then fix the sizes.
+  head.insert(head.end(), input.begin() + kHeaderOffset, input.begin() + kHeaderOffset + h.length);
+  head.resize(kHeaderOffset + splice, 0);
+  head.insert(head.end(), fb.begin() + kHeaderOffset, fb.end());
   StoreU64(head.data() + kHeaderOffset + 8, program_size);
   StoreU64(head.data() + kHeaderOffset + 16, base);
   if (!has_segments) {
@@ -242,13 +283,11 @@ std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView&
     if (listed_end > head.size()) head.resize(listed_end, 0);
     return head;
   }
-  // A segment base past the file's end (accepted when no segment is ever read): no segment
-  // bytes to carry over.
-  const uint64_t tail =
-      h.segment_base_offset < input.size() ? input.size() - h.segment_base_offset : 0;
   if (h.segment_data_size) StoreU64(head.data() + kHeaderOffset + 24, *h.segment_data_size);
-  head.resize(base + tail, 0);
-  if (tail > 0) std::memcpy(head.data() + base, input.data() + h.segment_base_offset, tail);
+  head.resize(base, 0);
+  if (tail > 0)
+    head.insert(head.end(), input.begin() + static_cast<ptrdiff_t>(h.segment_base_offset),
+                input.begin() + static_cast<ptrdiff_t>(h.segment_base_offset + tail));
   return head;
 }
 
@@ -275,7 +314,10 @@ Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
   std::span<const uint8_t> input = program.file->bytes();
   ETMEM_TRY(Replacements r, FindReplacements(*fb::GetProgram(input.data()), edits, program.path));
   const reflection::Schema& schema = *reflection::GetSchema(fb::ProgramBinarySchema::data());
-  flatbuffers::FlatBufferBuilder builder(program.flatbuffer_bytes + 1024);
+  // Room for the copy and some growth (defaults written, alignment), so the builder's buffer is
+  // not reallocated and copied.
+  flatbuffers::FlatBufferBuilder builder(program.flatbuffer_bytes + program.flatbuffer_bytes / 8 +
+                                         4096);
   TableCopier copier(schema, r, builder);
   auto root = copier.Table(*schema.root_table(),
                            *reinterpret_cast<const flatbuffers::Table*>(fb::GetProgram(input.data())));
