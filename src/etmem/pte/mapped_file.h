@@ -28,7 +28,7 @@ class MappedFile {
   const uint8_t* data_ = nullptr;
   uint64_t size_ = 0;
   bool mapped_ = false;
-  std::vector<uint8_t> owned_;
+  std::unique_ptr<uint8_t[]> owned_;  // FromBytes' copy (not zero-filled first)
 };
 
 }  // namespace etmem::pte
