@@ -102,13 +102,15 @@ class TableCopier {
     if (obj.is_struct()) return Unsupported(obj.name()->str());
     // The children's offsets, on a stack shared by the recursion (no vector per table).
     const size_t base = children_.size();
-    for (const reflection::Field* f : *obj.fields()) {
-      if (!t.GetOptionalFieldOffset(f->offset()) || IsScalar(f->type()->base_type())) continue;
+    const std::vector<FieldInfo>& fields = Fields(obj);
+    for (const FieldInfo& fi : fields) {
+      if (fi.scalar || !t.GetOptionalFieldOffset(fi.offset)) continue;
+      const reflection::Field* f = fi.field;
       // A union of type NONE: the runtime never follows its payload (a value without a type is
       // refused by its type), so a payload stored beside it is not copied.
-      if (f->type()->base_type() == reflection::Union && UnionType(obj, *f, t) == 0) continue;
+      if (fi.base == reflection::Union && UnionType(obj, *f, t) == 0) continue;
       ETMEM_TRY(flatbuffers::uoffset_t child, Child(obj, *f, t));
-      children_.emplace_back(f->offset(), child);
+      children_.emplace_back(fi.offset, child);
     }
     const flatbuffers::uoffset_t start = fbb_.StartTable();
     for (size_t k = base; k < children_.size(); ++k)
@@ -122,12 +124,41 @@ class TableCopier {
       if (const auto id = r_.placement_memory_id.find(&t); id != r_.placement_memory_id.end())
         new_memory_id = &id->second;
     }
-    for (const reflection::Field* f : *obj.fields())
-      if (IsScalar(f->type()->base_type())) Scalar(*f, t, new_offset, new_memory_id);
+    for (const FieldInfo& fi : fields)
+      if (fi.scalar) Scalar(fi, t, new_offset, new_memory_id);
     return fbb_.EndTable(start);
   }
 
  private:
+  // What Table needs of a field, read from the schema once per object type.
+  struct FieldInfo {
+    const reflection::Field* field = nullptr;
+    flatbuffers::voffset_t offset = 0;
+    reflection::BaseType base = reflection::None;
+    bool scalar = false;
+    size_t size = 0;  // a scalar's
+    bool offset_low = false, offset_high = false, memory_id = false;
+  };
+
+  const std::vector<FieldInfo>& Fields(const reflection::Object& obj) {
+    auto [it, added] = fields_.try_emplace(&obj);
+    if (added)
+      for (const reflection::Field* f : *obj.fields()) {
+        FieldInfo fi;
+        fi.field = f;
+        fi.offset = f->offset();
+        fi.base = f->type()->base_type();
+        fi.scalar = IsScalar(fi.base);
+        fi.size = fi.scalar ? flatbuffers::GetTypeSize(fi.base) : 0;
+        const std::string_view name(f->name()->c_str(), f->name()->size());
+        fi.offset_low = name == "offset_low";
+        fi.offset_high = name == "offset_high";
+        fi.memory_id = name == "memory_id";
+        it->second.push_back(fi);
+      }
+    return it->second;
+  }
+
   static bool IsScalar(reflection::BaseType b) {
     return b >= reflection::UType && b <= reflection::Double;
   }
@@ -137,27 +168,22 @@ class TableCopier {
 
   // Present scalars as stored (raw bytes); placement offsets always, with their new value.
   // `new_offset`, `new_memory_id`: the table's replacements, if any.
-  void Scalar(const reflection::Field& f, const flatbuffers::Table& t, const uint64_t* new_offset,
+  void Scalar(const FieldInfo& f, const flatbuffers::Table& t, const uint64_t* new_offset,
               const uint32_t* new_memory_id) {
-    if (new_offset || new_memory_id) {
-      const std::string_view name(f.name()->c_str(), f.name()->size());
-      if (new_offset && (name == "offset_low" || name == "offset_high")) {
-        const auto half =
-            static_cast<uint32_t>(name == "offset_low" ? *new_offset : *new_offset >> 32);
-        fbb_.AddElement<uint32_t>(f.offset(), half, 0);
-        return;
-      }
-      if (new_memory_id && name == "memory_id") {
-        fbb_.AddElement<uint32_t>(f.offset(), *new_memory_id, 0);
-        return;
-      }
+    if (new_offset && (f.offset_low || f.offset_high)) {
+      const auto half = static_cast<uint32_t>(f.offset_low ? *new_offset : *new_offset >> 32);
+      fbb_.AddElement<uint32_t>(f.offset, half, 0);
+      return;
     }
-    const uint8_t* at = t.GetStruct<const uint8_t*>(f.offset());
+    if (new_memory_id && f.memory_id) {
+      fbb_.AddElement<uint32_t>(f.offset, *new_memory_id, 0);
+      return;
+    }
+    const uint8_t* at = t.GetStruct<const uint8_t*>(f.offset);
     if (!at) return;
-    const size_t size = flatbuffers::GetTypeSize(f.type()->base_type());
-    fbb_.Align(size);
-    fbb_.PushBytes(at, size);
-    fbb_.TrackField(f.offset(), fbb_.GetSize());
+    fbb_.Align(f.size);
+    fbb_.PushBytes(at, f.size);
+    fbb_.TrackField(f.offset, fbb_.GetSize());
   }
 
   // The type byte stored beside union field `f` (0, NONE, when it is absent).
@@ -240,6 +266,7 @@ class TableCopier {
   std::vector<std::pair<flatbuffers::voffset_t, flatbuffers::uoffset_t>> children_;
   // A union field -> the field holding its type (absent: nullptr).
   std::unordered_map<const reflection::Field*, const reflection::Field*> union_type_field_;
+  std::unordered_map<const reflection::Object*, std::vector<FieldInfo>> fields_;
 };
 
 // Largest power of two (up to 4096) dividing the input's segment base: the new base keeps it.
