@@ -480,7 +480,8 @@ Replanned Replan(const Program& program, uint64_t alignment) {
   std::vector<uint8_t> bytes = Take(plan::RewritePlan(view, edits));
   // Read back: it must verify and every method's plan must be sound.
   const std::string name = view.path + " (re-planned)";
-  CheckReplannedSound(Take(pte::ReadProgramBytes(bytes, name)), name);
+  // Read in place (`bytes` outlives the view).
+  CheckReplannedSound(Take(pte::ReadProgramFile(pte::MappedFile::Borrowing(bytes), name)), name);
   const auto* first = reinterpret_cast<const std::byte*>(bytes.data());
   out.program.assign(first, first + bytes.size());
   out.checked_digest = ProgramDigest(out.program);

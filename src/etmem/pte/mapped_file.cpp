@@ -54,6 +54,14 @@ std::shared_ptr<const MappedFile> MappedFile::FromBytes(std::span<const uint8_t>
   return file;
 }
 
+std::shared_ptr<const MappedFile> MappedFile::Borrowing(std::span<const uint8_t> bytes) {
+  if (reinterpret_cast<uintptr_t>(bytes.data()) % 16 != 0) return FromBytes(bytes);
+  std::shared_ptr<MappedFile> file(new MappedFile());
+  file->data_ = bytes.data();
+  file->size_ = bytes.size();
+  return file;
+}
+
 MappedFile::~MappedFile() {
   if (mapped_) ::munmap(const_cast<uint8_t*>(data_), size_);
 }
