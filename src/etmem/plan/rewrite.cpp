@@ -91,11 +91,12 @@ class TableCopier {
     fbb_.ForceDefaults(true);  // a replaced offset of 0 is still written
     // The replacements are looked up only in the tables of the types they can be (a program
     // has hundreds of thousands of tables).
-    for (const reflection::Object* o : *schema_.objects()) {
-      if (const reflection::Field* f = o->fields()->LookupByKey("offset_low"); f && !o->is_struct())
-        placement_obj_ = o;
-      if (o->fields()->LookupByKey("planned_buffer_sizes")) method_obj_ = o;
-    }
+    for (const reflection::Object* o : *schema_.objects())
+      for (const reflection::Field* f : *o->fields()) {
+        const std::string_view name(f->name()->c_str(), f->name()->size());
+        if (name == "offset_low" && !o->is_struct()) placement_obj_ = o;
+        if (name == "planned_buffer_sizes") method_obj_ = o;
+      }
   }
 
   Result<flatbuffers::uoffset_t> Table(const reflection::Object& obj, const flatbuffers::Table& t) {
