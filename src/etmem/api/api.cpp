@@ -477,13 +477,13 @@ Replanned Replan(const Program& program, uint64_t alignment) {
       out.buffers.push_back({std::string(view.methods[i].name), b.memory_id, b.before, b.after,
                              b.planner, b.offsets_need_64_bits});
   }
-  std::vector<uint8_t> bytes = Take(plan::RewritePlan(view, edits));
-  // Read back: it must verify and every method's plan must be sound.
+  out.program = Take(plan::RewritePlanBytes(view, edits));
+  // Read back: it must verify and every method's plan must be sound. Read in place
+  // (`out.program` outlives the view).
   const std::string name = view.path + " (re-planned)";
-  // Read in place (`bytes` outlives the view).
+  const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(out.program.data()),
+                                       out.program.size());
   CheckReplannedSound(Take(pte::ReadProgramFile(pte::MappedFile::Borrowing(bytes), name)), name);
-  const auto* first = reinterpret_cast<const std::byte*>(bytes.data());
-  out.program.assign(first, first + bytes.size());
   out.checked_digest = ProgramDigest(out.program);
   return out;
 }

@@ -277,8 +277,16 @@ uint64_t SegmentAlignment(uint64_t base) {
   return a;
 }
 
-std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView& program,
-                            std::span<const uint8_t> input) {
+// Appends `bytes` to `out` (uint8_t or std::byte).
+template <typename Byte>
+void Append(std::vector<Byte>& out, std::span<const uint8_t> bytes) {
+  const auto* p = reinterpret_cast<const Byte*>(bytes.data());
+  out.insert(out.end(), p, p + bytes.size());
+}
+
+template <typename Byte>
+std::vector<Byte> Splice(std::span<const uint8_t> fb, const pte::ProgramView& program,
+                         std::span<const uint8_t> input) {
   const pte::ExtendedHeader& h = *program.header;
   const uint64_t splice = AlignUp(h.length, kSpliceAlign);
   const uint64_t program_size = fb.size() + splice;
@@ -291,16 +299,17 @@ std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView&
                             ? input.size() - h.segment_base_offset
                             : 0;
   // Written front to back into one buffer sized once (a scaled program is tens of MB).
-  std::vector<uint8_t> head;
+  std::vector<Byte> head;
   head.reserve(has_segments ? base + tail : program_size);
-  head.insert(head.end(), fb.begin(), fb.begin() + kHeaderOffset);
-  StoreU32(head.data(), LoadU32(fb.data()) + static_cast<uint32_t>(splice));
+  Append(head, fb.first(kHeaderOffset));
+  auto* const at = reinterpret_cast<uint8_t*>(head.data());
+  StoreU32(at, LoadU32(fb.data()) + static_cast<uint32_t>(splice));
   // Copy the input's header (keeps any bytes past the fields we know), then fix the sizes.
-  head.insert(head.end(), input.begin() + kHeaderOffset, input.begin() + kHeaderOffset + h.length);
-  head.resize(kHeaderOffset + splice, 0);
-  head.insert(head.end(), fb.begin() + kHeaderOffset, fb.end());
-  StoreU64(head.data() + kHeaderOffset + 8, program_size);
-  StoreU64(head.data() + kHeaderOffset + 16, base);
+  Append(head, input.subspan(kHeaderOffset, h.length));
+  head.resize(kHeaderOffset + splice, Byte{0});
+  Append(head, fb.subspan(kHeaderOffset));
+  StoreU64(reinterpret_cast<uint8_t*>(head.data()) + kHeaderOffset + 8, program_size);
+  StoreU64(reinterpret_cast<uint8_t*>(head.data()) + kHeaderOffset + 16, base);
   if (!has_segments) {
     // Segments listed under a zero base, which the runtime never reads ("No segments"): the
     // reader still bounds them by the file, so keep the file as long as they say (no longer than
@@ -308,14 +317,13 @@ std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView&
     uint64_t listed_end = 0;
     for (const pte::SegmentView& s : program.segments)
       listed_end = std::max(listed_end, s.offset + s.size);
-    if (listed_end > head.size()) head.resize(listed_end, 0);
+    if (listed_end > head.size()) head.resize(listed_end, Byte{0});
     return head;
   }
-  if (h.segment_data_size) StoreU64(head.data() + kHeaderOffset + 24, *h.segment_data_size);
-  head.resize(base, 0);
-  if (tail > 0)
-    head.insert(head.end(), input.begin() + static_cast<ptrdiff_t>(h.segment_base_offset),
-                input.begin() + static_cast<ptrdiff_t>(h.segment_base_offset + tail));
+  if (h.segment_data_size)
+    StoreU64(reinterpret_cast<uint8_t*>(head.data()) + kHeaderOffset + 24, *h.segment_data_size);
+  head.resize(base, Byte{0});
+  if (tail > 0) Append(head, input.subspan(h.segment_base_offset, tail));
   return head;
 }
 
@@ -328,8 +336,11 @@ bool SegmentsOverlapProgram(const pte::ProgramView& program) {
                      [](const pte::SegmentView& s) { return s.size != 0; });
 }
 
-Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
-                                         const std::vector<PlanEdit>& edits) {
+namespace {
+
+template <typename Byte>
+Result<std::vector<Byte>> Rewrite(const pte::ProgramView& program,
+                                  const std::vector<PlanEdit>& edits) {
   if (!program.file)
     return MakeError(ErrorCode::kInvalidArgument, program.path + ": the program's bytes are gone");
   // The runtime reads such a file; a rewrite cannot keep both the new flatbuffer and the
@@ -352,8 +363,25 @@ Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
   if (!root) return MakeError(root.error().code, program.path + ": " + root.error().message);
   fb::FinishProgramBuffer(builder, flatbuffers::Offset<fb::Program>(*root));
   std::span<const uint8_t> out(builder.GetBufferPointer(), builder.GetSize());
-  if (!program.header) return std::vector<uint8_t>(out.begin(), out.end());
-  return Splice(out, program, input);
+  if (!program.header) {
+    std::vector<Byte> bytes;
+    bytes.reserve(out.size());
+    Append(bytes, out);
+    return bytes;
+  }
+  return Splice<Byte>(out, program, input);
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
+                                         const std::vector<PlanEdit>& edits) {
+  return Rewrite<uint8_t>(program, edits);
+}
+
+Result<std::vector<std::byte>> RewritePlanBytes(const pte::ProgramView& program,
+                                                const std::vector<PlanEdit>& edits) {
+  return Rewrite<std::byte>(program, edits);
 }
 
 }  // namespace etmem::plan
