@@ -409,6 +409,10 @@ struct ReplannedBuffer {
 struct Replanned {
   std::vector<std::byte> program;  // the new program's bytes
   std::vector<ReplannedBuffer> buffers;
+  // Set by Replan: a digest of `program` as Replan read it back sound, so that WriteReplanned,
+  // finding the same bytes in the file it wrote, need not read the program again (bytes changed
+  // since, or made elsewhere, are read back and checked in full).
+  uint64_t checked_digest = 0;
 };
 Replanned Replan(const Program& program, uint64_t alignment = 16);
 // What WriteReplanned wrote.

@@ -523,6 +523,23 @@ std::string Diff(const Report& old_report, const Report& new_report, Format form
 
 namespace {
 
+// A digest of a program's bytes (not cryptographic: it tells WriteReplanned whether the bytes
+// are those Replan checked, against accidents, not against a forger).
+uint64_t ProgramDigest(std::span<const std::byte> bytes) {
+  uint64_t a = 0xcbf29ce484222325ull ^ bytes.size(), b = 0x9e3779b97f4a7c15ull;
+  size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, bytes.data() + i, 8);
+    a = (a ^ w) * 0x100000001b3ull;
+    b = (b + w) * 0xff51afd7ed558ccdull;
+    b ^= b >> 29;
+  }
+  for (; i < bytes.size(); ++i) a = (a ^ static_cast<uint8_t>(bytes[i])) * 0x100000001b3ull;
+  const uint64_t d = a ^ (b * 0xc4ceb9fe1a85ec53ull);
+  return d == 0 ? 1 : d;  // 0: not checked
+}
+
 // Every method of a re-planned program, read back as `name`, must have a sound plan (else it is
 // a bug in etmem).
 void CheckReplannedSound(const pte::ProgramView& back, const std::string& name) {
@@ -566,12 +583,14 @@ Replanned Replan(const Program& program, uint64_t alignment) {
       out.buffers.push_back({std::string(view.methods[i].name), b.memory_id, b.before, b.after,
                              b.planner, b.offsets_need_64_bits});
   }
-  std::vector<uint8_t> bytes = Take(plan::RewritePlan(view, edits));
-  // Read back: it must verify and every method's plan must be sound.
+  out.program = Take(plan::RewritePlanBytes(view, edits));
+  // Read back: it must verify and every method's plan must be sound. Read in place
+  // (`out.program` outlives the view).
   const std::string name = view.path + " (re-planned)";
-  CheckReplannedSound(Take(pte::ReadProgramBytes(bytes, name)), name);
-  out.program.resize(bytes.size());
-  std::memcpy(out.program.data(), bytes.data(), bytes.size());
+  const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(out.program.data()),
+                                       out.program.size());
+  CheckReplannedSound(Take(pte::ReadProgramFile(pte::MappedFile::Borrowing(bytes), name)), name);
+  out.checked_digest = ProgramDigest(out.program);
   return out;
 }
 
@@ -582,7 +601,24 @@ ReplannedFile WriteReplanned(const Replanned& replanned, const std::string& path
             static_cast<std::streamsize>(replanned.program.size()));
     if (!f) throw api::Error(ErrorKind::kIo, path + ": cannot write the program");
   }
-  // Read back from the file: it must verify and every method's plan must be sound.
+  // Read back from the file: the very bytes Replan read back sound, or else it must verify and
+  // every method's plan must be sound.
+  if (replanned.checked_digest != 0 &&
+      ProgramDigest(replanned.program) == replanned.checked_digest) {
+    std::ifstream f(path, std::ios::binary);
+    std::vector<char> chunk(1 << 20);
+    size_t at = 0;
+    bool same = true;
+    while (same && f) {
+      f.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+      const auto got = static_cast<size_t>(f.gcount());
+      same = got <= replanned.program.size() - at &&
+             std::memcmp(chunk.data(), replanned.program.data() + at, got) == 0;
+      at += got;
+    }
+    if (same && at == replanned.program.size())
+      return {path, replanned.program.size(), replanned.buffers};
+  }
   CheckReplannedSound(Take(pte::ReadProgram(path)), path);
   return {path, replanned.program.size(), replanned.buffers};
 }

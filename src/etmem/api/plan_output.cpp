@@ -4,6 +4,7 @@
 // advisories. Text, JSON, or a self-contained HTML page (report/html_report.h) that adds the
 // method allocator by category. Not: the live ranges, checks and advisories (plan/).
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <ostream>
 #include <map>
@@ -187,44 +188,192 @@ void PrintText(std::ostream& out, const MethodPlan& p, const PlanOptions& args) 
   PrintAdvice(out, p.advice);
 }
 
-nlohmann::json ToJson(const MethodPlan& p, uint64_t alignment) {
-  nlohmann::json j;
-  j["name"] = std::string(p.method->name);
-  j["instructions"] = p.lifetimes.instructions;
-  j["tensors"] = nlohmann::json::array();
-  for (const plan::PlannedTensor& t : p.lifetimes.tensors)
-    j["tensors"].push_back({{"value", t.value}, {"memory_id", t.memory_id}, {"offset", t.offset},
-                            {"bytes", t.bytes}, {"used", t.used},
-                            {"first", t.used ? nlohmann::json(t.first) : nlohmann::json()},
-                            {"last", t.used ? nlohmann::json(t.last) : nlohmann::json()},
-                            {"input", t.input}, {"output", t.output}, {"state", t.stateful}});
-  nlohmann::json v{{"sound", p.validation.sound()}, {"overlaps", nlohmann::json::array()},
+// `etmem plan --format json` is written directly (a program scaled 1,000 times has 296,000
+// tensors: an nlohmann tree of them costs more than the planning). The bytes are those of
+// nlohmann's dump(1, ' ', false, replace) of the same tree: keys in sorted order, one space of
+// indentation per level; strings, doubles and the small parts (validation, advisories,
+// duplicate constants) go through nlohmann itself.
+std::string Dumped(const nlohmann::json& j) {
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A subtree dumped at `depth` levels of indentation (dumped strings hold no raw newline).
+void AppendNested(std::string& out, const nlohmann::json& j, size_t depth) {
+  const std::string d = Dumped(j);
+  out.reserve(out.size() + d.size());
+  for (char c : d) {
+    out += c;
+    if (c == '\n') out.append(depth, ' ');
+  }
+}
+
+// `"key": ` at `depth`, after a newline.
+void Key(std::string& out, size_t depth, std::string_view key) {
+  out += '\n';
+  out.append(depth, ' ');
+  out += '"';
+  out += key;
+  out += "\": ";
+}
+
+template <typename T>
+void Num(std::string& out, T v) {
+  fmt::format_to(std::back_inserter(out), "{}", v);
+}
+
+void Bool(std::string& out, bool v) { out += v ? "true" : "false"; }
+
+nlohmann::json ValidationJson(const plan::Validation& validation) {
+  nlohmann::json v{{"sound", validation.sound()}, {"overlaps", nlohmann::json::array()},
                    {"misplaced", nlohmann::json::array()}};
-  for (const plan::Overlap& o : p.validation.overlaps)
+  for (const plan::Overlap& o : validation.overlaps)
     v["overlaps"].push_back({{"values", {o.a, o.b}}, {"memory_id", o.memory_id},
                              {"instruction", o.instruction}, {"bytes", o.overlap_bytes}});
-  for (const plan::Misplaced& m : p.validation.misplaced)
+  for (const plan::Misplaced& m : validation.misplaced)
     v["misplaced"].push_back({{"value", m.value}, {"memory_id", m.memory_id}, {"offset", m.offset},
                               {"bytes", m.bytes}, {"buffer_size", m.buffer_size}});
-  j["validation"] = v;
-  j["buffers"] = nlohmann::json::array();
-  for (const plan::BufferBounds& b : p.bounds)
-    j["buffers"].push_back({{"memory_id", b.memory_id}, {"planned", b.planned},
-                            {"lower_bound", b.lower_bound},
-                            {"peak_instruction", b.peak_instruction}, {"excess", b.excess()},
-                            {"excess_percent", b.excess_percent()},
-                            {"live_bytes", plan::LiveBytes(p.lifetimes, b.memory_id, alignment)}});
-  j["advisories"] = nlohmann::json::array();
-  for (const plan::Advice& a : p.advice) {
-    j["advisories"].push_back({{"kind", plan::AdviceKindName(a.kind)}, {"value", a.value},
-                               {"instruction", a.instruction}, {"op", a.op}, {"bytes", a.bytes},
-                               {"bound_saving", a.bound_saving}, {"memory_id", a.memory_id},
-                               {"replanned", a.replanned},
-                               {"replanned_without", a.replanned_without},
-                               {"planned_saving", a.planned_saving()}, {"change", a.change}});
-    if (a.cut_short) j["advisories"].back()["cut_short"] = true;  // planned_saving: at least
+  return v;
+}
+
+nlohmann::json AdviceJson(const std::vector<plan::Advice>& advice) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const plan::Advice& a : advice) {
+    out.push_back({{"kind", plan::AdviceKindName(a.kind)}, {"value", a.value},
+                   {"instruction", a.instruction}, {"op", a.op}, {"bytes", a.bytes},
+                   {"bound_saving", a.bound_saving}, {"memory_id", a.memory_id},
+                   {"replanned", a.replanned}, {"replanned_without", a.replanned_without},
+                   {"planned_saving", a.planned_saving()}, {"change", a.change}});
+    if (a.cut_short) out.back()["cut_short"] = true;  // planned_saving: at least
   }
-  return j;
+  return out;
+}
+
+void AppendTensor(std::string& out, const plan::PlannedTensor& t, size_t depth) {
+  out += '{';
+  Key(out, depth + 1, "bytes");
+  Num(out, t.bytes);
+  out += ',';
+  Key(out, depth + 1, "first");
+  if (t.used) Num(out, t.first); else out += "null";
+  out += ',';
+  Key(out, depth + 1, "input");
+  Bool(out, t.input);
+  out += ',';
+  Key(out, depth + 1, "last");
+  if (t.used) Num(out, t.last); else out += "null";
+  out += ',';
+  Key(out, depth + 1, "memory_id");
+  Num(out, t.memory_id);
+  out += ',';
+  Key(out, depth + 1, "offset");
+  Num(out, t.offset);
+  out += ',';
+  Key(out, depth + 1, "output");
+  Bool(out, t.output);
+  out += ',';
+  Key(out, depth + 1, "state");
+  Bool(out, t.stateful);
+  out += ',';
+  Key(out, depth + 1, "used");
+  Bool(out, t.used);
+  out += ',';
+  Key(out, depth + 1, "value");
+  Num(out, t.value);
+  out += '\n';
+  out.append(depth, ' ');
+  out += '}';
+}
+
+void AppendBuffer(std::string& out, const MethodPlan& p, const plan::BufferBounds& b,
+                  uint64_t alignment, size_t depth) {
+  out += '{';
+  Key(out, depth + 1, "excess");
+  Num(out, b.excess());
+  out += ',';
+  Key(out, depth + 1, "excess_percent");
+  out += nlohmann::json(b.excess_percent()).dump();
+  out += ',';
+  Key(out, depth + 1, "live_bytes");
+  const std::vector<uint64_t> live = plan::LiveBytes(p.lifetimes, b.memory_id, alignment);
+  if (live.empty()) {
+    out += "[]";
+  } else {
+    out += '[';
+    for (size_t i = 0; i < live.size(); ++i) {
+      if (i > 0) out += ',';
+      out += '\n';
+      out.append(depth + 2, ' ');
+      Num(out, live[i]);
+    }
+    out += '\n';
+    out.append(depth + 1, ' ');
+    out += ']';
+  }
+  out += ',';
+  Key(out, depth + 1, "lower_bound");
+  Num(out, b.lower_bound);
+  out += ',';
+  Key(out, depth + 1, "memory_id");
+  Num(out, b.memory_id);
+  out += ',';
+  Key(out, depth + 1, "peak_instruction");
+  Num(out, b.peak_instruction);
+  out += ',';
+  Key(out, depth + 1, "planned");
+  Num(out, b.planned);
+  out += '\n';
+  out.append(depth, ' ');
+  out += '}';
+}
+
+// An array of `n` elements at `depth`, element i written by `each(out, i, depth + 1)`.
+template <typename F>
+void AppendArray(std::string& out, size_t n, size_t depth, F each) {
+  if (n == 0) {
+    out += "[]";
+    return;
+  }
+  out += '[';
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) out += ',';
+    out += '\n';
+    out.append(depth + 1, ' ');
+    each(out, i, depth + 1);
+  }
+  out += '\n';
+  out.append(depth, ' ');
+  out += ']';
+}
+
+void AppendMethod(std::string& out, const MethodPlan& p, uint64_t alignment, size_t depth) {
+  out += '{';
+  Key(out, depth + 1, "advisories");
+  AppendNested(out, AdviceJson(p.advice), depth + 1);
+  out += ',';
+  Key(out, depth + 1, "buffers");
+  AppendArray(out, p.bounds.size(), depth + 1, [&](std::string& o, size_t i, size_t d) {
+    AppendBuffer(o, p, p.bounds[i], alignment, d);
+  });
+  out += ',';
+  Key(out, depth + 1, "instructions");
+  Num(out, p.lifetimes.instructions);
+  out += ',';
+  Key(out, depth + 1, "name");
+  out += Dumped(nlohmann::json(std::string(p.method->name)));
+  out += ',';
+  Key(out, depth + 1, "tensors");
+  // About 230 bytes a tensor: reserve once rather than grow a 30 MB string by doubling.
+  out.reserve(out.size() + p.lifetimes.tensors.size() * 256 +
+              p.bounds.size() * static_cast<size_t>(p.lifetimes.instructions) * 16);
+  AppendArray(out, p.lifetimes.tensors.size(), depth + 1, [&](std::string& o, size_t i, size_t d) {
+    AppendTensor(o, p.lifetimes.tensors[i], d);
+  });
+  out += ',';
+  Key(out, depth + 1, "validation");
+  AppendNested(out, ValidationJson(p.validation), depth + 1);
+  out += '\n';
+  out.append(depth, ' ');
+  out += '}';
 }
 
 // The first few readers (JSON lists them all).
@@ -378,26 +527,46 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
     plans.push_back(std::move(p));
   }
   std::ostringstream out;
+  std::optional<std::string> json_output;  // written directly, not through `out`
   if (args.format == PlanFormat::kHtml) {
     std::vector<std::string> notes;
     for (const plan::DuplicateConstants& g : duplicates) notes.push_back(DuplicateLine(view, g));
     out << Html(plans, Internal(*rep), args, view.path, notes);
   } else if (args.format == PlanFormat::kJson) {
+    std::string json = "{";
+    Key(json, 1, "alignment");
+    Num(json, args.alignment);
+    json += ',';
+    Key(json, 1, "duplicate_constants");
+    AppendNested(json, DuplicatesJson(view, duplicates), 1);
+    json += ',';
+    Key(json, 1, "methods");
+    AppendArray(json, plans.size(), 1, [&](std::string& o, size_t i, size_t d) {
+      AppendMethod(o, plans[i], args.alignment, d);
+    });
+    json += ',';
+    Key(json, 1, "program");
+    json += Dumped(nlohmann::json(view.path));
+    // The schema and the verdict (docs/json.md); their keys sort after "program", as nlohmann's
+    // sorted dump of the whole object placed them.
     bool sound = true;
     for (const MethodPlan& p : plans) sound = sound && p.validation.sound();
-    nlohmann::json j{{"program", view.path}, {"alignment", args.alignment},
-                     {"methods", nlohmann::json::array()},
-                     {"duplicate_constants", DuplicatesJson(view, duplicates)}};
-    j.update(report::VerdictMembers(report::OutcomeVerdict(
-        sound, "the planned memory's soundness",
-        "a method's memory plan is not sound (see the validation)")));
-    for (const MethodPlan& p : plans) j["methods"].push_back(ToJson(p, args.alignment));
-    out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    for (const auto& [key, value] :
+         report::VerdictMembers(report::OutcomeVerdict(
+                                    sound, "the planned memory's soundness",
+                                    "a method's memory plan is not sound (see the validation)"))
+             .items()) {
+      json += ',';
+      Key(json, 1, key);
+      AppendNested(json, value, 1);
+    }
+    json += "\n}\n";
+    json_output = std::move(json);
   } else {
     for (const MethodPlan& p : plans) PrintText(out, p, args);
     PrintDuplicates(out, view, duplicates);
   }
-  std::string output = out.str();
+  std::string output = json_output ? std::move(*json_output) : out.str();
   if (args.board) {
     // After the plan (the HTML page: before </body>), the placement region by region.
     if (args.format == PlanFormat::kJson)

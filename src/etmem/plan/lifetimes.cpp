@@ -192,6 +192,7 @@ Result<Lifetimes> ComputeLifetimes(const MethodView& m) {
   out.instructions = static_cast<int64_t>(m.instructions.size());
   out.planned_buffer_sizes = m.planned_buffer_sizes;
   std::vector<int32_t> tensor_of_value(m.values.size(), -1);
+  out.tensors.reserve(m.values.size());  // at most one per value: grown once, not by doubling
   for (size_t v = 0; v < m.values.size(); ++v) {
     const pte::TensorView* t = m.TensorAt(static_cast<int64_t>(v));
     if (!t || !t->planned) continue;
@@ -235,6 +236,7 @@ Result<Lifetimes> ComputeLifetimes(const MethodView& m) {
 std::vector<Storage> Storages(const Lifetimes& l) {
   std::vector<Storage> out;
   std::vector<int32_t> storage_of_root(l.tensors.size(), -1);
+  out.reserve(l.tensors.size());
   for (size_t i = 0; i < l.tensors.size(); ++i) {
     const PlannedTensor& t = l.tensors[i];
     int32_t& s = storage_of_root[static_cast<size_t>(t.group)];

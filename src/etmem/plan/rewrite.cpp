@@ -13,6 +13,8 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include <flatbuffers/reflection.h>
 
@@ -39,9 +41,9 @@ uint32_t LoadU32(const uint8_t* p) {
 // The input tables to change, found by address: placements get new offsets, methods new
 // planned_buffer_sizes.
 struct Replacements {
-  std::map<const void*, uint64_t> placement_offset;
-  std::map<const void*, uint32_t> placement_memory_id;
-  std::map<const void*, const std::vector<int64_t>*> planned_sizes;
+  std::unordered_map<const void*, uint64_t> placement_offset;
+  std::unordered_map<const void*, uint32_t> placement_memory_id;
+  std::unordered_map<const void*, const std::vector<int64_t>*> planned_sizes;
 };
 
 Result<Replacements> FindReplacements(const fb::Program& p, const std::vector<PlanEdit>& edits,
@@ -50,6 +52,9 @@ Result<Replacements> FindReplacements(const fb::Program& p, const std::vector<Pl
     return MakeError(ErrorCode::kInvalidArgument, name + ": cannot rewrite the plan: " + what);
   };
   Replacements r;
+  size_t values = 0;
+  for (const PlanEdit& e : edits) values += e.values.size();
+  r.placement_offset.reserve(values);
   for (const PlanEdit& e : edits) {
     if (!p.methods() || e.method >= p.methods()->size() || e.values.size() != e.offsets.size() ||
         (!e.memory_ids.empty() && e.memory_ids.size() != e.values.size()))
@@ -84,28 +89,77 @@ class TableCopier {
               flatbuffers::FlatBufferBuilder& fbb)
       : schema_(schema), r_(r), fbb_(fbb) {
     fbb_.ForceDefaults(true);  // a replaced offset of 0 is still written
+    // The replacements are looked up only in the tables of the types they can be (a program
+    // has hundreds of thousands of tables).
+    for (const reflection::Object* o : *schema_.objects())
+      for (const reflection::Field* f : *o->fields()) {
+        const std::string_view name(f->name()->c_str(), f->name()->size());
+        if (name == "offset_low" && !o->is_struct()) placement_obj_ = o;
+        if (name == "planned_buffer_sizes") method_obj_ = o;
+      }
   }
 
   Result<flatbuffers::uoffset_t> Table(const reflection::Object& obj, const flatbuffers::Table& t) {
     if (obj.is_struct()) return Unsupported(obj.name()->str());
-    std::vector<std::pair<flatbuffers::voffset_t, flatbuffers::uoffset_t>> children;
-    for (const reflection::Field* f : *obj.fields()) {
-      if (!t.GetOptionalFieldOffset(f->offset()) || IsScalar(f->type()->base_type())) continue;
+    // The children's offsets, on a stack shared by the recursion (no vector per table).
+    const size_t base = children_.size();
+    const std::vector<FieldInfo>& fields = Fields(obj);
+    for (const FieldInfo& fi : fields) {
+      if (fi.scalar || !t.GetOptionalFieldOffset(fi.offset)) continue;
+      const reflection::Field* f = fi.field;
       // A union of type NONE: the runtime never follows its payload (a value without a type is
       // refused by its type), so a payload stored beside it is not copied.
-      if (f->type()->base_type() == reflection::Union && UnionType(obj, *f, t) == 0) continue;
+      if (fi.base == reflection::Union && UnionType(obj, *f, t) == 0) continue;
       ETMEM_TRY(flatbuffers::uoffset_t child, Child(obj, *f, t));
-      children.emplace_back(f->offset(), child);
+      children_.emplace_back(fi.offset, child);
     }
     const flatbuffers::uoffset_t start = fbb_.StartTable();
-    for (const auto& [field, child] : children)
-      fbb_.AddOffset(field, flatbuffers::Offset<void>(child));
-    for (const reflection::Field* f : *obj.fields())
-      if (IsScalar(f->type()->base_type())) Scalar(*f, t);
+    for (size_t k = base; k < children_.size(); ++k)
+      fbb_.AddOffset(children_[k].first, flatbuffers::Offset<void>(children_[k].second));
+    children_.resize(base);
+    const uint64_t* new_offset = nullptr;
+    const uint32_t* new_memory_id = nullptr;
+    if (&obj == placement_obj_) {
+      if (const auto it = r_.placement_offset.find(&t); it != r_.placement_offset.end())
+        new_offset = &it->second;
+      if (const auto id = r_.placement_memory_id.find(&t); id != r_.placement_memory_id.end())
+        new_memory_id = &id->second;
+    }
+    for (const FieldInfo& fi : fields)
+      if (fi.scalar) Scalar(fi, t, new_offset, new_memory_id);
     return fbb_.EndTable(start);
   }
 
  private:
+  // What Table needs of a field, read from the schema once per object type.
+  struct FieldInfo {
+    const reflection::Field* field = nullptr;
+    flatbuffers::voffset_t offset = 0;
+    reflection::BaseType base = reflection::None;
+    bool scalar = false;
+    size_t size = 0;  // a scalar's
+    bool offset_low = false, offset_high = false, memory_id = false;
+  };
+
+  const std::vector<FieldInfo>& Fields(const reflection::Object& obj) {
+    auto [it, added] = fields_.try_emplace(&obj);
+    if (added)
+      for (const reflection::Field* f : *obj.fields()) {
+        FieldInfo fi;
+        fi.field = f;
+        fi.offset = f->offset();
+        fi.base = f->type()->base_type();
+        fi.scalar = IsScalar(fi.base);
+        fi.size = fi.scalar ? flatbuffers::GetTypeSize(fi.base) : 0;
+        const std::string_view name(f->name()->c_str(), f->name()->size());
+        fi.offset_low = name == "offset_low";
+        fi.offset_high = name == "offset_high";
+        fi.memory_id = name == "memory_id";
+        it->second.push_back(fi);
+      }
+    return it->second;
+  }
+
   static bool IsScalar(reflection::BaseType b) {
     return b >= reflection::UType && b <= reflection::Double;
   }
@@ -114,32 +168,33 @@ class TableCopier {
   }
 
   // Present scalars as stored (raw bytes); placement offsets always, with their new value.
-  void Scalar(const reflection::Field& f, const flatbuffers::Table& t) {
-    const auto it = r_.placement_offset.find(&t);
-    const std::string name = f.name()->str();
-    if (it != r_.placement_offset.end() && (name == "offset_low" || name == "offset_high")) {
-      const auto half = static_cast<uint32_t>(name == "offset_low" ? it->second : it->second >> 32);
-      fbb_.AddElement<uint32_t>(f.offset(), half, 0);
+  // `new_offset`, `new_memory_id`: the table's replacements, if any.
+  void Scalar(const FieldInfo& f, const flatbuffers::Table& t, const uint64_t* new_offset,
+              const uint32_t* new_memory_id) {
+    if (new_offset && (f.offset_low || f.offset_high)) {
+      const auto half = static_cast<uint32_t>(f.offset_low ? *new_offset : *new_offset >> 32);
+      fbb_.AddElement<uint32_t>(f.offset, half, 0);
       return;
     }
-    if (const auto id = r_.placement_memory_id.find(&t);
-        id != r_.placement_memory_id.end() && name == "memory_id") {
-      fbb_.AddElement<uint32_t>(f.offset(), id->second, 0);
+    if (new_memory_id && f.memory_id) {
+      fbb_.AddElement<uint32_t>(f.offset, *new_memory_id, 0);
       return;
     }
-    const uint8_t* at = t.GetStruct<const uint8_t*>(f.offset());
+    const uint8_t* at = t.GetStruct<const uint8_t*>(f.offset);
     if (!at) return;
-    const size_t size = flatbuffers::GetTypeSize(f.type()->base_type());
-    fbb_.Align(size);
-    fbb_.PushBytes(at, size);
-    fbb_.TrackField(f.offset(), fbb_.GetSize());
+    fbb_.Align(f.size);
+    fbb_.PushBytes(at, f.size);
+    fbb_.TrackField(f.offset, fbb_.GetSize());
   }
 
   // The type byte stored beside union field `f` (0, NONE, when it is absent).
-  static uint8_t UnionType(const reflection::Object& obj, const reflection::Field& f,
-                           const flatbuffers::Table& t) {
-    const reflection::Field* type_field = obj.fields()->LookupByKey(
-        (f.name()->str() + flatbuffers::UnionTypeFieldSuffix()).c_str());
+  uint8_t UnionType(const reflection::Object& obj, const reflection::Field& f,
+                    const flatbuffers::Table& t) {
+    auto [it, added] = union_type_field_.try_emplace(&f, nullptr);
+    if (added)
+      it->second = obj.fields()->LookupByKey(
+          (f.name()->str() + flatbuffers::UnionTypeFieldSuffix()).c_str());
+    const reflection::Field* type_field = it->second;
     return type_field ? flatbuffers::GetFieldI<uint8_t>(t, *type_field) : 0;
   }
 
@@ -167,9 +222,10 @@ class TableCopier {
                      *flatbuffers::GetFieldT(t, f));
       }
       case reflection::Vector: {
-        const auto it = r_.planned_sizes.find(&t);
-        if (it != r_.planned_sizes.end() && f.name()->str() == "planned_buffer_sizes")
-          return fbb_.CreateVector(*it->second).o;
+        if (&obj == method_obj_ &&
+            std::string_view(f.name()->c_str(), f.name()->size()) == "planned_buffer_sizes")
+          if (const auto it = r_.planned_sizes.find(&t); it != r_.planned_sizes.end())
+            return fbb_.CreateVector(*it->second).o;
         return Vector(f, *flatbuffers::GetFieldAnyV(t, f));
       }
       default:
@@ -206,6 +262,12 @@ class TableCopier {
   const reflection::Schema& schema_;
   const Replacements& r_;
   flatbuffers::FlatBufferBuilder& fbb_;
+  const reflection::Object* placement_obj_ = nullptr;  // AllocationDetails
+  const reflection::Object* method_obj_ = nullptr;     // Method
+  std::vector<std::pair<flatbuffers::voffset_t, flatbuffers::uoffset_t>> children_;
+  // A union field -> the field holding its type (absent: nullptr).
+  std::unordered_map<const reflection::Field*, const reflection::Field*> union_type_field_;
+  std::unordered_map<const reflection::Object*, std::vector<FieldInfo>> fields_;
 };
 
 // Largest power of two (up to 4096) dividing the input's segment base: the new base keeps it.
@@ -215,23 +277,39 @@ uint64_t SegmentAlignment(uint64_t base) {
   return a;
 }
 
-std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView& program,
-                            std::span<const uint8_t> input) {
+// Appends `bytes` to `out` (uint8_t or std::byte).
+template <typename Byte>
+void Append(std::vector<Byte>& out, std::span<const uint8_t> bytes) {
+  const auto* p = reinterpret_cast<const Byte*>(bytes.data());
+  out.insert(out.end(), p, p + bytes.size());
+}
+
+template <typename Byte>
+std::vector<Byte> Splice(std::span<const uint8_t> fb, const pte::ProgramView& program,
+                         std::span<const uint8_t> input) {
   const pte::ExtendedHeader& h = *program.header;
   const uint64_t splice = AlignUp(h.length, kSpliceAlign);
-  std::vector<uint8_t> head(fb.size() + splice, 0);
-  std::memcpy(head.data(), fb.data(), kHeaderOffset);
-  StoreU32(head.data(), LoadU32(fb.data()) + static_cast<uint32_t>(splice));
-  std::memcpy(head.data() + kHeaderOffset + splice, fb.data() + kHeaderOffset,
-              fb.size() - kHeaderOffset);
-  // Copy the input's header (keeps any bytes past the fields we know), then fix the sizes.
-  std::memcpy(head.data() + kHeaderOffset, input.data() + kHeaderOffset, h.length);
-  const uint64_t program_size = head.size();
+  const uint64_t program_size = fb.size() + splice;
   const bool has_segments = h.segment_base_offset != 0;
   const uint64_t base =
       has_segments ? AlignUp(program_size, SegmentAlignment(h.segment_base_offset)) : 0;
-  StoreU64(head.data() + kHeaderOffset + 8, program_size);
-  StoreU64(head.data() + kHeaderOffset + 16, base);
+  // A segment base past the file's end (accepted when no segment is ever read): no segment
+  // bytes to carry over.
+  const uint64_t tail = has_segments && h.segment_base_offset < input.size()
+                            ? input.size() - h.segment_base_offset
+                            : 0;
+  // Written front to back into one buffer sized once (a scaled program is tens of MB).
+  std::vector<Byte> head;
+  head.reserve(has_segments ? base + tail : program_size);
+  Append(head, fb.first(kHeaderOffset));
+  auto* const at = reinterpret_cast<uint8_t*>(head.data());
+  StoreU32(at, LoadU32(fb.data()) + static_cast<uint32_t>(splice));
+  // Copy the input's header (keeps any bytes past the fields we know), then fix the sizes.
+  Append(head, input.subspan(kHeaderOffset, h.length));
+  head.resize(kHeaderOffset + splice, Byte{0});
+  Append(head, fb.subspan(kHeaderOffset));
+  StoreU64(reinterpret_cast<uint8_t*>(head.data()) + kHeaderOffset + 8, program_size);
+  StoreU64(reinterpret_cast<uint8_t*>(head.data()) + kHeaderOffset + 16, base);
   if (!has_segments) {
     // Segments listed under a zero base, which the runtime never reads ("No segments"): the
     // reader still bounds them by the file, so keep the file as long as they say (no longer than
@@ -239,16 +317,13 @@ std::vector<uint8_t> Splice(std::span<const uint8_t> fb, const pte::ProgramView&
     uint64_t listed_end = 0;
     for (const pte::SegmentView& s : program.segments)
       listed_end = std::max(listed_end, s.offset + s.size);
-    if (listed_end > head.size()) head.resize(listed_end, 0);
+    if (listed_end > head.size()) head.resize(listed_end, Byte{0});
     return head;
   }
-  // A segment base past the file's end (accepted when no segment is ever read): no segment
-  // bytes to carry over.
-  const uint64_t tail =
-      h.segment_base_offset < input.size() ? input.size() - h.segment_base_offset : 0;
-  if (h.segment_data_size) StoreU64(head.data() + kHeaderOffset + 24, *h.segment_data_size);
-  head.resize(base + tail, 0);
-  if (tail > 0) std::memcpy(head.data() + base, input.data() + h.segment_base_offset, tail);
+  if (h.segment_data_size)
+    StoreU64(reinterpret_cast<uint8_t*>(head.data()) + kHeaderOffset + 24, *h.segment_data_size);
+  head.resize(base, Byte{0});
+  if (tail > 0) Append(head, input.subspan(h.segment_base_offset, tail));
   return head;
 }
 
@@ -261,8 +336,11 @@ bool SegmentsOverlapProgram(const pte::ProgramView& program) {
                      [](const pte::SegmentView& s) { return s.size != 0; });
 }
 
-Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
-                                         const std::vector<PlanEdit>& edits) {
+namespace {
+
+template <typename Byte>
+Result<std::vector<Byte>> Rewrite(const pte::ProgramView& program,
+                                  const std::vector<PlanEdit>& edits) {
   if (!program.file)
     return MakeError(ErrorCode::kInvalidArgument, program.path + ": the program's bytes are gone");
   // The runtime reads such a file; a rewrite cannot keep both the new flatbuffer and the
@@ -275,15 +353,35 @@ Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
   std::span<const uint8_t> input = program.file->bytes();
   ETMEM_TRY(Replacements r, FindReplacements(*fb::GetProgram(input.data()), edits, program.path));
   const reflection::Schema& schema = *reflection::GetSchema(fb::ProgramBinarySchema::data());
-  flatbuffers::FlatBufferBuilder builder(program.flatbuffer_bytes + 1024);
+  // Room for the copy and some growth (defaults written, alignment), so the builder's buffer is
+  // not reallocated and copied.
+  flatbuffers::FlatBufferBuilder builder(program.flatbuffer_bytes + program.flatbuffer_bytes / 8 +
+                                         4096);
   TableCopier copier(schema, r, builder);
   auto root = copier.Table(*schema.root_table(),
                            *reinterpret_cast<const flatbuffers::Table*>(fb::GetProgram(input.data())));
   if (!root) return MakeError(root.error().code, program.path + ": " + root.error().message);
   fb::FinishProgramBuffer(builder, flatbuffers::Offset<fb::Program>(*root));
   std::span<const uint8_t> out(builder.GetBufferPointer(), builder.GetSize());
-  if (!program.header) return std::vector<uint8_t>(out.begin(), out.end());
-  return Splice(out, program, input);
+  if (!program.header) {
+    std::vector<Byte> bytes;
+    bytes.reserve(out.size());
+    Append(bytes, out);
+    return bytes;
+  }
+  return Splice<Byte>(out, program, input);
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
+                                         const std::vector<PlanEdit>& edits) {
+  return Rewrite<uint8_t>(program, edits);
+}
+
+Result<std::vector<std::byte>> RewritePlanBytes(const pte::ProgramView& program,
+                                                const std::vector<PlanEdit>& edits) {
+  return Rewrite<std::byte>(program, edits);
 }
 
 }  // namespace etmem::plan

@@ -5,6 +5,7 @@
 // Not: choosing the new plan (replan.h).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,5 +31,8 @@ bool SegmentsOverlapProgram(const pte::ProgramView& program);
 // The bytes of the rewritten program. `program` must still hold its mapped file.
 Result<std::vector<uint8_t>> RewritePlan(const pte::ProgramView& program,
                                          const std::vector<PlanEdit>& edits);
+// The same bytes as std::byte (api::Replanned::program), written there without another copy.
+Result<std::vector<std::byte>> RewritePlanBytes(const pte::ProgramView& program,
+                                                const std::vector<PlanEdit>& edits);
 
 }  // namespace etmem::plan

@@ -45,11 +45,19 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::Open(const std::string& pa
 std::shared_ptr<const MappedFile> MappedFile::FromBytes(std::span<const uint8_t> bytes) {
   std::shared_ptr<MappedFile> file(new MappedFile());
   // 16-byte aligned copy: flatbuffers readers assume an aligned buffer.
-  file->owned_.resize(bytes.size() + 16);
-  auto base = reinterpret_cast<uintptr_t>(file->owned_.data());
+  file->owned_.reset(new uint8_t[bytes.size() + 16]);
+  auto base = reinterpret_cast<uintptr_t>(file->owned_.get());
   size_t shift = (16 - base % 16) % 16;
-  if (!bytes.empty()) std::memcpy(file->owned_.data() + shift, bytes.data(), bytes.size());
-  file->data_ = file->owned_.data() + shift;
+  if (!bytes.empty()) std::memcpy(file->owned_.get() + shift, bytes.data(), bytes.size());
+  file->data_ = file->owned_.get() + shift;
+  file->size_ = bytes.size();
+  return file;
+}
+
+std::shared_ptr<const MappedFile> MappedFile::Borrowing(std::span<const uint8_t> bytes) {
+  if (reinterpret_cast<uintptr_t>(bytes.data()) % 16 != 0) return FromBytes(bytes);
+  std::shared_ptr<MappedFile> file(new MappedFile());
+  file->data_ = bytes.data();
   file->size_ = bytes.size();
   return file;
 }

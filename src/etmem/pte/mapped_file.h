@@ -17,6 +17,9 @@ class MappedFile {
   static Result<std::shared_ptr<const MappedFile>> Open(const std::string& path);
   // Wraps bytes held in memory (tests, fuzzers); the copy is owned by the MappedFile.
   static std::shared_ptr<const MappedFile> FromBytes(std::span<const uint8_t> bytes);
+  // The same without a copy when the bytes are 16-byte aligned: the caller keeps them alive and
+  // unchanged while the MappedFile (and any view of it) is in use.
+  static std::shared_ptr<const MappedFile> Borrowing(std::span<const uint8_t> bytes);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
@@ -28,7 +31,7 @@ class MappedFile {
   const uint8_t* data_ = nullptr;
   uint64_t size_ = 0;
   bool mapped_ = false;
-  std::vector<uint8_t> owned_;
+  std::unique_ptr<uint8_t[]> owned_;  // FromBytes' copy (not zero-filled first)
 };
 
 }  // namespace etmem::pte
