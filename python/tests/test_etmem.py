@@ -114,10 +114,10 @@ def test_header_plan_replan_and_lists_are_the_command_lines(cnn, etmem_binary, t
     assert sum(after) <= sum(before)
 
     # The lists are compared as the CLI's structured output, never its text.
-    listed = json.loads(cli(etmem_binary, "list", "runtimes", "--format", "json", check_exit=0).stdout)
+    listed = json.loads(cli(etmem_binary, "list", "runtimes", "--format", "json", check_exit=0).stdout)["runtimes"]
     # releases() is the published releases; the list also names the snapshots of main.
     assert etmem.releases() == [r["version"] for r in listed if not r["version"].startswith("main-")]
-    listed = json.loads(cli(etmem_binary, "list", "targets", "--format", "json", check_exit=0).stdout)
+    listed = json.loads(cli(etmem_binary, "list", "targets", "--format", "json", check_exit=0).stdout)["targets"]
     assert etmem.targets() == [t["name"] for t in listed] and "cortex-m" in etmem.targets()
     assert cli(etmem_binary, "--version").stdout == f"etmem {etmem.__version__}\n"
 
@@ -339,7 +339,7 @@ def test_the_namespace_holds_the_api_only():
 
 
 def test_runners_are_the_command_lines(etmem_binary):
-    listed = json.loads(cli(etmem_binary, "list", "runners", "--format", "json", check_exit=0).stdout)
+    listed = json.loads(cli(etmem_binary, "list", "runners", "--format", "json", check_exit=0).stdout)["runners"]
     names = list(dict.fromkeys(r["name"] for r in listed))  # one row per release range
     assert etmem.runners() == names and "arm-baremetal" in names
 
@@ -408,7 +408,7 @@ THREE_REGIONS = b'''{"name": "three", "regions": [
 
 
 def test_boards_are_the_command_lines(etmem_binary):
-    listed = json.loads(cli(etmem_binary, "list", "boards", "--format", "json", check_exit=0).stdout)
+    listed = json.loads(cli(etmem_binary, "list", "boards", "--format", "json", check_exit=0).stdout)["boards"]
     names = [b["name"] for b in listed]
     assert etmem.boards() == names and names
 

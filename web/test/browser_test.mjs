@@ -209,7 +209,7 @@ try {
   // per region as the text gives them) for a few programs x boards, through the selector once.
   const boards = await page.$$eval('#board option', (os) => os.map((o) => o.value).filter((v) => v));
   check(boards.length > 0, 'the page lists the built-in boards', boards.join(', '));
-  const cliBoards = JSON.parse(cli(['list', 'boards', '--format', 'json']).toString()).map((b) => b.name);
+  const cliBoards = JSON.parse(cli(['list', 'boards', '--format', 'json']).toString()).boards.map((b) => b.name);
   check(isDeepStrictEqual(boards, cliBoards), "the page's boards are `etmem list boards`'", `${boards} / ${cliBoards}`);
   // What the text says of each region after placement and the verdict, to hold the drawn table to.
   function fitFigures(text) {
