@@ -551,11 +551,10 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
     // sorted dump of the whole object placed them.
     bool sound = true;
     for (const MethodPlan& p : plans) sound = sound && p.validation.sound();
-    for (const auto& [key, value] :
-         report::VerdictMembers(report::OutcomeVerdict(
-                                    sound, "the planned memory's soundness",
-                                    "a method's memory plan is not sound (see the validation)"))
-             .items()) {
+    const nlohmann::json verdict = report::VerdictMembers(report::OutcomeVerdict(
+        sound, "the planned memory's soundness",
+        "a method's memory plan is not sound (see the validation)"));
+    for (const auto& [key, value] : verdict.items()) {
       json += ',';
       Key(json, 1, key);
       AppendNested(json, value, 1);
