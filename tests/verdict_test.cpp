@@ -217,6 +217,20 @@ TEST(Verdict, RuntimeAllWithARefusingReleaseIsARowWithNoBytes) {
   EXPECT_EQ(all.at("schema"), 1);
   EXPECT_EQ(all.at("verdict"), "refused");
   EXPECT_EQ(all.at("results").size(), every.size());
+  // A refused method's pool holds no byte count; what was allocated before the refusal is kept
+  // apart.
+  for (const json& r : all.at("results")) {
+    const json& m = r.at("methods").at(0);
+    const json& pool = m.at("method_allocator");
+    if (m.contains("load_refused")) {
+      EXPECT_TRUE(pool.at("bytes").is_null()) << r.at("runtime");
+      EXPECT_TRUE(pool.at("high_water_bytes").is_null()) << r.at("runtime");
+      EXPECT_TRUE(pool.at("bytes_before_refusal").is_number()) << r.at("runtime");
+    } else {
+      EXPECT_TRUE(pool.at("bytes").is_number()) << r.at("runtime");
+      EXPECT_FALSE(pool.contains("bytes_before_refusal")) << r.at("runtime");
+    }
+  }
   // Text: exit 1, at most one line on stderr over every release and target.
   const CliRun t = Etmem("analyze " + p.string() + " --runtime all --target all");
   EXPECT_EQ(t.exit_code, 1) << t.err;
@@ -266,6 +280,61 @@ TEST(Verdict, RuntimeAllWithARefusingReleaseIsARowWithNoBytes) {
   // Without the refusing releases: every release loads, exit 0.
   const CliRun loads = Etmem("analyze " + p.string() + " --runtime " + every.back().version);
   EXPECT_EQ(loads.exit_code, 0) << loads.err;
+}
+
+// The CNN as method 0, then a method whose 1 MiB planned buffer no runner pool here holds.
+fs::path CnnThenALargeMethod() {
+  testing::ProgramBuilder p = testing::MotivatingCnn();
+  testing::MethodBuilder& m = p.Method("large");
+  constexpr int kElements = 128 * 1024;
+  const int x = m.Tensor({.sizes = {1, kElements}, .placement = testing::Placement{1, 0}});
+  const int y = m.Tensor(
+      {.sizes = {1, kElements}, .placement = testing::Placement{1, uint64_t{kElements} * 4}});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.KernelCall(m.Operator("aten::relu", "out"), {x, y, y});
+  m.PlannedBufferSizes({int64_t{kElements} * 8});
+  return WriteScenario(p, "verdict_cnn_then_large");
+}
+
+// Every built-in runner loads program.get_method_name(0) only: with --runner, analyze and
+// header size and judge that method alone and say the other is not judged (issue 37 item 4,
+// as firmware does).
+TEST(Verdict, WithARunnerOnlyTheMethodItLoadsIsJudged) {
+  const fs::path p = CnnThenALargeMethod();
+  const std::string runner = " --runtime 1.4.1 --target cortex-m --runner arm-baremetal";
+  const json alone = Json(Etmem("analyze " + p.string() + " --format json" + runner));
+  ASSERT_EQ(alone.at("methods").size(), 1u) << alone.dump();
+  EXPECT_EQ(alone.at("methods").at(0).at("name"), "forward");
+  ASSERT_EQ(alone.at("methods_not_judged").size(), 1u);
+  EXPECT_EQ(alone.at("methods_not_judged").at(0).at("name"), "large");
+  EXPECT_NE(alone.at("methods_not_judged").at(0).at("why").get<std::string>().find(
+                "get_method_name(0)"),
+            std::string::npos);
+  // The runner's method pool is the first method's, so a pool of that size fits.
+  uint64_t needed = 0;
+  for (const json& pool : alone.at("methods").at(0).at("runner").at("pools"))
+    if (pool.at("role") == "method") needed = pool.at("minimum_bytes").get<uint64_t>();
+  ASSERT_GT(needed, 0u) << alone.dump();
+  const CliRun fits =
+      Etmem("analyze " + p.string() + runner + " --pool " + std::to_string(needed));
+  EXPECT_EQ(fits.exit_code, 0) << fits.out << fits.err;
+  EXPECT_NE(fits.out.find("Not judged: method large: "), std::string::npos) << fits.out;
+  // Asked for by name, the other method is judged, with a note that the runner never loads it.
+  const CliRun asked = Etmem("analyze " + p.string() + runner + " --method large --format json");
+  const json a = Json(asked);
+  ASSERT_EQ(a.at("methods").size(), 1u);
+  EXPECT_EQ(a.at("methods").at(0).at("name"), "large");
+  EXPECT_NE(a.at("notes").dump().find("never this one"), std::string::npos) << a.dump();
+  // Without a runner every method is analysed.
+  EXPECT_EQ(Json(Etmem("analyze " + p.string() + " --format json --runtime 1.4.1"))
+                .at("methods")
+                .size(),
+            2u);
+  // The header sizes the pools for the method the runner loads.
+  const CliRun h = Etmem("header " + p.string() + runner);
+  EXPECT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_EQ(h.out.find("LARGE"), std::string::npos) << h.out;
 }
 
 // Every verb's JSON is one object with an integer schema; the judging ones have a verdict.

@@ -624,23 +624,8 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
   const runtime::RuntimeModel model(*release, target);
   for (const Found& f : programs) {
     api::Options o = options.model;
-    // A runner that loads the program's first method only (program.get_method_name(0)): the
-    // other methods take no memory in this firmware and are not judged.
-    if (profile->loads_first_method_only && !f.info.methods.empty()) {
-      const std::string& first = f.info.methods[0];
-      if (o.method.empty()) o.method = first;
-      for (const std::string& m : f.info.methods)
-        if (m != o.method)
-          out.not_judged.push_back(
-              {f.info.name, m,
-               fmt::format("the {} runner loads the program's first method only ('{}', "
-                           "program.get_method_name(0) in {})",
-                           profile->name, Printable(first), profile->source_path)});
-      if (o.method != first)
-        out.notes.push_back(fmt::format("--method {} is judged as asked, but the {} runner loads "
-                                        "'{}' (the program's first method) and never this one",
-                                        Printable(o.method), profile->name, Printable(first)));
-    }
+    // Which methods the runner loads (a runner that loads only the first: BuildReport leaves the
+    // others out, and says so).
     o.runtime = version;
     o.target = out.target;
     o.runner.clear();
@@ -651,6 +636,9 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
     report::ReportOptions ro = api::Take(api::MakeReportOptions(o, *release, target));
     ro.runner = selection;  // its candidates own the profile chosen
     const report::Report rep = api::Take(report::BuildReport(api::Internal(*f.program), model, ro));
+    for (const report::MethodNotJudged& m : rep.not_judged)
+      out.not_judged.push_back({f.info.name, m.name, m.why});
+    out.notes.insert(out.notes.end(), rep.notes.begin(), rep.notes.end());
     for (const report::MethodReport& m : rep.methods) {
       report::FirmwareMethod fm;
       fm.program = f.info.name;

@@ -405,8 +405,26 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
   }
   report.assumptions.kernels = run.kernels;
   report.assumptions.run_temp_pool_bytes = run.temp_pool_bytes;
+  // A runner that loads the program's first method only (program.get_method_name(0)): with no
+  // --method the other methods take no memory in its firmware and are not judged; a --method
+  // naming another one is judged as asked, and said.
+  std::string method = options.method;
+  if (profile && profile->loads_first_method_only && !program.methods.empty()) {
+    const std::string first(program.methods[0].name);
+    const std::string why = "the " + profile->name +
+                            " runner loads the program's first method only ('" + Printable(first) +
+                            "', program.get_method_name(0) in " + profile->source_path + ")";
+    if (method.empty()) {
+      method = first;
+      for (const pte::MethodView& m : program.methods)
+        if (m.name != first) report.not_judged.push_back({Printable(m.name), why});
+    } else if (method != first) {
+      report.notes.push_back("--method " + Printable(method) + " is judged as asked, but " + why +
+                             " and never this one");
+    }
+  }
   for (const pte::MethodView& m : program.methods) {
-    if (!options.method.empty() && m.name != options.method) continue;
+    if (!method.empty() && m.name != method) continue;
     // Runners reach a method by name, and Program::get_execution_plan returns the first plan of
     // that name (every release): a later plan of the same name is never loaded.
     if (const pte::MethodView* first = program.FindMethod(m.name); first != &m) {

@@ -238,8 +238,15 @@ json MethodSummary(const MethodReport& m) {
                                                   {"kernel_calls_on_method", p.on_method},
                                                   {"fell_back_to_method", p.fell_back},
                                                   {"temp_bytes_for_all", p.temp_bytes_for_all}};
-  if (m.plan.refusal)
+  if (m.plan.refusal) {
     out["load_refused"] = {{"error", m.plan.refusal->error}, {"reason", m.plan.refusal->reason}};
+    // A method the release refuses needs no pool: no byte count says what loading it takes. The
+    // allocations made before the refusal keep their rows (where the runtime stopped).
+    json& pool = out["method_allocator"];
+    pool["bytes_before_refusal"] = pool["bytes"];
+    pool["bytes"] = nullptr;
+    pool["high_water_bytes"] = nullptr;
+  }
   if (m.plan.refusal && !m.plan.refusal->log.empty())
     out["load_refused"]["log"] = m.plan.refusal->log;
   if (m.runner) out["runner"] = RunnerJson(m);
@@ -291,6 +298,11 @@ json Header(const Report& r) {
 json HeaderWithRunner(const Report& r) {
   json out = Header(r);
   if (!r.assumptions.runner.empty()) out["runner"] = r.assumptions.runner;
+  if (!r.not_judged.empty()) {
+    out["methods_not_judged"] = json::array();
+    for (const MethodNotJudged& m : r.not_judged)
+      out["methods_not_judged"].push_back({{"name", m.name}, {"why", m.why}});
+  }
   if (r.assumptions.temp_pool_bytes) {
     out["temp_pool_bytes"] = *r.assumptions.temp_pool_bytes;
     out["temp_pool_source"] = r.assumptions.temp_pool_source;

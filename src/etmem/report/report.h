@@ -197,10 +197,16 @@ struct DefaultRelease {
   // or "the same verdict at every published release" when none differs.
   std::string Line() const;
 };
+// A method of the program that the figures leave out, and why (a runner that never loads it).
+struct MethodNotJudged {
+  std::string name;
+  std::string why;
+};
 struct Report {
   const pte::ProgramView* program = nullptr;
   Assumptions assumptions;
   std::vector<MethodReport> methods;
+  std::vector<MethodNotJudged> not_judged;  // methods the runner never loads: no verdict
   std::vector<std::string> notes;  // conditions under which the figures would not apply
   FlashBreakdown flash;
   FlashLoad flash_load;

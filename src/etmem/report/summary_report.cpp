@@ -112,6 +112,8 @@ std::string SummaryToText(const ProgramSummary& s) {
                        "lists them); {}\n",
                        s.duplicate_flash_bytes, s.duplicate_groups, s.duplicate_ram_note);
   for (const MethodSummaryFigures& m : s.methods) Method(out, r, m, s.path);
+  for (const MethodNotJudged& m : r.not_judged)
+    out += "  method " + m.name + ": not judged: " + m.why + "\n";
   // The verdict rested on the default release: where another published release differs.
   if (r.default_release) out += "verdict: " + r.default_release->Line() + "\n";
   return out;

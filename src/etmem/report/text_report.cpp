@@ -239,6 +239,8 @@ std::string ToText(const Report& r, const TextOptions& o) {
   }
   // The verdict rested on the default release: where another published release differs.
   if (r.default_release) out += "\nVerdict: " + r.default_release->Line() + "\n";
+  for (const MethodNotJudged& m : r.not_judged)
+    out += "\nNot judged: method " + m.name + ": " + m.why + "\n";
   for (const std::string& note : r.notes) out += "\nNOTE: " + note + "\n";
   return out;
 }
