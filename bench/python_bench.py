@@ -2,9 +2,14 @@
 # Owns: the benchmark of the Python module: the cost of etmem.analyze(bytes) on the motivating
 # CNN (runtime 0.3, cortex-m, pool 4096: the issue's call) against the library call it makes,
 # measured by etmem_bench's api_analyze_json (bench/analyze_bench.cpp). A measurement, never a
-# test: the goal (Python no more than twice the library call) is for bench/RESULTS.md.
+# test: the goal (Python no more than twice the library call) is for bench/RESULTS.md. With
+# SCALES="1 100 1000" (issue 38), also summary and plan on the builder's LSTM unrolled k times
+# (BUILD_DIR/tests/etmem_scaled_lstm, or SCALED_LSTM=that writer) against analyze in the same
+# process.
 # Not: the C++ benchmarks themselves.
 """Usage: bench/python_bench.py BUILD_DIR [BENCH_BUILD_DIR]
+
+SCALES="1 100 1000" bench/python_bench.py BUILD_DIR   # summary and plan as programs grow
 
 BUILD_DIR has the module (BUILD_DIR/python/etmem) and the example program
 (BUILD_DIR/examples/cnn.pte); BENCH_BUILD_DIR (default BUILD_DIR) has bench/etmem_bench
@@ -72,3 +77,37 @@ if library:
     print(f"  ratio etmem.analyze / api_analyze_json (cpu): {python_dict[0] / base:.2f} (goal <= 2)")
 else:
     print(f"  (no {bench}: build with -DETMEM_BUILD_BENCH=ON for the library's figure)")
+
+
+# Summary and plan as programs grow: CPU ms of one call (median of REPEATS), and the ratio to
+# etmem.report (analyze's text, the command line's default) on the same program.
+scales = os.environ.get("SCALES", "").split()
+if scales:
+    import tempfile
+    writer = os.environ.get("SCALED_LSTM", str(build / "tests" / "etmem_scaled_lstm"))
+    calls = {
+        "report": lambda d: etmem.report(d),
+        "analyze": lambda d: etmem.analyze(d),
+        "summary": lambda d: etmem.summary(d),
+        "summary_text": lambda d: etmem.summary(d, format="text"),
+        "plan": lambda d: etmem.plan(d),
+        "plan_text": lambda d: etmem.plan(d, format="text"),
+    }
+    print(f"\nthe builder's LSTM unrolled k times; CPU ms of one call, median of {REPEATS}; "
+          "ratio to etmem.report (analyze's text) in brackets")
+    print("program    " + "".join(f"{k:>20}" for k in calls))
+    with tempfile.TemporaryDirectory() as work:
+        for k in scales:
+            f = pathlib.Path(work) / f"lstm_{k}.pte"
+            subprocess.run([str(writer), k, str(f)], check=True)
+            d = f.read_bytes()
+            ms = {}
+            for name, fn in calls.items():
+                xs = []
+                for _ in range(REPEATS):
+                    c0 = time.process_time()
+                    fn(d)
+                    xs.append((time.process_time() - c0) * 1e3)
+                ms[name] = statistics.median(xs)
+            print(f"lstm_{k:<6}" + "".join(
+                f"{ms[n]:>11.1f} ({ms[n] / ms['report']:4.1f}x)" for n in calls))

@@ -232,21 +232,34 @@
   const columns = [['#', 'index'], ['offset', 'offset'], ['size', 'size'], ['align', 'align'],
                    ['consumed', 'consumed'], ['category', 'category'], ['site', 'site'], ['what', 'what']];
   const kShownRows = 500;
-  function allocationRows() {
+  // The first rows come with the report; the rest of the kShownRows after it has painted (the
+  // table scrolls within about 20 rows, and 500 rows of layout cost more than the report).
+  const kFirstRows = 30;
+  // The allocations as rows, the first `limit` of them (every one when filtered or sorted).
+  function allocationRows(limit) {
     const rows = [];
     for (const m of state.report.methods) {
       const list = (m.method_allocator && m.method_allocator.allocations) || [];
-      list.forEach((a, i) => rows.push({ method: m.name, index: i + 1, ...a }));
+      for (let i = 0; i < list.length && rows.length < limit; i++) rows.push({ method: m.name, index: i + 1, ...list[i] });
     }
     return rows;
   }
-  function drawAllocations() {
+  function allocationCount() {
+    let n = 0;
+    for (const m of state.report.methods) n += ((m.method_allocator && m.method_allocator.allocations) || []).length;
+    return n;
+  }
+  // Draws the table's first `limit` rows (default kShownRows).
+  function drawAllocations(limit) {
     const t = $('allocations');
-    let rows = allocationRows();
-    const total = rows.length;
+    const shown = typeof limit === 'number' ? Math.min(limit, kShownRows) : kShownRows;
+    const total = allocationCount();
     const f = $('filter').value.trim().toLowerCase();
-    if (f) rows = rows.filter((a) => `${a.what} ${a.site} ${a.category} ${a.method}`.toLowerCase().includes(f));
     const { key, dir } = state.sort;
+    let rows = allocationRows(f || key ? Infinity : shown);
+    let matching = f || key ? rows.length : total;
+    if (f) rows = rows.filter((a) => `${a.what} ${a.site} ${a.category} ${a.method}`.toLowerCase().includes(f));
+    if (f) matching = rows.length;
     if (key) rows.sort((a, b) => (a[key] < b[key] ? -dir : a[key] > b[key] ? dir : a.index - b.index));
     const head = el('tr', {}, ...columns.map(([label, k]) => {
       const th = el('th', { 'data-key': k, class: 'sortable' }, label + (key === k ? (dir > 0 ? ' \u25b2' : ' \u25bc') : ''));
@@ -257,11 +270,16 @@
       return th;
     }));
     const body = document.createDocumentFragment();
-    for (const a of rows.slice(0, kShownRows))
+    for (const a of rows.slice(0, shown))
       body.append(el('tr', {}, ...columns.map(([, k]) => el('td', {}, a[k]))));
     t.replaceChildren(head, body);
-    $('allocation-count').textContent = `${rows.length} of ${total} allocations` +
-      (rows.length > kShownRows ? ` (the first ${kShownRows} shown: filter or sort to see others)` : '');
+    state.allocationsShown = Math.min(shown, matching);
+    $('allocation-count').textContent = `${matching} of ${total} allocations` +
+      (matching > kShownRows ? ` (the first ${kShownRows} shown: filter or sort to see others)` : '');
+  }
+  // The rest of the table's rows, once the report has painted.
+  function finishAllocations() {
+    if (state.report && state.allocationsShown < Math.min(kShownRows, allocationCount())) drawAllocations();
   }
 
   function drawAdvisories() {
@@ -398,7 +416,7 @@
     const t1 = performance.now();
     drawPools(state.report);
     drawCategories(state.report);
-    drawAllocations();
+    drawAllocations(kFirstRows);
     drawFlash(state.report);
     $('text').textContent = state.text;
     drawFit();
@@ -440,7 +458,9 @@
     if (!analyze()) return;
     const mine = generation;
     await paint();
-    if (mine === generation && settings.plan) drawPlan();
+    if (mine !== generation) return;
+    finishAllocations();
+    if (settings.plan) drawPlan();
   }
 
   // Opens and analyses `file`; body[data-rendered] counts the files done (drawn or refused),
@@ -505,6 +525,7 @@
       // A file given meanwhile cleared this one's start mark: its own marks are measured.
     }
     document.body.dataset.report = String(++reports);
+    finishAllocations();
     if (!settings.plan) return;
     drawPlan();
     await paint();

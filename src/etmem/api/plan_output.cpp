@@ -207,21 +207,63 @@ void AppendNested(std::string& out, const nlohmann::json& j, size_t depth) {
   }
 }
 
-// `"key": ` at `depth`, after a newline.
-void Key(std::string& out, size_t depth, std::string_view key) {
-  out += '\n';
-  out.append(depth, ' ');
-  out += '"';
-  out += key;
-  out += "\": ";
+// One JSON object in nlohmann's dump(1) layout: '{', each member on its own line one level in
+// (a comma before every member but the first), the closing brace on its own line at `depth`
+// ("{}" when empty). Members must come in nlohmann's order: keys sorted.
+class ObjectWriter {
+ public:
+  ObjectWriter(std::string& out, size_t depth) : out_(out), depth_(depth) { out_ += '{'; }
+  ObjectWriter(const ObjectWriter&) = delete;
+  ObjectWriter& operator=(const ObjectWriter&) = delete;
+
+  // Starts a member `"key": ` and returns the text for the caller to write its value into
+  // (nested at inner()).
+  std::string& Member(std::string_view key) {
+    if (members_++ > 0) out_ += ',';
+    out_ += '\n';
+    out_.append(depth_ + 1, ' ');
+    out_ += '"';
+    out_ += key;
+    out_ += "\": ";
+    return out_;
+  }
+  template <typename T>
+  void Num(std::string_view key, T v) {
+    fmt::format_to(std::back_inserter(Member(key)), "{}", v);
+  }
+  void Bool(std::string_view key, bool v) { Member(key) += v ? "true" : "false"; }
+  // A number, or null when `present` is false.
+  template <typename T>
+  void NumOrNull(std::string_view key, bool present, T v) {
+    if (present) Num(key, v); else Member(key) += "null";
+  }
+  // A value nlohmann dumps (a string, a double, a small subtree), nested at this level.
+  void Json(std::string_view key, const nlohmann::json& j);
+  size_t inner() const { return depth_ + 1; }
+  // Closes the object (after the last member).
+  void Close() {
+    if (members_ > 0) {
+      out_ += '\n';
+      out_.append(depth_, ' ');
+    }
+    out_ += '}';
+  }
+
+ private:
+  std::string& out_;
+  size_t depth_;
+  size_t members_ = 0;
+};
+
+void ObjectWriter::Json(std::string_view key, const nlohmann::json& j) {
+  Member(key);
+  AppendNested(out_, j, depth_ + 1);
 }
 
 template <typename T>
 void Num(std::string& out, T v) {
   fmt::format_to(std::back_inserter(out), "{}", v);
 }
-
-void Bool(std::string& out, bool v) { out += v ? "true" : "false"; }
 
 nlohmann::json ValidationJson(const plan::Validation& validation) {
   nlohmann::json v{{"sound", validation.sound()}, {"overlaps", nlohmann::json::array()},
@@ -248,84 +290,6 @@ nlohmann::json AdviceJson(const std::vector<plan::Advice>& advice) {
   return out;
 }
 
-void AppendTensor(std::string& out, const plan::PlannedTensor& t, size_t depth) {
-  out += '{';
-  Key(out, depth + 1, "bytes");
-  Num(out, t.bytes);
-  out += ',';
-  Key(out, depth + 1, "first");
-  if (t.used) Num(out, t.first); else out += "null";
-  out += ',';
-  Key(out, depth + 1, "input");
-  Bool(out, t.input);
-  out += ',';
-  Key(out, depth + 1, "last");
-  if (t.used) Num(out, t.last); else out += "null";
-  out += ',';
-  Key(out, depth + 1, "memory_id");
-  Num(out, t.memory_id);
-  out += ',';
-  Key(out, depth + 1, "offset");
-  Num(out, t.offset);
-  out += ',';
-  Key(out, depth + 1, "output");
-  Bool(out, t.output);
-  out += ',';
-  Key(out, depth + 1, "state");
-  Bool(out, t.stateful);
-  out += ',';
-  Key(out, depth + 1, "used");
-  Bool(out, t.used);
-  out += ',';
-  Key(out, depth + 1, "value");
-  Num(out, t.value);
-  out += '\n';
-  out.append(depth, ' ');
-  out += '}';
-}
-
-void AppendBuffer(std::string& out, const MethodPlan& p, const plan::BufferBounds& b,
-                  uint64_t alignment, size_t depth) {
-  out += '{';
-  Key(out, depth + 1, "excess");
-  Num(out, b.excess());
-  out += ',';
-  Key(out, depth + 1, "excess_percent");
-  out += nlohmann::json(b.excess_percent()).dump();
-  out += ',';
-  Key(out, depth + 1, "live_bytes");
-  const std::vector<uint64_t> live = plan::LiveBytes(p.lifetimes, b.memory_id, alignment);
-  if (live.empty()) {
-    out += "[]";
-  } else {
-    out += '[';
-    for (size_t i = 0; i < live.size(); ++i) {
-      if (i > 0) out += ',';
-      out += '\n';
-      out.append(depth + 2, ' ');
-      Num(out, live[i]);
-    }
-    out += '\n';
-    out.append(depth + 1, ' ');
-    out += ']';
-  }
-  out += ',';
-  Key(out, depth + 1, "lower_bound");
-  Num(out, b.lower_bound);
-  out += ',';
-  Key(out, depth + 1, "memory_id");
-  Num(out, b.memory_id);
-  out += ',';
-  Key(out, depth + 1, "peak_instruction");
-  Num(out, b.peak_instruction);
-  out += ',';
-  Key(out, depth + 1, "planned");
-  Num(out, b.planned);
-  out += '\n';
-  out.append(depth, ' ');
-  out += '}';
-}
-
 // An array of `n` elements at `depth`, element i written by `each(out, i, depth + 1)`.
 template <typename F>
 void AppendArray(std::string& out, size_t n, size_t depth, F each) {
@@ -345,35 +309,52 @@ void AppendArray(std::string& out, size_t n, size_t depth, F each) {
   out += ']';
 }
 
+void AppendTensor(std::string& out, const plan::PlannedTensor& t, size_t depth) {
+  ObjectWriter o(out, depth);
+  o.Num("bytes", t.bytes);
+  o.NumOrNull("first", t.used, t.first);
+  o.Bool("input", t.input);
+  o.NumOrNull("last", t.used, t.last);
+  o.Num("memory_id", t.memory_id);
+  o.Num("offset", t.offset);
+  o.Bool("output", t.output);
+  o.Bool("state", t.stateful);
+  o.Bool("used", t.used);
+  o.Num("value", t.value);
+  o.Close();
+}
+
+void AppendBuffer(std::string& out, const MethodPlan& p, const plan::BufferBounds& b,
+                  uint64_t alignment, size_t depth) {
+  ObjectWriter o(out, depth);
+  o.Num("excess", b.excess());
+  o.Json("excess_percent", b.excess_percent());
+  const std::vector<uint64_t> live = plan::LiveBytes(p.lifetimes, b.memory_id, alignment);
+  AppendArray(o.Member("live_bytes"), live.size(), o.inner(),
+              [&](std::string& s, size_t i, size_t) { Num(s, live[i]); });
+  o.Num("lower_bound", b.lower_bound);
+  o.Num("memory_id", b.memory_id);
+  o.Num("peak_instruction", b.peak_instruction);
+  o.Num("planned", b.planned);
+  o.Close();
+}
+
 void AppendMethod(std::string& out, const MethodPlan& p, uint64_t alignment, size_t depth) {
-  out += '{';
-  Key(out, depth + 1, "advisories");
-  AppendNested(out, AdviceJson(p.advice), depth + 1);
-  out += ',';
-  Key(out, depth + 1, "buffers");
-  AppendArray(out, p.bounds.size(), depth + 1, [&](std::string& o, size_t i, size_t d) {
-    AppendBuffer(o, p, p.bounds[i], alignment, d);
-  });
-  out += ',';
-  Key(out, depth + 1, "instructions");
-  Num(out, p.lifetimes.instructions);
-  out += ',';
-  Key(out, depth + 1, "name");
-  out += Dumped(nlohmann::json(std::string(p.method->name)));
-  out += ',';
-  Key(out, depth + 1, "tensors");
+  ObjectWriter o(out, depth);
+  o.Json("advisories", AdviceJson(p.advice));
+  AppendArray(o.Member("buffers"), p.bounds.size(), o.inner(),
+              [&](std::string& s, size_t i, size_t d) {
+                AppendBuffer(s, p, p.bounds[i], alignment, d);
+              });
+  o.Num("instructions", p.lifetimes.instructions);
+  o.Json("name", std::string(p.method->name));
   // About 230 bytes a tensor: reserve once rather than grow a 30 MB string by doubling.
   out.reserve(out.size() + p.lifetimes.tensors.size() * 256 +
               p.bounds.size() * static_cast<size_t>(p.lifetimes.instructions) * 16);
-  AppendArray(out, p.lifetimes.tensors.size(), depth + 1, [&](std::string& o, size_t i, size_t d) {
-    AppendTensor(o, p.lifetimes.tensors[i], d);
-  });
-  out += ',';
-  Key(out, depth + 1, "validation");
-  AppendNested(out, ValidationJson(p.validation), depth + 1);
-  out += '\n';
-  out.append(depth, ' ');
-  out += '}';
+  AppendArray(o.Member("tensors"), p.lifetimes.tensors.size(), o.inner(),
+              [&](std::string& s, size_t i, size_t d) { AppendTensor(s, p.lifetimes.tensors[i], d); });
+  o.Json("validation", ValidationJson(p.validation));
+  o.Close();
 }
 
 // The first few readers (JSON lists them all).
@@ -533,20 +514,15 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
     for (const plan::DuplicateConstants& g : duplicates) notes.push_back(DuplicateLine(view, g));
     out << Html(plans, Internal(*rep), args, view.path, notes);
   } else if (args.format == PlanFormat::kJson) {
-    std::string json = "{";
-    Key(json, 1, "alignment");
-    Num(json, args.alignment);
-    json += ',';
-    Key(json, 1, "duplicate_constants");
-    AppendNested(json, DuplicatesJson(view, duplicates), 1);
-    json += ',';
-    Key(json, 1, "methods");
-    AppendArray(json, plans.size(), 1, [&](std::string& o, size_t i, size_t d) {
-      AppendMethod(o, plans[i], args.alignment, d);
-    });
-    json += ',';
-    Key(json, 1, "program");
-    json += Dumped(nlohmann::json(view.path));
+    std::string json;
+    ObjectWriter o(json, 0);
+    o.Num("alignment", args.alignment);
+    o.Json("duplicate_constants", DuplicatesJson(view, duplicates));
+    AppendArray(o.Member("methods"), plans.size(), o.inner(),
+                [&](std::string& s, size_t i, size_t d) {
+                  AppendMethod(s, plans[i], args.alignment, d);
+                });
+    o.Json("program", view.path);
     // The schema and the verdict (docs/json.md); their keys sort after "program", as nlohmann's
     // sorted dump of the whole object placed them.
     bool sound = true;
@@ -554,12 +530,9 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
     const nlohmann::json verdict = report::VerdictMembers(report::OutcomeVerdict(
         sound, "the planned memory's soundness",
         "a method's memory plan is not sound (see the validation)"));
-    for (const auto& [key, value] : verdict.items()) {
-      json += ',';
-      Key(json, 1, key);
-      AppendNested(json, value, 1);
-    }
-    json += "\n}\n";
+    for (const auto& [key, value] : verdict.items()) o.Json(key, value);
+    o.Close();
+    json += '\n';
     json_output = std::move(json);
   } else {
     for (const MethodPlan& p : plans) PrintText(out, p, args);

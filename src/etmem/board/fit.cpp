@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "etmem/base/checked_math.h"
+#include "etmem/plan/meeting_buffers.h"
 
 namespace etmem::board {
 namespace {
@@ -121,6 +122,8 @@ uint64_t Capacity(const RegionSpace& region, const Content& content) {
 
 // Splits `piece`'s storage over the regions' remaining capacity (greedy by size, lowest
 // offset, regions with more room first); what fits nowhere goes where there is most room.
+// An item's lowest offset in a bin looks only at the items placed there whose ranges meet its
+// own: O(n log n) plus the meeting pairs, never all pairs.
 Split SplitBuffer(size_t piece_index, const Piece& piece, const std::vector<uint64_t>& capacity,
                   std::vector<size_t>* part_region) {
   std::vector<size_t> bins;
@@ -137,15 +140,32 @@ Split SplitBuffer(size_t piece_index, const Piece& piece, const std::vector<uint
   std::vector<std::vector<size_t>> in_bin(bins.size());
   std::vector<size_t> bin_of(s.size(), 0);
   std::vector<uint64_t> offset(s.size(), 0), end(bins.size(), 0);
-  auto lowest = [&](size_t bin, size_t item) {
-    std::vector<std::pair<uint64_t, uint64_t>> taken;
-    for (size_t other : in_bin[bin])
-      if (Conflict(s[item], s[other]))
-        taken.emplace_back(offset[other], offset[other] + s[other].bytes);
+  // The used items as buffers: only they conflict, and only with each other; the items in a
+  // bin that an item meets are found without looking at the others (plan::MeetingBuffers).
+  std::vector<plan::Buffer> used;
+  std::vector<size_t> used_index(s.size(), SIZE_MAX), item_of;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (s[i].used) {
+      used_index[i] = used.size();
+      used.push_back({s[i].bytes, s[i].first, s[i].last});
+      item_of.push_back(i);
+    }
+  const plan::MeetingBuffers meeting(used);
+  std::vector<size_t> placed_bin(used.size(), SIZE_MAX);  // by used index
+  std::vector<std::pair<uint64_t, uint64_t>> taken;
+  auto lowest = [&](size_t bin, size_t item) -> uint64_t {
+    if (!s[item].used || s[item].bytes == 0) return 0;  // conflicts with nothing / fits at 0
+    taken.clear();
+    meeting.ForEachMeeting(
+        used_index[item], [&](size_t j) { return placed_bin[j] == bin; },
+        [&](size_t j) {
+          const size_t other = item_of[j];
+          taken.emplace_back(offset[other], offset[other] + s[other].bytes);
+        });
     std::sort(taken.begin(), taken.end());
     uint64_t at = 0;
     for (const auto& [lo, hi] : taken) {
-      if (at + s[item].bytes <= lo || s[item].bytes == 0) break;
+      if (at + s[item].bytes <= lo) break;
       if (hi > at) at = AlignUp(hi, kPlannedAlign);
     }
     return at;
@@ -165,6 +185,7 @@ Split SplitBuffer(size_t piece_index, const Piece& piece, const std::vector<uint
       bin_of[item] = 0;
     }
     in_bin[bin_of[item]].push_back(item);
+    if (s[item].used) placed_bin[used_index[item]] = bin_of[item];
     end[bin_of[item]] = std::max(end[bin_of[item]], offset[item] + s[item].bytes);
   }
   // Parts: the bins that hold anything, in bin order.
