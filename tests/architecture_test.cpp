@@ -119,7 +119,7 @@ namespace architecture_test {
 // Verbs in tools/etmem parse arguments, make one library call and print what report/ renders.
 // The rule, per verb file (tools/etmem/*_command.cpp):
 // - its #includes are the standard library, CLI11, fmt, the public header "etmem/etmem.h",
-//   report/'s renderers ("etmem/report/..."), and the command line's own headers (commands.h,
+//   and the command line's own headers (commands.h,
 //   model_options.h, board_options.h); nothing else of src/etmem;
 // - it is at most kMaxVerbLines lines.
 // The verbs that still hold library logic are listed with what they still include and their
@@ -154,7 +154,7 @@ bool AllowedInAVerb(const std::string& header) {
     return true;  // <string>, <iostream>, ...
   for (const char* own : {"commands.h", "model_options.h", "board_options.h", "etmem/etmem.h"})
     if (header == own) return true;
-  for (const char* prefix : {"CLI/", "fmt/", "etmem/report/", "sys/", "unistd.h", "stdlib.h"})
+  for (const char* prefix : {"CLI/", "fmt/", "sys/", "unistd.h", "stdlib.h"})
     if (header.starts_with(prefix)) return true;
   return false;
 }
@@ -193,6 +193,78 @@ TEST(Architecture, VerbsIncludeOnlyThePublicHeaderAndRenderers) {
     EXPECT_LE(Lines(e.path()), exception->max_lines) << name << " grew";
   }
   EXPECT_GE(verbs, 11u);  // analyze, list, plan, replan, summary, header, diff, probe, check, ...
+}
+
+}  // namespace architecture_test
+
+namespace architecture_test {
+
+// The command line is a client of the public header alone (issue 40): every file of tools/
+// includes the standard library, CLI11, fmt, "etmem/etmem.h" and its own folder's headers,
+// nothing else of etmem (no api/internal.h, no report/ or runtime/ header), and never reaches
+// a report's insides (api::Internal). tools/etmem-examples, the driver of the program builder
+// (src/etmem/testing/), may include that builder too.
+TEST(Architecture, ToolsIncludeOnlyThePublicHeader) {
+  size_t files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(ETMEM_SOURCE_DIR) / "tools")) {
+    const auto ext = e.path().extension();
+    if (!e.is_regular_file() || (ext != ".cpp" && ext != ".h")) continue;
+    ++files;
+    const bool examples = e.path().parent_path().filename() == "etmem-examples";
+    for (const std::string& h : Includes(e.path())) {
+      if (h.find('/') == std::string::npos && h.find('.') == std::string::npos) continue;  // std
+      if (h == "etmem/etmem.h" || h.starts_with("CLI/") || h.starts_with("fmt/")) continue;
+      if (h.find('/') == std::string::npos && fs::exists(e.path().parent_path() / h)) continue;
+      if (examples && h.starts_with("etmem/testing/")) continue;
+      ADD_FAILURE() << e.path() << " includes " << h << " (tools/ is a client of etmem/etmem.h)";
+    }
+    const std::string code = Read(e.path());
+    EXPECT_EQ(code.find("Internal("), std::string::npos) << e.path() << " reaches api::Internal";
+  }
+  EXPECT_GE(files, 15u);
+}
+
+}  // namespace architecture_test
+
+namespace architecture_test {
+
+// The assumption sentence is composed in one place, report/assumptions.cpp (AssumptionSentence
+// and its clauses, TempSourceText): no client rebuilds it (the page shows each method's
+// "assuming" from the JSON; Python returns the JSON's dicts; the command line prints what the
+// API renders), and no other renderer words its clauses. The check's search describes ranges
+// of assumptions (every release and alignment it tries; what the user pinned, with "any"):
+// search_text.cpp and check_text.cpp word those, each single set through AssumptionSentence.
+TEST(Architecture, TheAssumptionSentenceIsComposedOnce) {
+  const std::vector<std::string> clauses = {"pool base aligned to", "temp allocator is passed",
+                                            "this release's executor_runner does",
+                                            "data map is passed"};
+  std::vector<fs::path> files;
+  for (const char* dir : {"src/etmem", "tools", "web", "python/src"})
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(ETMEM_SOURCE_DIR) / dir)) {
+      const auto ext = e.path().extension();
+      if (e.is_regular_file() && (ext == ".cpp" || ext == ".h" || ext == ".js") &&
+          e.path().filename().string().find("_test") == std::string::npos &&
+          e.path().parent_path().filename() != "test")
+        files.push_back(e.path());
+    }
+  ASSERT_GT(files.size(), 50u);
+  size_t composed = 0;
+  for (const fs::path& p : files) {
+    const std::string name = p.filename().string();
+    const std::string code = Read(p);  // code only: comments may name a clause
+    for (const std::string& clause : clauses) {
+      if (code.find(clause) == std::string::npos) continue;
+      if (name == "assumptions.cpp") {
+        ++composed;
+        continue;
+      }
+      if ((name == "search_text.cpp" || name == "check_text.cpp") && clause == "pool base aligned to")
+        continue;  // ranges of assumptions (see above)
+      ADD_FAILURE() << p << " words the assumption clause '" << clause
+                    << "' (AssumptionSentence, report/assumptions.cpp, composes it)";
+    }
+  }
+  EXPECT_GE(composed, 3u);
 }
 
 }  // namespace architecture_test

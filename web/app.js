@@ -59,6 +59,8 @@
     if ($('pool_align').value) o.pool_align = Number($('pool_align').value);
     if ($('pool').value !== '') o.pool = Number($('pool').value);
     if ($('temp_pool').value !== '') o.temp_pool = Number($('temp_pool').value);
+    const kernels = $('kernels').value.split(',').map((k) => k.trim()).filter((k) => k);
+    if (kernels.length) o.kernels = kernels;
     return o;
   }
   function addOption(select, value, text) {
@@ -80,6 +82,13 @@
       addOption($('runner'), r.name, `${r.name} (ExecuTorch ${r.first_release} to ${r.last_release})`);
     for (let a = 1; a <= 4096; a *= 2) addOption($('pool_align'), String(a), `${a} B (and not ${2 * a})`);
     for (const b of lists.boards) addOption($('board'), b.name, b.name);
+    // Each option's meaning and default from the one options schema (the command line's help).
+    for (const spec of lists.options) {
+      const field = $(spec.field);
+      if (field) field.title = `${spec.flag}: ${spec.help}${spec.default_help ? ' ' + spec.default_help : ''}`;
+    }
+    const kernels = lists.options.find((spec) => spec.field === 'kernels');
+    if (kernels) $('kernels').placeholder = kernels.choices.join(', ');
   }
 
   // --- drawing --------------------------------------------------------------------------------
@@ -98,22 +107,17 @@
     for (const r of rows) t.append(el('tr', {}, ...r.map((c) => el('td', {}, c))));
     return t;
   }
-  function assumptionsLine(r) {
-    const a = [`ExecuTorch ${r.runtime}`, `target ${r.target}`, `pool base aligned to ${r.pool_align} B (not ${2 * r.pool_align})`,
-               (r.temp_allocator === 'nonnull' ? 'a temp allocator is passed' : 'no temp allocator is passed') +
-               ` (${r.temp_allocator_source === 'runner default' ? "what this release's runner does" : 'as chosen'})`];
-    if (r.runner) a.push(`runner ${r.runner}`);
-    if (r.external_data_map) a.push('a .ptd data map is passed');
-    return 'assuming ' + a.join(', ');
-  }
-
   function drawPools(r) {
     const box = $('pools');
     box.replaceChildren();
-    box.append(el('p', { class: 'assumptions' }, assumptionsLine(r)));
+    // The assumption sentence is the library's (each method's "assuming", the text report's
+    // words): shown, never rebuilt here. One line when every method states the same.
+    const sentences = [...new Set(r.methods.map((m) => m.assuming))];
+    if (sentences.length === 1) box.append(el('p', { class: 'assumptions' }, 'assuming ' + sentences[0]));
     for (const m of r.methods) {
       const d = el('div', { class: 'method' });
       d.append(el('h3', {}, `method '${m.name}'`));
+      if (sentences.length > 1) d.append(el('p', { class: 'assumptions' }, 'assuming ' + m.assuming));
       if (m.load_refused) {
         d.append(el('p', { class: 'fail', id: 'refusal' },
                     `ExecuTorch ${r.runtime} refuses this method (${m.load_refused.error}): ${m.load_refused.reason}`));
@@ -573,7 +577,7 @@
       drop.classList.remove('over');
       if (e.dataTransfer.files[0]) openFile(e.dataTransfer.files[0], 'etmem:drop', e.timeStamp);
     });
-    for (const id of ['runtime', 'target', 'runner', 'pool_align', 'temp', 'temp_pool', 'pool', 'method'])
+    for (const id of ['runtime', 'target', 'runner', 'pool_align', 'temp', 'temp_pool', 'pool', 'method', 'kernels'])
       $(id).addEventListener('change', analyzeAndPlan);
     $('board').addEventListener('change', drawFit);
     $('options').addEventListener('submit', (e) => e.preventDefault());

@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,22 +30,29 @@ std::optional<api::Report> g_report;    // the last analysis (etmem_web_analyze)
 api::Options g_options;                 // its options (a fit analyzes again on the board)
 std::string g_result;                   // the last call's output or error line
 
-// The model options (Options) from the page's JSON; absent keys keep the API's defaults.
+// The model options (Options) from the page's JSON, read through the one options schema
+// (api::OptionSchema, what the command line registers): each key is a schema field, its value
+// what the flag takes (a number for a size, true for a flag, an array for a list); absent or
+// null keys keep the API's defaults. keep_allocations is the page's own (no flag).
 api::Options OptionsFrom(const json& j) {
   api::Options o;
-  o.runtime = j.value("runtime", o.runtime);
-  o.target = j.value("target", o.target);
-  if (j.contains("pool_align") && !j["pool_align"].is_null())
-    o.pool_align = j["pool_align"].get<uint32_t>();
-  o.temp = j.value("temp", o.temp);
-  if (j.contains("pool") && !j["pool"].is_null()) o.pool = j["pool"].get<uint64_t>();
-  o.method = j.value("method", o.method);
-  o.runner = j.value("runner", o.runner);
-  o.external_data = j.value("external_data", o.external_data);
+  for (const api::OptionSpec& spec : api::OptionSchema()) {
+    if (!j.contains(spec.field) || j[spec.field].is_null()) continue;
+    const json& v = j[spec.field];
+    std::vector<std::string> values;
+    if (spec.kind == api::OptionSpec::Kind::kFlag) {
+      if (v.is_string()) values.push_back(v.get<std::string>());
+      else if (!v.get<bool>()) continue;
+    } else if (v.is_array()) {
+      for (const json& e : v) values.push_back(e.get<std::string>());
+    } else if (v.is_number_unsigned()) {
+      values.push_back(std::to_string(v.get<uint64_t>()));
+    } else {
+      values.push_back(v.get<std::string>());
+    }
+    spec.set(o, values);
+  }
   o.keep_allocations = j.value("keep_allocations", o.keep_allocations);
-  if (j.contains("temp_pool") && !j["temp_pool"].is_null())
-    o.temp_pool = j["temp_pool"].get<uint64_t>();
-  o.backends = j.value("backends", o.backends);
   return o;
 }
 
@@ -136,8 +144,18 @@ EMSCRIPTEN_KEEPALIVE int etmem_web_lists() {
     std::string default_runtime;
     for (const auto& r : api::Releases())
       if (r.commit.empty()) default_runtime = r.version;
+    // The options schema: what each option means and its default, as the command line's help
+    // says (the page shows it; its values come from the lists above).
+    json options = json::array();
+    for (const api::OptionSpec& spec : api::OptionSchema())
+      options.push_back({{"field", spec.field},
+                         {"flag", spec.flag},
+                         {"help", spec.help},
+                         {"default_help", spec.default_help},
+                         {"choices", spec.choices}});
     g_result = json{{"version", api::Version()},
                     {"default_runtime", default_runtime},
+                    {"options", options},
                     {"releases", releases},
                     {"targets", targets},
                     {"runners", runners},

@@ -126,6 +126,40 @@ struct Options {
   std::optional<Budget> budget;
 };
 
+// The one schema of Options (issue 40): per option its member, the command line's flag, its
+// help and default, composed from the registries where they list something (releases,
+// targets, runner profiles, kernel libraries), and the parser that sets the member. The
+// command line registers its options from it, the page reads its options with it, and the
+// Python module's keyword arguments are held to it by a test: no client types a list of
+// releases or kernel libraries, or binds an option by hand.
+struct OptionSpec {
+  enum class Kind {
+    kText,       // one word or path
+    kChoice,     // one of `choices`
+    kBytes,      // a size in bytes (ByteSize's grammar)
+    kAlignment,  // a size in bytes, a power of two up to 4096
+    kFlag,       // on when given; `value` may name a file (external_data: "FILE.ptd")
+    kList,       // any number of values: the flag repeated, or split at `delimiter`
+  };
+  std::string field;  // Options' member, Python's keyword, the page's JSON key: "temp_pool"
+  std::string flag;   // "--temp-pool"
+  Kind kind = Kind::kText;
+  std::string help;           // what it means, without its default
+  std::string default_help;   // "(default: ...)"; empty: none said
+  std::string default_value;  // Options' default as text ("cortex-m"; "" unset or empty)
+  std::vector<std::string> choices;  // kChoice
+  char delimiter = 0;                // kList: values split at it (0: the flag repeated)
+  bool all_allowed = false;          // "all" is a value (AnalyzeAll, check's search)
+  bool model = true;  // one of the options every modelling verb shares (pool and method: per verb)
+  uint64_t max = UINT64_MAX;  // kBytes, kAlignment: the largest value
+  // Sets the member from the values given (a kList appends each; the rest take the last; a
+  // kFlag sets it, and a non-empty value names its file). Bad values are an Error
+  // (kInvalidArgument) naming the flag.
+  std::function<void(Options&, const std::vector<std::string>& values)> set;
+};
+// Every option, in the command line's order.
+const std::vector<OptionSpec>& OptionSchema();
+
 // A program read and verified once, for any number of analyses. Cheap to copy (shared).
 class Program {
  public:
@@ -385,6 +419,9 @@ struct HeaderOptions {
   // buffer is an Error: fit, write FittedProgram() and make the header of that program.
   std::optional<Board> board;
 };
+// The header options checked before anything is analysed: --section without --define-pools,
+// or a margin that is no size or percentage, is an Error (kInvalidArgument).
+void CheckHeaderOptions(const HeaderOptions& header);
 std::string Header(const Program& program, const Options& options = {},
                    const HeaderOptions& header = {});
 // The same for a report already made (a method the runtime refuses is an Error, kUnsupported).
@@ -782,6 +819,11 @@ std::string Render(const FirmwareReport& report, Format format);
 // does not fit, a pool that holds the known peaks while some requests are unknown is unknown.
 Verdict Judge(const FirmwareReport& report);
 
+// The one line for every method of `reports` the release refuses, together (what the command
+// line prints after "etmem: "): the first refusal, then "(at every target asked)", "(so do
+// RELEASES)" or "(and N more refusal(s))"; empty when none refuses.
+std::string RefusalsLine(std::span<const Report> reports);
+
 // `etmem list runtimes|targets` (boards: Boards()).
 struct ReleaseInfo {
   std::string version;  // "1.4.1", or a snapshot of main: "main-20260822-cff6f4dd"
@@ -829,6 +871,11 @@ std::vector<TargetInfo> Targets();
 std::string List(const std::string& what, Format format = Format::kText);
 
 std::string Version();  // "0.1.0"
+// Bytes from an input (a name, a path, an argument) made safe for one line of a message:
+// control characters, backslashes and non-ASCII bytes become \xNN, and more than `max_shown`
+// bytes are cut short with "...".
+std::string PrintableText(std::string_view bytes, size_t max_shown = 80);
+
 
 // The byte-size grammar every size of the command line takes ("4096", "4K", "1M", "0x1000"):
 // the bytes, or an Error (kInvalidArgument) quoting `text`: "'4X' is not a byte size (...)".

@@ -11,7 +11,9 @@ Every function takes the program as a path (``str`` or ``os.PathLike``) or as it
 ``manager.buffer``), and the options of ``etmem analyze`` as keywords with the same defaults:
 
 - ``runtime``: the ExecuTorch release the firmware is built with ("0.3", "1.4.1", ...;
-  "all" in ``analyze`` and ``check_budget``), default "1.4" (the newest modelled 1.4.x);
+  "all" in ``analyze`` and ``check_budget``); None, the default: as ``etmem analyze`` without
+  ``--runtime``, the newest modelled release (``releases()``), and where a pool is judged the
+  other releases whose verdict differs are named (the dict's "default_release");
 - ``target``: a built-in ABI (see ``targets()``) or a target file (.json), default "cortex-m";
 - ``pool_align``: the pool base's alignment (a power of two); None: the target's malloc alignment;
 - ``temp``: "runner" (what the release's executor_runner does), "null" or "nonnull";
@@ -177,7 +179,9 @@ def _texts(name, value):
 
 def _model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
            temp_pool=None, kernels=None):
-    return dict(runtime=_text("runtime", runtime), target=_text("target", target, path=True),
+    # runtime None: the command line's default (no --runtime: the newest modelled release, the
+    # other releases judged too where a pool is judged; api::OptionSchema says so).
+    return dict(runtime=_text("runtime", runtime, optional=True) or "", target=_text("target", target, path=True),
                 pool_align=_size("pool_align", pool_align, 2**32 - 1),
                 temp=_text("temp", temp), pool=_size("pool", pool),
                 external_data=_external_data(external_data),
@@ -187,7 +191,7 @@ def _model(runtime, target, pool_align, temp, pool, external_data, backends, run
                 temp_pool=_size("temp_pool", temp_pool), kernels=_texts("kernels", kernels))
 
 
-def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner", pool=None,
+def analyze(program, runtime=None, target="cortex-m", pool_align=None, temp="runner", pool=None,
             external_data=False, backends=None, runner=None, *, method=None, temp_pool=None,
             kernels=None):
     """``etmem analyze PROGRAM --format json``: the report as a dict (exactly the JSON's
@@ -203,7 +207,7 @@ def analyze(program, runtime="1.4", target="cortex-m", pool_align=None, temp="ru
                                     backends, runner, method, temp_pool, kernels))
 
 
-def report(program, format="text", runtime="1.4", target="cortex-m", pool_align=None,
+def report(program, format="text", runtime=None, target="cortex-m", pool_align=None,
            temp="runner", pool=None, external_data=False, backends=None, runner=None, *,
            method=None, allocations=False, temp_pool=None, kernels=None):
     """``etmem analyze PROGRAM --format text|csv|md [--allocations]``: what it prints, as str."""
@@ -213,7 +217,7 @@ def report(program, format="text", runtime="1.4", target="cortex-m", pool_align=
                  temp_pool, kernels))
 
 
-def summary(program, format="json", runtime="1.4", target="cortex-m", pool_align=None,
+def summary(program, format="json", runtime=None, target="cortex-m", pool_align=None,
             temp="runner", pool=None, external_data=False, backends=None, runner=None, *,
             method=None, temp_pool=None, kernels=None):
     """``etmem summary PROGRAM --format json|text``: one screen per method (RAM with the temp pool
@@ -234,7 +238,7 @@ def _budget_spec(budget):
     raise TypeError(f"budget: want 'ram=64K,flash=256K' or {{'ram': 65536}}, not {type(budget).__name__}")
 
 
-def check_budget(program, budget=None, *, budget_file=None, runtime="1.4", target="cortex-m",
+def check_budget(program, budget=None, *, budget_file=None, runtime=None, target="cortex-m",
                  pool_align=None, temp="runner", pool=None, external_data=False, backends=None,
                  runner=None, method=None, temp_pool=None, kernels=None):
     """``etmem analyze PROGRAM --budget SPEC`` (or ``--budget-file FILE``): whether the program
@@ -256,7 +260,7 @@ def check_budget(program, budget=None, *, budget_file=None, runtime="1.4", targe
     return {"fits": not any(item["over"] for item in items), "items": items}
 
 
-def header(program, runtime="1.4", target="cortex-m", pool_align=None, temp="runner",
+def header(program, runtime=None, target="cortex-m", pool_align=None, temp="runner",
            external_data=False, backends=None, runner=None, *, margin=None, define_pools=False,
            section=None, method=None, temp_pool=None, kernels=None, board=None, reserve=None):
     """``etmem header PROGRAM [--board B --reserve R=N]``: the C header with the pool sizes, as
@@ -271,7 +275,7 @@ def header(program, runtime="1.4", target="cortex-m", pool_align=None, temp="run
                  temp_pool, kernels))
 
 
-def plan(program, method=None, alignment=16, format="json", columns=64, *, runtime="1.4",
+def plan(program, method=None, alignment=16, format="json", columns=64, *, runtime=None,
          target="cortex-m", pool_align=None, temp="runner", external_data=False, backends=None,
          runner=None, temp_pool=None, kernels=None, board=None, reserve=None):
     """``etmem plan PROGRAM``: the planned memory's live ranges, soundness, bounds and advisories.
@@ -288,7 +292,7 @@ def plan(program, method=None, alignment=16, format="json", columns=64, *, runti
     return _json.loads(output) if format == "json" else output
 
 
-def fit(program, board, *, reserve=None, runtime="1.4", target="cortex-m", pool_align=None,
+def fit(program, board, *, reserve=None, runtime=None, target="cortex-m", pool_align=None,
         temp="runner", external_data=False, backends=None, runner=None, method=None,
         temp_pool=None, kernels=None, fitted_program=False):
     """``etmem fit PROGRAM --board BOARD [--reserve REGION=BYTES]... [-o FITTED.pte]``: one

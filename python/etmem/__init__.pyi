@@ -34,7 +34,7 @@ class BudgetResult(TypedDict):
 # With runtime="all" or target="all" the result is a list of such dicts.
 def analyze(
     program: Program,
-    runtime: str = "1.4",
+    runtime: Optional[str] = None,
     target: PathLike = "cortex-m",
     pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
@@ -50,7 +50,7 @@ def analyze(
 def report(
     program: Program,
     format: Literal["text", "csv", "md"] = "text",
-    runtime: str = "1.4",
+    runtime: Optional[str] = None,
     target: PathLike = "cortex-m",
     pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
@@ -67,7 +67,7 @@ def report(
 def summary(
     program: Program,
     format: Literal["json", "text"] = "json",
-    runtime: str = "1.4",
+    runtime: Optional[str] = None,
     target: PathLike = "cortex-m",
     pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
@@ -85,7 +85,7 @@ def check_budget(
     budget: Union[str, Mapping[str, Union[int, str]], None] = None,
     *,
     budget_file: Optional[PathLike] = None,
-    runtime: str = "1.4",
+    runtime: Optional[str] = None,
     target: PathLike = "cortex-m",
     pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
@@ -99,7 +99,7 @@ def check_budget(
 ) -> BudgetResult: ...
 def header(
     program: Program,
-    runtime: str = "1.4",
+    runtime: Optional[str] = None,
     target: PathLike = "cortex-m",
     pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
@@ -124,7 +124,7 @@ def plan(
     format: Literal["json"] = "json",
     columns: int = 64,
     *,
-    runtime: str = "1.4",
+    runtime: Optional[str] = None,
     target: PathLike = "cortex-m",
     pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
@@ -144,7 +144,7 @@ def plan(
     *,
     format: Literal["text", "html"],
     columns: int = 64,
-    runtime: str = "1.4",
+    runtime: Optional[str] = None,
     target: PathLike = "cortex-m",
     pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",
@@ -161,7 +161,7 @@ def fit(
     board: Union[str, os.PathLike[str], bytes, bytearray, memoryview],
     *,
     reserve: Reserve = None,
-    runtime: str = "1.4",
+    runtime: Optional[str] = None,
     target: PathLike = "cortex-m",
     pool_align: Optional[Size] = None,
     temp: Literal["runner", "null", "nonnull"] = "runner",

@@ -321,7 +321,7 @@ def test_the_dicts_are_the_json_texts_member_for_member(cnn):
              dict(runtime="1.4", runner="arm-baremetal"), dict(runtime="all", target="all"),
              dict(runtime="1.4", external_data=True, backends=["NpuBackend=100:16"])]
     for kwargs in cases:
-        model = dict(runtime="1.4", target="cortex-m", pool_align=None, temp="runner", pool=None,
+        model = dict(runtime="", target="cortex-m", pool_align=None, temp="runner", pool=None,
                      external_data=False, backends=None, runner=None, method=None)
         model.update(kwargs)
         text = _etmem.analyze_json(data, **model)

@@ -16,19 +16,14 @@ namespace {
 struct FirmwareArgs {
   std::string image;
   std::string program;
-  std::string runtime, target, runner, method, temp = "runner";
+  api::FirmwareOptions options;  // model: --runtime, --target, --runner, --temp, --method, --kernels
   BoardArgs board;
   std::string format = "text";
   bool no_components = false;
 };
 
 int RunFirmware(const FirmwareArgs& args) {
-  api::FirmwareOptions o;
-  o.model.runtime = args.runtime;
-  o.model.target = args.target;
-  o.model.runner = args.runner;
-  o.model.method = args.method;
-  o.model.temp = args.temp;
+  api::FirmwareOptions o = args.options;
   o.program_path = args.program;
   o.components = !args.no_components;
   if (!args.board.board.empty()) o.board = LoadBoard(args.board);
@@ -45,17 +40,12 @@ static Run DefineFirmware(CLI::App* cmd) {
   cmd->add_option("program", args->program,
                   "the ExecuTorch program (.pte), when the firmware reads it at run time "
                   "instead of embedding it");
-  cmd->add_option("--runtime", args->runtime,
-                  "the ExecuTorch release the firmware is built with (required: an image does "
-                  "not show it beyond doubt)");
-  cmd->add_option("--target", args->target,
-                  "a built-in target or a target file (default: from the ELF header)");
-  cmd->add_option("--runner", args->runner,
-                  "the runner profile, NAME[+OPTION...] or FILE.json (default: the one whose "
-                  "pool symbols the image has)");
-  cmd->add_option("--method", args->method, "only this method (default: every method)");
-  cmd->add_option("--temp", args->temp, "the temp allocator: runner (default), null, nonnull")
-      ->check(CLI::IsMember({"runner", "null", "nonnull"}));
+  AddModelOptions(
+      cmd, args->options.model,
+      {.only = {"runtime", "target", "runner", "temp", "kernels", "method"},
+       .defaults = {{"runtime", "(required: an image does not show it beyond doubt)"},
+                    {"target", "(default: from the ELF header)"},
+                    {"runner", "(default: the one whose pool symbols the image has)"}}});
   AddBoardOptions(cmd, args->board, /*required=*/false);
   cmd->add_option("--format", args->format, "text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));

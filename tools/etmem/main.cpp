@@ -9,7 +9,6 @@
 #include "huge_pages.h"
 #include "model_options.h"
 #include "usage.h"
-#include "etmem/base/printable.h"
 
 namespace etmem::cli {
 extern const Verb kFirmwareVerb;  // firmware_command.cpp
@@ -52,7 +51,7 @@ int main(int argc, char** argv) {
     std::string command;
     for (int i = 1; i < argc; ++i) command += std::string(i > 1 ? " " : "") + argv[i];
     std::fprintf(stderr, "etmem %s: out of memory (the program is too large for this machine's "
-                         "memory or address-space limit)\n", etmem::Printable(command, 400).c_str());
+                         "memory or address-space limit)\n", etmem::api::PrintableText(command, 400).c_str());
     return kExitInvalid;
   }
 }

@@ -8,10 +8,6 @@
 #include <string_view>
 
 #include "commands.h"
-#include "etmem/base/byte_size.h"
-#include "etmem/base/printable.h"
-#include "etmem/abi/abi.h"
-#include "etmem/runtime/release.h"
 
 namespace etmem::cli {
 namespace {
@@ -48,12 +44,15 @@ CLI::Option* Strict(CLI::Option* option, uint64_t max, bool bytes) {
         std::optional<uint64_t> v;
         if (!bytes) {
           v = WholeNumber(s);
-        } else if (auto sized = ParseByteSize(s)) {  // the one grammar: K, M, G, 0x
-          v = *sized;
+        } else {
+          try {
+            v = api::ByteSize(s);  // the one grammar: K, M, G, 0x
+          } catch (const api::Error&) {
+          }
         }
-        if (!v) throw OneLineUsageError(name + " '" + Printable(s) + "': " + what);
+        if (!v) throw OneLineUsageError(name + " '" + api::PrintableText(s) + "': " + what);
         if (*v > max)
-          throw OneLineUsageError(name + " '" + Printable(s) + "': too large (at most " +
+          throw OneLineUsageError(name + " '" + api::PrintableText(s) + "': too large (at most " +
                                   std::to_string(max) + ")");
         s = std::to_string(*v);
         return std::string();
@@ -87,68 +86,45 @@ std::vector<std::string> ParseArgs(int argc, char** argv) {
   return out;
 }
 
-api::Options ToApiOptions(const ModelArgs& args) {
-  api::Options o;
-  o.runtime = args.runtime;
-  o.target = args.target;
-  o.pool_align = args.pool_align;
-  o.temp = args.temp;
-  o.temp_pool = args.temp_pool;
-  o.external_data = args.external_data;
-  o.external_data_file = args.external_data_file;
-  o.backends = args.backends;
-  o.runner = args.runner;
-  o.kernels = args.kernels;
-  return o;
-}
+api::Options ToApiOptions(const ModelArgs& args) { return args; }
 
-void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
-  const std::string all = all_allowed ? ", or all" : "";
-  cmd->add_option("--runtime", args.runtime,
-                  "ExecuTorch release: 0.1 ... 1.4, 1.4.1, or main (a pinned snapshot)" + all +
-                      " (default: " + runtime::ReleaseVersions().back() +
-                      ", the newest; where a pool is judged, the other releases whose verdict "
-                      "differs are named)");
-  cmd->add_option("--target", args.target,
-                  "cortex-m, riscv32, xtensa, aarch64, x86_64, a target file (.json)" + all)
-      ->capture_default_str();
-  Bytes(cmd->add_option("--pool-align", args.pool_align,
-                        "the pool base is aligned to this many bytes, not to twice as many "
-                        "(default: the target's malloc alignment)"),
-        UINT32_MAX)
-      ->check(PowerOfTwoUpTo4096());
-  cmd->add_option("--temp", args.temp,
-                  "temp allocator passed to load_method: null, nonnull, or runner (what the "
-                  "release's executor_runner does)")
-      ->check(CLI::IsMember({"null", "nonnull", "runner"}))
-      ->capture_default_str();
-  Bytes(cmd->add_option("--temp-pool", args.temp_pool,
-                        "the temp allocator's size in bytes: checked against load_method and "
-                        "every instruction while running, and where operator metadata falls back "
-                        "to the method allocator: from 1.0.0 when it is 0 (an empty temp "
-                        "allocator), on main also when it is too small; default: the runner's "
-                        "temp pool, else the portable executor_runner's"));
-  // A flag that may take the .ptd: "--external-data" alone, or "--external-data=FILE.ptd"
-  // ("--external-data FILE.ptd" becomes that form in ParseArgs). A flag never takes the next
-  // argument, so "--external-data PROGRAM.pte" keeps its meaning.
-  cmd->add_flag_callback(
-      "--external-data", [&args] { args.external_data = true; },
-      "the runner passes a NamedDataMap (.ptd) to load_method; --external-data FILE.ptd: that "
-      "file, checked as the release would");
-  cmd->add_option("--external-data-file", args.external_data_file)->group("");
-  cmd->add_option("--backend", args.backends,
-                  "ID=BYTES[:ALIGN]: what a backend etmem does not model allocates from the "
-                  "method allocator in init() (repeatable; BYTES 0 = nothing)");
-  cmd->add_option("--runner", args.runner,
-                  "the firmware's runner: a built-in profile (etmem list runners) or a runner "
-                  "file (.json), options joined with '+', e.g. arm-baremetal+etdump; its own "
-                  "allocations share the pools with load_method");
-  cmd->add_option("--kernels", args.kernels,
-                  "the kernel libraries for aten operators while the method runs, in order: "
-                  "portable, optimized, quantized, cortex_m, cadence_hifi, cadence_fusion_g3 "
-                  "or cadence_vision (default: portable); cadence::, cortex_m:: and "
-                  "quantized_decomposed:: operators select their own")
-      ->delimiter(',');
+void AddModelOptions(CLI::App* cmd, api::Options& options, const ModelOptionUse& use) {
+  for (const api::OptionSpec& spec : api::OptionSchema()) {
+    const bool wanted = use.only.empty()
+                            ? spec.model
+                            : std::find(use.only.begin(), use.only.end(), spec.field) != use.only.end();
+    if (!wanted) continue;
+    std::string help = spec.help + (use.all_allowed && spec.all_allowed ? ", or all" : "");
+    std::string default_help = spec.default_help;
+    for (const auto& [field, said] : use.defaults)
+      if (field == spec.field) default_help = said;
+    if (!default_help.empty()) help += " " + default_help;
+    const api::OptionSpec* sp = &spec;  // the schema lives as long as the process
+    api::Options* o = &options;
+    using Kind = api::OptionSpec::Kind;
+    if (spec.kind == Kind::kFlag) {
+      // A flag that may take a file: "--external-data" alone, or "--external-data=FILE.ptd"
+      // ("--external-data FILE.ptd" becomes that form in ParseArgs, as the hidden
+      // --external-data-file). A flag never takes the next argument, so "--external-data
+      // PROGRAM.pte" keeps its meaning.
+      cmd->add_flag_callback(spec.flag, [sp, o] { sp->set(*o, {}); }, help);
+      cmd->add_option_function<std::string>(
+             spec.flag + "-file", [sp, o](const std::string& v) { sp->set(*o, {v}); })
+          ->group("");
+      continue;
+    }
+    if (spec.kind == Kind::kList) {
+      CLI::Option* opt = cmd->add_option_function<std::vector<std::string>>(
+          spec.flag, [sp, o](const std::vector<std::string>& v) { sp->set(*o, v); }, help);
+      if (spec.delimiter) opt->delimiter(spec.delimiter);
+      continue;
+    }
+    CLI::Option* opt = cmd->add_option_function<std::string>(
+        spec.flag, [sp, o](const std::string& v) { sp->set(*o, {v}); }, help);
+    if (spec.kind == Kind::kChoice) opt->check(CLI::IsMember(spec.choices));
+    if (spec.kind == Kind::kBytes) Bytes(opt, spec.max);
+    if (spec.kind == Kind::kAlignment) Bytes(opt, spec.max)->check(PowerOfTwoUpTo4096());
+  }
 }
 
 api::Report BuildSingleReport(const api::Program& program, const ModelArgs& args,
@@ -172,40 +148,9 @@ int FailInvalid(const std::string& message) {
 }
 
 bool ReportRefusals(std::span<const api::Report> reports) {
-  std::string first;
-  size_t more = 0;
-  std::vector<std::string> releases;  // the releases refusing, when they refuse alike
-  std::string alike;                  // the first refusal's method, error and reason
-  bool same = true;
-  for (const api::Report& report : reports) {
-    const report::Report& r = api::Internal(report);
-    for (const auto& m : r.methods) {
-      if (!m.plan.refusal) continue;
-      const std::string key = r.program->path + '\0' + std::string(m.method->name) + '\0' +
-                              m.plan.refusal->error + '\0' + m.plan.refusal->reason;
-      if (first.empty()) {
-        first = api::RefusalLine(r, m);
-        alike = key;
-      } else {
-        ++more;
-        same &= key == alike;
-      }
-      if (std::find(releases.begin(), releases.end(), r.assumptions.runtime) == releases.end())
-        releases.push_back(r.assumptions.runtime);
-    }
-  }
-  if (first.empty()) return false;
-  if (more > 0 && same && releases.size() == 1) {
-    std::cerr << "etmem: " << first << " (at every target asked)\n";
-  } else if (more > 0 && same) {
-    std::string list;
-    for (const std::string& v : releases) list += (list.empty() ? "" : ", ") + v;
-    std::cerr << "etmem: " << first << " (so do " << list.substr(list.find(", ") + 2) << ")\n";
-  } else if (more > 0) {
-    std::cerr << "etmem: " << first << " (and " << more << " more refusal(s))\n";
-  } else {
-    std::cerr << "etmem: " << first << "\n";
-  }
+  const std::string line = api::RefusalsLine(reports);
+  if (line.empty()) return false;
+  std::cerr << "etmem: " << line << "\n";
   return true;
 }
 

@@ -1,8 +1,9 @@
-// Owns: the options that pick one (release, target) model and how the runner calls
-// load_method, for the verbs that need exactly one pair (header, diff), as the public API's
-// options (include/etmem/etmem.h), the strict reading of sizes and counts (Bytes, Count) with
-// its one-line usage error, and the guard that turns an api::Error into the one-line message and
-// exit code. Not: any verb's own options or output; building reports (the API).
+// Owns: registering the model options on a verb from the one options schema
+// (api::OptionSchema: flag, help, default and parser, include/etmem/etmem.h), BuildSingleReport
+// for the verbs that need exactly one (release, target) pair (header, diff, fit), the strict
+// reading of sizes and counts (Bytes, Count) with its one-line usage error, and the guard that
+// turns an api::Error into the one-line message and exit code. Not: any verb's own options or
+// output; the options' meanings, defaults and parsing (the schema); building reports (the API).
 #pragma once
 
 #include <cstdint>
@@ -14,26 +15,20 @@
 
 #include <CLI/CLI.hpp>
 
-#include "etmem/api/internal.h"
 #include "etmem/etmem.h"
-#include "etmem/report/report.h"
-#include "etmem/runtime/release.h"
 
 namespace etmem::cli {
 
-struct ModelArgs {
-  // Empty: not given, the newest modelled release; the library then judges every published
-  // release too and says where the verdict would differ (api::Options::runtime).
-  std::string runtime;
-  std::string target = "cortex-m";
-  std::optional<uint32_t> pool_align;
-  std::string temp = "runner";
-  std::optional<uint64_t> temp_pool;  // --temp-pool BYTES
-  bool external_data = false;
-  std::string external_data_file;     // --external-data FILE.ptd
-  std::vector<std::string> backends;  // --backend ID=BYTES[:ALIGN]
-  std::string runner;                 // --runner NAME[+OPTION...] | FILE.json[+OPTION...]
-  std::vector<std::string> kernels;   // --kernels NAME[,NAME]
+// The model options as given: the API's options themselves (the schema's parsers set them;
+// what is not given keeps the API's default).
+struct ModelArgs : api::Options {};
+
+// How a verb takes the schema's options (api::OptionSchema).
+struct ModelOptionUse {
+  bool all_allowed = false;        // "all" in --runtime/--target (analyze, check)
+  std::vector<std::string> only;   // these fields, in the schema's order; empty: every model option
+  // The verb's own default, said instead of the schema's: field, "(default: ...)".
+  std::vector<std::pair<std::string, std::string>> defaults;
 };
 
 // argv for CLI::App::parse (reversed, without the program name), with "--external-data
@@ -42,13 +37,15 @@ struct ModelArgs {
 // program in "--external-data PROGRAM.pte".
 std::vector<std::string> ParseArgs(int argc, char** argv);
 
-// Registers --runtime, --target, --pool-align, --temp, --external-data, --backend and --runner
-// on `cmd`.
-// `all_allowed`: whether --runtime/--target accept "all" (analyze does).
-void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed = false);
+// Registers the schema's options (api::OptionSchema: flag, help and default, each from the
+// registries where it lists something) on `cmd`, each setting its member of `options` through
+// the schema's parser when given.
+void AddModelOptions(CLI::App* cmd, api::Options& options, const ModelOptionUse& use = {});
+inline void AddModelOptions(CLI::App* cmd, ModelArgs& args, bool all_allowed) {
+  AddModelOptions(cmd, static_cast<api::Options&>(args), ModelOptionUse{all_allowed, {}, {}});
+}
 
-// The API's options for these arguments (runtime, target, pool_align, temp, external_data,
-// backends; the rest left at the API's defaults).
+// The API's options for these arguments.
 api::Options ToApiOptions(const ModelArgs& args);
 
 // The report of `program` for the one release and target in `args` ("all" is refused).

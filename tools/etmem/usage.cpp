@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "model_options.h"
-#include "etmem/base/printable.h"
 
 namespace etmem::cli {
 namespace {
@@ -50,7 +49,7 @@ std::string OneLine(std::string text) {
 std::string UnknownOption(const std::string& typed, const CLI::App* where, bool is_verb) {
   const std::string option = typed.substr(0, typed.find('='));  // "--pol=4096" -> "--pol"
   const std::string command = is_verb ? "etmem " + where->get_name() : "etmem";
-  const std::string line = "unknown option '" + Printable(option, 80) + "' for " + command;
+  const std::string line = "unknown option '" + api::PrintableText(option, 80) + "' for " + command;
   if (const auto near = Nearest(option, OptionNames(where)))
     return line + "; did you mean " + *near + "?";
   return line + (is_verb ? " (" : " (options go after the verb; ") + command + " --help)";
@@ -102,8 +101,8 @@ std::string UsageFailure(const CLI::App* app, const CLI::Error& error) {
     if (!extras.empty()) {
       const std::string& word = extras.front();
       if (const auto near = Nearest(word, verbs))
-        return "etmem: unknown verb '" + Printable(word, 80) + "'; did you mean " + *near + "?\n";
-      return "etmem: unknown verb '" + Printable(word, 80) + "'; the verbs: " + Joined(verbs) +
+        return "etmem: unknown verb '" + api::PrintableText(word, 80) + "'; did you mean " + *near + "?\n";
+      return "etmem: unknown verb '" + api::PrintableText(word, 80) + "'; the verbs: " + Joined(verbs) +
              " (etmem --help)\n";
     }
     return "etmem: no verb given: etmem VERB ..., where VERB is one of " + Joined(verbs) +
@@ -111,7 +110,7 @@ std::string UsageFailure(const CLI::App* app, const CLI::Error& error) {
   }
   const std::string name = verb->get_name();
   if (!extras.empty())
-    return "etmem: unexpected argument '" + Printable(extras.front(), 80) + "' for etmem " +
+    return "etmem: unexpected argument '" + api::PrintableText(extras.front(), 80) + "' for etmem " +
            name + " (etmem " + name + " --help)\n";
   return "etmem: " + name + ": " + OneLine(error.what()) + " (etmem " + name + " --help)\n";
 }

@@ -200,6 +200,23 @@ try {
     check(got === expected, `runner ${runner} at ${o.runtime}: the page's JSON is the CLI's`);
   }
   await choose('runtime', runnerInfo[0].last_release);
+  // --kernels (the page reads every option through the one options schema): the JSON is the CLI's,
+  // as a call and typed in the page.
+  {
+    const kernels = ['portable', 'optimized'];
+    const expected = cli(['analyze', cnnName, '--runtime', runnerInfo[0].last_release, '--kernels', kernels.join(','),
+                          '--format', 'json'], cnnDir).toString();
+    const got = await page.evaluate((opts) => window.etmemPage.analyzeJson(opts),
+                                    { runtime: runnerInfo[0].last_release, kernels });
+    check(got === expected, 'kernels portable,optimized: the page\'s JSON is the CLI\'s');
+    await choose('kernels', kernels.join(', '));  // typed in the page (its pool field stays as it is)
+    const pool = await page.$eval('#pool', (e) => e.value);
+    const pageText = await page.$eval('#text', (e) => e.textContent);
+    check(pageText === cli(['analyze', cnnName, '--runtime', runnerInfo[0].last_release, '--kernels', kernels.join(','),
+                            ...(pool ? ['--pool', pool] : [])], cnnDir).toString(),
+          'kernels typed in the page: its text report is the CLI\'s');
+    await choose('kernels', '');
+  }
   await choose('runner', runners[0]);
   const runnerRows = await page.$$eval('.runner table tr', (trs) => trs.length - 1);
   check(runners.length > 0 && runnerRows > 0, `with runner ${runners[0]} the page lists its pools`, `${runnerRows} rows`);

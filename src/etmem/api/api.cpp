@@ -472,6 +472,43 @@ std::string RefusalLine(const report::Report& r, const report::MethodReport& m) 
          Printable(m.method->name) + "' (" + m.plan.refusal->error + "): " + m.plan.refusal->reason;
 }
 
+std::string RefusalsLine(std::span<const Report> reports) {
+  std::string first;
+  size_t more = 0;
+  std::vector<std::string> releases;  // the releases refusing, when they refuse alike
+  std::string alike;                  // the first refusal's method, error and reason
+  bool same = true;
+  for (const Report& report : reports) {
+    const report::Report& r = Internal(report);
+    for (const auto& m : r.methods) {
+      if (!m.plan.refusal) continue;
+      const std::string key = r.program->path + '\0' + std::string(m.method->name) + '\0' +
+                              m.plan.refusal->error + '\0' + m.plan.refusal->reason;
+      if (first.empty()) {
+        first = RefusalLine(r, m);
+        alike = key;
+      } else {
+        ++more;
+        same &= key == alike;
+      }
+      if (std::find(releases.begin(), releases.end(), r.assumptions.runtime) == releases.end())
+        releases.push_back(r.assumptions.runtime);
+    }
+  }
+  if (first.empty() || more == 0) return first;
+  if (same && releases.size() == 1) return first + " (at every target asked)";
+  if (same) {
+    std::string list;
+    for (const std::string& v : releases) list += (list.empty() ? "" : ", ") + v;
+    return first + " (so do " + list.substr(list.find(", ") + 2) + ")";
+  }
+  return first + " (and " + std::to_string(more) + " more refusal(s))";
+}
+
+std::string PrintableText(std::string_view bytes, size_t max_shown) {
+  return etmem::Printable(bytes, max_shown);
+}
+
 void CheckHeaderOptions(const HeaderOptions& header) {
   if (!header.section.empty() && !header.define_pools)
     ThrowArgument("--section places the pools --define-pools defines; add --define-pools");

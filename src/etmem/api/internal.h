@@ -73,9 +73,6 @@ T Take(Result<T> r) {
 // "PATH: ExecuTorch 0.3.0 refuses method 'forward' (NotSupported): why", for a refused method.
 std::string RefusalLine(const report::Report& r, const report::MethodReport& m);
 
-// Throws when `header` cannot make a header (a section without define_pools, a bad margin).
-void CheckHeaderOptions(const HeaderOptions& header);
-
 // The report options for one (release, target) pair: exactly what `etmem analyze` passes.
 //   temp "runner"  -> temp_is_runner_default, load.temp_allocator = release.runner_passes_temp
 //   temp "nonnull" -> load.temp_allocator = true; "null" -> false

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "etmem/check/candidates.h"
+#include "etmem/runtime/release_range.h"
 
 namespace etmem::check {
 
@@ -107,17 +108,6 @@ std::vector<runner::RunnerSelection> AllRunners() {
 }
 
 Result<std::vector<const runtime::RuntimeTraits*>> MatchingReleases(const std::string& spec) {
-  std::vector<const runtime::RuntimeTraits*> out;
-  if (spec == "all") {
-    for (const runtime::RuntimeTraits& r : runtime::AllReleases()) out.push_back(&r);
-    return out;
-  }
-  ETMEM_TRY(const runtime::RuntimeTraits* newest, runtime::FindRelease(spec));
-  const std::string want = spec.starts_with("v") ? spec.substr(1) : spec;
-  if (std::count(want.begin(), want.end(), '.') >= 2) return std::vector{newest};
-  for (const runtime::RuntimeTraits& r : runtime::AllReleases())
-    if (r.version.starts_with(want + ".")) out.push_back(&r);
-  if (out.empty()) out.push_back(newest);
-  return out;
+  return runtime::ReleasesIn(spec);
 }
 }  // namespace etmem::check

@@ -87,7 +87,9 @@ std::string SelectionName(const runner::RunnerSelection& s);
 std::vector<ModelConfig> CandidateConfigs(const SearchSpace& space);
 
 // Releases selected by a --runtime value: "all"; "1.4" (every modelled 1.4.x); "1.4.1" or
-// "v1.4.1" (that one). An unknown version is an error listing the modelled ones.
+// "v1.4.1" (that one). An unknown version is an error listing the modelled ones. The search's
+// reading of a spec, runtime::ReleasesIn (runtime/release_range.h; an analysis takes the one
+// release FindRelease names: "1.4" is the newest 1.4.x there).
 Result<std::vector<const runtime::RuntimeTraits*>> MatchingReleases(const std::string& spec);
 
 }  // namespace etmem::check

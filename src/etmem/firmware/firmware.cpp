@@ -17,6 +17,7 @@
 #include "etmem/report/report.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"
+#include "etmem/runtime/release_range.h"
 
 namespace etmem::firmware {
 namespace {
@@ -30,15 +31,6 @@ constexpr const char* kRunnerSymbolsJson =
 }
 
 std::string Hex(uint64_t v) { return fmt::format("0x{:08x}", v); }
-
-// Index of `version` among the modelled releases (oldest first; a snapshot of main after them
-// all); -1 when unknown.
-int ReleaseIndex(const std::string& version) {
-  const auto& all = runtime::ReleaseVersions();
-  if (version.starts_with("main")) return static_cast<int>(all.size());
-  const auto it = std::find(all.begin(), all.end(), version);
-  return it == all.end() ? -1 : static_cast<int>(it - all.begin());
-}
 
 std::vector<RunnerSymbols> ParseRunnerSymbols() {
   const nlohmann::json j = nlohmann::json::parse(kRunnerSymbolsJson);
@@ -217,9 +209,8 @@ struct Match {
 // data's order; the report then says which symbol would decide.
 std::vector<Match> MatchRunners(const elf::ObjectFile& elf, const std::string& version) {
   std::vector<Match> candidates;
-  const int v = ReleaseIndex(version);
   for (const RunnerSymbols& r : BuiltinRunnerSymbols()) {
-    if (v >= 0 && (v < ReleaseIndex(r.first) || v > ReleaseIndex(r.last))) continue;
+    if (!version.empty() && !runtime::ReleaseRange{r.first, r.last}.Contains(version)) continue;
     bool method = false;
     for (const RunnerSymbols::Pool& p : r.pools)
       if (p.pool == "method" && FindPoolSymbol(elf, p.symbol)) method = true;

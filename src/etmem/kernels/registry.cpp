@@ -7,6 +7,7 @@
 
 #include "etmem/base/printable.h"
 #include "etmem/kernels/library.h"
+#include "etmem/runtime/release_range.h"
 
 namespace etmem::kernels {
 
@@ -36,14 +37,10 @@ const std::vector<DelegateLibraryData>& DelegateData() {
   return all;
 }
 
-// Whether a delta of `version` applies at `release`: published releases in order, snapshots
-// after every release.
+// Whether a delta of `version` applies at `release`: from its release on (ReleaseRange's
+// order: published releases by number, snapshots after every release).
 bool AppliesAt(const std::string& version, const runtime::RuntimeTraits& release) {
-  if (release.is_snapshot()) return true;
-  const std::vector<std::string>& order = runtime::ReleaseVersions();
-  const auto at = std::find(order.begin(), order.end(), version);
-  const auto target = std::find(order.begin(), order.end(), release.version);
-  return at != order.end() && at <= target;
+  return runtime::ReleaseRange{version, ""}.Contains(release.version);
 }
 
 KernelLibrary Apply(const KernelLibraryData& d, const runtime::RuntimeTraits& release) {

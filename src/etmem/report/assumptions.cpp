@@ -78,6 +78,11 @@ std::string TempPoolText(const Assumptions& a) {
   return fmt::format(", temp pool {} B ({})", *a.temp_pool_bytes, a.temp_pool_source);
 }
 
+std::string TempSourceText(const Assumptions& a, bool runner) {
+  if (!a.temp_is_runner_default) return "";
+  return runner ? " (what the runner does)" : " (what this release's executor_runner does)";
+}
+
 std::string AssumptionSentence(const Assumptions& a, const AssumptionWording& w) {
   std::string s = "ExecuTorch " + a.runtime + ", " + (w.target_label ? "target " : "") + a.target;
   const bool runner = !a.runner.empty() && w.runner != W::Runner::kNone;
@@ -108,8 +113,7 @@ std::string AssumptionSentence(const Assumptions& a, const AssumptionWording& w)
       break;
     case W::Temp::kPassedInFull:
       s += ", " + temp + " is passed";
-      if (a.temp_is_runner_default)
-        s += runner ? " (what the runner does)" : " (what this release's executor_runner does)";
+      s += TempSourceText(a, runner);
       s += TempPoolText(a);
       break;
   }

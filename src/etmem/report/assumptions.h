@@ -48,6 +48,11 @@ AssumptionWording MeasureWording(std::optional<uint64_t> pool);  // measure
 // The sentence, without "assuming " before it.
 std::string AssumptionSentence(const Assumptions& a, const AssumptionWording& w);
 
+// " (what the runner does)" / " (what this release's executor_runner does)" when the temp
+// allocator is the runner's default (`runner`: a runner profile is named), else "": the
+// sentence's clause, also in the C header's temp allocator line.
+std::string TempSourceText(const Assumptions& a, bool runner);
+
 // ", temp pool N B (where that size comes from)" at a release whose operator metadata depends
 // on the temp pool's size; "" elsewhere.
 std::string TempPoolText(const Assumptions& a);

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "etmem/report/assumptions.h"
 #include "etmem/report/figures.h"
 #include "etmem/report/run_temp_text.h"
 #include "etmem/report/runner_rows.h"
@@ -47,13 +48,10 @@ std::string Lower(std::string s) {
 constexpr const char* kContinued = "\n *                 ";
 
 std::string TempLine(const Assumptions& a) {
-  const char* whose = a.runner.empty() ? " (what this release's executor_runner does)"
-                                       : " (what the runner does)";
+  const std::string whose = TempSourceText(a, !a.runner.empty());
   if (!a.temp_allocator)
-    return std::string("none is passed to load_method") +
-           (a.temp_is_runner_default ? whose : "") +
-           kContinued + "so every TEMP_LOAD_BYTES is 0";
-  return std::string("one is passed to load_method") + (a.temp_is_runner_default ? whose : "") +
+    return "none is passed to load_method" + whose + kContinued + "so every TEMP_LOAD_BYTES is 0";
+  return "one is passed to load_method" + whose +
          kContinued + "TEMP_LOAD_BYTES is its peak during load_method, TEMP_RUN_BYTES while" +
          kContinued + "running, TEMP_POOL_BYTES the larger: the temp pool to declare";
 }

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "etmem/report/assumptions.h"
 #include "etmem/report/figures.h"
 #include "etmem/report/runner_rows.h"
 #include "etmem/runtime/labels.h"
@@ -207,7 +208,7 @@ json RunnerJson(const MethodReport& m) {
   return out;
 }
 
-json MethodSummary(const MethodReport& m) {
+json MethodSummary(const Report& r, const MethodReport& m) {
   const pte::MethodView& v = *m.method;
   json planned = json::array();
   for (size_t i = 1; i < v.planned_buffer_sizes.size(); ++i) planned.push_back(v.planned_buffer_sizes[i]);
@@ -250,6 +251,10 @@ json MethodSummary(const MethodReport& m) {
   if (m.plan.refusal && !m.plan.refusal->log.empty())
     out["load_refused"]["log"] = m.plan.refusal->log;
   if (m.runner) out["runner"] = RunnerJson(m);
+  // The assumption sentence the text report states for this method (assumptions.h), for clients
+  // that show it (the page) rather than rebuild it.
+  out["assuming"] = AssumptionSentence(
+      r.assumptions, m.runner ? RunnerReportWording(*m.runner) : ReportWording());
   return out;
 }
 
@@ -441,7 +446,7 @@ void VisitJson(const Report& r, api::JsonVisitor& v) {
   v.Key("methods");
   v.BeginArray(r.methods.size());
   for (const MethodReport& m : r.methods) {
-    json summary = MethodSummary(m);
+    json summary = MethodSummary(r, m);
     const json method_allocator = std::move(summary["method_allocator"]);
     const json temp_allocator = std::move(summary["temp_allocator"]);
     summary.erase("method_allocator");

@@ -13,6 +13,7 @@
 #include "etmem/base/json_file.h"
 #include "etmem/base/printable.h"
 #include "etmem/base/version.h"
+#include "etmem/runtime/release_range.h"
 
 namespace etmem::runner {
 namespace {
@@ -713,10 +714,9 @@ Result<RunnerSelection> SelectRunner(const std::string& spec) {
 }
 
 Result<const Profile*> ProfileFor(const RunnerSelection& s, const std::string& version) {
-  const std::optional<Version> v = Version::Parse(version);
   std::string ranges;
   for (const auto& p : s.candidates) {
-    if (v && *Version::Parse(p->first_release) <= *v && *v <= *Version::Parse(p->last_release)) {
+    if (runtime::ReleaseRange{p->first_release, p->last_release}.Contains(version)) {
       for (const std::string& o : s.options)
         if (!p->HasOption(o))
           return Fields::Bad("runner " + p->name + " (" + p->file + ") has no option \"" + Printable(o) +
