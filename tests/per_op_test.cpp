@@ -143,6 +143,24 @@ TEST(PerOp, LiveBytesAreAScanOfTheLiveRanges) {
     ExpectLiveIsTheScan(s.make(), std::string("per_op_named_") + s.name);
 }
 
+// Every other scenario (faulty methods, refusals, temp, acceptance): a table or one error line
+// naming the file, never a crash.
+TEST(PerOp, EveryScenarioGivesATableOrOneLine) {
+  for (auto scenarios : {testing::MethodScenarios(), testing::RefusalScenarios(),
+                         testing::TempScenarios(), testing::AcceptanceScenarios(),
+                         testing::ExecutableScenarios()})
+    for (const testing::NamedScenario& s : scenarios) {
+      const std::string name = std::string("per_op_scenario_") + s.name;
+      try {
+        ExpectLiveIsTheScan(s.make(), name);
+      } catch (const api::Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(name), std::string::npos) << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      }
+    }
+}
+
 TEST(PerOp, KindsAndDelegatesAreNamed) {
   const path file = test::WriteScenario(testing::ProgramWithControlFlow(), "per_op_kinds");
   const std::vector<api::PerOpMethod> t = api::PerOp(api::Analyze(file.string()));
