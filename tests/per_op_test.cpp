@@ -247,6 +247,37 @@ TEST(PerOp, SortByLiveAndConstantIsLargestFirst) {
   EXPECT_THROW(api::PerOp(r, "bogus"), api::Error);
 }
 
+// The stack column's slot: empty from analyze; what the stack stage fills (FillPerOpStack) is
+// sorted on, totalled as the largest row and printed. The figures here are placeholders of the
+// test, not stack sizes.
+TEST(PerOp, TheStackSlotIsFilledOnlyByAnImage) {
+  const api::Report r = api::Analyze(test::MotivatingCnnFile().string());
+  const report::Report& internal = api::Internal(r);
+  auto built = report::BuildPerOp(internal);
+  ASSERT_TRUE(built.has_value());
+  report::PerOpTable& t = (*built)[0];
+  EXPECT_FALSE(t.totals.stack_bytes);
+  EXPECT_NE(report::PerOpText(internal, *built).find("stack: not computed"), std::string::npos);
+  report::FillPerOpStack(
+      t,
+      [](const report::PerOpRow& row) -> std::optional<uint64_t> {
+        if (row.index == 3) return std::nullopt;  // not known for this row
+        return 100 + row.index;
+      },
+      "test placeholder");
+  EXPECT_EQ(t.totals.stack_bytes, 100u + t.rows.size() - 1);
+  EXPECT_FALSE(t.rows[3].stack_bytes);
+  report::SortPerOp(t, report::PerOpColumn::kStack);
+  EXPECT_EQ(t.rows.front().stack_bytes, t.totals.stack_bytes);
+  EXPECT_FALSE(t.rows.back().stack_bytes) << "rows without a figure last";
+  const std::string text = report::PerOpText(internal, *built);
+  EXPECT_NE(text.find("stack: " + std::to_string(*t.totals.stack_bytes) + " B, the largest row"),
+            std::string::npos)
+      << text;
+  const nlohmann::json j = nlohmann::json::parse(report::PerOpJson(internal, *built));
+  EXPECT_EQ(j.at("per_op")[0].at("totals").at("stack_bytes"), *t.totals.stack_bytes);
+}
+
 TEST(PerOp, EveryFormatOnTheCommandLine) {
   const std::string cnn = test::MotivatingCnnFile().string();
   const api::Report r = api::Analyze(cnn);

@@ -403,6 +403,7 @@ struct PerOpTotals {
   uint32_t constants = 0;
   uint64_t method_constant_bytes = 0;  // every constant tensor of the method, each once
   uint32_t method_constants = 0;
+  std::optional<uint64_t> stack_bytes;  // the largest row's stack (needs an image)
 };
 struct PerOpMethod {
   std::string name;

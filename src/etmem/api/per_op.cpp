@@ -54,7 +54,8 @@ std::vector<PerOpMethod> PerOp(const Report& report, const std::string& sort) {
                 s.constant_bytes,
                 s.constants,
                 s.method_constant_bytes,
-                s.method_constants};
+                s.method_constants,
+                s.stack_bytes};
     m.notes = t.notes;
     out.push_back(std::move(m));
   }

@@ -87,6 +87,9 @@ struct PerOpTotals {
   uint32_t constants = 0;
   uint64_t method_constant_bytes = 0;
   uint32_t method_constants = 0;
+  // The largest row's stack_bytes, once FillPerOpStack has set some; unset: not computed.
+  std::optional<uint64_t> stack_bytes;
+  std::string stack_source;  // where the rows' stack figures come from
 };
 
 struct PerOpTable {
@@ -105,6 +108,20 @@ Result<PerOpTable> BuildPerOp(const Report& report, const MethodReport& method,
                               const runtime::RuntimeTraits& release);
 // Every method of the report, in its order.
 Result<std::vector<PerOpTable>> BuildPerOp(const Report& report);
+
+// The stack column from a linked image (the stack stage): each row's kernel's worst-case stack as
+// `stack_of` gives it (unset: not known for that row), the total the largest, and where they come
+// from. Analyze never calls it: without an image the column stays empty.
+template <typename StackOf>
+void FillPerOpStack(PerOpTable& table, StackOf&& stack_of, std::string source) {
+  table.totals.stack_bytes.reset();
+  for (PerOpRow& r : table.rows) {
+    r.stack_bytes = stack_of(r);
+    if (r.stack_bytes && (!table.totals.stack_bytes || *r.stack_bytes > *table.totals.stack_bytes))
+      table.totals.stack_bytes = r.stack_bytes;
+  }
+  table.totals.stack_source = std::move(source);
+}
 
 // Stable: ties keep their current order.
 void SortPerOp(PerOpTable& table, PerOpColumn column);

@@ -101,7 +101,9 @@ std::vector<std::string> PerOpTotalsLines(const PerOpTable& t) {
       "counted for every instruction that reads it); the method's constant tensors: {} B in {}",
       s.constant_bytes, s.constants, s.constant_column_bytes, s.method_constant_bytes,
       s.method_constants));
-  out.push_back("stack: not computed (a kernel's stack needs a linked image: etmem firmware)");
+  out.push_back(s.stack_bytes
+                    ? fmt::format("stack: {} B, the largest row ({})", *s.stack_bytes, s.stack_source)
+                    : "stack: not computed (a kernel's stack needs a linked image: etmem firmware)");
   return out;
 }
 
@@ -285,7 +287,8 @@ std::string PerOpJson(const Report& report, const std::vector<PerOpTable>& table
     tot["constants"] = s.constants;
     tot["method_constant_bytes"] = s.method_constant_bytes;
     tot["method_constants"] = s.method_constants;
-    tot["stack_bytes"] = nullptr;
+    tot["stack_bytes"] = s.stack_bytes ? ojson(*s.stack_bytes) : ojson();
+    tot["stack_source"] = s.stack_source.empty() ? ojson() : ojson(s.stack_source);
     out += "],\"totals\":" + dump(tot) + ",\"notes\":" + dump(ojson(t.notes)) + "}";
   }
   return out + "]}\n";
