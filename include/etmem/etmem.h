@@ -401,6 +401,59 @@ class JsonValue {
 // As there, a report made without keep_allocations is an Error.
 JsonValue ToJsonValue(std::span<const Report> reports);
 
+// `etmem analyze --per-op`: per method, one row per instruction in execution order (chain 0's
+// first): what it is, the library that provides it, the planned bytes live across it, its temp
+// request while running, the constant bytes it reads, and its kernel's stack (only from a linked
+// image: never set by Analyze). src/etmem/report/per_op.h says how each figure is formed.
+struct PerOpBytes {
+  uint32_t memory_id = 0;
+  uint64_t bytes = 0;
+};
+struct PerOpRow {
+  size_t index = 0;                           // into the method's instructions
+  uint32_t chain = 0, chain_instruction = 0;  // the runtime's chain_idx:instr_idx
+  std::string kind;      // "kernel call", "delegate call", "jump", "move", "free"
+  std::string op;        // "aten::convolution.out", "delegate 0 (XnnpackBackend)", "" otherwise
+  std::string library;   // the kernel library (Options::kernels) or backend id; "" none
+  uint64_t live_planned_bytes = 0;  // planned storage live across it (alias groups once)
+  std::vector<PerOpBytes> live_planned_by_memory_id;  // when the method plans several buffers
+  uint64_t temp_bytes = 0;    // from the temp pool while it runs (reset before it)
+  std::string temp_unknown;   // non-empty: temp_bytes is a lower bound; why
+  uint64_t constant_bytes = 0;  // constant tensors among its arguments, each once
+  uint32_t constants = 0;
+  std::optional<uint64_t> stack_bytes;  // its kernel's worst-case stack (needs an image)
+};
+struct PerOpTotals {
+  uint64_t peak_live_planned_bytes = 0;  // the largest row's live sum
+  std::optional<size_t> peak_live_instruction;
+  std::vector<PerOpBytes> peak_live_planned_by_memory_id;  // each id's own peak
+  uint64_t planned_bytes = 0;  // the plan's buffers (MethodSummary::planned_bytes): >= the peak
+  std::vector<PerOpBytes> planned_by_memory_id;
+  uint64_t temp_peak_bytes = 0;  // largest row (or the rows' sum, temp_summed) = temp_run_peak
+  bool temp_summed = false;
+  size_t temp_unknown_rows = 0;
+  uint64_t constant_column_bytes = 0;  // the column's sum (a shared constant per reader)
+  uint64_t constant_bytes = 0;         // the constants read, each once
+  uint32_t constants = 0;
+  uint64_t method_constant_bytes = 0;  // every constant tensor of the method, each once
+  uint32_t method_constants = 0;
+  std::optional<uint64_t> stack_bytes;  // the largest row's stack (needs an image)
+};
+struct PerOpMethod {
+  std::string name;
+  std::string sorted_by;               // "index" (execution order), "live", "temp", ...
+  std::optional<std::string> refusal;  // the release refuses the method: no rows
+  std::vector<PerOpRow> rows;
+  PerOpTotals totals;
+  std::vector<std::string> notes;  // how the figures are formed
+};
+// `sort`: "index" (execution order), or "live", "temp", "constant", "stack": that column,
+// largest first (ties in execution order; an unknown temp first). Anything else is an Error
+// (kInvalidArgument) listing them.
+std::vector<PerOpMethod> PerOp(const Report& report, const std::string& sort = "index");
+// What `etmem analyze --per-op --format F [--sort C]` prints (every Format).
+std::string RenderPerOp(const Report& report, Format format, const std::string& sort = "index");
+
 // `etmem summary`: one screen for a person (with a final newline): per method the RAM, what
 // re-planning and the advisories would save, the biggest single cost and the temp allocator at
 // run time; the file's flash and what de-duplicating constants would save. kJson: the same
@@ -774,6 +827,43 @@ struct FirmwareComponents {
   std::string method;  // how symbols were attributed, in one line
 };
 
+// One line of the RAM the ExecuTorch part of the firmware takes (FirmwareRam), with its source.
+struct FirmwareRamLine {
+  // "pool method (method_allocation_pool)", "planned buffers", "program model_pte in RAM",
+  // "runtime .data/.bss", "kernels .data/.bss", "backends .data/.bss", "stack",
+  // "heap: kernels' malloc", "heap: backend XnnpackBackend", ...
+  std::string what;
+  std::optional<uint64_t> bytes;  // unset: not known (`unknown` says why); not a zero
+  std::string source;             // where the figure comes from (a symbol, the component table, ...)
+  std::string unknown;            // bytes unset: why ("not computed: ...")
+  // Counted in another line (planned buffers the runner takes from its method pool): shown, not
+  // added to the total.
+  bool inside = false;
+  std::string region;  // with --board: the board region it lies in ("" = not placed)
+};
+// One judged method's RAM total for the ExecuTorch part of the image: the runner's pools as the
+// image sizes them, the planned buffers (when outside them), the program when it lies in RAM, the
+// runtime's, kernels' and backends' .data/.bss (the component table), the worst-case stack, and
+// the heap the kernels and backends take.
+struct FirmwareRam {
+  std::string program;  // FirmwareProgram::name
+  std::string method;
+  std::vector<FirmwareRamLine> lines;  // in the text's order, the stack's included
+  // The worst-case stack of load and execute, from the image's call graph (the stack stage);
+  // unset: not computed, and the stack line says so (the total is then a lower bound).
+  std::optional<uint64_t> stack_bytes;
+  std::string stack_source;
+  uint64_t known_bytes = 0;  // the lines with bytes, summed (`inside` lines not)
+  bool complete = false;     // no line unknown: known_bytes is the total; else a lower bound
+  // With --board: known_bytes by region (lines without a region under "(not placed)").
+  struct Region {
+    std::string name;
+    uint64_t bytes = 0;
+    std::optional<uint64_t> free_bytes;  // the region's size minus the board's reservations
+  };
+  std::vector<Region> regions;
+};
+
 struct FirmwareReport {
   std::string image;          // the ELF's path
   unsigned bits = 0;
@@ -796,6 +886,9 @@ struct FirmwareReport {
   std::vector<FirmwareMethodNotJudged> not_judged;  // methods the runner does not load
   std::vector<std::string> notes;
   std::optional<FirmwareComponents> components;
+  // Per judged method: the RAM total of the ExecuTorch part (needs the component table for the
+  // .data/.bss lines; without it those lines are unknown).
+  std::vector<FirmwareRam> ram;
   bool fits() const {
     for (const FirmwareMethod& m : methods) {
       if (m.refusal) return false;

@@ -60,6 +60,7 @@ __all__ = [
     "firmware",
     "fit",
     "header",
+    "per_op",
     "plan",
     "replan",
     "report",
@@ -215,6 +216,26 @@ def report(program, format="text", runtime=None, target="cortex-m", pool_align=N
         _program(program), format=format, allocations=allocations,
         **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
                  temp_pool, kernels))
+
+
+def per_op(program, sort="index", format="json", runtime=None, target="cortex-m",
+           pool_align=None, temp="runner", pool=None, external_data=False, backends=None,
+           runner=None, *, method=None, temp_pool=None, kernels=None):
+    """``etmem analyze PROGRAM --per-op --sort SORT --format json``: per method, one row per
+    instruction (kind, operator, kernel library, planned bytes live across it, temp request while
+    running, constant bytes read, stack: None without an image) and the totals, as a dict
+    (exactly the JSON's content, docs/json.md: ``r["per_op"][0]["rows"]``). ``sort``: "index"
+    (execution order), "live", "temp", "constant" or "stack" (largest first). ``format`` "text",
+    "csv" or "md" returns what the command prints. One release and target (not "all").
+
+    >>> t = etmem.per_op("cnn.pte", sort="live")["per_op"][0]
+    >>> t["rows"][0]["operator"], t["totals"]["peak_live_planned_bytes"]
+    """
+    out = _etmem.per_op(
+        _program(program), format=format, sort=_text("sort", sort),
+        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
+                 temp_pool, kernels))
+    return _json.loads(out) if format == "json" else out
 
 
 def summary(program, format="json", runtime=None, target="cortex-m", pool_align=None,

@@ -64,6 +64,23 @@ def report(
     temp_pool: Optional[Size] = None,
     kernels: Optional[Union[str, Sequence[str]]] = None,
 ) -> str: ...
+def per_op(
+    program: Program,
+    sort: Literal["index", "live", "temp", "constant", "stack"] = "index",
+    format: Literal["json", "text", "csv", "md"] = "json",
+    runtime: Optional[str] = None,
+    target: PathLike = "cortex-m",
+    pool_align: Optional[Size] = None,
+    temp: Literal["runner", "null", "nonnull"] = "runner",
+    pool: Optional[Size] = None,
+    external_data: bool = False,
+    backends: Optional[Sequence[str]] = None,
+    runner: Optional[PathLike] = None,
+    *,
+    method: Optional[str] = None,
+    temp_pool: Optional[Size] = None,
+    kernels: Optional[Union[str, Sequence[str]]] = None,
+) -> Any: ...
 def summary(
     program: Program,
     format: Literal["json", "text"] = "json",

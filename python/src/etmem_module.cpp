@@ -431,6 +431,23 @@ py::bytes Replan(const py::object& program, uint64_t alignment) {
   return py::bytes(reinterpret_cast<const char*>(r.program.data()), r.program.size());
 }
 
+// `etmem analyze PROGRAM --per-op --format F --sort C`: the per-operator table of one pair, as
+// the command prints it (JSON text, which the package makes a dict; text, csv or md).
+std::string PerOp(const py::object& program, const std::string& format, const std::string& sort,
+                  ETMEM_MODEL_ARGS) {
+  api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+  api::Format f;
+  if (format == "json") f = api::Format::kJson;
+  else if (format == "text") f = api::Format::kText;
+  else if (format == "csv") f = api::Format::kCsv;
+  else if (format == "md") f = api::Format::kMarkdown;
+  else throw py::value_error("format " + format + ": want json, text, csv or md");
+  o.keep_allocations = false;
+  const api::Program p = LoadProgram(program);
+  py::gil_scoped_release nogil;
+  return api::RenderPerOp(api::Analyze(p, o), f, sort);
+}
+
 // `etmem firmware IMAGE [PROGRAM] --format json|text`: a linked image (a path, or its bytes
 // named `name` in messages) checked against its program; the report's JSON text (the package
 // makes the dict) or its text.
@@ -553,6 +570,8 @@ PYBIND11_MODULE(_etmem, m) {
   m.def("analyze", &Analyze, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
   m.def("analyze_text", &AnalyzeText, py::arg("program"), py::arg("format"),
         py::arg("allocations"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+  m.def("per_op", &PerOp, py::arg("program"), py::arg("format"), py::arg("sort"), a0, a1, a2, a3,
+        a4, a5, a6, a7, a8, a9, a10);
   m.def("summary", &Summary, py::arg("program"), py::arg("format"), a0, a1, a2, a3, a4, a5, a6,
         a7, a8, a9, a10);
   m.def("check_budget", &CheckBudget, py::arg("program"), py::arg("spec"), py::arg("file"), a0,

@@ -133,6 +133,28 @@ def test_summary_is_the_command_lines(cnn, etmem_binary):
         etmem.summary(cnn, format="csv")
 
 
+def test_per_op_is_the_command_lines(cnn, etmem_binary):
+    for sort in ("index", "temp", "live"):
+        table = etmem.per_op(cnn, sort=sort, runtime="1.4.1")
+        assert table == json.loads(cli(etmem_binary, "analyze", cnn, "--per-op", "--sort", sort,
+                                       "--runtime", "1.4.1", "--format", "json").stdout)
+        (m,) = table["per_op"]
+        assert m["sorted_by"] == sort
+        # The columns add up to the method's totals (docs/json.md).
+        assert m["totals"]["peak_live_planned_bytes"] == max(
+            r["live_planned_bytes"] for r in m["rows"])
+        assert m["totals"]["peak_live_planned_bytes"] <= m["totals"]["planned_bytes"]
+        assert m["totals"]["temp_peak_bytes"] == max(r["temp_bytes"] for r in m["rows"])
+        assert all(r["stack_bytes"] is None for r in m["rows"])
+        assert len(m["rows"]) == len([r for r in m["rows"] if r["kind"] == "kernel call"])
+    for fmt in ("text", "csv", "md"):
+        assert etmem.per_op(cnn, format=fmt, runtime="1.4.1") == cli(
+            etmem_binary, "analyze", cnn, "--per-op", "--runtime", "1.4.1", "--format",
+            fmt).stdout
+    with pytest.raises(ValueError, match="--sort"):
+        etmem.per_op(cnn, sort="bogus")
+
+
 def test_check_budget_is_the_command_lines(cnn, etmem_binary, tmp_path):
     (m,) = etmem.analyze(cnn, runtime="0.3")["methods"]
     ram = (m["method_allocator"]["bytes"] + sum(m["planned_buffers"])

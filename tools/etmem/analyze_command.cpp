@@ -20,6 +20,8 @@ struct AnalyzeArgs {
   bool allocations = false;
   std::string budget;       // --budget ram=64K,flash=256K
   std::string budget_file;  // --budget-file FILE
+  bool per_op = false;      // --per-op: the per-operator table instead of the report
+  std::string sort = "index";  // --sort COLUMN (with --per-op)
 };
 
 // Every (release, target) pair asked for, analysed over the one parsed program. A table of
@@ -32,7 +34,7 @@ std::vector<api::Report> AnalyzeAll(const api::Program& program, const AnalyzeAr
   o.pool = args.pool;
   o.method = args.method;
   const bool single = args.model.runtime != "all" && args.model.target != "all";
-  o.keep_allocations = args.format == "json" || (single && args.allocations);
+  o.keep_allocations = !args.per_op && (args.format == "json" || (single && args.allocations));
   return api::AnalyzeAll(program, o);
 }
 
@@ -62,13 +64,18 @@ void PrintOverBudget(const std::vector<api::Report>& reports, const api::Budget&
 }
 
 int RunAnalyze(const AnalyzeArgs& args) {
+  if (args.per_op && (args.model.runtime == "all" || args.model.target == "all"))
+    return FailInvalid("--per-op: one release and one target at a time (not 'all')");
   const api::Program program = api::Program::Open(args.program);
   // The budget is read before the pairs are analysed, its error reported after theirs.
   std::string budget_error;
   const std::optional<api::Budget> budget = LoadBudget(args, budget_error);
   const std::vector<api::Report> analysed = AnalyzeAll(program, args, budget);
   if (!budget_error.empty()) return FailInvalid(budget_error);
-  std::cout << api::Render(analysed, FormatOf(args.format), {.all_allocations = args.allocations});
+  if (args.per_op)
+    std::cout << api::RenderPerOp(analysed.front(), FormatOf(args.format), args.sort);
+  else
+    std::cout << api::Render(analysed, FormatOf(args.format), {.all_allocations = args.allocations});
   // A refusal is one line on stderr (whatever the number of releases); the budget's lines when
   // every method has figures to hold to it.
   if (!ReportRefusals(analysed) && budget) PrintOverBudget(analysed, *budget);
@@ -96,7 +103,20 @@ static Run DefineAnalyze(CLI::App* cmd) {
   cmd->add_option("--budget-file", args->budget_file,
                   "the budget from a file of 'ram = 64K' / 'flash = 256K' lines")
       ->excludes(budget);
-  cmd->add_flag("--allocations", args->allocations, "text: list every allocation in order");
+  auto* allocations =
+      cmd->add_flag("--allocations", args->allocations, "text: list every allocation in order");
+  auto* per_op = cmd->add_flag(
+      "--per-op", args->per_op,
+      "instead of the report, per method one row per instruction: kind, operator, kernel library, "
+      "planned bytes live across it, temp request while running, constant bytes read (every "
+      "--format)");
+  per_op->excludes(allocations);
+  cmd->add_option("--sort", args->sort,
+                  "with --per-op: index (execution order), or live, temp, constant, stack "
+                  "(largest first)")
+      ->check(CLI::IsMember({"index", "live", "temp", "constant", "stack"}))
+      ->needs(per_op)
+      ->capture_default_str();
   return [args]() { return Guarded([&] { return RunAnalyze(*args); }); };
 }
 

@@ -15,6 +15,7 @@
 #include "etmem/kernels/run_temp.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/report.h"
+#include "etmem/firmware/ram.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"
 #include "etmem/runtime/release_range.h"
@@ -705,6 +706,7 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
                                  options.model.kernels, p);
         fm.pools.push_back(std::move(p));
       }
+      out.ram.push_back(MethodRam(fm, m));
       out.methods.push_back(std::move(fm));
     }
   }
@@ -713,6 +715,7 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
     for (const Found& f : programs) views.push_back(&api::Internal(*f.program));
     out.components = Components(image, out, views, options.board);
   }
+  for (api::FirmwareRam& ram : out.ram) AddImageLines(ram, out, image, options.board);
   return out;
 }
 

@@ -356,6 +356,30 @@ std::string RunTemp::DescribeMalloc() const {
   return text;
 }
 
+Result<std::vector<std::string>> OperatorLibraries(const pte::MethodView& m,
+                                                   const runtime::RuntimeTraits& release,
+                                                   const std::vector<std::string>& kernels) {
+  Libraries libs;
+  const std::vector<std::string> names =
+      kernels.empty() ? std::vector<std::string>{kDefaultKernelLibrary} : kernels;
+  for (const std::string& name : names) {
+    ETMEM_TRY(const KernelLibrary* l, LibraryAt(name, release));
+    libs.chosen.push_back(l);
+  }
+  libs.all = &AllLibrariesAt(release);
+  libs.delegates = &DelegateLibrariesAt(release);
+  std::vector<std::string> out;
+  out.reserve(m.operators.size());
+  for (const pte::OperatorView& op : m.operators) {
+    const std::string name = op.overload.empty()
+                                 ? std::string(op.name)
+                                 : std::string(op.name) + "." + std::string(op.overload);
+    const KernelLibrary* lib = Resolve(libs, name).first;
+    out.push_back(lib ? lib->name : std::string());
+  }
+  return out;
+}
+
 Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::MethodView& m,
                                const runtime::RuntimeTraits& release, const abi::Abi& target,
                                const RunTempOptions& options) {

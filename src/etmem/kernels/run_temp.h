@@ -171,6 +171,14 @@ struct RunTempOptions {
   std::optional<uint64_t> temp_pool_bytes;  // check this pool against every instruction
 };
 
+// The library that provides each of the method's operators (by operator index) with the chosen
+// libraries (--kernels; empty: portable): the first chosen library that registers it, then the
+// prim ops, then (a custom namespace) the library serving that namespace, as ComputeRunTemp
+// resolves them; "" when none of them does (load_method then fails with OperatorMissing).
+Result<std::vector<std::string>> OperatorLibraries(const pte::MethodView& method,
+                                                   const runtime::RuntimeTraits& release,
+                                                   const std::vector<std::string>& kernels);
+
 Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::MethodView& method,
                                const runtime::RuntimeTraits& release, const abi::Abi& target,
                                const RunTempOptions& options);

@@ -127,6 +127,30 @@ std::string RenderFirmwareText(const FirmwareReport& r) {
       for (const std::string& o : c.unused_operators) out += "    " + Printable(o, 200) + "\n";
     }
   }
+  for (const api::FirmwareRam& ram : r.ram) {
+    out += fmt::format("RAM of the ExecuTorch part, method '{}' of {}: {}{} B{}\n",
+                       Printable(ram.method), Printable(ram.program), ram.complete ? "" : "at least ",
+                       ram.known_bytes,
+                       ram.complete ? "" : " (the lines marked unknown are not in it)");
+    for (const api::FirmwareRamLine& l : ram.lines) {
+      const std::string bytes = l.bytes ? fmt::format("{} B", *l.bytes) : std::string("unknown");
+      out += fmt::format("  {:<44} {:>12}{}{}\n", Printable(l.what, 44),
+                         l.inside ? "(" + bytes + ")" : bytes,
+                         l.region.empty() ? "" : "  [" + Printable(l.region) + "]",
+                         l.inside ? "  inside a pool above, not added" : "");
+      if (!l.bytes && !l.unknown.empty())
+        out += "      " + (l.what == "stack" ? std::string("stack: ") : std::string()) +
+               Printable(l.unknown, 400) + "\n";
+      if (!l.source.empty() && l.source != "none")
+        out += "      source: " + Printable(l.source, 400) + "\n";
+    }
+    for (const api::FirmwareRam::Region& g : ram.regions)
+      out += g.free_bytes
+                 ? fmt::format("  in region {}: {} B of its {} B free{}\n", Printable(g.name),
+                               g.bytes, *g.free_bytes,
+                               g.bytes > *g.free_bytes ? " (more than it has)" : "")
+                 : fmt::format("  {}: {} B\n", Printable(g.name), g.bytes);
+  }
   for (const std::string& n : r.notes) out += "note: " + n + "\n";
   bool unknown = false;
   for (const FirmwareMethod& m : r.methods)
@@ -253,6 +277,27 @@ std::string RenderFirmwareJson(const FirmwareReport& r) {
                               {"used", g.used},
                               {"size", g.known_size ? json(g.size) : json(nullptr)}});
     j["components"] = t;
+  }
+  j["ram"] = json::array();
+  for (const api::FirmwareRam& ram : r.ram) {
+    json e = {{"program", ram.program}, {"method", ram.method}};
+    e["lines"] = json::array();
+    for (const api::FirmwareRamLine& l : ram.lines)
+      e["lines"].push_back({{"what", l.what},
+                            {"bytes", l.bytes ? json(*l.bytes) : json(nullptr)},
+                            {"source", l.source},
+                            {"unknown", l.unknown.empty() ? json(nullptr) : json(l.unknown)},
+                            {"inside", l.inside},
+                            {"region", l.region.empty() ? json(nullptr) : json(l.region)}});
+    e["stack_bytes"] = ram.stack_bytes ? json(*ram.stack_bytes) : json(nullptr);
+    e["known_bytes"] = ram.known_bytes;
+    e["complete"] = ram.complete;
+    e["regions"] = json::array();
+    for (const api::FirmwareRam::Region& g : ram.regions)
+      e["regions"].push_back({{"name", g.name},
+                              {"bytes", g.bytes},
+                              {"free_bytes", g.free_bytes ? json(*g.free_bytes) : json(nullptr)}});
+    j["ram"].push_back(std::move(e));
   }
   j["notes"] = r.notes;
   j["fits"] = r.fits();
