@@ -648,6 +648,10 @@ struct FirmwareOptions {
   std::string program_path;
   std::optional<Board> board;  // --board: each pool's and program's region, totals per region
   bool components = true;      // the flash and RAM table
+  bool stack = true;           // the worst-case stack (FirmwareStack)
+  // --stack-usage DIR: GCC's -fstack-usage (.su) and -fcallgraph-info=su (.ci) files of the
+  // image's build; their frame sizes replace the disassembly's ("" = none).
+  std::string stack_usage;
 };
 
 // An ExecuTorch program found in the image (or named on the command line).
@@ -737,6 +741,41 @@ struct FirmwareComponents {
   std::string method;  // how symbols were attributed, in one line
 };
 
+// The worst-case stack of the firmware's ExecuTorch entries, from the image's code: every
+// function disassembled (frames from the prologue; GCC's .su/.ci sizes replace them when given),
+// the call graph from the entry, the deepest path. Information: it is judged against nothing.
+struct FirmwareStackStep {
+  std::string function;      // demangled
+  uint64_t frame = 0;        // its own frame (bytes)
+  uint64_t depth = 0;        // the stack below the entry's when it is entered
+  std::string via;           // "entry", "call", "tail" (the caller's frame is gone), "indirect (resolved)"
+  std::string frame_source;  // "disassembly", ".su", ".ci"
+};
+struct FirmwareStackEntry {
+  std::string entry;  // "load" (Program::load, Program::load_method), "execute" (Method::execute), "main"
+  std::vector<std::string> functions;  // the image's functions it starts from (demangled)
+  std::vector<std::string> methods;    // execute: the methods it stands for
+  uint64_t bytes = 0;  // the deepest stack found: the bound when exact, else a lower bound
+  bool exact = true;   // false: "at least": something below is reached
+  std::vector<FirmwareStackStep> path;  // the call path that sets `bytes`
+  std::vector<std::string> unresolved;  // indirect calls not resolved: "blx r3 at 0x... in f"
+  std::vector<std::string> recursion;   // recursive functions (each call counted once)
+  std::vector<std::string> dynamic;     // dynamic stack adjustments (alloca, VLA) with their sites
+  std::vector<std::string> unread;      // functions reached whose code is not in the file
+  // execute: the kernel calls resolved and the kernels they reach (operator -> function)
+  std::vector<std::string> resolved;
+  uint64_t functions_reached = 0;
+  uint64_t resolved_sites = 0;
+};
+struct FirmwareStack {
+  std::string architectures;  // the code etmem reads ("Arm (Thumb/Thumb-2 and A32)")
+  std::string not_read;       // not empty: no bound, and why (another architecture, no symbols)
+  std::string frames;         // where the frame sizes come from, in words
+  std::vector<std::string> assumptions;
+  std::vector<FirmwareStackEntry> entries;
+  std::vector<std::string> missing;  // entries whose functions are not in the image
+};
+
 struct FirmwareReport {
   std::string image;          // the ELF's path
   unsigned bits = 0;
@@ -759,6 +798,7 @@ struct FirmwareReport {
   std::vector<FirmwareMethodNotJudged> not_judged;  // methods the runner does not load
   std::vector<std::string> notes;
   std::optional<FirmwareComponents> components;
+  std::optional<FirmwareStack> stack;
   bool fits() const {
     for (const FirmwareMethod& m : methods) {
       if (m.refusal) return false;
