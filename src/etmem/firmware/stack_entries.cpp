@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "etmem/api/internal.h"
@@ -158,6 +159,9 @@ api::FirmwareStack StackOf(const elf::Executable& image, const std::vector<Metho
       "recursion is counted once per call in the cycle: such a bound is a lower bound",
       "kernel instantiations are not pruned by the program's dtypes",
   };
+  // main reaches every method's execute: the union of their kernel calls' targets.
+  stack::Resolution every_method;
+  std::vector<std::string> every_missing;
   auto find = [&](const char* what) {
     std::vector<size_t> starts;
     for (size_t i = 0; i < g.functions.size(); ++i)
@@ -222,14 +226,29 @@ api::FirmwareStack StackOf(const elf::Executable& image, const std::vector<Metho
         missing_ops.insert(missing_ops.begin(),
                            "the kernel call: no indirect call in Method::execute_instruction, step "
                            "or execute of this image");
+      for (const auto& [site, to] : resolution) {
+        std::vector<uint64_t>& all = every_method[site];
+        for (uint64_t t : to)
+          if (std::find(all.begin(), all.end(), t) == all.end()) all.push_back(t);
+      }
+      for (const std::string& x : missing_ops)
+        if (std::find(every_missing.begin(), every_missing.end(), x) == every_missing.end())
+          every_missing.push_back(x);
       if (!missing_ops.empty()) e.exact = false;
       for (std::string& x : missing_ops) e.unresolved.push_back(std::move(x));
       out.entries.push_back(std::move(e));
     }
   }
   const auto main = g.Find("main");
-  if (!main.empty()) out.entries.push_back(Entry(g, "main", {main[0]}));
-  else out.missing.push_back("main: the image has no function main");
+  if (!main.empty()) {
+    api::FirmwareStackEntry e = Entry(g, "main", {main[0]}, every_method);
+    // Where main reaches a kernel call, the operators without a record count for it too.
+    if (e.resolved_sites > 0) {
+      if (!every_missing.empty()) e.exact = false;
+      for (const std::string& x : every_missing) e.unresolved.push_back(x);
+    }
+    out.entries.push_back(std::move(e));
+  } else out.missing.push_back("main: the image has no function main");
   return out;
 }
 
