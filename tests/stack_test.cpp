@@ -313,6 +313,10 @@ TEST(FirmwareStack, LoadAndExecuteOfAnImageWithExecuTorchsEntryNames) {
     EXPECT_TRUE(relu_named) << ex.dump(1);
     EXPECT_EQ(ex.at("methods"), nlohmann::json::array({"forward"}));
     EXPECT_FALSE(j.at("stack").at("judged").get<bool>());
+    // The runner's main never calls the runtime here: its bound names no kernel.
+    const nlohmann::json& main = StackEntry(j, "main");
+    EXPECT_EQ(main.at("resolved_sites"), 0);
+    EXPECT_TRUE(main.at("unresolved").empty()) << main.dump(1);
   }
   const CliRun text = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1");
   EXPECT_NE(text.out.find("worst-case stack"), std::string::npos) << text.out;

@@ -389,7 +389,7 @@ Bound WorstCase(const CallGraph& graph, const std::vector<size_t>& entries,
   const size_t n = graph.functions.size();
   std::vector<std::vector<Edge>> edges(n);
   std::vector<std::vector<std::string>> unresolved(n);
-  size_t resolved_sites = 0;
+  std::vector<size_t> resolved_sites(n, 0);
   for (size_t i = 0; i < n; ++i) {
     const Function& f = graph.functions[i];
     for (const CallSite& s : f.sites) {
@@ -401,7 +401,7 @@ Bound WorstCase(const CallGraph& graph, const std::vector<size_t>& entries,
           unresolved[i].push_back(fmt::format("{} at {:#x} in {}", s.text, s.address, f.demangled));
           continue;
         }
-        ++resolved_sites;
+        ++resolved_sites[i];
         for (uint64_t t : r->second)
           if (auto to = graph.At(t))
             edges[i].push_back({*to, s.jump ? tail_depth : call_depth, "indirect (resolved)"});
@@ -512,8 +512,8 @@ Bound WorstCase(const CallGraph& graph, const std::vector<size_t>& entries,
     for (const std::string& d : f.dynamic) b.dynamic.push_back(d + " in " + f.demangled);
     for (const std::string& u : unresolved[v]) b.unresolved.push_back(u);
     if (!f.read) b.unread.push_back(f.demangled);
+    b.resolved_sites += resolved_sites[v];  // only the sites the entries reach
   }
-  b.resolved_sites = resolved_sites;
   std::sort(b.recursion.begin(), b.recursion.end());
 
   // The entry that sets the bound and its path.

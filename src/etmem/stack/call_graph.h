@@ -89,7 +89,7 @@ struct Bound {
   std::vector<std::string> dynamic;     // "sub.w sp, sp, r3 at 0x80ce in dyn"
   std::vector<std::string> unread;      // functions reached whose code was not read
   size_t functions = 0;                 // how many functions the entries reach
-  size_t resolved_sites = 0;            // indirect sites resolved with `resolution`
+  size_t resolved_sites = 0;            // reached indirect sites resolved with `resolution`
 };
 
 // The deepest stack reached from any of `entries` (function indices; the deepest of them).
