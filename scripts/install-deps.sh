@@ -3,10 +3,11 @@
 #   scripts/install-deps.sh           # the main job (scripts/setup.sh): build etmem and run it
 #   scripts/install-deps.sh --tests   # and what only the test suite needs (scripts/test.sh, CI)
 set -euo pipefail
-# The main job: CMake (with Ninja), g++ and the four libraries etmem is built on.
+# The main job: CMake (with Ninja), g++ and the five libraries etmem is built on (capstone:
+# the disassembler of `etmem firmware`'s worst-case stack; pkg-config finds it).
 packages=(
-  build-essential cmake ninja-build
-  flatbuffers-compiler libflatbuffers-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  build-essential cmake ninja-build pkg-config
+  flatbuffers-compiler libflatbuffers-dev libcli11-dev nlohmann-json3-dev libfmt-dev libcapstone-dev
 )
 tests=0
 [[ ${1:-} == --tests ]] && tests=1
@@ -16,6 +17,7 @@ if ((tests)); then
     googletest libgtest-dev libgmock-dev libbenchmark-dev
     python3-dev pybind11-dev python3-pybind11 python3-pytest python3-setuptools python3-pip  # the Python module (python/) and its pytest suite
     gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib gcc-riscv64-unknown-elf g++-aarch64-linux-gnu  # type layouts checked against real compilers
+    qemu-system-arm  # runs the stack test's Cortex-M program with the stack painted (tests/stack_test.cpp)
     chromium  # renders `etmem plan --format html` in its test (headless), and drives the web page's test
     emscripten node-acorn nodejs  # the WebAssembly build of the web page (web/; em++'s optimizer needs node-acorn)
   )

@@ -85,6 +85,22 @@ TEST(Architecture, NoCodeNamesARunner) {
     }
 }
 
+// The pipeline's order: the stack stage (the worst-case stack of a linked image) sits after elf/
+// and before firmware/: it reads an elf::Executable and knows nothing of ExecuTorch's model, the
+// report or the public API; elf/ knows nothing of it.
+TEST(Architecture, TheStackStageSitsBetweenElfAndFirmware) {
+  const fs::path stack = fs::path(ETMEM_SOURCE_DIR) / "src/etmem/stack";
+  ASSERT_TRUE(fs::exists(stack));
+  for (const fs::path& p : Sources(stack)) {
+    const std::string code = Read(p);
+    for (const char* later : {"etmem/firmware/", "etmem/api/", "etmem/report/", "etmem/etmem.h",
+                              "etmem/runtime/", "etmem/runner/", "etmem/sim/", "etmem/kernels/"})
+      EXPECT_EQ(code.find(later), std::string::npos) << p << " includes " << later;
+  }
+  for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/elf"))
+    EXPECT_EQ(Read(p).find("etmem/stack/"), std::string::npos) << p << " includes the stack stage";
+}
+
 // The pipeline's order: the runner stage sits between runtime and sim, so it includes neither
 // the simulation nor the report.
 TEST(Architecture, TheRunnerStageIncludesNoLaterStage) {

@@ -738,6 +738,10 @@ struct FirmwareOptions {
   std::string program_path;
   std::optional<Board> board;  // --board: each pool's and program's region, totals per region
   bool components = true;      // the flash and RAM table
+  bool stack = true;           // the worst-case stack (FirmwareStack)
+  // --stack-usage DIR: GCC's -fstack-usage (.su) and -fcallgraph-info=su (.ci) files of the
+  // image's build; their frame sizes replace the disassembly's ("" = none).
+  std::string stack_usage;
 };
 
 // An ExecuTorch program found in the image (or named on the command line).
@@ -852,6 +856,7 @@ struct FirmwareRam {
   // The worst-case stack of load and execute, from the image's call graph (the stack stage);
   // unset: not computed, and the stack line says so (the total is then a lower bound).
   std::optional<uint64_t> stack_bytes;
+  bool stack_exact = true;  // false: stack_bytes is a lower bound (the total is then one too)
   std::string stack_source;
   uint64_t known_bytes = 0;  // the lines with bytes, summed (`inside` lines not)
   bool complete = false;     // no line unknown: known_bytes is the total; else a lower bound
@@ -862,6 +867,39 @@ struct FirmwareRam {
     std::optional<uint64_t> free_bytes;  // the region's size minus the board's reservations
   };
   std::vector<Region> regions;
+// The worst-case stack of the firmware's ExecuTorch entries, from the image's code: every
+// function disassembled (frames from the prologue; GCC's .su/.ci sizes replace them when given),
+// the call graph from the entry, the deepest path. Information: it is judged against nothing.
+struct FirmwareStackStep {
+  std::string function;      // demangled
+  uint64_t frame = 0;        // its own frame (bytes)
+  uint64_t depth = 0;        // the stack below the entry's when it is entered
+  std::string via;           // "entry", "call", "tail" (the caller's frame is gone), "indirect (resolved)"
+  std::string frame_source;  // "disassembly", ".su", ".ci"
+};
+struct FirmwareStackEntry {
+  std::string entry;  // "load" (Program::load, Program::load_method), "execute" (Method::execute), "main"
+  std::vector<std::string> functions;  // the image's functions it starts from (demangled)
+  std::vector<std::string> methods;    // execute: the methods it stands for
+  uint64_t bytes = 0;  // the deepest stack found: the bound when exact, else a lower bound
+  bool exact = true;   // false: "at least": something below is reached
+  std::vector<FirmwareStackStep> path;  // the call path that sets `bytes`
+  std::vector<std::string> unresolved;  // indirect calls not resolved: "blx r3 at 0x... in f"
+  std::vector<std::string> recursion;   // recursive functions (each call counted once)
+  std::vector<std::string> dynamic;     // dynamic stack adjustments (alloca, VLA) with their sites
+  std::vector<std::string> unread;      // functions reached whose code is not in the file
+  // execute: the kernel calls resolved and the kernels they reach (operator -> function)
+  std::vector<std::string> resolved;
+  uint64_t functions_reached = 0;
+  uint64_t resolved_sites = 0;
+};
+struct FirmwareStack {
+  std::string architectures;  // the code etmem reads ("Arm (Thumb/Thumb-2 and A32)")
+  std::string not_read;       // not empty: no bound, and why (another architecture, no symbols)
+  std::string frames;         // where the frame sizes come from, in words
+  std::vector<std::string> assumptions;
+  std::vector<FirmwareStackEntry> entries;
+  std::vector<std::string> missing;  // entries whose functions are not in the image
 };
 
 struct FirmwareReport {
@@ -889,6 +927,7 @@ struct FirmwareReport {
   // Per judged method: the RAM total of the ExecuTorch part (needs the component table for the
   // .data/.bss lines; without it those lines are unknown).
   std::vector<FirmwareRam> ram;
+  std::optional<FirmwareStack> stack;
   bool fits() const {
     for (const FirmwareMethod& m : methods) {
       if (m.refusal) return false;

@@ -1,5 +1,5 @@
 // `etmem firmware APP.elf [PROGRAM.pte] [--runtime V] [--target T] [--runner NAME] [--board B]
-// [--method M] [--format text|json] [--no-components]`: a linked image checked against what its
+// [--method M] [--format text|json] [--no-components] [--stack-usage DIR]`: a linked image checked against what its
 // program needs: the pools the runner declares, found by symbol, each with a verdict. Exit 0
 // fits, 1 a pool is too small (or the release refuses a method), 2 bad input. Not: the checks
 // or their text (api::CheckFirmware and api::Render, include/etmem/etmem.h).
@@ -20,12 +20,14 @@ struct FirmwareArgs {
   BoardArgs board;
   std::string format = "text";
   bool no_components = false;
+  std::string stack_usage;
 };
 
 int RunFirmware(const FirmwareArgs& args) {
   api::FirmwareOptions o = args.options;
   o.program_path = args.program;
   o.components = !args.no_components;
+  o.stack_usage = args.stack_usage;
   if (!args.board.board.empty()) o.board = LoadBoard(args.board);
   const api::FirmwareReport r = api::CheckFirmware(args.image, o);
   std::cout << api::Render(r, args.format == "json" ? api::Format::kJson : api::Format::kText);
@@ -50,6 +52,10 @@ static Run DefineFirmware(CLI::App* cmd) {
   cmd->add_option("--format", args->format, "text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--no-components", args->no_components, "leave out the flash and RAM table");
+  cmd->add_option("--stack-usage", args->stack_usage,
+                  "a directory of GCC's -fstack-usage (.su) and -fcallgraph-info=su (.ci) files "
+                  "of the image's build: their frame sizes replace the disassembly's in the "
+                  "worst-case stack");
   return [args]() { return Guarded([&] { return RunFirmware(*args); }); };
 }
 

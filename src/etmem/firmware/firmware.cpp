@@ -12,6 +12,7 @@
 #include "etmem/api/internal.h"
 #include "etmem/base/printable.h"
 #include "etmem/firmware/components.h"
+#include "etmem/firmware/stack_entries.h"
 #include "etmem/kernels/run_temp.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/report.h"
@@ -715,7 +716,32 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
     for (const Found& f : programs) views.push_back(&api::Internal(*f.program));
     out.components = Components(image, out, views, options.board);
   }
-  for (api::FirmwareRam& ram : out.ram) AddImageLines(ram, out, image, options.board);
+  if (options.stack) {
+    // The methods the runner executes, each with the operators its kernel calls name.
+    std::vector<MethodOperators> methods;
+    for (const Found& f : programs)
+      for (const pte::MethodView& m : api::Internal(*f.program).methods) {
+        const std::string name(m.name);
+        if (std::none_of(out.methods.begin(), out.methods.end(),
+                         [&](const report::FirmwareMethod& fm) {
+                           return fm.program == f.info.name && fm.name == name;
+                         }))
+          continue;
+        MethodOperators mo{Printable(name), {}};
+        for (const pte::OperatorView& o : m.operators) {
+          std::string op(o.name);
+          if (!o.overload.empty()) op += "." + std::string(o.overload);
+          if (std::find(mo.operators.begin(), mo.operators.end(), op) == mo.operators.end())
+            mo.operators.push_back(op);
+        }
+        methods.push_back(std::move(mo));
+      }
+    out.stack = StackOf(image, methods, release, options.stack_usage);
+  }
+  for (api::FirmwareRam& ram : out.ram) {
+    if (out.stack) StackLine(ram, *out.stack);
+    AddImageLines(ram, out, image, options.board);
+  }
   return out;
 }
 

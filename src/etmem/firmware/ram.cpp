@@ -224,13 +224,13 @@ void TotalRam(api::FirmwareRam& ram, const std::optional<api::Board>& board) {
     stack.bytes = ram.stack_bytes;
     stack.source = ram.stack_source;
   } else {
-    stack.unknown =
-        "not computed: the worst-case stack of load and execute needs the image's "
-        "call graph, which this etmem does not read yet; the total leaves it out";
+    stack.unknown = ram.stack_source.empty()
+                        ? "not computed: the worst-case stack was not asked for"
+                        : "not computed: " + ram.stack_source;
   }
   AddBeforeHeap(ram, std::move(stack));
   ram.known_bytes = 0;
-  ram.complete = true;
+  ram.complete = !ram.stack_bytes || ram.stack_exact;
   ram.regions.clear();
   for (const api::FirmwareRamLine& l : ram.lines) {
     if (!l.bytes) {

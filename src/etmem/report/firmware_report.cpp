@@ -4,6 +4,7 @@
 #include "etmem/report/json_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +49,37 @@ std::string VerdictLine(const FirmwarePool& p) {
     out += "    log: unknown (etmem does not model the line logged for this pool)\n";
   for (const std::string& l : p.log) out += "    log: " + Printable(l, 400) + "\n";
   if (!p.consequence.empty()) out += "    then: " + p.consequence + "\n";
+  return out;
+}
+
+std::string StackText(const api::FirmwareStack& st) {
+  std::string out = "worst-case stack (information, judged against nothing):\n";
+  if (!st.not_read.empty()) return out + "  " + Printable(st.not_read, 600) + "\n";
+  out += "  frames " + Printable(st.frames, 600) + "\n";
+  auto list = [&out](const char* what, const std::vector<std::string>& items) {
+    const size_t shown = std::min<size_t>(items.size(), 8);
+    for (size_t i = 0; i < shown; ++i) out += fmt::format("    {}: {}\n", what, items[i]);
+    if (items.size() > shown)
+      out += fmt::format("    ({} more {}; --format json lists every one)\n", items.size() - shown, what);
+  };
+  for (const api::FirmwareStackEntry& e : st.entries) {
+    std::string from;
+    for (const std::string& f : e.functions) from += (from.empty() ? "" : ", ") + f;
+    out += fmt::format("  {}: {}{} B{} (from {}; {} functions reached)\n", e.entry,
+                       e.exact ? "" : "at least ", e.bytes,
+                       e.methods.empty() ? "" : fmt::format(" for method(s) {}", fmt::join(e.methods, ", ")),
+                       from, e.functions_reached);
+    for (const api::FirmwareStackStep& p : e.path)
+      out += fmt::format("    {:>7} B  +{:<6} {} ({}, frame from {})\n", p.depth, p.frame,
+                         Printable(p.function, 200), p.via, p.frame_source);
+    list("resolved", e.resolved);
+    list("unresolved", e.unresolved);
+    list("recursion", e.recursion);
+    list("dynamic", e.dynamic);
+    list("not read", e.unread);
+  }
+  for (const std::string& m : st.missing) out += "  not found: " + m + "\n";
+  for (const std::string& a : st.assumptions) out += "  assuming: " + a + "\n";
   return out;
 }
 
@@ -127,6 +159,7 @@ std::string RenderFirmwareText(const FirmwareReport& r) {
       for (const std::string& o : c.unused_operators) out += "    " + Printable(o, 200) + "\n";
     }
   }
+  if (r.stack) out += StackText(*r.stack);
   for (const api::FirmwareRam& ram : r.ram) {
     out += fmt::format("RAM of the ExecuTorch part, method '{}' of {}: {}{} B{}\n",
                        Printable(ram.method), Printable(ram.program), ram.complete ? "" : "at least ",
@@ -298,6 +331,31 @@ std::string RenderFirmwareJson(const FirmwareReport& r) {
                               {"bytes", g.bytes},
                               {"free_bytes", g.free_bytes ? json(*g.free_bytes) : json(nullptr)}});
     j["ram"].push_back(std::move(e));
+  }
+  if (r.stack) {
+    const api::FirmwareStack& st = *r.stack;
+    json t = {{"architectures", st.architectures},
+              {"not_read", st.not_read.empty() ? json(nullptr) : json(st.not_read)},
+              {"frames", st.frames},
+              {"assumptions", st.assumptions},
+              {"missing", st.missing},
+              {"judged", false}};
+    t["entries"] = json::array();
+    for (const api::FirmwareStackEntry& e : st.entries) {
+      json x = {{"entry", e.entry},           {"functions", e.functions},
+                {"methods", e.methods},       {"bytes", e.bytes},
+                {"exact", e.exact},           {"unresolved", e.unresolved},
+                {"recursion", e.recursion},   {"dynamic", e.dynamic},
+                {"unread", e.unread},         {"resolved", e.resolved},
+                {"functions_reached", e.functions_reached},
+                {"resolved_sites", e.resolved_sites}};
+      x["path"] = json::array();
+      for (const api::FirmwareStackStep& p : e.path)
+        x["path"].push_back({{"function", p.function}, {"frame", p.frame}, {"depth", p.depth},
+                             {"via", p.via}, {"frame_source", p.frame_source}});
+      t["entries"].push_back(x);
+    }
+    j["stack"] = t;
   }
   j["notes"] = r.notes;
   j["fits"] = r.fits();

@@ -240,6 +240,12 @@ struct RuntimeTraits {
   bool ptd_segment_end_overflow_checked = false;  // offset + size may not wrap (1.3+)
   bool ptd_dim_order_size_checked = false;        // validateTensorLayout checks its length (1.3+)
   bool ptd_layout_overflow_checked = false;       // TensorLayout::create checks nbytes (1.3+)
+  // ---- The kernel registry in a linked image (the firmware's worst-case stack) ----
+  // runtime/kernel/operator_registry.h's struct Kernel {name_, kernel_key_, op_}, in
+  // pointer-sized words: where op_ lies and the record's size. KernelKey is a const char* and,
+  // before 0.7.0, a bool is_fallback_ too (padded to a word).
+  uint32_t kernel_record_op_word = 2;
+  uint32_t kernel_record_words = 3;
 };
 
 // One file in releases/ defines one of these: the version, the release it edits, and the edit.

@@ -108,6 +108,10 @@ void AddBackends(RuntimeTraits& t) {
 
 ReleaseDelta Release_v0_1_0() {
   return {"0.1.0", "", [](RuntimeTraits& t) {
+            // struct Kernel {const char* name_; KernelKey kernel_key_ {const char*
+            // kernel_key_data_; bool is_fallback_;}; OpFunction op_;} (operator_registry.h).
+            t.kernel_record_op_word = 3;
+            t.kernel_record_words = 4;
             t.summary = "group A: constants only inline (no constant segment); XNNPACK init "
                         "unknown; Ethos-U init takes nothing";
             AddCoreTypes(t.types);

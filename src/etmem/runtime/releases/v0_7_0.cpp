@@ -16,6 +16,10 @@ ReleaseDelta Release_v0_7_0() {
             // key's length only; a segment checked by its start.
             t.ptd_named_blobs = true;
             t.ptd_logs_missing_metadata = true;
+            // KernelKey loses is_fallback_ (a null kernel_key_data_ is the fallback):
+            // struct Kernel is {name_, kernel_key_, op_}, three words.
+            t.kernel_record_op_word = 2;
+            t.kernel_record_words = 3;
           }};
 }
 

@@ -1,0 +1,266 @@
+// Owns: reading GCC's .su and .ci files and applying their frame sizes (gcc_facts.h).
+#include "etmem/stack/gcc_facts.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "etmem/base/printable.h"
+
+namespace etmem::stack {
+
+namespace {
+
+Error Bad(const std::string& path, size_t line, const std::string& what) {
+  return MakeError(ErrorCode::kInvalidArgument,
+                   fmt::format("{}:{}: {}", Printable(path, kShownPathBytes), line, what));
+}
+
+bool AllDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A decimal byte count below 2^40 (no frame is larger; keeps sums far from overflow).
+std::optional<uint64_t> Bytes(std::string_view s) {
+  if (!AllDigits(s) || s.size() > 13) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : s) v = v * 10 + uint64_t(c - '0');
+  if (v >= (uint64_t{1} << 40)) return std::nullopt;
+  return v;
+}
+
+std::vector<std::string_view> Lines(std::string_view text) {
+  std::vector<std::string_view> out;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    out.push_back(line);
+    at = end + 1;
+  }
+  return out;
+}
+
+// __cxa_demangle writes "char const*", GCC's .su "const char*": the demangled name with each
+// "T const*" / "T const&" written GCC's way, for matching only.
+std::string GccSpelling(const std::string& demangled) {
+  std::string s = demangled;
+  for (size_t at = s.find(" const"); at != std::string::npos; at = s.find(" const", at + 1)) {
+    const size_t after = at + 6;
+    if (after >= s.size() || (s[after] != '*' && s[after] != '&')) continue;
+    size_t start = at;
+    while (start > 0 && (std::isalnum(static_cast<unsigned char>(s[start - 1])) || s[start - 1] == '_' ||
+                         s[start - 1] == ':'))
+      --start;
+    if (start == at) continue;
+    const std::string type = s.substr(start, at - start);
+    s.replace(start, after - start, "const " + type);
+    at = start + 6 + type.size();
+  }
+  return s;
+}
+
+}  // namespace
+
+Result<std::vector<FrameFact>> ParseStackUsage(std::string_view text, const std::string& path) {
+  std::vector<FrameFact> out;
+  const auto lines = Lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    if (line.empty()) continue;
+    if (line.find('\0') != std::string_view::npos) return Bad(path, i + 1, "a NUL byte");
+    const size_t t1 = line.find('\t');
+    const size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+    if (t2 == std::string_view::npos || line.find('\t', t2 + 1) != std::string_view::npos)
+      return Bad(path, i + 1, "not a -fstack-usage line (location:function, bytes and kind, tab-separated)");
+    const std::string_view where = line.substr(0, t1);
+    const std::string_view bytes = line.substr(t1 + 1, t2 - t1 - 1);
+    const std::string_view kind = line.substr(t2 + 1);
+    // "file:line:col:function": the first ":<digits>:<digits>:" ends the location.
+    size_t name_at = std::string_view::npos;
+    for (size_t c = where.find(':'); c != std::string_view::npos; c = where.find(':', c + 1)) {
+      const size_t c2 = where.find(':', c + 1);
+      if (c2 == std::string_view::npos) break;
+      const size_t c3 = where.find(':', c2 + 1);
+      if (c3 == std::string_view::npos) break;
+      if (AllDigits(where.substr(c + 1, c2 - c - 1)) && AllDigits(where.substr(c2 + 1, c3 - c2 - 1))) {
+        name_at = c3 + 1;
+        break;
+      }
+    }
+    if (name_at == std::string_view::npos || name_at >= where.size())
+      return Bad(path, i + 1, "no file:line:column:function before the size");
+    FrameFact f;
+    f.function = std::string(where.substr(name_at));
+    const auto b = Bytes(bytes);
+    if (!b) return Bad(path, i + 1, fmt::format("the size '{}' is not a byte count", Printable(std::string(bytes))));
+    f.bytes = *b;
+    if (kind == "static") {
+    } else if (kind == "dynamic") {
+      f.dynamic = true;
+    } else if (kind == "dynamic,bounded") {
+      f.dynamic = f.bounded = true;
+    } else {
+      return Bad(path, i + 1, fmt::format("the kind '{}' is none of static, dynamic, dynamic,bounded",
+                                          Printable(std::string(kind))));
+    }
+    f.where = fmt::format("{}:{}", path, i + 1);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+Result<std::vector<FrameFact>> ParseCallgraphInfo(std::string_view text, const std::string& path) {
+  std::vector<FrameFact> out;
+  const auto lines = Lines(text);
+  // A quoted VCG string starting at `at` (at the quote): its text, escapes kept as written.
+  auto quoted = [](std::string_view line, size_t at, size_t* end) -> std::optional<std::string> {
+    if (at >= line.size() || line[at] != '"') return std::nullopt;
+    std::string s;
+    for (size_t k = at + 1; k < line.size(); ++k) {
+      if (line[k] == '\\' && k + 1 < line.size()) {
+        s += line[k];
+        s += line[++k];
+        continue;
+      }
+      if (line[k] == '"') {
+        *end = k + 1;
+        return s;
+      }
+      s += line[k];
+    }
+    return std::nullopt;
+  };
+  bool header = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    if (line.empty()) continue;
+    if (line.find('\0') != std::string_view::npos) return Bad(path, i + 1, "a NUL byte");
+    if (line.rfind("graph: {", 0) == 0) {
+      header = true;
+      continue;
+    }
+    if (!header) return Bad(path, i + 1, "not a -fcallgraph-info file (no 'graph: {' first)");
+    if (line == "}" || line.rfind("edge:", 0) == 0) continue;
+    if (line.rfind("node:", 0) != 0)
+      return Bad(path, i + 1, "neither a node, an edge nor the graph's end");
+    const size_t t = line.find("title: ");
+    const size_t l = line.find("label: ");
+    size_t end = 0;
+    if (t == std::string_view::npos || l == std::string_view::npos)
+      return Bad(path, i + 1, "a node without a title and a label");
+    const auto title = quoted(line, t + 7, &end);
+    const auto label = quoted(line, l + 7, &end);
+    if (!title || !label || title->empty()) return Bad(path, i + 1, "a node's title or label is not a quoted string");
+    // The size is the label's last line: "N bytes (static)" (external functions have none).
+    const size_t nl = label->rfind("\\n");
+    const std::string last = nl == std::string::npos ? *label : label->substr(nl + 2);
+    const size_t sp = last.find(" bytes (");
+    if (sp == std::string::npos) continue;
+    FrameFact f;
+    const auto b = Bytes(std::string_view(last).substr(0, sp));
+    if (!b || last.back() != ')')
+      return Bad(path, i + 1, fmt::format("the size '{}' is not 'N bytes (kind)'", Printable(last)));
+    f.bytes = *b;
+    const std::string kind = last.substr(sp + 8, last.size() - sp - 9);
+    if (kind == "static") {
+    } else if (kind == "dynamic") {
+      f.dynamic = true;
+    } else if (kind == "dynamic,bounded") {
+      f.dynamic = f.bounded = true;
+    } else {
+      return Bad(path, i + 1, fmt::format("the kind '{}' is none of static, dynamic, dynamic,bounded",
+                                          Printable(kind)));
+    }
+    const size_t colon = title->rfind(':');
+    f.symbol = colon == std::string::npos ? *title : title->substr(colon + 1);
+    if (f.symbol.empty()) return Bad(path, i + 1, "a node's title names no symbol");
+    const size_t first_nl = label->find("\\n");
+    f.function = first_nl == std::string::npos ? *label : label->substr(0, first_nl);
+    f.where = fmt::format("{}:{}", path, i + 1);
+    out.push_back(std::move(f));
+  }
+  if (!header && !text.empty()) return Bad(path, 1, "not a -fcallgraph-info file");
+  return out;
+}
+
+Result<std::vector<FrameFact>> ReadFactsDirectory(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    return MakeError(ErrorCode::kIo, fmt::format("{}: not a directory (the -fstack-usage files)", Printable(dir, kShownPathBytes)));
+  std::vector<fs::path> files;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto ext = it->path().extension();
+    if ((ext == ".su" || ext == ".ci") && it->is_regular_file(ec)) files.push_back(it->path());
+  }
+  if (ec) return MakeError(ErrorCode::kIo, fmt::format("{}: {}", Printable(dir, kShownPathBytes), ec.message()));
+  std::sort(files.begin(), files.end());
+  std::vector<FrameFact> out;
+  for (const fs::path& p : files) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return MakeError(ErrorCode::kIo, fmt::format("{}: cannot be read", Printable(p.string(), kShownPathBytes)));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    auto facts = p.extension() == ".su" ? ParseStackUsage(text, p.string())
+                                        : ParseCallgraphInfo(text, p.string());
+    if (!facts) return facts.error();
+    for (FrameFact& f : *facts) out.push_back(std::move(f));
+  }
+  return out;
+}
+
+Applied ApplyFacts(CallGraph& graph, const std::vector<FrameFact>& facts) {
+  Applied a;
+  a.facts = facts.size();
+  std::map<std::string, std::vector<size_t>> by_name;
+  for (size_t i = 0; i < graph.functions.size(); ++i) {
+    by_name[graph.functions[i].name].push_back(i);
+    if (graph.functions[i].demangled != graph.functions[i].name) {
+      by_name[graph.functions[i].demangled].push_back(i);
+      const std::string gcc = GccSpelling(graph.functions[i].demangled);
+      if (gcc != graph.functions[i].demangled) by_name[gcc].push_back(i);
+    }
+  }
+  std::map<size_t, const FrameFact*> best;
+  for (const FrameFact& f : facts) {
+    std::vector<size_t> hits;
+    auto add = [&](const std::string& key) {
+      if (auto it = by_name.find(key); it != by_name.end())
+        hits.insert(hits.end(), it->second.begin(), it->second.end());
+    };
+    if (!f.symbol.empty()) {
+      add(f.symbol);
+    } else {
+      add(f.function);
+      // GCC prints C++ functions with their return type first: "int ns::f(int)".
+      for (size_t sp = f.function.find(' '); hits.empty() && sp != std::string::npos;
+           sp = f.function.find(' ', sp + 1))
+        add(f.function.substr(sp + 1));
+    }
+    if (hits.empty()) ++a.unmatched;
+    for (size_t i : hits)
+      if (!best.count(i) || best[i]->bytes < f.bytes) best[i] = &f;
+  }
+  for (const auto& [i, f] : best) {
+    Function& fn = graph.functions[i];
+    fn.frame = f->bytes;
+    fn.frame_source = f->symbol.empty() ? ".su" : ".ci";
+    if (f->dynamic && !f->bounded && fn.dynamic.empty())
+      fn.dynamic.push_back(fmt::format("GCC says dynamic ({})", f->where));
+    if (f->bounded) fn.dynamic.clear();  // GCC bounds the dynamic part: the size covers it
+  }
+  a.functions = best.size();
+  return a;
+}
+
+}  // namespace etmem::stack

@@ -1,0 +1,343 @@
+// Owns: the worst-case stack (src/etmem/stack/, `etmem firmware`'s stack section) on our own
+// Cortex-M programs, compiled here with arm-none-eabi-gcc (a test is skipped, saying so, when
+// the compiler or QEMU is absent): tests/stack/chains.c at -O0, -Os and -O2 with -fstack-usage.
+// Every frame read from the disassembly must equal GCC's .su size; each bound must equal the sum
+// of GCC's frames along the chain the source makes; recursion, alloca and the indirect calls
+// through a registry-shaped table must be named; under QEMU (mps2-an386) with the stack painted
+// the bound must hold the measured high-water and lie within 25 % + 256 B of it.
+// tests/stack/fake_runtime.cpp gives functions named as ExecuTorch's entries for the CLI.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "etmem/elf/elf_reader.h"
+#include "etmem/stack/call_graph.h"
+#include "etmem/stack/gcc_facts.h"
+#include "etmem/testing/scenarios.h"
+#include "etmem_cli.h"
+
+namespace etmem::test {
+namespace stack_test {
+
+const fs::path kSources = fs::path(ETMEM_SOURCE_DIR) / "tests/stack";
+const char* kCc = "arm-none-eabi-gcc";
+const char* kArch = "-mcpu=cortex-m4 -mthumb";
+
+#define SKIP_WITHOUT_CC() \
+  if (!HaveTool(kCc)) GTEST_SKIP() << kCc << " is not installed: no image to build"
+
+struct Built {
+  fs::path dir, elf;
+  std::map<std::string, uint64_t> su;  // chains.c's functions: GCC's frame sizes
+};
+
+// chains.c at `opt` with -fstack-usage, linked with the QEMU start-up code (always -O2).
+Built Build(const std::string& opt) {
+  Built b;
+  b.dir = TempPath("stack_" + opt);
+  fs::create_directories(b.dir);
+  b.elf = b.dir / "chains.elf";
+  const std::string d = b.dir.string();
+  const std::string cmd =
+      std::string("cd ") + d + " && " + kCc + " " + kArch + " -" + opt +
+      " -fstack-usage -ffreestanding -nostdlib -c " + (kSources / "chains.c").string() +
+      " -o chains.o && " + kCc + " " + kArch + " -O2 -fstack-usage -ffreestanding -nostdlib -c " +
+      (kSources / "qemu_main.c").string() + " -o qemu_main.o && " + kCc + " " + kArch +
+      " -nostdlib -T " + (kSources / "qemu.ld").string() + " chains.o qemu_main.o -lgcc -o " +
+      b.elf.string();
+  const CliRun r = Shell(cmd);
+  EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
+  auto facts = stack::ParseStackUsage(ReadFile(b.dir / "chains.su"), "chains.su");
+  EXPECT_TRUE(facts.has_value());
+  if (facts)
+    for (const stack::FrameFact& f : *facts) b.su[f.function] = f.bytes;
+  return b;
+}
+
+stack::CallGraph Graph(const Built& b) {
+  auto image = elf::ReadExecutableFile(b.elf.string());
+  EXPECT_TRUE(image.has_value()) << (image ? "" : image.error().message);
+  auto g = stack::ReadCallGraph(*image);
+  EXPECT_TRUE(g.has_value()) << (g ? "" : g.error().message);
+  return *g;
+}
+
+size_t Fn(const stack::CallGraph& g, const std::string& name) {
+  const auto found = g.Find(name);
+  EXPECT_EQ(found.size(), 1u) << name;
+  return found.empty() ? 0 : found[0];
+}
+
+const stack::CallSite* SiteTo(const stack::CallGraph& g, const std::string& from,
+                              const std::string& to) {
+  const size_t t = Fn(g, to);
+  for (const stack::CallSite& s : g.functions[Fn(g, from)].sites)
+    if (s.kind != stack::SiteKind::kIndirect && s.target == g.functions[t].address) return &s;
+  return nullptr;
+}
+
+const stack::CallSite* IndirectSite(const stack::CallGraph& g, const std::string& from) {
+  for (const stack::CallSite& s : g.functions[Fn(g, from)].sites)
+    if (s.kind == stack::SiteKind::kIndirect) return &s;
+  return nullptr;
+}
+
+// The registry-shaped table's functions: what a resolution of execute's indirect call is (a
+// program calling both operators, or only some).
+stack::Resolution ResolveExecute(const stack::CallGraph& g,
+                                 const std::vector<std::string>& kernels = {"kernel_small",
+                                                                           "kernel_big"}) {
+  stack::Resolution r;
+  if (const stack::CallSite* s = IndirectSite(g, "execute"))
+    for (const std::string& k : kernels) r[s->address].push_back(g.functions[Fn(g, k)].address);
+  return r;
+}
+
+class StackChains : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StackChains, EveryFrameFromTheDisassemblyIsGccsOwnSize) {
+  SKIP_WITHOUT_CC();
+  const Built b = Build(GetParam());
+  ASSERT_GE(b.su.size(), 10u);
+  const stack::CallGraph g = Graph(b);
+  for (const auto& [name, bytes] : b.su) {
+    const stack::Function& f = g.functions[Fn(g, name)];
+    EXPECT_EQ(f.frame, bytes) << name << " at -" << GetParam();
+  }
+}
+
+TEST_P(StackChains, AChainsBoundIsTheSumOfItsFrames) {
+  SKIP_WITHOUT_CC();
+  Built b = Build(GetParam());
+  const stack::CallGraph g = Graph(b);
+  const stack::Bound top = stack::WorstCase(g, {Fn(g, "top")}, {});
+  EXPECT_TRUE(top.complete);
+  EXPECT_EQ(top.bytes, b.su["top"] + b.su["mid"] + b.su["leaf"]);
+  ASSERT_EQ(top.path.size(), 3u);
+  EXPECT_EQ(top.path[0].function, "top");
+  EXPECT_EQ(top.path[1].function, "mid");
+  EXPECT_EQ(top.path[2].function, "leaf");
+  EXPECT_EQ(top.path[2].depth, b.su["top"] + b.su["mid"]);
+
+  // tail -> mid: a sibling call (b.w) leaves tail's frame first; a bl keeps it.
+  const stack::CallSite* s = SiteTo(g, "tail", "mid");
+  ASSERT_NE(s, nullptr);
+  const stack::Bound tail = stack::WorstCase(g, {Fn(g, "tail")}, {});
+  if (s->kind == stack::SiteKind::kTail)
+    EXPECT_EQ(tail.bytes, std::max(b.su["tail"], b.su["mid"] + b.su["leaf"]));
+  else
+    EXPECT_EQ(tail.bytes, b.su["tail"] + b.su["mid"] + b.su["leaf"]);
+}
+
+TEST_P(StackChains, RecursionAllocaAndIndirectCallsAreNamed) {
+  SKIP_WITHOUT_CC();
+  Built b = Build(GetParam());
+  const stack::CallGraph g = Graph(b);
+  const stack::Bound rec = stack::WorstCase(g, {Fn(g, "rec")}, {});
+  EXPECT_FALSE(rec.complete);
+  ASSERT_EQ(rec.recursion.size(), 1u);
+  EXPECT_NE(rec.recursion[0].find("rec calls itself"), std::string::npos) << rec.recursion[0];
+  EXPECT_EQ(rec.bytes, 2 * b.su["rec"]);  // one call of the cycle counted
+
+  const stack::Bound dyn = stack::WorstCase(g, {Fn(g, "dyn")}, {});
+  EXPECT_FALSE(dyn.complete);
+  ASSERT_EQ(dyn.dynamic.size(), 1u);
+  EXPECT_NE(dyn.dynamic[0].find("sp, r"), std::string::npos) << dyn.dynamic[0];
+  EXPECT_NE(dyn.dynamic[0].find("in dyn"), std::string::npos) << dyn.dynamic[0];
+
+  const stack::Bound ex = stack::WorstCase(g, {Fn(g, "execute")}, {});
+  EXPECT_FALSE(ex.complete);
+  ASSERT_EQ(ex.unresolved.size(), 1u);
+  EXPECT_NE(ex.unresolved[0].find("in execute"), std::string::npos) << ex.unresolved[0];
+  EXPECT_EQ(ex.bytes, b.su["execute"]);
+
+  // Resolved through the table: the deepest kernel, kernel_big -> leaf.
+  const stack::Bound resolved = stack::WorstCase(g, {Fn(g, "execute")}, ResolveExecute(g));
+  EXPECT_TRUE(resolved.complete);
+  EXPECT_EQ(resolved.resolved_sites, 1u);
+  EXPECT_EQ(resolved.bytes, b.su["execute"] + b.su["kernel_big"] + b.su["leaf"]);
+  ASSERT_EQ(resolved.path.size(), 3u);
+  EXPECT_EQ(resolved.path[1].function, "kernel_big");
+  EXPECT_EQ(resolved.path[1].via, "indirect (resolved)");
+}
+
+TEST_P(StackChains, GccsFramesAppliedGiveTheSameBounds) {
+  SKIP_WITHOUT_CC();
+  Built b = Build(GetParam());
+  stack::CallGraph g = Graph(b);
+  const uint64_t before = stack::WorstCase(g, {Fn(g, "top")}, {}).bytes;
+  auto facts = stack::ReadFactsDirectory(b.dir.string());
+  ASSERT_TRUE(facts.has_value()) << facts.error().message;
+  const stack::Applied a = stack::ApplyFacts(g, *facts);
+  EXPECT_EQ(a.unmatched, 0u);
+  EXPECT_EQ(a.functions, a.facts);
+  EXPECT_EQ(g.functions[Fn(g, "leaf")].frame_source, ".su");
+  EXPECT_EQ(stack::WorstCase(g, {Fn(g, "top")}, {}).bytes, before);
+}
+
+// Under QEMU: the bound holds what the code really takes, and is close to it.
+TEST_P(StackChains, TheBoundHoldsTheHighWaterMeasuredInQemu) {
+  SKIP_WITHOUT_CC();
+  if (!HaveTool("qemu-system-arm")) GTEST_SKIP() << "qemu-system-arm is not installed: nothing to run";
+  const Built b = Build(GetParam());
+  const CliRun run = Shell("timeout 60 qemu-system-arm -M mps2-an386 -nographic -monitor none "
+                           "-semihosting-config enable=on,target=native -kernel " +
+                           b.elf.string());
+  std::map<std::string, uint64_t> measured;
+  std::istringstream lines(run.out + run.err);  // semihosting writes to QEMU's stdout or stderr
+  std::string name;
+  uint64_t bytes = 0;
+  while (lines >> name >> bytes) measured[name] = bytes;
+  ASSERT_EQ(measured.size(), 4u) << run.out << run.err;
+  const stack::CallGraph g = Graph(b);
+  // Each run's execute calls one kernel: resolved as a program with that one operator would be.
+  const std::map<std::string, std::pair<std::string, std::vector<std::string>>> entry = {
+      {"top", {"call_top", {}}},
+      {"tail", {"call_tail", {}}},
+      {"execute_small", {"call_execute", {"kernel_small"}}},
+      {"execute_big", {"call_execute", {"kernel_big"}}}};
+  for (const auto& [what, how] : entry) {
+    const stack::Bound bound = stack::WorstCase(g, {Fn(g, how.first)}, ResolveExecute(g, how.second));
+    EXPECT_TRUE(bound.complete) << what;
+    EXPECT_GE(bound.bytes, measured[what]) << what << " at -" << GetParam();
+    EXPECT_LE(bound.bytes, measured[what] + measured[what] / 4 + 256) << what << " at -" << GetParam();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Optimisation, StackChains, ::testing::Values("O0", "Os", "O2"));
+
+TEST(StackGraph, AnImageOfAnotherArchitectureNamesWhatIsRead) {
+  if (!HaveTool("riscv64-unknown-elf-gcc")) GTEST_SKIP() << "riscv64-unknown-elf-gcc is not installed";
+  const fs::path dir = TempPath("stack_rv");
+  fs::create_directories(dir);
+  const fs::path elf = dir / "rv.elf";
+  const CliRun r = Shell("riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 -O2 -nostdlib "
+                         "-ffreestanding -Wl,-e,top " + (kSources / "chains.c").string() +
+                         " -o " + elf.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto image = elf::ReadExecutableFile(elf.string());
+  ASSERT_TRUE(image.has_value());
+  auto g = stack::ReadCallGraph(*image);
+  ASSERT_FALSE(g.has_value());
+  EXPECT_NE(g.error().message.find("Arm (Thumb"), std::string::npos) << g.error().message;
+}
+
+// ---- `etmem firmware`: the stack section of an image with ExecuTorch's entry names ----
+
+struct Firmware {
+  fs::path elf, su_dir;
+  std::map<std::string, uint64_t> su;  // fake_runtime.cpp's frames, by GCC's printable name
+};
+
+Firmware LinkFirmware() {
+  Firmware f;
+  const fs::path dir = TempPath("stack_fw");
+  fs::create_directories(dir);
+  f.su_dir = dir;
+  const auto program = testing::MotivatingCnn().Build();
+  std::string header =
+      "__attribute__((section(\"network_model_sec\"), aligned(16))) unsigned char model_pte[] = {";
+  for (size_t i = 0; i < program.size(); ++i) header += (i ? "," : "") + std::to_string(program[i]);
+  std::ofstream(dir / "model_pte.h") << header << "};\n";
+  f.elf = dir / "fw.elf";
+  const fs::path fw = fs::path(ETMEM_SOURCE_DIR) / "tests/firmware";
+  const std::string flags = std::string(kArch) +
+                            " -O2 -ffreestanding -fno-exceptions -fno-rtti -nostdlib -fstack-usage";
+  const std::string cmd =
+      "cd " + dir.string() + " && arm-none-eabi-g++ " + flags +
+      " -DRUNNER_ARM_BAREMETAL -DMETHOD_POOL_BYTES=65536 -DTEMP_POOL_BYTES=2048 -I" + dir.string() +
+      " -c " + (fw / "runner_pools.cpp").string() + " -o runner_pools.o && arm-none-eabi-g++ " +
+      flags + " -c " + (kSources / "fake_runtime.cpp").string() +
+      " -o fake_runtime.o && arm-none-eabi-g++ " + kArch + " -nostdlib runner_pools.o fake_runtime.o -T " +
+      (fw / "firmware.ld").string() + " -Wl,--defsym=POOL_SKIP=0x100 -o " + f.elf.string();
+  const CliRun r = Shell(cmd);
+  EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
+  auto facts = stack::ParseStackUsage(ReadFile(dir / "fake_runtime.su"), "fake_runtime.su");
+  EXPECT_TRUE(facts.has_value());
+  if (facts)
+    for (const stack::FrameFact& x : *facts) f.su[x.function] = x.bytes;
+  return f;
+}
+
+const nlohmann::json& StackEntry(const nlohmann::json& j, const std::string& entry) {
+  for (const nlohmann::json& e : j.at("stack").at("entries"))
+    if (e.at("entry") == entry) return e;
+  static const nlohmann::json none;
+  ADD_FAILURE() << "no stack entry " << entry;
+  return none;
+}
+
+TEST(FirmwareStack, LoadAndExecuteOfAnImageWithExecuTorchsEntryNames) {
+  if (!HaveTool("arm-none-eabi-g++")) GTEST_SKIP() << "arm-none-eabi-g++ is not installed";
+  Firmware f = LinkFirmware();
+  const uint64_t parse = f.su["int executorch::runtime::parse_tensor(int)"];
+  const uint64_t init = f.su["int executorch::runtime::init_method(int)"];
+  const uint64_t load_method = f.su["int executorch::runtime::Program::load_method(const char*) const"];
+  const uint64_t execute = f.su["int executorch::runtime::Method::execute()"];
+  const uint64_t conv = f.su["int executorch::runtime::op_conv(int)"];
+  // The add kernel is the deeper one: a bound through every record would take it.
+  ASSERT_GT(f.su["int executorch::runtime::op_add(int)"], conv + parse);
+  ASSERT_GT(parse, 0u);
+  ASSERT_GT(load_method, 0u);
+  for (const std::string& extra : std::vector<std::string>{"", " --stack-usage " + f.su_dir.string()}) {
+    const CliRun r = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1 --format json" + extra);
+    ASSERT_FALSE(r.out.empty()) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const nlohmann::json& load = StackEntry(j, "load");
+    EXPECT_TRUE(load.at("exact").get<bool>()) << load.dump(1);
+    EXPECT_EQ(load.at("bytes"), load_method + init + parse) << load.dump(1);
+    EXPECT_EQ(load.at("functions").size(), 2u);
+    EXPECT_EQ(load.at("path").at(0).at("function"),
+              "executorch::runtime::Program::load_method(char const*) const");
+    EXPECT_EQ(load.at("path").at(0).at("frame_source"), extra.empty() ? "disassembly" : ".su");
+    // execute: the kernel call reaches the convolution's kernel through its registry record,
+    // not the deeper add kernel the program never calls; the CNN's other operators have no
+    // record here, so the bound is a lower bound that names them.
+    const nlohmann::json& ex = StackEntry(j, "execute");
+    EXPECT_FALSE(ex.at("exact").get<bool>());
+    EXPECT_EQ(ex.at("bytes"), execute + conv + parse) << ex.dump(1);
+    EXPECT_EQ(ex.at("path").at(1).at("function"), "executorch::runtime::op_conv(int)");
+    EXPECT_EQ(ex.at("path").at(1).at("via"), "indirect (resolved)");
+    EXPECT_EQ(ex.at("resolved_sites"), 1);
+    bool conv_resolved = false, relu_named = false;
+    for (const auto& r : ex.at("resolved"))
+      conv_resolved = conv_resolved || r.get<std::string>().starts_with(
+                                           "aten::convolution.out -> executorch::runtime::op_conv(int)");
+    for (const auto& u : ex.at("unresolved"))
+      relu_named = relu_named || u.get<std::string>() ==
+                                     "operator aten::relu.out: no kernel record with this name in the image";
+    EXPECT_TRUE(conv_resolved) << ex.dump(1);
+    EXPECT_TRUE(relu_named) << ex.dump(1);
+    EXPECT_EQ(ex.at("methods"), nlohmann::json::array({"forward"}));
+    EXPECT_FALSE(j.at("stack").at("judged").get<bool>());
+    // The runner's main never calls the runtime here: its bound names no kernel.
+    const nlohmann::json& main = StackEntry(j, "main");
+    EXPECT_EQ(main.at("resolved_sites"), 0);
+    EXPECT_TRUE(main.at("unresolved").empty()) << main.dump(1);
+  }
+  const CliRun text = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1");
+  EXPECT_NE(text.out.find("worst-case stack"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(fmt::format("  load: {} B", load_method + init + parse)), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find(fmt::format("  execute: at least {} B", execute + conv + parse)), std::string::npos)
+      << text.out;
+}
+
+TEST(FirmwareStack, ABadStackUsageFileIsOneLineNamingIt) {
+  if (!HaveTool("arm-none-eabi-g++")) GTEST_SKIP() << "arm-none-eabi-g++ is not installed";
+  Firmware f = LinkFirmware();
+  const fs::path bad = TempPath("stack_bad_su");
+  fs::create_directories(bad);
+  std::ofstream(bad / "x.su") << "main.c:1:5:main\t12\tstatic\nmain.c:2:5:f\tlots\tstatic\n";
+  const CliRun r = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1 --stack-usage " + bad.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find("x.su:2: the size 'lots' is not a byte count"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace stack_test
+}  // namespace etmem::test
