@@ -7,14 +7,15 @@
 #   scripts/refusal_audit.py GIT_DIR [--write] [--tags v0.1.0,...,main]
 #
 # GIT_DIR: a git directory (bare mirror) of pytorch/executorch with the tags; the source is read
-# with `git show TAG:PATH` (read, never built). Without --write, prints what changed (paths new,
+# with `git ls-tree` and `git cat-file` (read, never built). Without --write, prints what changed (paths new,
 # gone, unclassified) and writes nothing; with --write, rewrites the table (and its count line)
 # in docs/refusal-audit.md, keeping the prose around it. A new path gets status "unclassified",
 # which tests/refusal_audit_test.cpp refuses until someone classifies it by hand (reachable: the
 # builder scenario that reaches it; not: the reason).
 #
 # A path is (file name, function, kind, error, log line or, without one, condition); its id is
-# "P" + the first 6 hex digits of sha1("file|function|kind|error|log-or-condition"). Sites:
+# "P" + the first 6 hex digits of sha1("file|function|kind|error|log-or-condition"), and a path
+# keeps the id it was first given when a later run names its function differently. Sites:
 # ET_CHECK_OR_RETURN_ERROR, ET_CHECK_MSG, ET_CHECK, ET_LOG(Error, ...) and `return Error::X`
 # (with the `if` condition that guards it, and the ET_LOG line just before it in that block),
 # and the file's own macros that expand to ET_CHECK_OR_RETURN_ERROR (method.cpp's
@@ -274,7 +275,7 @@ def Sites(path, text):
                 kind, err, cond = "log (propagated)", "", ""
                 log = Literal(args[1]) if len(args) > 1 else ""
             else:  # the file's own macro
-                err, cond_template, log = own[word]
+                err, _, log = own[word]
                 kind, cond = "check_or_return", Squash(word + "(" + ", ".join(args) + ")")
         key = "|".join([base, func, kind, err, log or cond])
         pid = "P" + hashlib.sha1(key.encode()).hexdigest()[:6]
@@ -285,7 +286,7 @@ def Sites(path, text):
 
 
 def ReadTable(md_path):
-    rows, order = {}, []
+    rows = {}
     with open(md_path) as f:
         lines = f.read().split("\n")
     for line in lines:
@@ -293,7 +294,6 @@ def ReadTable(md_path):
             continue
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
         rows[cells[0]] = cells
-        order.append(cells[0])
     return lines, rows
 
 
