@@ -39,7 +39,7 @@ TEST(MeasuredMethods, EachMethodLoadsOrIsRefusedAsTheRuntimeDidOneMethodAtATime)
   const json doc = test::ReadMeasured("x86_64_methods.json");
   std::map<std::string, std::vector<uint8_t>> bytes;
   for (const testing::NamedScenario& s : testing::MethodScenarios()) bytes[s.name] = s.make().Build();
-  size_t good = 0, refused = 0, aborted = 0, unknown = 0;
+  size_t good = 0, refused = 0, aborted = 0, unknown = 0, undefined = 0;
   std::set<std::string> programs, tags;
   for (const json& e : doc["results"]) {
     const std::string name = e["program"], tag = e["tag"];
@@ -76,12 +76,17 @@ TEST(MeasuredMethods, EachMethodLoadsOrIsRefusedAsTheRuntimeDidOneMethodAtATime)
         ++unknown;
         continue;
       }
+      if (etmem == "undefined behaviour") {  // the release reads out of bounds: no bytes claimed
+        ASSERT_TRUE(m.plan.refusal.has_value()) << where;
+        ++undefined;
+        continue;
+      }
       EXPECT_TRUE(mm["verdicts_agree"].get<bool>()) << where;
       if (real == "Ok") {
         EXPECT_FALSE(m.plan.refusal.has_value()) << where << ": " << m.plan.refusal->reason;
         EXPECT_EQ(m.method_bytes, mm["high_water_bytes"].get<uint64_t>()) << where;
         ++good;
-      } else if (real == "crashed (signal 6)") {
+      } else if (real == "crashed (signal 6)" || real == "crashed (signal 4)") {  // SIGABRT, SIGILL
         ASSERT_TRUE(m.plan.refusal.has_value()) << where;
         EXPECT_TRUE(m.plan.refusal->error.starts_with("abort")) << where;
         ++aborted;
@@ -105,8 +110,11 @@ TEST(MeasuredMethods, EachMethodLoadsOrIsRefusedAsTheRuntimeDidOneMethodAtATime)
   EXPECT_GT(good, 0u);
   EXPECT_GT(refused, 0u);
   EXPECT_GT(aborted, 0u);
-  // Only the list item past the values stays a method etmem's reader cannot read.
-  EXPECT_EQ(unknown, 2 * tags.size());
+  // Every measured method is judged: the reader leaves list items and dim orders to the release
+  // model (issue 39). Undefined behaviour is said where a release reads past the values (the
+  // tensor lists before 0.6), whatever that run did.
+  EXPECT_EQ(unknown, 0u);
+  EXPECT_GT(undefined, 0u);
 }
 
 }  // namespace measured_methods_test

@@ -609,6 +609,9 @@ Replanned Replan(const Program& program, uint64_t alignment) {
   std::vector<plan::PlanEdit> edits;
   Replanned out;
   for (size_t i = 0; i < view.methods.size(); ++i) {
+    // A method etmem's reader cannot read (MethodView::fault) is copied as it is: its plan is
+    // not known, so it is not re-planned (issue 39: the other methods still are).
+    if (!view.methods[i].fault.empty()) continue;
     auto l = plan::ComputeLifetimes(view.methods[i]);
     if (!l)
       throw api::Error(KindOf(l.error().code), view.path + ": " + l.error().message);

@@ -40,7 +40,8 @@ class UseRecorder {
 
  private:
   void Touch(int64_t value, int64_t at) {
-    if (value < 0) return;
+    // A list item may name no value (the release model judges it): nothing to touch.
+    if (value < 0 || static_cast<size_t>(value) >= tensor_of_value_.size()) return;
     int32_t t = tensor_of_value_[static_cast<size_t>(value)];
     if (t < 0) return;
     PlannedTensor& p = tensors_[static_cast<size_t>(t)];

@@ -170,6 +170,8 @@ struct MethodView {
   std::vector<std::pair<uint32_t, int32_t>> storage_offsets;
   // The tensors (by index) whose dim_order repeats an entry (not a permutation), in order.
   std::vector<uint32_t> repeated_dim_orders;
+  // The tensors (by index) with a dim_order entry at or above their rank, in order.
+  std::vector<uint32_t> dim_orders_past_rank;
 
   // A view made in memory (tests): `w` becomes its words, kept alive by the view and its copies.
   void OwnWords(std::vector<int32_t> w) {

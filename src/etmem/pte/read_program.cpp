@@ -73,6 +73,7 @@ struct ValuesOut {
   std::vector<std::string_view>& fqns;
   std::vector<std::pair<uint32_t, int32_t>>& storage_offsets;
   std::vector<uint32_t>& repeated_dim_orders;
+  std::vector<uint32_t>& dim_orders_past_rank;
   std::span<const int32_t> words;  // MethodView::words
 };
 
@@ -103,8 +104,8 @@ class Walker {
                       ValuesOut& out);
   Status ReadValue(const fb::Value* v, const Where& where, ValueView& vv, ValuesOut& out);
   Status ReadTensor(const fb::Tensor& t, const Where& where, ValuesOut& out);
-  Status ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
-                  const Where& where, ValueView& v, ValuesOut& out);
+  Status ReadList(const flatbuffers::Vector<int64_t>* items, const Where& where, ValueView& v,
+                  ValuesOut& out);
   // A list the runtime needs only the length of (doubles, bools).
   template <typename Items>
   Status CountItems(const Items* items, const char* what, const Where& where,
@@ -119,7 +120,6 @@ class Walker {
   static bool ValidIndex(int64_t index, const MethodView& out, bool allow_none = false);
   [[gnu::noinline]] Error ValueIndexOutOfRange(int64_t index, const MethodView& out,
                                                const Where& where) const;
-  Status CheckListItemsExist(const MethodView& out, const Where& where) const;
   Status CheckPayload(const fb::Value& v, const Where& where) const;
   Status CheckStep(const fb::Instruction& ins, const Where& where) const;
 
@@ -217,15 +217,17 @@ Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, ValuesOut& ou
   for (int32_t s : *sizes)
     if (s < 0) return Fail(where, "tensor size " + std::to_string(s) + " is negative");
   std::bitset<256> seen;  // entries are bytes
-  bool repeated = false;
+  bool repeated = false, past_rank = false;
   for (uint8_t d : *dim_order) {
-    if (d >= tv.rank) return Fail(where, "tensor dim_order entry " + std::to_string(d) +
-                                             " is not below the rank " + std::to_string(tv.rank));
+    past_rank |= d >= tv.rank;
     repeated |= seen[d];
     seen[d] = true;
   }
-  // Not the reader's to refuse: some releases do (runtime/load_plan.cpp).
-  if (repeated) out.repeated_dim_orders.push_back(static_cast<uint32_t>(out.tensors.size() - 1));
+  // Not the reader's to refuse: every release (an entry past the rank) or some (a repeated
+  // entry) refuse the tensor where they parse it (runtime/load_plan.cpp).
+  const auto tensor = static_cast<uint32_t>(out.tensors.size() - 1);
+  if (past_rank) out.dim_orders_past_rank.push_back(tensor);
+  if (repeated) out.repeated_dim_orders.push_back(tensor);
   tv.data_index = t.data_index();
   // Not the reader's to refuse: the runtime's tensor parser does (runtime/load_plan.cpp).
   if (t.storage_offset() != 0)
@@ -246,17 +248,14 @@ Status Walker::ReadTensor(const fb::Tensor& t, const Where& where, ValuesOut& ou
   return Ok{};
 }
 
-Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, bool allow_none,
-                        const Where& where, ValueView& v, ValuesOut& out) {
+Status Walker::ReadList(const flatbuffers::Vector<int64_t>* items, const Where& where,
+                        ValueView& v, ValuesOut& out) {
   if (!items) return Fail(where, "list has no items vector");
   if (!Afford(items->size())) return OverBudget(where);
   v.index = WordIndex(reinterpret_cast<const int32_t*>(items->Data()), out.words);
   v.count = items->size();
-  for (size_t k = 0; k < items->size(); ++k) {
-    const int64_t i = UnalignedAt(items, k);
-    if (i < (allow_none ? -1 : 0))
-      return Fail(where, "list item " + std::to_string(i) + " is not a value index");
-  }
+  // The items are not the reader's to judge: each release checks them (or not) where it parses
+  // the list (runtime/load_plan.cpp); every consumer bounds-checks an item before using it.
   return Ok{};
 }
 
@@ -270,7 +269,7 @@ Status Walker::ReadValues(const fb::Method& m, const Where& method_where, Method
   // that a file of shared Int tables cannot make it reserve gigabytes it will not fill.
   out.tensors.reserve(std::min<size_t>(n, size_t{1} << 22));
   ValuesOut all{out.values.data(), out.tensors, out.fqns, out.storage_offsets,
-                    out.repeated_dim_orders, out.words};
+                    out.repeated_dim_orders, out.dim_orders_past_rank, out.words};
   return ReadValueRun(m, 0, n, method_where, all);
 }
 
@@ -317,7 +316,7 @@ Status Walker::ReadValue(const fb::Value* v, const Where& where, ValueView& vv, 
     }
     case fb::Payload::IntList: {
       vv.kind = ValueKind::kIntList;
-      auto s = ReadList(v->payload_as_IntList()->items(), false, where, vv, out);
+      auto s = ReadList(v->payload_as_IntList()->items(), where, vv, out);
       if (!s) return s;
       break;
     }
@@ -336,35 +335,12 @@ Status Walker::ReadValue(const fb::Value* v, const Where& where, ValueView& vv, 
       if (!items) return Fail(where, "tensor list has no items vector");
       if (!Afford(items->size())) return OverBudget(where);
       vv.index = WordIndex(items->data(), out.words);
-      vv.count = items->size();
-      for (int32_t i : *items)
-        if (i < (optional ? -1 : 0))
-          return Fail(where, "list item " + std::to_string(i) + " is not a value index");
+      vv.count = items->size();  // items judged by the release model, as an IntList's
       break;
     }
     default:
       return Fail(where, "unknown value type " +
                              std::to_string(static_cast<int>(v->payload_type())));
-  }
-  return Ok{};
-}
-
-// List items may point forward, so they are checked once every value is known. The runtime
-// also requires TensorList items to be tensors (and OptionalTensorList items tensors or None).
-Status Walker::CheckListItemsExist(const MethodView& out, const Where& method_where) const {
-  for (size_t i = 0; i < out.values.size(); ++i) {
-    const ValueView& v = out.values[i];
-    bool optional = v.kind == ValueKind::kOptionalTensorList;
-    if (v.kind != ValueKind::kIntList && v.kind != ValueKind::kTensorList && !optional) continue;
-    const Where where{&method_where, "value", static_cast<int64_t>(i)};
-    for (int64_t item : out.ItemsOf(v)) {
-      if (!ValidIndex(item, out, optional)) return ValueIndexOutOfRange(item, out, where);
-      if (v.kind == ValueKind::kIntList || item < 0) continue;
-      ValueKind k = out.values[static_cast<size_t>(item)].kind;
-      if (k != ValueKind::kTensor && !(optional && k == ValueKind::kNull))
-        return Fail(where, std::string(ValueKindName(v.kind)) + " item " + std::to_string(item) +
-                               " is a " + ValueKindName(k) + ", not a tensor");
-    }
   }
   return Ok{};
 }
@@ -478,7 +454,6 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
       out.operators.push_back(ov);
     }
   if (auto s = ReadValues(m, where, out); !s) return s;
-  if (auto s = CheckListItemsExist(out, where); !s) return s;
   for (auto* io : {m.inputs(), m.outputs()}) {
     if (!io) continue;
     auto& dst = io == m.inputs() ? out.inputs : out.outputs;

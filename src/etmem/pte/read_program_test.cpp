@@ -75,14 +75,29 @@ TEST(ReadProgram, NegativeSizesAreRejectedAndOperatorIndexesLeftToTheReleaseMode
   EXPECT_EQ(m.OperatorOf(m.instructions.back()), nullptr);
 }
 
-TEST(ReadProgram, ListItemsMustBeValuesOfTheRightKind) {
-  EXPECT_NE(ErrorOf(OneKernel([](auto& m) { m.TensorList({0, 9}); }).Build()).find("out of range"),
-            std::string::npos);
-  std::string e = ErrorOf(OneKernel([](auto& m) {
-                            int i = m.Int(3);
-                            m.TensorList({0, i});
-                          }).Build());
-  EXPECT_NE(e.find("not a tensor"), std::string::npos) << e;
+TEST(ReadProgram, ListItemsAndDimOrdersAreLeftToTheReleaseModel) {
+  // Items past the values, negative, or of the wrong kind, and a dim order entry past the rank:
+  // each release judges them where it parses them (issue 39; runtime/load_plan.cpp), so the
+  // reader keeps them as written.
+  auto p = ReadProgramBytes(OneKernel([](auto& m) {
+                              int i = m.Int(3);
+                              m.TensorList({0, 9});
+                              m.TensorList({0, i});
+                              m.OptionalTensorList({-1, -7});
+                              m.IntList({99, -2});
+                              m.Tensor({.sizes = {1, 2}, .dim_order = std::vector<uint8_t>{0, 5}});
+                            }).Build(),
+                            "items.pte");
+  ASSERT_TRUE(p.has_value()) << p.error().message;
+  const MethodView& m = p->methods[0];
+  EXPECT_TRUE(m.fault.empty()) << m.fault;
+  std::vector<int64_t> items;
+  for (const ValueView& v : m.values)
+    if (v.kind == ValueKind::kIntList)
+      for (int64_t item : m.ItemsOf(v)) items.push_back(item);
+  EXPECT_EQ(items, (std::vector<int64_t>{99, -2}));
+  ASSERT_EQ(m.dim_orders_past_rank.size(), 1u);
+  EXPECT_EQ(m.tensors[m.dim_orders_past_rank[0]].rank, 2u);
 }
 
 TEST(ReadProgram, JumpsMustStayInTheirChain) {

@@ -291,6 +291,7 @@ class Planner {
   bool ParseTensor(const pte::TensorView& t, uint32_t tensor, int64_t value);
   size_t next_storage_offset_ = 0;     // into MethodView::storage_offsets
   size_t next_repeated_dim_order_ = 0;  // into MethodView::repeated_dim_orders
+  size_t next_past_rank_dim_order_ = 0;  // into MethodView::dim_orders_past_rank
   // The tensor being parsed: TensorImpl::nbytes() as the runtime computes it (wrapped to the
   // target's size_t), which its data lookups use; empty for a dtype no release knows.
   std::optional<uint64_t> nbytes_;
@@ -299,6 +300,7 @@ class Planner {
   bool LoadMutableState(const pte::TensorView& t, int64_t value);
   bool ResolveConstant(const pte::TensorView& t, int64_t value);
   void ParseList(const pte::ValueView& v, int64_t value);
+  bool ListItemsAllowed(const pte::ValueView& v, int64_t value);
   bool InitDelegates();
   bool InitChains();
   void ResolveOperator(const pte::InstructionView& ins, int64_t instruction);
@@ -489,6 +491,22 @@ bool Planner::ParseTensor(const pte::TensorView& t, uint32_t tensor, int64_t val
     List(Site::kTensorDimOrder, t.rank, value);
   }
   List(Site::kTensorStrides, t.rank, value);
+  // dim_order_to_stride validates the order (every release): an entry at or above the rank is
+  // InvalidArgument there, which the parser returns as Internal ("dim_order_to_stride returned
+  // invalid status"); the first line logged is dim_order_to_stride's, worded per release.
+  const auto& past_rank = m_.dim_orders_past_rank;
+  while (next_past_rank_dim_order_ < past_rank.size() && past_rank[next_past_rank_dim_order_] < tensor)
+    ++next_past_rank_dim_order_;
+  if (!Refused() && next_past_rank_dim_order_ < past_rank.size() &&
+      past_rank[next_past_rank_dim_order_] == tensor) {
+    const std::string rank = std::to_string(t.rank);
+    Refuse("Internal", where() + "'s dim order has an entry at or above its rank " + rank);
+    plan_.refusal->log =
+        t_.dim_order_permutation_checked
+            ? "Invalid dim order: values must be a permutation of [0, " + rank + ")"
+            : "Invalid dim order. One of the value is larger than the number of dims " + rank;
+    return false;
+  }
   if (t_.dim_order_permutation_checked && !Refused()) {
     const auto& repeated = m_.repeated_dim_orders;
     while (next_repeated_dim_order_ < repeated.size() && repeated[next_repeated_dim_order_] < tensor)
@@ -771,6 +789,7 @@ void Planner::ParseList(const pte::ValueView& v, int64_t value) {
     case ValueKind::kIntList:
       List(Site::kIntListPointers, v.count, value);
       List(Site::kIntListValues, v.count, value);
+      if (!ListItemsAllowed(v, value)) return;
       if (boxed) Instance(Site::kIntListBox, value);
       break;
     case ValueKind::kBoolList:
@@ -785,17 +804,68 @@ void Planner::ParseList(const pte::ValueView& v, int64_t value) {
     case ValueKind::kTensorList:
       List(Site::kTensorListTensors, v.count, value);
       List(Site::kTensorListPointers, v.count, value);
+      if (!ListItemsAllowed(v, value)) return;
       if (boxed) Instance(Site::kTensorListBox, value);
       break;
     case ValueKind::kOptionalTensorList:
       // Pointers first here, unlike TensorList (spec trap 8).
       List(Site::kOptionalListPointers, v.count, value);
       List(Site::kOptionalListValues, v.count, value);
+      if (!ListItemsAllowed(v, value)) return;
       if (boxed) Instance(Site::kOptionalListBox, value);
       break;
     default:
       break;  // None, Null, Int, Bool, Double live inside the EValue
   }
+}
+
+// A list's items as parse_values meets them, after the list's arrays were allocated (the
+// reader leaves them unjudged): the index first, then (tensor lists) the item's type.
+bool Planner::ListItemsAllowed(const pte::ValueView& v, int64_t value) {
+  if (Refused()) return false;
+  const bool int_list = v.kind == ValueKind::kIntList;
+  const bool optional = v.kind == ValueKind::kOptionalTensorList;
+  const char* list_name = int_list ? "IntList" : optional ? "ListOptional" : "TensorList";
+  const std::string where = "value " + std::to_string(value) + " (" +
+                            pte::ValueKindName(v.kind) + ")";
+  const size_t n = m_.values.size();
+  // A view made in memory without its items (tests): nothing to judge.
+  if (uint64_t{v.index} + uint64_t{v.count} * (int_list ? 2 : 1) > m_.words.size()) return true;
+  const pte::ListItems items = m_.ItemsOf(v);
+  for (size_t j = 0; j < items.size(); ++j) {
+    const int64_t item = items[j];
+    if (optional && item == -1) continue;  // None
+    if (item < 0 || static_cast<uint64_t>(item) >= n) {
+      const std::string what = where + ": item " + std::to_string(j) + " names value " +
+                               std::to_string(item) + " of the method's " + std::to_string(n);
+      if (t_.list_item_indexes_checked) {
+        Refuse("InvalidProgram", what);
+        plan_.refusal->log = "Invalid value index " + std::to_string(item) + " for " + list_name +
+                             (int_list ? " " + std::to_string(value) + " index " + std::to_string(j)
+                                       : std::string());
+        return false;
+      }
+      // An IntList only takes the item's address (&values_[X]); nothing is read at load.
+      if (int_list) continue;
+      return Refuse("undefined behaviour",
+                    what + ": this release reads values[" + std::to_string(item) +
+                        "] unchecked, outside the values array");
+    }
+    if (int_list) continue;
+    const ValueKind k = m_.values[static_cast<size_t>(item)].kind;
+    if (k == ValueKind::kTensor || (optional && k == ValueKind::kNull)) continue;
+    const std::string what = where + ": item " + std::to_string(j) + " is value " +
+                             std::to_string(item) + ", a " + pte::ValueKindName(k) +
+                             ", not a tensor" + (optional ? " nor None" : "");
+    if (t_.tensor_list_item_types_checked) {
+      Refuse("InvalidType", what);
+      plan_.refusal->log = std::string("Failed parsing ") + (optional ? "optional " : "") +
+                           "tensor list at index " + std::to_string(value) + ": 0x13";
+      return false;
+    }
+    return Refuse("abort (ET_CHECK)", what + " (toTensor: \"EValue is not a Tensor.\")");
+  }
+  return true;
 }
 
 bool Planner::InitDelegates() {

@@ -215,6 +215,18 @@ struct RuntimeTraits {
   // (No release checks a DelegateCall's delegate index in Method::init: Method::execute reads
   // delegates_[index] unchecked.)
 
+  // ---- Method::parse_values' lists (issue 39) ----
+  // 0.6+: every list item is checked against the values, after the list's two arrays were
+  // allocated: InvalidProgram "Invalid value index X for IntList V index J" (IntList), "... for
+  // TensorList" (parseTensorList), "... for ListOptional" (parseListOptionalType; -1 is None).
+  // Before, an IntList only takes the item's address (&values_[X]: nothing is read, the method
+  // loads), and the tensor lists read values_[X] unchecked (undefined behaviour past the array).
+  bool list_item_indexes_checked = false;
+  // 1.3+: a tensor list's item that is not a tensor (nor None, in an optional list) is
+  // InvalidType (tryToTensor / tryToOptional), logged by parse_values as "Failed parsing
+  // [optional ]tensor list at index V: 0x13". Before, toTensor() ET_CHECKs (abort).
+  bool tensor_list_item_types_checked = false;
+
   OnFailure& failure(Site s) { return on_failure[static_cast<size_t>(s)]; }
   OnFailure failure(Site s) const { return on_failure[static_cast<size_t>(s)]; }
   void SetFailure(std::initializer_list<Site> sites, OnFailure f) {

@@ -84,6 +84,44 @@ constexpr NamedScenario kMethods[] = {
          m.IntList({99});
        });
      }},
+    // A negative IntList item: 0.6+ InvalidProgram; before, only its address is taken.
+    {"second_method_negative_list_item", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.IntList({-2});
+       });
+     }},
+    // A TensorList naming value 99 of 4: 0.6+ InvalidProgram ("Invalid value index 99 for
+    // TensorList"); before, parseTensorList reads values_[99] (undefined behaviour).
+    {"second_method_bad_tensor_list_item", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.TensorList({0, 99});
+       });
+     }},
+    // An OptionalTensorList naming value 99 of 4 after a None (-1).
+    {"second_method_bad_optional_list_item", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.OptionalTensorList({-1, 99});
+       });
+     }},
+    // A TensorList whose item is an Int: 1.3+ InvalidType (tryToTensor); before, toTensor()
+    // ET_CHECKs (abort).
+    {"second_method_tensor_list_of_int", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.TensorList({0, m.Int(7)});
+       });
+     }},
+    // A dim order [0, 2] for a rank-2 tensor: dim_order_to_stride refuses it at every release
+    // (Internal), after the strides were allocated.
+    {"second_method_dim_order_past_rank", [] {
+       return GoodAndBroken([](MethodBuilder& m) {
+         AddRelu(m);
+         m.Tensor({.sizes = {1, 4}, .dim_order = std::vector<uint8_t>{0, 2}});
+       });
+     }},
     // A delegate call naming delegate 3 of none.
     {"second_method_bad_delegate_index", [] {
        return GoodAndBroken([](MethodBuilder& m) {

@@ -38,6 +38,8 @@ ReleaseDelta Release_v0_6_0() {
             t.runner_passes_temp = true;
             // get_constant_buffer_data reads a missing constant_buffer vector as empty.
             t.inline_constant_vector_null_checked = true;
+            // Method::parse_values / tensor_parser.h check list items (issue 39).
+            t.list_item_indexes_checked = true;
             // .ptd (issue 13 item 4): extension/flat_tensor at v0.6.0 reads tensor entries.
             t.ptd_data_map = true;
           }};

@@ -31,6 +31,8 @@ ReleaseDelta Release_v1_3_0() {
             t.planned_buffer_size_negative_checked = true;
             // Method::init checks MoveCall's and FreeCall's value indexes (ET_CHECK_VALID_VALUE_INDEX).
             t.move_free_indexes_checked = true;
+            // parseTensorList / parseListOptionalType: tryToTensor, tryToOptional (issue 39).
+            t.tensor_list_item_types_checked = true;
           }};
 }
 
