@@ -867,6 +867,7 @@ struct FirmwareRam {
     std::optional<uint64_t> free_bytes;  // the region's size minus the board's reservations
   };
   std::vector<Region> regions;
+};
 // The worst-case stack of the firmware's ExecuTorch entries, from the image's code: every
 // function disassembled (frames from the prologue; GCC's .su/.ci sizes replace them when given),
 // the call graph from the entry, the deepest path. Information: it is judged against nothing.

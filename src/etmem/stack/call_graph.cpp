@@ -526,7 +526,9 @@ Bound WorstCase(const CallGraph& graph, const std::vector<size_t>& entries,
     uint64_t depth = 0;
     std::string via = "entry";
     bool use_ext = false;
-    for (size_t steps = 0; steps <= n; ++steps) {
+    // A function can be on the path twice: entered through its component's own edge (total),
+    // then left through an edge out of it (ext).
+    for (size_t steps = 0; steps <= 2 * n; ++steps) {
       const Function& f = graph.functions[v];
       b.path.push_back({f.demangled, f.frame, depth, via});
       const int64_t k = use_ext ? ext_next[v] : total_next[v];
