@@ -9,8 +9,15 @@ namespace etmem::runtime {
 
 bool ReleaseRange::Contains(std::string_view version) const {
   const std::optional<Version> v = Version::Parse(version);
-  const std::optional<Version> from = Version::Parse(first);
-  if (!v || !from || *v < *from) return false;
+  if (!v) return false;
+  // "main" as a first release: every snapshot of main (a delta that came after the last
+  // release, on main).
+  if (first == "main") {
+    if (!v->snapshot()) return false;
+  } else {
+    const std::optional<Version> from = Version::Parse(first);
+    if (!from || *v < *from) return false;
+  }
   if (last.empty()) return true;
   const std::optional<Version> to = Version::Parse(last);
   return to && *v <= *to;

@@ -18,7 +18,8 @@ namespace etmem::runtime {
 
 // The versions from `first` through `last`, both included; an empty `last`: every version
 // from `first` on (a delta applies from its release on). Versions are Version's spellings:
-// "1.4.1", "v1.4.1", "1.4" (as 1.4.0), "main-20260822-cff6f4dd".
+// "1.4.1", "v1.4.1", "1.4" (as 1.4.0), "main-20260822-cff6f4dd"; a `first` of "main" means
+// every snapshot of main (what a delta written on main, after the last release, applies to).
 struct ReleaseRange {
   std::string first, last;
 
