@@ -267,6 +267,7 @@ EMSCRIPTEN_KEEPALIVE int etmem_web_firmware(const uint8_t* data, size_t size, co
     o.model.method = j.value("method", o.model.method);
     o.model.target = j.value("target", o.model.target);
     o.model.kernels = j.value("kernels", o.model.kernels);
+    o.stack = false;  // no disassembler in WebAssembly: `etmem firmware --no-stack`'s report
     const api::FirmwareReport r = api::CheckFirmware(
         std::span(reinterpret_cast<const std::byte*>(data), size), name, o);
     g_result = json{{"json", api::Render(r, api::Format::kJson)},

@@ -1,5 +1,5 @@
 // `etmem firmware APP.elf [PROGRAM.pte] [--runtime V] [--target T] [--runner NAME] [--board B]
-// [--method M] [--format text|json] [--no-components] [--stack-usage DIR]`: a linked image checked against what its
+// [--method M] [--format text|json] [--no-components] [--no-stack] [--stack-usage DIR]`: a linked image checked against what its
 // program needs: the pools the runner declares, found by symbol, each with a verdict. Exit 0
 // fits, 1 a pool is too small (or the release refuses a method), 2 bad input. Not: the checks
 // or their text (api::CheckFirmware and api::Render, include/etmem/etmem.h).
@@ -20,6 +20,7 @@ struct FirmwareArgs {
   BoardArgs board;
   std::string format = "text";
   bool no_components = false;
+  bool no_stack = false;
   std::string stack_usage;
 };
 
@@ -27,6 +28,7 @@ int RunFirmware(const FirmwareArgs& args) {
   api::FirmwareOptions o = args.options;
   o.program_path = args.program;
   o.components = !args.no_components;
+  o.stack = !args.no_stack;
   o.stack_usage = args.stack_usage;
   if (!args.board.board.empty()) o.board = LoadBoard(args.board);
   const api::FirmwareReport r = api::CheckFirmware(args.image, o);
@@ -52,6 +54,8 @@ static Run DefineFirmware(CLI::App* cmd) {
   cmd->add_option("--format", args->format, "text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--no-components", args->no_components, "leave out the flash and RAM table");
+  cmd->add_flag("--no-stack", args->no_stack,
+                "leave out the worst-case stack (as the page does: it has no disassembler)");
   cmd->add_option("--stack-usage", args->stack_usage,
                   "a directory of GCC's -fstack-usage (.su) and -fcallgraph-info=su (.ci) files "
                   "of the image's build: their frame sizes replace the disassembly's in the "

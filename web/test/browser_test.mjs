@@ -374,7 +374,8 @@ try {
         pools: [...document.querySelectorAll('#fw-pools tr')].slice(1).map((tr) => [...tr.children].map((td) => td.textContent)),
         failure: document.querySelector('#fw-pools .failure-line')?.textContent,
       }));
-      const cliFw = cli(['firmware', 'app.elf', '--runtime', '1.4.1'], dir).toString();
+      // The page has no disassembler: its report is `etmem firmware --no-stack`'s.
+      const cliFw = cli(['firmware', 'app.elf', '--runtime', '1.4.1', '--no-stack'], dir).toString();
       check(!fw.hidden && fw.reportHidden, 'a dropped .elf shows the firmware report (not the program report)');
       check(fw.text === cliFw, "the dropped .elf's text is `etmem firmware`'s, byte for byte", `page:
 ${fw.text}
@@ -388,7 +389,7 @@ ${cliFw}`);
       check(fw.failure === 'Memory allocation failed: 33168B requested (adjusted for alignment), 32768B available',
             "the dropped .elf shows the runtime's line", fw.failure);
       const got = await page.evaluate(() => window.etmemPage.firmwareResult({ runtime: '1.4.1' }).json);
-      check(got === cli(['firmware', 'app.elf', '--runtime', '1.4.1', '--format', 'json'], dir).toString(),
+      check(got === cli(['firmware', 'app.elf', '--runtime', '1.4.1', '--no-stack', '--format', 'json'], dir).toString(),
             "the dropped .elf's JSON is `etmem firmware --format json`'s, byte for byte");
       const fwShot = path.join(args.out, 'web-firmware.png');
       await (await page.$('#firmware')).screenshot({ path: fwShot });

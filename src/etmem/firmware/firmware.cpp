@@ -740,6 +740,9 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
   }
   for (api::FirmwareRam& ram : out.ram) {
     if (out.stack) StackLine(ram, *out.stack);
+    else
+      ram.stack_source = "the worst-case stack was left out (the command line's --no-stack; the "
+                         "page always leaves it out: it has no disassembler)";
     AddImageLines(ram, out, image, options.board);
   }
   return out;
