@@ -368,7 +368,8 @@ std::string Render(std::span<const Report> reports, Format format,
 
 // Render(kJson)'s content as a value instead of text, for callers that build their own objects
 // from it (the Python module builds its dicts and lists so) without formatting and parsing
-// JSON: the same members in the same order, strings as the text holds them (valid UTF-8: any
+// JSON (every verb whose JSON Python returns has one: ToJsonValue, SummaryJson, PerOpJson,
+// PlanJson): the same members in the same order, strings as the text holds them (valid UTF-8: any
 // invalid byte replaced by U+FFFD). Walked depth first by Visit, any number of times.
 class JsonVisitor {
  public:
@@ -453,6 +454,8 @@ struct PerOpMethod {
 std::vector<PerOpMethod> PerOp(const Report& report, const std::string& sort = "index");
 // What `etmem analyze --per-op --format F [--sort C]` prints (every Format).
 std::string RenderPerOp(const Report& report, Format format, const std::string& sort = "index");
+// RenderPerOp(kJson)'s content as a value.
+JsonValue PerOpJson(const Report& report, const std::string& sort = "index");
 
 // `etmem summary`: one screen for a person (with a final newline): per method the RAM, what
 // re-planning and the advisories would save, the biggest single cost and the temp allocator at
@@ -460,6 +463,8 @@ std::string RenderPerOp(const Report& report, Format format, const std::string& 
 // values as one object (report/summary_report.h lists its members); CSV and Markdown are an
 // Error. A refused method is an Error.
 std::string Summary(const Report& report, Format format = Format::kText);
+// Summary(kJson)'s content as a value.
+JsonValue SummaryJson(const Report& report);
 
 // `etmem header`: the C99/C++ header with the pool sizes, alignments, planned buffers and the
 // assumptions, for a firmware build.
@@ -540,6 +545,8 @@ struct PlanResult {
   bool sound = true;   // every method's plan is sound (the command exits 1 when not)
 };
 PlanResult Plan(const Program& program, const PlanOptions& options = {});
+// Plan's kJson output as a value (options.format is not read; a board is an Error, as there).
+JsonValue PlanJson(const Program& program, const PlanOptions& options = {});
 // Not sound: does not fit (the step names the method), else fits.
 Verdict Judge(const PlanResult& plan);
 
@@ -948,6 +955,8 @@ FirmwareReport CheckFirmware(std::span<const std::byte> bytes, const std::string
                              const FirmwareOptions& options);
 // `etmem firmware --format F` (kText or kJson; other formats are an Error), with a final newline.
 std::string Render(const FirmwareReport& report, Format format);
+// Render(kJson)'s content as a value.
+JsonValue ToJsonValue(const FirmwareReport& report);
 // Every pool of every method the image's runner loads: a refusal is refused, a pool too small
 // does not fit, a pool that holds the known peaks while some requests are unknown is unknown.
 Verdict Judge(const FirmwareReport& report);

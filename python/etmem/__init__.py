@@ -44,7 +44,6 @@ Errors: ``InvalidProgramError`` (a ValueError) when the bytes are not a well-for
 for a bad option, ``OSError`` when a file cannot be read; the message is the one line
 ``etmem`` prints after "etmem: ". etmem releases the GIL while it works.
 """
-import json as _json
 import os as _os
 from collections.abc import Mapping as _Mapping
 
@@ -231,11 +230,11 @@ def per_op(program, sort="index", format="json", runtime=None, target="cortex-m"
     >>> t = etmem.per_op("cnn.pte", sort="live")["per_op"][0]
     >>> t["rows"][0]["operator"], t["totals"]["peak_live_planned_bytes"]
     """
-    out = _etmem.per_op(
+    # "json": the extension builds the dict from the library's value: no JSON text is made or read.
+    return _etmem.per_op(
         _program(program), format=format, sort=_text("sort", sort),
         **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
                  temp_pool, kernels))
-    return _json.loads(out) if format == "json" else out
 
 
 def summary(program, format="json", runtime=None, target="cortex-m", pool_align=None,
@@ -244,18 +243,19 @@ def summary(program, format="json", runtime=None, target="cortex-m", pool_align=
     """``etmem summary PROGRAM --format json|text``: one screen per method (RAM with the temp pool
     at the larger of its load and run-time peaks, flash, what re-planning and the advisories would
     save, the biggest single cost); a dict for "json", what the command prints for "text"."""
-    out = _etmem.summary(
+    return _etmem.summary(
         _program(program), format=format,
         **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
                  temp_pool, kernels))
-    return _json.loads(out) if format == "json" else out
 
 
-def _budget_spec(budget):
+def _budget(budget):
+    """The command line's spec (str) as it is, or a mapping as {item: bytes} (the extension
+    checks the items)."""
     if isinstance(budget, str):
         return budget
     if isinstance(budget, _Mapping):
-        return ",".join(f"{key}={value}" for key, value in budget.items())
+        return {key: _size(f"budget[{key!r}]", value) for key, value in budget.items()}
     raise TypeError(f"budget: want 'ram=64K,flash=256K' or {{'ram': 65536}}, not {type(budget).__name__}")
 
 
@@ -272,7 +272,7 @@ def check_budget(program, budget=None, *, budget_file=None, runtime=None, target
     "over", "message"}, ...]}``; ``message`` is the line ``etmem`` prints for an item over
     budget (None for one within). A pool check (``pool``) is not part of "fits": see analyze.
     """
-    spec = None if budget is None else _budget_spec(budget)
+    spec = None if budget is None else _budget(budget)
     file = None if budget_file is None else _os.fsdecode(_os.fspath(budget_file))
     items = _etmem.check_budget(
         _program(program), spec=spec, file=file,
@@ -305,12 +305,12 @@ def plan(program, method=None, alignment=16, format="json", columns=64, *, runti
     command prints, as str. (The model options matter to "html" and to a board only.) With a
     board (``--board``; text or html only), the placement region by region follows the plan.
     """
-    output, _sound = _etmem.plan(
+    return _etmem.plan(
         _program(program), format=format, plan_method=method,
-        alignment=_size("alignment", alignment), columns=_size("columns", columns, 2**32 - 1), board=_board(board), reserve=_reserve(reserve),
+        alignment=_size("alignment", alignment), columns=_size("columns", columns, 2**32 - 1),
+        board=_board(board), reserve=_reserve(reserve),
         **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, None,
                  temp_pool, kernels))
-    return _json.loads(output) if format == "json" else output
 
 
 def fit(program, board, *, reserve=None, runtime=None, target="cortex-m", pool_align=None,
@@ -367,14 +367,13 @@ def firmware(image, program=None, *, runtime, target=None, runner=None, method=N
     """
     if isinstance(kernels, str):
         kernels = [kernels]
-    output, _fits = _etmem.firmware(
+    return _etmem.firmware(
         _program(image), name=str(name),
         program=_program(program) if program is not None else None, runtime=str(runtime),
         target=_os.fspath(target) if target is not None else None,
         runner=_os.fspath(runner) if runner is not None else None, method=method, temp=temp,
         kernels=list(kernels) if kernels is not None else None, board=_board(board),
         components=bool(components), format=format)
-    return _json.loads(output) if format == "json" else output
 
 
 def boards():

@@ -210,6 +210,13 @@ class PythonBuilder final : public api::JsonVisitor {
   std::unordered_map<std::string, PyObject*, Hash, std::equal_to<>> cache_;
 };
 
+// A library result's JSON value as Python objects (PythonBuilder), built with the GIL held.
+py::object ToPython(const api::JsonValue& value) {
+  PythonBuilder builder;
+  value.Visit(builder);
+  return builder.Take();
+}
+
 #define ETMEM_MODEL_ARGS                                                                      \
   const std::string &runtime, const std::string &target, std::optional<uint32_t> pool_align, \
       const std::string &temp, std::optional<uint64_t> pool, const py::object &external_data, \
@@ -239,9 +246,7 @@ py::object Analyze(const py::object& program, ETMEM_MODEL_ARGS) {
     py::gil_scoped_release nogil;
     value = api::ToJsonValue(AnalyzePairs(p, o));
   }
-  PythonBuilder builder;
-  value->Visit(builder);
-  return builder.Take();
+  return ToPython(*value);
 }
 
 // `etmem analyze` in another format ("text", "csv", "md"), optionally with every allocation.
@@ -260,24 +265,53 @@ std::string AnalyzeText(const py::object& program, const std::string& format, bo
   return api::Render(AnalyzePairs(p, o), f, {.all_allocations = allocations});
 }
 
-// `etmem summary PROGRAM --format text|json`: what it prints, as str (Python reads the JSON).
-std::string Summary(const py::object& program, const std::string& format, ETMEM_MODEL_ARGS) {
+// `etmem summary PROGRAM --format text|json`: the JSON's value as a dict, or the text as str.
+py::object Summary(const py::object& program, const std::string& format, ETMEM_MODEL_ARGS) {
   const api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
   if (format != "text" && format != "json")
     throw py::value_error("format " + format + ": want json or text");
   const api::Program p = LoadProgram(program);
-  py::gil_scoped_release nogil;
-  return api::Summary(api::Analyze(p, o), format == "json" ? api::Format::kJson : api::Format::kText);
+  std::optional<api::JsonValue> value;
+  std::string text;
+  {
+    py::gil_scoped_release nogil;
+    const api::Report r = api::Analyze(p, o);
+    if (format == "json")
+      value = api::SummaryJson(r);
+    else
+      text = api::Summary(r, api::Format::kText);
+  }
+  return value ? ToPython(*value) : py::str(text);
 }
 
 // The budget checked against every pair: (item, scope, breakdown, used, limit, lower_bound,
 // over, message) per item.
-py::list CheckBudget(const py::object& program, const std::optional<std::string>& spec,
+// `budget` is the command line's spec (str) or {item: bytes} (api::Budget's members by name).
+py::list CheckBudget(const py::object& program, const py::object& spec,
                      const std::optional<std::string>& file, ETMEM_MODEL_ARGS) {
   api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
   o.keep_allocations = false;  // totals are enough
-  if (spec.has_value() == file.has_value())
+  if (!spec.is_none() == file.has_value())
     throw py::value_error("check_budget: give a budget or a budget_file (one of them)");
+  std::optional<std::string> text;
+  std::optional<api::Budget> given;
+  if (py::isinstance<py::str>(spec)) {
+    text = spec.cast<std::string>();
+  } else if (py::isinstance<py::dict>(spec)) {
+    given.emplace();
+    for (const auto& [key, value] : spec.cast<py::dict>()) {
+      const std::string item = py::str(key);
+      std::optional<uint64_t>* slot =
+          item == "ram" ? &given->ram : item == "flash" ? &given->flash : nullptr;
+      if (slot == nullptr)
+        throw py::value_error("budget: '" + item + "' is not a budget item (known: ram, flash)");
+      *slot = value.cast<uint64_t>();
+    }
+    if (!given->ram && !given->flash)
+      throw py::value_error("budget: sets no budget item (known: ram, flash)");
+  } else if (!spec.is_none()) {
+    throw py::type_error("budget: want a str or a dict");
+  }
   const api::Program p = LoadProgram(program);
   std::vector<api::BudgetItem> items;
   {
@@ -286,7 +320,7 @@ py::list CheckBudget(const py::object& program, const std::optional<std::string>
     std::optional<api::Budget> budget;
     std::optional<api::Error> budget_error;
     try {
-      budget = spec ? api::ParseBudget(*spec) : api::ReadBudgetFile(*file);
+      budget = given ? *given : text ? api::ParseBudget(*text) : api::ReadBudgetFile(*file);
     } catch (const api::Error& e) {
       budget_error = e;
     }
@@ -326,11 +360,11 @@ std::string Header(const py::object& program, const std::optional<std::string>& 
   return api::Header(p, o, h);
 }
 
-std::pair<std::string, bool> Plan(const py::object& program, const std::string& format,
-                                  const std::optional<std::string>& plan_method,
-                                  uint64_t alignment, uint32_t columns, const py::object& board,
-                                  std::optional<std::vector<std::string>> reserve,
-                                  ETMEM_MODEL_ARGS) {
+// `etmem plan`: the JSON's value as a dict, or the text or HTML page as str.
+py::object Plan(const py::object& program, const std::string& format,
+                const std::optional<std::string>& plan_method, uint64_t alignment,
+                uint32_t columns, const py::object& board,
+                std::optional<std::vector<std::string>> reserve, ETMEM_MODEL_ARGS) {
   api::PlanOptions po;
   if (format == "text") po.format = api::PlanFormat::kText;
   else if (format == "json") po.format = api::PlanFormat::kJson;
@@ -342,9 +376,16 @@ std::pair<std::string, bool> Plan(const py::object& program, const std::string& 
   po.model = MakeOptions(ETMEM_MODEL_VALUES);
   const api::Program p = LoadProgram(program);
   po.board = LoadBoard(board, reserve);
-  py::gil_scoped_release nogil;
-  api::PlanResult r = api::Plan(p, po);
-  return {std::move(r.output), r.sound};
+  std::optional<api::JsonValue> value;
+  std::string text;
+  {
+    py::gil_scoped_release nogil;
+    if (po.format == api::PlanFormat::kJson)
+      value = api::PlanJson(p, po);
+    else
+      text = api::Plan(p, po).output;
+  }
+  return value ? ToPython(*value) : py::str(text);
 }
 
 // `etmem fit`: the placement of one method's pools on a board as a dict; the fitted program's
@@ -431,10 +472,10 @@ py::bytes Replan(const py::object& program, uint64_t alignment) {
   return py::bytes(reinterpret_cast<const char*>(r.program.data()), r.program.size());
 }
 
-// `etmem analyze PROGRAM --per-op --format F --sort C`: the per-operator table of one pair, as
-// the command prints it (JSON text, which the package makes a dict; text, csv or md).
-std::string PerOp(const py::object& program, const std::string& format, const std::string& sort,
-                  ETMEM_MODEL_ARGS) {
+// `etmem analyze PROGRAM --per-op --format F --sort C`: the per-operator table of one pair, the
+// JSON's value as a dict, or as the command prints it (text, csv or md) as str.
+py::object PerOp(const py::object& program, const std::string& format, const std::string& sort,
+                 ETMEM_MODEL_ARGS) {
   api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
   api::Format f;
   if (format == "json") f = api::Format::kJson;
@@ -444,14 +485,23 @@ std::string PerOp(const py::object& program, const std::string& format, const st
   else throw py::value_error("format " + format + ": want json, text, csv or md");
   o.keep_allocations = false;
   const api::Program p = LoadProgram(program);
-  py::gil_scoped_release nogil;
-  return api::RenderPerOp(api::Analyze(p, o), f, sort);
+  std::optional<api::JsonValue> value;
+  std::string text;
+  {
+    py::gil_scoped_release nogil;
+    const api::Report r = api::Analyze(p, o);
+    if (f == api::Format::kJson)
+      value = api::PerOpJson(r, sort);
+    else
+      text = api::RenderPerOp(r, f, sort);
+  }
+  return value ? ToPython(*value) : py::str(text);
 }
 
 // `etmem firmware IMAGE [PROGRAM] --format json|text`: a linked image (a path, or its bytes
-// named `name` in messages) checked against its program; the report's JSON text (the package
-// makes the dict) or its text.
-std::pair<std::string, bool> Firmware(const py::object& image, const std::string& name,
+// named `name` in messages) checked against its program; the report's JSON value as a dict, or
+// its text as str.
+py::object Firmware(const py::object& image, const std::string& name,
                                       const std::optional<std::string>& program,
                                       const std::string& runtime,
                                       const std::optional<std::string>& target,
@@ -489,7 +539,8 @@ std::pair<std::string, bool> Firmware(const py::object& image, const std::string
     throw py::type_error("image: want a path (str or os.PathLike) or bytes-like object, not " +
                          std::string(Py_TYPE(image.ptr())->tp_name));
   }
-  return {api::Render(*r, f), r->fits()};
+  if (f == api::Format::kJson) return ToPython(api::ToJsonValue(*r));
+  return py::str(api::Render(*r, f));
 }
 
 // A library message for Python: the command line's flags named as the keywords that set them

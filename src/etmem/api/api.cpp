@@ -441,25 +441,27 @@ std::string Render(std::span<const Report> reports, Format format, const RenderO
 // --- The JSON as a value ---
 
 struct JsonValue::Impl {
-  std::vector<Report> reports;
-  bool array = false;  // several reports: {schema, verdict, verdict_detail, results}
+  report::JsonEvents events;  // holds what it walks (reports, a DOM)
 };
 
-void JsonValue::Visit(JsonVisitor& visitor) const {
-  if (!impl_->array) return report::VisitJson(Internal(impl_->reports.front()), visitor);
-  std::vector<const report::Report*> internal;
-  for (const Report& r : impl_->reports) internal.push_back(&Internal(r));
-  report::VisitJsonResults(internal, visitor);
+void JsonValue::Visit(JsonVisitor& visitor) const { impl_->events(visitor); }
+
+JsonValue MakeJsonValue(report::JsonEvents events) {
+  return JsonValue(std::make_shared<const JsonValue::Impl>(JsonValue::Impl{std::move(events)}));
 }
 
 JsonValue ToJsonValue(std::span<const Report> reports) {
-  auto impl = std::make_shared<JsonValue::Impl>();
   for (const Report& r : reports)
     if (!r.impl().kept_allocations)
       ThrowArgument("JSON lists every allocation: analyze with keep_allocations");
-  impl->reports.assign(reports.begin(), reports.end());
-  impl->array = reports.size() != 1;
-  return JsonValue(std::move(impl));
+  auto kept = std::make_shared<const std::vector<Report>>(reports.begin(), reports.end());
+  if (kept->size() == 1)
+    return MakeJsonValue([kept](JsonVisitor& v) { report::VisitJson(Internal(kept->front()), v); });
+  return MakeJsonValue([kept](JsonVisitor& v) {
+    std::vector<const report::Report*> internal;
+    for (const Report& r : *kept) internal.push_back(&Internal(r));
+    report::VisitJsonResults(internal, v);
+  });
 }
 
 // --- Header, diff, replan ---

@@ -12,6 +12,7 @@
 #include "etmem/board/fit_program.h"
 #include "etmem/pte/program_view.h"
 #include "etmem/report/c_header.h"
+#include "etmem/report/json_report.h"
 #include "etmem/report/report.h"
 #include "etmem/report/verdict.h"
 #include "etmem/etmem.h"
@@ -55,6 +56,8 @@ Result<std::pair<std::string, runtime::DeclaredBackendInit>> ParseBackend(const 
 
 // The public verdict of an internal one, and back (the same kinds).
 Verdict ToApi(const report::Verdict& v);
+// A result's JSON events as the public value (JsonValue): the events hold what they walk.
+JsonValue MakeJsonValue(report::JsonEvents events);
 report::Verdict FromApi(const Verdict& v);
 
 // The internal report of a public one (for the command line's own printing).

@@ -1,7 +1,9 @@
-// Owns: api::PerOp and api::RenderPerOp, `etmem analyze --per-op`: the report's per-operator
-// tables (report/per_op.h) sorted as asked, as public values or rendered. Not: building or
-// printing them (report/).
+// Owns: api::PerOp, api::RenderPerOp and api::PerOpJson, `etmem analyze --per-op`: the
+// report's per-operator tables (report/per_op.h) sorted as asked, as public values, rendered, or
+// as the JSON's value. Not: building or printing them (report/).
 #include "etmem/report/per_op.h"
+
+#include <memory>
 
 #include "etmem/api/internal.h"
 
@@ -76,6 +78,13 @@ std::string RenderPerOp(const Report& report, Format format, const std::string& 
       return report::PerOpMarkdown(r, tables);
   }
   throw Error(ErrorKind::kInvalidArgument, "unknown format");
+}
+
+JsonValue PerOpJson(const Report& report, const std::string& sort) {
+  auto tables = std::make_shared<const std::vector<report::PerOpTable>>(PerOpTables(report, sort));
+  return MakeJsonValue([report, tables](JsonVisitor& v) {
+    report::VisitPerOpJson(Internal(report), *tables, v);
+  });
 }
 
 }  // namespace etmem::api

@@ -1,5 +1,5 @@
-// Owns: api::Plan, the planned memory of a program made visible and checked (what `etmem plan`
-// prints): each planned tensor's live range, whether any two share bytes while live, each
+// Owns: api::Plan and api::PlanJson, the planned memory of a program made visible and checked
+// (what `etmem plan` prints): each planned tensor's live range, whether any two share bytes while live, each
 // buffer's size against the lower bound, a map of the buffers over the instructions, and
 // advisories. Text, JSON, or a self-contained HTML page (report/html_report.h) that adds the
 // method allocator by category. Not: the live ranges, checks and advisories (plan/).
@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -188,81 +189,17 @@ void PrintText(std::ostream& out, const MethodPlan& p, const PlanOptions& args) 
   PrintAdvice(out, p.advice);
 }
 
-// `etmem plan --format json` is written directly (a program scaled 1,000 times has 296,000
-// tensors: an nlohmann tree of them costs more than the planning). The bytes are those of
-// nlohmann's dump(1, ' ', false, replace) of the same tree: keys in sorted order, one space of
-// indentation per level; strings, doubles and the small parts (validation, advisories,
-// duplicate constants) go through nlohmann itself.
-std::string Dumped(const nlohmann::json& j) {
-  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// A subtree dumped at `depth` levels of indentation (dumped strings hold no raw newline).
-void AppendNested(std::string& out, const nlohmann::json& j, size_t depth) {
-  const std::string d = Dumped(j);
-  out.reserve(out.size() + d.size());
-  for (char c : d) {
-    out += c;
-    if (c == '\n') out.append(depth, ' ');
-  }
-}
-
-// One JSON object in nlohmann's dump(1) layout: '{', each member on its own line one level in
-// (a comma before every member but the first), the closing brace on its own line at `depth`
-// ("{}" when empty). Members must come in nlohmann's order: keys sorted.
-class ObjectWriter {
- public:
-  ObjectWriter(std::string& out, size_t depth) : out_(out), depth_(depth) { out_ += '{'; }
-  ObjectWriter(const ObjectWriter&) = delete;
-  ObjectWriter& operator=(const ObjectWriter&) = delete;
-
-  // Starts a member `"key": ` and returns the text for the caller to write its value into
-  // (nested at inner()).
-  std::string& Member(std::string_view key) {
-    if (members_++ > 0) out_ += ',';
-    out_ += '\n';
-    out_.append(depth_ + 1, ' ');
-    out_ += '"';
-    out_ += key;
-    out_ += "\": ";
-    return out_;
-  }
-  template <typename T>
-  void Num(std::string_view key, T v) {
-    fmt::format_to(std::back_inserter(Member(key)), "{}", v);
-  }
-  void Bool(std::string_view key, bool v) { Member(key) += v ? "true" : "false"; }
-  // A number, or null when `present` is false.
-  template <typename T>
-  void NumOrNull(std::string_view key, bool present, T v) {
-    if (present) Num(key, v); else Member(key) += "null";
-  }
-  // A value nlohmann dumps (a string, a double, a small subtree), nested at this level.
-  void Json(std::string_view key, const nlohmann::json& j);
-  size_t inner() const { return depth_ + 1; }
-  // Closes the object (after the last member).
-  void Close() {
-    if (members_ > 0) {
-      out_ += '\n';
-      out_.append(depth_, ' ');
-    }
-    out_ += '}';
-  }
-
- private:
-  std::string& out_;
-  size_t depth_;
-  size_t members_ = 0;
-};
-
-void ObjectWriter::Json(std::string_view key, const nlohmann::json& j) {
-  Member(key);
-  AppendNested(out_, j, depth_ + 1);
-}
-
+// `etmem plan --format json` is events (a program scaled 1,000 times has 296,000 tensors: an
+// nlohmann tree of them costs more than the planning): their text (report::JsonText, indent 1)
+// is the bytes of nlohmann's dump(1, ' ', false, replace) of the same tree, keys in sorted
+// order; their value is api::PlanJson. The small parts (validation, advisories, duplicate
+// constants) are DOMs.
 template <typename T>
-void Num(std::string& out, T v) {
-  fmt::format_to(std::back_inserter(out), "{}", v);
+void Number(JsonVisitor& v, T n) {
+  if constexpr (std::is_signed_v<T>)
+    v.Int(n);
+  else
+    v.Uint(n);
 }
 
 nlohmann::json ValidationJson(const plan::Validation& validation) {
@@ -290,71 +227,73 @@ nlohmann::json AdviceJson(const std::vector<plan::Advice>& advice) {
   return out;
 }
 
-// An array of `n` elements at `depth`, element i written by `each(out, i, depth + 1)`.
-template <typename F>
-void AppendArray(std::string& out, size_t n, size_t depth, F each) {
-  if (n == 0) {
-    out += "[]";
-    return;
-  }
-  out += '[';
-  for (size_t i = 0; i < n; ++i) {
-    if (i > 0) out += ',';
-    out += '\n';
-    out.append(depth + 1, ' ');
-    each(out, i, depth + 1);
-  }
-  out += '\n';
-  out.append(depth, ' ');
-  out += ']';
+void VisitTensor(JsonVisitor& v, const plan::PlannedTensor& t) {
+  v.BeginObject(10);
+  v.Key("bytes");
+  Number(v, t.bytes);
+  v.Key("first");
+  t.used ? Number(v, t.first) : v.Null();
+  v.Key("input");
+  v.Bool(t.input);
+  v.Key("last");
+  t.used ? Number(v, t.last) : v.Null();
+  v.Key("memory_id");
+  Number(v, t.memory_id);
+  v.Key("offset");
+  Number(v, t.offset);
+  v.Key("output");
+  v.Bool(t.output);
+  v.Key("state");
+  v.Bool(t.stateful);
+  v.Key("used");
+  v.Bool(t.used);
+  v.Key("value");
+  Number(v, t.value);
+  v.EndObject();
 }
 
-void AppendTensor(std::string& out, const plan::PlannedTensor& t, size_t depth) {
-  ObjectWriter o(out, depth);
-  o.Num("bytes", t.bytes);
-  o.NumOrNull("first", t.used, t.first);
-  o.Bool("input", t.input);
-  o.NumOrNull("last", t.used, t.last);
-  o.Num("memory_id", t.memory_id);
-  o.Num("offset", t.offset);
-  o.Bool("output", t.output);
-  o.Bool("state", t.stateful);
-  o.Bool("used", t.used);
-  o.Num("value", t.value);
-  o.Close();
-}
-
-void AppendBuffer(std::string& out, const MethodPlan& p, const plan::BufferBounds& b,
-                  uint64_t alignment, size_t depth) {
-  ObjectWriter o(out, depth);
-  o.Num("excess", b.excess());
-  o.Json("excess_percent", b.excess_percent());
+void VisitBuffer(JsonVisitor& v, const MethodPlan& p, const plan::BufferBounds& b,
+                 uint64_t alignment) {
+  v.BeginObject(7);
+  v.Key("excess");
+  Number(v, b.excess());
+  v.Key("excess_percent");
+  v.Double(b.excess_percent());
+  v.Key("live_bytes");
   const std::vector<uint64_t> live = plan::LiveBytes(p.lifetimes, b.memory_id, alignment);
-  AppendArray(o.Member("live_bytes"), live.size(), o.inner(),
-              [&](std::string& s, size_t i, size_t) { Num(s, live[i]); });
-  o.Num("lower_bound", b.lower_bound);
-  o.Num("memory_id", b.memory_id);
-  o.Num("peak_instruction", b.peak_instruction);
-  o.Num("planned", b.planned);
-  o.Close();
+  v.BeginArray(live.size());
+  for (uint64_t bytes : live) v.Uint(bytes);
+  v.EndArray();
+  v.Key("lower_bound");
+  Number(v, b.lower_bound);
+  v.Key("memory_id");
+  Number(v, b.memory_id);
+  v.Key("peak_instruction");
+  Number(v, b.peak_instruction);
+  v.Key("planned");
+  Number(v, b.planned);
+  v.EndObject();
 }
 
-void AppendMethod(std::string& out, const MethodPlan& p, uint64_t alignment, size_t depth) {
-  ObjectWriter o(out, depth);
-  o.Json("advisories", AdviceJson(p.advice));
-  AppendArray(o.Member("buffers"), p.bounds.size(), o.inner(),
-              [&](std::string& s, size_t i, size_t d) {
-                AppendBuffer(s, p, p.bounds[i], alignment, d);
-              });
-  o.Num("instructions", p.lifetimes.instructions);
-  o.Json("name", std::string(p.method->name));
-  // About 230 bytes a tensor: reserve once rather than grow a 30 MB string by doubling.
-  out.reserve(out.size() + p.lifetimes.tensors.size() * 256 +
-              p.bounds.size() * static_cast<size_t>(p.lifetimes.instructions) * 16);
-  AppendArray(o.Member("tensors"), p.lifetimes.tensors.size(), o.inner(),
-              [&](std::string& s, size_t i, size_t d) { AppendTensor(s, p.lifetimes.tensors[i], d); });
-  o.Json("validation", ValidationJson(p.validation));
-  o.Close();
+void VisitMethod(JsonVisitor& v, const MethodPlan& p, uint64_t alignment) {
+  v.BeginObject(6);
+  v.Key("advisories");
+  report::VisitDom(AdviceJson(p.advice), v);
+  v.Key("buffers");
+  v.BeginArray(p.bounds.size());
+  for (const plan::BufferBounds& b : p.bounds) VisitBuffer(v, p, b, alignment);
+  v.EndArray();
+  v.Key("instructions");
+  Number(v, p.lifetimes.instructions);
+  v.Key("name");
+  report::VisitString(std::string(p.method->name), false, v);
+  v.Key("tensors");
+  v.BeginArray(p.lifetimes.tensors.size());
+  for (const plan::PlannedTensor& t : p.lifetimes.tensors) VisitTensor(v, t);
+  v.EndArray();
+  v.Key("validation");
+  report::VisitDom(ValidationJson(p.validation), v);
+  v.EndObject();
 }
 
 // The first few readers (JSON lists them all).
@@ -476,10 +415,17 @@ std::string Html(const std::vector<MethodPlan>& plans, const report::Report& r,
   return report::RenderPlanHtml(page);
 }
 
-}  // namespace
+// What every format is written from: each method's plan (asked for) and the duplicate constants.
+struct Planned {
+  std::vector<plan::DuplicateConstants> duplicates;
+  std::vector<MethodPlan> plans;
+  bool sound() const {
+    return std::all_of(plans.begin(), plans.end(),
+                       [](const MethodPlan& p) { return p.validation.sound(); });
+  }
+};
 
-PlanResult Plan(const Program& program, const PlanOptions& args) {
-  const pte::ProgramView& view = program.impl().view;
+void CheckPlanOptions(const pte::ProgramView& view, const PlanOptions& args) {
   if (args.alignment == 0 || args.alignment > 4096 || (args.alignment & (args.alignment - 1)) != 0)
     throw api::Error(ErrorKind::kInvalidArgument, "--alignment " + std::to_string(args.alignment) +
                                                       ": must be a power of two up to 4096");
@@ -489,14 +435,12 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
   if (!args.method.empty() && !view.FindMethod(args.method))
     throw api::Error(ErrorKind::kInvalidArgument,
                      view.path + ": no method named '" + Printable(args.method) + "'");
-  std::optional<Report> rep;
-  if (args.format == PlanFormat::kHtml) {
-    Options model = args.model;
-    model.method = args.method;
-    rep = args.board ? Analyze(program, model, *args.board) : Analyze(program, model);
-  }
-  const std::vector<plan::DuplicateConstants> duplicates = plan::FindDuplicateConstants(view);
-  std::vector<MethodPlan> plans;
+}
+
+Planned PlanMethods(const pte::ProgramView& view, const PlanOptions& args) {
+  CheckPlanOptions(view, args);
+  Planned out;
+  out.duplicates = plan::FindDuplicateConstants(view);
   for (const pte::MethodView& m : view.methods) {
     if (!args.method.empty() && m.name != args.method) continue;
     auto l = plan::ComputeLifetimes(m);
@@ -505,35 +449,74 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
     p.validation = plan::Validate(p.lifetimes);
     p.bounds = plan::ComputeBounds(p.lifetimes, args.alignment);
     p.advice = plan::Advise(m, p.lifetimes, args.alignment);
-    plans.push_back(std::move(p));
+    out.plans.push_back(std::move(p));
   }
+  return out;
+}
+
+report::Verdict PlanVerdict(bool sound) {
+  return report::OutcomeVerdict(sound, "the planned memory's soundness",
+                                "a method's memory plan is not sound (see the validation)");
+}
+
+// `etmem plan --format json`'s events: its members in sorted order (the schema and the verdict,
+// docs/json.md, sort after "program").
+void VisitPlan(JsonVisitor& v, const pte::ProgramView& view, const Planned& planned,
+               uint64_t alignment) {
+  const nlohmann::json verdict = report::VerdictMembers(PlanVerdict(planned.sound()));
+  v.BeginObject(4 + verdict.size());
+  v.Key("alignment");
+  v.Uint(alignment);
+  v.Key("duplicate_constants");
+  report::VisitDom(DuplicatesJson(view, planned.duplicates), v);
+  v.Key("methods");
+  v.BeginArray(planned.plans.size());
+  for (const MethodPlan& p : planned.plans) VisitMethod(v, p, alignment);
+  v.EndArray();
+  v.Key("program");
+  report::VisitString(view.path, false, v);
+  for (const auto& [key, value] : verdict.items()) {
+    v.Key(key);
+    report::VisitDom(value, v);
+  }
+  v.EndObject();
+}
+
+}  // namespace
+
+JsonValue PlanJson(const Program& program, const PlanOptions& args) {
+  auto planned = std::make_shared<const Planned>(PlanMethods(program.impl().view, args));
+  if (args.board)
+    throw api::Error(ErrorKind::kInvalidArgument, "--board: only with --format text or html");
+  const uint64_t alignment = args.alignment;
+  return MakeJsonValue([program, planned, alignment](JsonVisitor& v) {
+    VisitPlan(v, program.impl().view, *planned, alignment);
+  });
+}
+
+PlanResult Plan(const Program& program, const PlanOptions& args) {
+  const pte::ProgramView& view = program.impl().view;
+  CheckPlanOptions(view, args);
+  std::optional<Report> rep;
+  if (args.format == PlanFormat::kHtml) {
+    Options model = args.model;
+    model.method = args.method;
+    rep = args.board ? Analyze(program, model, *args.board) : Analyze(program, model);
+  }
+  const Planned planned = PlanMethods(view, args);
+  if (args.board && args.format == PlanFormat::kJson)
+    throw api::Error(ErrorKind::kInvalidArgument, "--board: only with --format text or html");
+  const std::vector<MethodPlan>& plans = planned.plans;
+  const std::vector<plan::DuplicateConstants>& duplicates = planned.duplicates;
   std::ostringstream out;
-  std::optional<std::string> json_output;  // written directly, not through `out`
+  std::optional<std::string> json_output;  // the events' text, not through `out`
   if (args.format == PlanFormat::kHtml) {
     std::vector<std::string> notes;
     for (const plan::DuplicateConstants& g : duplicates) notes.push_back(DuplicateLine(view, g));
     out << Html(plans, Internal(*rep), args, view.path, notes);
   } else if (args.format == PlanFormat::kJson) {
-    std::string json;
-    ObjectWriter o(json, 0);
-    o.Num("alignment", args.alignment);
-    o.Json("duplicate_constants", DuplicatesJson(view, duplicates));
-    AppendArray(o.Member("methods"), plans.size(), o.inner(),
-                [&](std::string& s, size_t i, size_t d) {
-                  AppendMethod(s, plans[i], args.alignment, d);
-                });
-    o.Json("program", view.path);
-    // The schema and the verdict (docs/json.md); their keys sort after "program", as nlohmann's
-    // sorted dump of the whole object placed them.
-    bool sound = true;
-    for (const MethodPlan& p : plans) sound = sound && p.validation.sound();
-    const nlohmann::json verdict = report::VerdictMembers(report::OutcomeVerdict(
-        sound, "the planned memory's soundness",
-        "a method's memory plan is not sound (see the validation)"));
-    for (const auto& [key, value] : verdict.items()) o.Json(key, value);
-    o.Close();
-    json += '\n';
-    json_output = std::move(json);
+    json_output = report::JsonText(
+        [&](JsonVisitor& v) { VisitPlan(v, view, planned, args.alignment); }, 1);
   } else {
     for (const MethodPlan& p : plans) PrintText(out, p, args);
     PrintDuplicates(out, view, duplicates);
@@ -541,8 +524,6 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
   std::string output = json_output ? std::move(*json_output) : out.str();
   if (args.board) {
     // After the plan (the HTML page: before </body>), the placement region by region.
-    if (args.format == PlanFormat::kJson)
-      throw api::Error(ErrorKind::kInvalidArgument, "--board: only with --format text or html");
     Options model = args.model;
     model.method = args.method;
     const BoardFit fit = Fit(Analyze(program, model, *args.board), *args.board, args.method);
@@ -556,21 +537,8 @@ PlanResult Plan(const Program& program, const PlanOptions& args) {
       output += FitRegionsText(fit.impl().fit);
     }
   }
-  PlanResult result{std::move(output), true};
-  for (const MethodPlan& p : plans) result.sound = result.sound && p.validation.sound();
-  return result;
+  return PlanResult{std::move(output), planned.sound()};
 }
-
-}  // namespace etmem::api
-
-namespace etmem::api {
-
-namespace {
-report::Verdict PlanVerdict(bool sound) {
-  return report::OutcomeVerdict(sound, "the planned memory's soundness",
-                                "a method's memory plan is not sound (see the validation)");
-}
-}  // namespace
 
 Verdict Judge(const PlanResult& plan) { return ToApi(PlanVerdict(plan.sound)); }
 

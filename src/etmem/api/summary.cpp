@@ -1,6 +1,7 @@
-// Owns: api::Summary, `etmem summary`'s model (report::ProgramSummary) filled from the report
-// and the planned-memory stage (re-planned sizes, advisories, duplicate constants; the run-time
-// temp allocator is the report's own), rendered by report/. Not: the text (report/summary_report.cpp).
+// Owns: api::Summary and api::SummaryJson, `etmem summary`'s model (report::ProgramSummary)
+// filled from the report and the planned-memory stage (re-planned sizes, advisories, duplicate
+// constants; the run-time temp allocator is the report's own), rendered by report/ or given as
+// a value. Not: the text (report/summary_report.cpp).
 #include "etmem/api/internal.h"
 #include "etmem/plan/advise.h"
 #include "etmem/plan/duplicate_constants.h"
@@ -35,12 +36,9 @@ report::MethodSummaryFigures Figures(const pte::ProgramView& p, const report::Me
   return f;
 }
 
-}  // namespace
 
-std::string Summary(const Report& report, Format format) {
-  if (format == Format::kCsv || format == Format::kMarkdown)
-    throw Error(ErrorKind::kInvalidArgument,
-                "etmem summary renders text or JSON, not CSV or Markdown");
+// The summary's values (report::ProgramSummary), which its text and JSON are written from.
+report::ProgramSummary BuildSummary(const Report& report) {
   const report::Report& r = Internal(report);
   const pte::ProgramView& program = *r.program;
   report::ProgramSummary s;
@@ -55,7 +53,22 @@ std::string Summary(const Report& report, Format format) {
       throw Error(ErrorKind::kUnsupported, RefusalLine(r, m));
     s.methods.push_back(Figures(program, m));
   }
+  return s;
+}
+
+}  // namespace
+
+std::string Summary(const Report& report, Format format) {
+  if (format == Format::kCsv || format == Format::kMarkdown)
+    throw Error(ErrorKind::kInvalidArgument,
+                "etmem summary renders text or JSON, not CSV or Markdown");
+  const report::ProgramSummary s = BuildSummary(report);
   return format == Format::kJson ? report::SummaryToJson(s) : report::SummaryToText(s);
+}
+
+JsonValue SummaryJson(const Report& report) {
+  auto dom = std::make_shared<const nlohmann::ordered_json>(report::SummaryDom(BuildSummary(report)));
+  return MakeJsonValue([dom](JsonVisitor& v) { report::VisitDom(*dom, v); });
 }
 
 }  // namespace etmem::api

@@ -1,8 +1,9 @@
-// Owns: the public header's firmware entry points (api::CheckFirmware, api::Render of a
-// FirmwareReport): the image read from a path or bytes, checked by firmware::CheckFirmware and
-// rendered by report/firmware_report.h. They live in the firmware stage, which runs on the API's
+// Owns: the public header's firmware entry points (api::CheckFirmware, api::Render and
+// api::ToJsonValue of a FirmwareReport): the image read from a path or bytes, checked by
+// firmware::CheckFirmware and rendered by report/firmware_report.h. They live in the firmware stage, which runs on the API's
 // model, and ship in libetmem.a with it.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "etmem/etmem.h"
@@ -32,6 +33,11 @@ std::string Render(const FirmwareReport& report, Format format) {
       throw Error(ErrorKind::kInvalidArgument,
                   "etmem firmware renders text or JSON, not CSV or Markdown");
   }
+}
+
+JsonValue ToJsonValue(const FirmwareReport& report) {
+  auto dom = std::make_shared<const nlohmann::json>(report::FirmwareDom(report));
+  return MakeJsonValue([dom](JsonVisitor& v) { report::VisitDom(*dom, v); });
 }
 
 }  // namespace etmem::api

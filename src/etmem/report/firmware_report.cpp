@@ -232,7 +232,7 @@ Verdict JudgeFirmware(const FirmwareReport& r) {
   return v;
 }
 
-std::string RenderFirmwareJson(const FirmwareReport& r) {
+nlohmann::json FirmwareDom(const FirmwareReport& r) {
   using nlohmann::json;
   json j;
   j["image"] = r.image;
@@ -360,9 +360,13 @@ std::string RenderFirmwareJson(const FirmwareReport& r) {
   j["notes"] = r.notes;
   j["fits"] = r.fits();
   j.update(VerdictMembers(JudgeFirmware(r)));
+  return j;
+}
+
+std::string RenderFirmwareJson(const FirmwareReport& r) {
   // Bytes quoted from the image (symbol and section names) may be anything: replace what is not
   // UTF-8 rather than throw.
-  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return FirmwareDom(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace etmem::report

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "etmem/etmem.h"
 #include "etmem/report/verdict.h"
 
@@ -29,5 +31,6 @@ Verdict JudgeFirmware(const FirmwareReport& r);
 
 std::string RenderFirmwareText(const FirmwareReport& r);
 std::string RenderFirmwareJson(const FirmwareReport& r);  // one JSON object, with a final newline
+nlohmann::json FirmwareDom(const FirmwareReport& r);      // the same as a DOM (api::ToJsonValue)
 
 }  // namespace etmem::report

@@ -320,6 +320,8 @@ json HeaderWithRunner(const Report& r) {
   return out;
 }
 
+}  // namespace
+
 // `s` as the text holds it: unchanged when ASCII; else with the dump's replacements of invalid
 // UTF-8 (names come from the file).
 void VisitString(const std::string& s, bool key, api::JsonVisitor& v) {
@@ -332,27 +334,30 @@ void VisitString(const std::string& s, bool key, api::JsonVisitor& v) {
   key ? v.Key(text) : v.String(text);
 }
 
-// A small part of the report (header, summary, a pool's totals) from its DOM: members in the
-// sorted DOM's order, which is its text's.
-void VisitDom(const json& j, api::JsonVisitor& v) {
-  using Type = json::value_t;
+// A DOM's members in its own order (sorted for json, as inserted for ordered_json), which is
+// its text's.
+template <typename Json>
+void VisitDom(const Json& j, api::JsonVisitor& v) {
+  using Type = typename Json::value_t;
   switch (j.type()) {
     case Type::null:
     case Type::discarded:
-    case Type::binary: v.Null(); return;  // binary: never in a report
-    case Type::boolean: v.Bool(j.get<bool>()); return;
-    case Type::number_integer: v.Int(j.get<int64_t>()); return;
-    case Type::number_unsigned: v.Uint(j.get<uint64_t>()); return;
-    case Type::number_float: v.Double(j.get<double>()); return;
-    case Type::string: VisitString(j.get_ref<const std::string&>(), false, v); return;
+    case Type::binary: v.Null(); return;  // binary: never in a result
+    case Type::boolean: v.Bool(j.template get<bool>()); return;
+    case Type::number_integer: v.Int(j.template get<int64_t>()); return;
+    case Type::number_unsigned: v.Uint(j.template get<uint64_t>()); return;
+    case Type::number_float: v.Double(j.template get<double>()); return;
+    case Type::string:
+      VisitString(j.template get_ref<const std::string&>(), false, v);
+      return;
     case Type::array:
       v.BeginArray(j.size());
-      for (const json& e : j) VisitDom(e, v);
+      for (const Json& e : j) VisitDom(e, v);
       v.EndArray();
       return;
     case Type::object:
       v.BeginObject(j.size());
-      for (const auto& [key, e] : j.get_ref<const json::object_t&>()) {
+      for (const auto& [key, e] : j.template get_ref<const typename Json::object_t&>()) {
         VisitString(key, true, v);
         VisitDom(e, v);
       }
@@ -360,6 +365,10 @@ void VisitDom(const json& j, api::JsonVisitor& v) {
       return;
   }
 }
+template void VisitDom(const nlohmann::json&, api::JsonVisitor&);
+template void VisitDom(const nlohmann::ordered_json&, api::JsonVisitor&);
+
+namespace {
 
 // The members of `object` (a DOM object) without its braces.
 void VisitMembers(const json& object, api::JsonVisitor& v) {
@@ -465,12 +474,13 @@ void VisitJson(const Report& r, api::JsonVisitor& v) {
 
 namespace {
 
-// Compact JSON text from the events, byte for byte what nlohmann's dump(-1) writes (strings as
-// it escapes them, ensure_ascii off; the events' strings are valid UTF-8 already), written to
-// `out` in blocks: a large program has millions of allocation rows, never held at once.
+// JSON text from the events, byte for byte what nlohmann's dump(indent) writes (strings as it
+// escapes them, ensure_ascii off; the events' strings are valid UTF-8 already): compact for
+// indent -1, else each member and element on its own line; written to `out` in blocks: a large
+// program has millions of allocation rows, never held at once.
 class TextWriter final : public api::JsonVisitor {
  public:
-  explicit TextWriter(std::ostream& out) : out_(out) {}
+  TextWriter(std::ostream& out, int indent) : out_(out), indent_(indent) {}
   ~TextWriter() override { out_ << buf_; }
 
   void Null() override { Scalar("null"); }
@@ -494,13 +504,14 @@ class TextWriter final : public api::JsonVisitor {
   void Key(std::string_view key) override {
     Separate();
     Quote(key);
-    buf_ += ':';
+    buf_ += indent_ < 0 ? ":" : ": ";
     after_key_ = true;
   }
   void EndObject() override { Close('}'); }
 
  private:
-  // A comma before every value but the first of its array or object, and none after a key.
+  // A comma before every value but the first of its array or object, and none after a key;
+  // indented, a new line at its depth.
   void Separate() {
     if (after_key_) {
       after_key_ = false;
@@ -509,7 +520,13 @@ class TextWriter final : public api::JsonVisitor {
     if (!first_.empty()) {
       if (!first_.back()) buf_ += ',';
       first_.back() = false;
+      NewLine(first_.size());
     }
+  }
+  void NewLine(size_t depth) {
+    if (indent_ < 0) return;
+    buf_ += '\n';
+    buf_.append(depth * static_cast<size_t>(indent_), ' ');
   }
   void Scalar(std::string_view text) {
     Separate();
@@ -521,8 +538,10 @@ class TextWriter final : public api::JsonVisitor {
     first_.push_back(true);
   }
   void Close(char c) {
-    buf_ += c;
+    const bool empty = first_.back();
     first_.pop_back();
+    if (!empty) NewLine(first_.size());
+    buf_ += c;
     if (buf_.size() > (1 << 16)) {
       out_ << buf_;
       buf_.clear();
@@ -542,6 +561,7 @@ class TextWriter final : public api::JsonVisitor {
   }
 
   std::ostream& out_;
+  int indent_;
   std::string buf_;
   std::vector<bool> first_;  // per open array or object: no value written yet
   bool after_key_ = false;
@@ -551,8 +571,20 @@ class TextWriter final : public api::JsonVisitor {
 
 nlohmann::json HeaderJson(const Report& r) { return HeaderWithRunner(r); }
 
+void WriteJsonText(std::ostream& out, const JsonEvents& events, int indent) {
+  TextWriter writer(out, indent);
+  events(writer);
+}
+
+std::string JsonText(const JsonEvents& events, int indent) {
+  std::ostringstream out;
+  WriteJsonText(out, events, indent);
+  out << "\n";
+  return out.str();
+}
+
 void WriteJson(std::ostream& out, const Report& r) {
-  TextWriter writer(out);
+  TextWriter writer(out, -1);
   VisitJson(r, writer);
 }
 
@@ -573,7 +605,7 @@ void VisitJsonResults(std::span<const Report* const> reports, api::JsonVisitor& 
 }
 
 void WriteJsonResults(std::ostream& out, std::span<const Report* const> reports) {
-  TextWriter writer(out);
+  TextWriter writer(out, -1);
   VisitJsonResults(reports, writer);
 }
 

@@ -2,8 +2,10 @@
 // outside checks rely on it): see the core issue, "Command line and JSON".
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <span>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +14,19 @@
 #include "etmem/report/verdict.h"
 
 namespace etmem::report {
+
+// A result's JSON as events (what a JsonVisitor is shown): one walk serves its text (JsonText)
+// and the public API's JsonValue (the Python module's dicts), so no caller parses text.
+using JsonEvents = std::function<void(api::JsonVisitor&)>;
+// The events' text, byte for byte nlohmann's dump(indent) of the same tree (-1: compact), and
+// JsonText with a final newline.
+void WriteJsonText(std::ostream& out, const JsonEvents& events, int indent);
+std::string JsonText(const JsonEvents& events, int indent);
+// A DOM as events, members in its own order (sorted for json, as inserted for ordered_json);
+// strings as the text holds them (invalid UTF-8 replaced as the dump replaces it).
+template <typename Json>
+void VisitDom(const Json& j, api::JsonVisitor& visitor);
+void VisitString(const std::string& s, bool key, api::JsonVisitor& visitor);
 
 // The version of every verb's JSON shape (docs/json.md): the top-level "schema" member.
 constexpr int kJsonSchema = api::kJsonSchema;

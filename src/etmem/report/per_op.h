@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "etmem/base/result.h"
+#include "etmem/etmem.h"
 #include "etmem/pte/program_view.h"
 #include "etmem/report/report.h"
 #include "etmem/runtime/release.h"
@@ -134,6 +135,9 @@ std::string PerOpText(const Report& report, const std::vector<PerOpTable>& table
 std::string PerOpCsv(const std::vector<PerOpTable>& tables);
 std::string PerOpMarkdown(const Report& report, const std::vector<PerOpTable>& tables);
 std::string PerOpJson(const Report& report, const std::vector<PerOpTable>& tables);
+// The JSON's events (PerOpJson is their text; api::PerOpJson their value).
+void VisitPerOpJson(const Report& report, const std::vector<PerOpTable>& tables,
+                    api::JsonVisitor& visitor);
 
 // "kernel call", "delegate call", "jump", "move", "free" ("none" for an empty instruction).
 const char* PerOpKindName(pte::InstructionKind kind);

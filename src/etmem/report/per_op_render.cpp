@@ -224,53 +224,74 @@ std::string PerOpMarkdown(const Report& report, const std::vector<PerOpTable>& t
   return out;
 }
 
-std::string PerOpJson(const Report& report, const std::vector<PerOpTable>& tables) {
-  // The rows are written directly (a DOM of a large method's rows costs ten times the
-  // analysis); the rest through nlohmann, in the same compact form.
+void VisitPerOpJson(const Report& report, const std::vector<PerOpTable>& tables,
+                    api::JsonVisitor& v) {
+  // The rows are events of their own (a DOM of a large method's rows costs ten times the
+  // analysis); the rest through nlohmann DOMs, members in their text's order.
   using ojson = nlohmann::ordered_json;
-  auto dump = [](const auto& j) {
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  };
-  auto by_id = [](const std::vector<PerOpBytes>& v) {
+  auto by_id = [](const std::vector<PerOpBytes>& bytes) {
     ojson a = ojson::array();
-    for (const PerOpBytes& b : v) a.push_back({{"memory_id", b.memory_id}, {"bytes", b.bytes}});
+    for (const PerOpBytes& b : bytes) a.push_back({{"memory_id", b.memory_id}, {"bytes", b.bytes}});
     return a;
   };
-  auto string_or_null = [&](const std::string& s) {
-    return s.empty() ? std::string("null") : dump(ojson(s));
-  };
-  std::string out = "{";
+  auto string_or_null = [&](const std::string& s) { s.empty() ? v.Null() : VisitString(s, false, v); };
   const nlohmann::json verdict = ReportVerdictMembers(report);
-  for (const char* key : {"schema", "verdict", "verdict_detail", "default_release"})
-    if (verdict.contains(key)) out += fmt::format("\"{}\":{},", key, dump(verdict.at(key)));
-  out += "\"analysis\":" + dump(HeaderJson(report)) + ",\"per_op\":[";
-  for (size_t ti = 0; ti < tables.size(); ++ti) {
-    const PerOpTable& t = tables[ti];
-    out += fmt::format("{}{{\"method\":{},\"sorted_by\":\"{}\",\"refusal\":{},\"rows\":[",
-                       ti ? "," : "", dump(ojson(t.method)), PerOpColumnName(t.sorted_by),
-                       t.refusal ? dump(ojson(*t.refusal)) : std::string("null"));
-    // Operator and library names repeat: each escaped once.
-    std::unordered_map<std::string, std::string> escaped;
-    auto esc = [&](const std::string& s) -> const std::string& {
-      auto [it, fresh] = escaped.try_emplace(s);
-      if (fresh) it->second = string_or_null(s);
-      return it->second;
-    };
-    for (size_t ri = 0; ri < t.rows.size(); ++ri) {
-      const PerOpRow& r = t.rows[ri];
-      fmt::format_to(std::back_inserter(out),
-                     "{}{{\"index\":{},\"chain\":{},\"chain_instruction\":{},\"kind\":\"{}\","
-                     "\"operator\":{},\"library\":{},\"live_planned_bytes\":{},",
-                     ri ? "," : "", r.index, r.chain, r.chain_instruction, PerOpKindName(r.kind),
-                     esc(r.op), esc(r.library), r.live_bytes);
-      if (!r.live_by_memory_id.empty())
-        out += "\"live_planned_by_memory_id\":" + dump(by_id(r.live_by_memory_id)) + ",";
-      fmt::format_to(std::back_inserter(out),
-                     "\"temp_bytes\":{},\"temp_unknown\":{},\"constant_bytes\":{},"
-                     "\"constants\":{},\"stack_bytes\":{}}}",
-                     r.temp_bytes, esc(r.temp_unknown), r.constant_bytes, r.constants,
-                     r.stack_bytes ? std::to_string(*r.stack_bytes) : std::string("null"));
+  const char* const kVerdictKeys[] = {"schema", "verdict", "verdict_detail", "default_release"};
+  size_t members = 2;
+  for (const char* key : kVerdictKeys) members += verdict.contains(key);
+  v.BeginObject(members);
+  for (const char* key : kVerdictKeys) {
+    if (!verdict.contains(key)) continue;
+    v.Key(key);
+    VisitDom(verdict.at(key), v);
+  }
+  v.Key("analysis");
+  VisitDom(HeaderJson(report), v);
+  v.Key("per_op");
+  v.BeginArray(tables.size());
+  for (const PerOpTable& t : tables) {
+    v.BeginObject(6);
+    v.Key("method");
+    VisitString(t.method, false, v);
+    v.Key("sorted_by");
+    v.String(PerOpColumnName(t.sorted_by));
+    v.Key("refusal");
+    t.refusal ? VisitString(*t.refusal, false, v) : v.Null();
+    v.Key("rows");
+    v.BeginArray(t.rows.size());
+    for (const PerOpRow& r : t.rows) {
+      v.BeginObject(r.live_by_memory_id.empty() ? 12 : 13);
+      v.Key("index");
+      v.Uint(r.index);
+      v.Key("chain");
+      v.Uint(r.chain);
+      v.Key("chain_instruction");
+      v.Uint(r.chain_instruction);
+      v.Key("kind");
+      v.String(PerOpKindName(r.kind));
+      v.Key("operator");
+      string_or_null(r.op);
+      v.Key("library");
+      string_or_null(r.library);
+      v.Key("live_planned_bytes");
+      v.Uint(r.live_bytes);
+      if (!r.live_by_memory_id.empty()) {
+        v.Key("live_planned_by_memory_id");
+        VisitDom(by_id(r.live_by_memory_id), v);
+      }
+      v.Key("temp_bytes");
+      v.Uint(r.temp_bytes);
+      v.Key("temp_unknown");
+      string_or_null(r.temp_unknown);
+      v.Key("constant_bytes");
+      v.Uint(r.constant_bytes);
+      v.Key("constants");
+      v.Uint(r.constants);
+      v.Key("stack_bytes");
+      r.stack_bytes ? v.Uint(*r.stack_bytes) : v.Null();
+      v.EndObject();
     }
+    v.EndArray();
     const PerOpTotals& s = t.totals;
     ojson tot;
     tot["peak_live_planned_bytes"] = s.peak_live_bytes;
@@ -289,9 +310,18 @@ std::string PerOpJson(const Report& report, const std::vector<PerOpTable>& table
     tot["method_constants"] = s.method_constants;
     tot["stack_bytes"] = s.stack_bytes ? ojson(*s.stack_bytes) : ojson();
     tot["stack_source"] = s.stack_source.empty() ? ojson() : ojson(s.stack_source);
-    out += "],\"totals\":" + dump(tot) + ",\"notes\":" + dump(ojson(t.notes)) + "}";
+    v.Key("totals");
+    VisitDom(tot, v);
+    v.Key("notes");
+    VisitDom(ojson(t.notes), v);
+    v.EndObject();
   }
-  return out + "]}\n";
+  v.EndArray();
+  v.EndObject();
+}
+
+std::string PerOpJson(const Report& report, const std::vector<PerOpTable>& tables) {
+  return JsonText([&](api::JsonVisitor& v) { VisitPerOpJson(report, tables, v); }, -1);
 }
 
 }  // namespace etmem::report

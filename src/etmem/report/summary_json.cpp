@@ -1,4 +1,4 @@
-// Owns: SummaryToJson, `etmem summary --format json` (see summary_report.h): the values the
+// Owns: SummaryDom and SummaryToJson, `etmem summary --format json` (see summary_report.h): the values the
 // summary's text is written from, with analyze's own members where they are the same thing.
 #include <nlohmann/json.hpp>
 
@@ -75,7 +75,7 @@ ordered_json Method(const MethodSummaryFigures& f) {
 
 }  // namespace
 
-std::string SummaryToJson(const ProgramSummary& s) {
+nlohmann::ordered_json SummaryDom(const ProgramSummary& s) {
   ordered_json j;
   const nlohmann::json verdict = ReportVerdictMembers(*s.report);
   for (const char* key : {"schema", "verdict", "verdict_detail", "default_release"})
@@ -86,7 +86,11 @@ std::string SummaryToJson(const ProgramSummary& s) {
                         {"ram_note", s.duplicate_ram_note}};
   j["methods"] = ordered_json::array();
   for (const MethodSummaryFigures& m : s.methods) j["methods"].push_back(Method(m));
-  return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  return j;
+}
+
+std::string SummaryToJson(const ProgramSummary& s) {
+  return SummaryDom(s).dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace etmem::report

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "etmem/report/report.h"
 
 namespace etmem::report {
@@ -70,6 +72,8 @@ std::string SummaryToText(const ProgramSummary& s);
 // unknown, temp_allocator (as analyze's), biggest_cost {item, bytes, text}, replan
 // {planned_bytes, replanned_bytes, saving_bytes, buffers [{memory_id, before, after}]},
 // advisories [...], advised_bytes}]: the values the text is written from.
+// As a DOM (the public API's JsonValue walks it), and its text.
+nlohmann::ordered_json SummaryDom(const ProgramSummary& s);
 std::string SummaryToJson(const ProgramSummary& s);
 
 }  // namespace etmem::report
