@@ -340,5 +340,61 @@ TEST(JsonValue, IsTheJsonTextMemberForMember) {
   EXPECT_THROW((void)api::ToJsonValue(std::span<const api::Report>(&bare, 1)), api::Error);
 }
 
+// Every other verb whose JSON Python returns gives it as a value too (summary, plan, the
+// per-op table; the firmware report's is tested with its image in firmware_test.cpp): the value
+// is the text member for member, in the text's layout.
+TEST(JsonValue, SummaryPlanAndPerOpAreTheirJsonTexts) {
+  std::vector<api::Program> programs;
+  for (const testing::NamedScenario& s : testing::NamedScenarios()) {
+    const std::vector<uint8_t> bytes = s.make().Build();
+    programs.push_back(api::Program::FromBytes(bytes.data(), bytes.size(), s.name));
+  }
+  const std::vector<uint8_t> cnn = testing::MotivatingCnn().Build();
+  programs.push_back(api::Program::FromBytes(cnn.data(), cnn.size(), "caf\xe9 \xff.pte"));
+  size_t compared = 0;
+  for (const api::Program& program : programs) {
+    SCOPED_TRACE(program.name());
+    api::PlanOptions plan;
+    plan.format = api::PlanFormat::kJson;
+    try {
+      const std::string text = api::Plan(program, plan).output;
+      Rebuild rebuilt;
+      api::PlanJson(program, plan).Visit(rebuilt);
+      EXPECT_EQ(rebuilt.result.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n",
+                text);
+      ++compared;
+    } catch (const api::Error&) {
+      EXPECT_THROW((void)api::PlanJson(program, plan), api::Error);  // the same refusal
+    }
+    std::optional<api::Report> report;
+    try {
+      report = api::Analyze(program, api::Options{.runtime = "1.4.1"});
+    } catch (const api::Error&) {
+      continue;
+    }
+    for (const char* sort : {"index", "temp"}) {
+      Rebuild rebuilt;
+      api::PerOpJson(*report, sort).Visit(rebuilt);
+      EXPECT_EQ(AsRendered(rebuilt.result), api::RenderPerOp(*report, api::Format::kJson, sort));
+      ++compared;
+    }
+    try {
+      const std::string text = api::Summary(*report, api::Format::kJson);
+      Rebuild rebuilt;
+      api::SummaryJson(*report).Visit(rebuilt);
+      EXPECT_EQ(rebuilt.result.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n",
+                text);
+      ++compared;
+    } catch (const api::Error&) {
+      EXPECT_THROW((void)api::SummaryJson(*report), api::Error);  // a refused method
+    }
+  }
+  EXPECT_GT(compared, programs.size() * 2);
+  // A board goes with the text or HTML plan only, value or text.
+  api::PlanOptions on_board;
+  on_board.board = api::Boards().front();
+  EXPECT_THROW((void)api::PlanJson(programs.back(), on_board), api::Error);
+}
+
 }  // namespace cli_input_test
 }  // namespace etmem::test

@@ -119,22 +119,28 @@ TEST(OptionSchema, TheCommandLineHelpIsTheSchemas) {
   }
 }
 
-// The Python module's keywords and stubs name every field of the schema, and neither it nor
-// the page types a release as a default.
+// The Python module binds the options through the schema (its extension's MakeOptions and the
+// package's _model set no member by hand), its stubs name every field of the schema, and neither
+// it nor the page types a release as a default.
 TEST(OptionSchema, PythonAndThePageTakeEveryOption) {
   const std::string py = ReadFile(fs::path(ETMEM_SOURCE_DIR) / "python/etmem/__init__.py");
   const std::string pyi = ReadFile(fs::path(ETMEM_SOURCE_DIR) / "python/etmem/__init__.pyi");
+  const std::string module = ReadFile(fs::path(ETMEM_SOURCE_DIR) / "python/src/etmem_module.cpp");
   const size_t model = py.find("def _model(");
   ASSERT_NE(model, std::string::npos);
-  const std::string params = py.substr(model, py.find("):", model) - model);
+  const std::string body = py.substr(model, py.find("\n\n\n", model) - model);
+  EXPECT_NE(body.find("_SCHEMA"), std::string::npos) << "_model does not read the schema";
+  const size_t make = module.find("api::Options MakeOptions(");
+  ASSERT_NE(make, std::string::npos);
+  const std::string binding = module.substr(make, module.find("\n}\n", make) - make);
+  EXPECT_NE(binding.find("api::OptionSchema()"), std::string::npos);
   const size_t analyze = pyi.find("def analyze(");
   ASSERT_NE(analyze, std::string::npos);
   const std::string stub = pyi.substr(analyze, pyi.find(") ->", analyze) - analyze);
   for (const api::OptionSpec& s : api::OptionSchema()) {
-    EXPECT_NE(params.find(s.field), std::string::npos) << "_model lacks " << s.field;
+    EXPECT_EQ(body.find(s.field), std::string::npos) << "_model names " << s.field;
+    EXPECT_EQ(binding.find("o." + s.field + " ="), std::string::npos) << "MakeOptions binds " << s.field;
     EXPECT_NE(stub.find("    " + s.field + ":"), std::string::npos) << "analyze's stub lacks " << s.field;
-    if (!s.default_value.empty())
-      EXPECT_NE(stub.find(s.field + ": "), std::string::npos);
   }
   // No signature types a release as its default (the schema's default is the CLI's: none).
   const std::regex typed_release(R"(runtime(: [A-Za-z\[\]]+)? ?= ?"[0-9])");
@@ -152,10 +158,10 @@ TEST(OptionSchema, PythonAndThePageTakeEveryOption) {
   const std::string wasm = ReadFile(fs::path(ETMEM_SOURCE_DIR) / "web/etmem_wasm.cpp");
   const size_t from = wasm.find("api::Options OptionsFrom(");
   ASSERT_NE(from, std::string::npos);
-  const std::string body = wasm.substr(from, wasm.find("\n}\n", from) - from);
-  EXPECT_NE(body.find("api::OptionSchema()"), std::string::npos);
+  const std::string page = wasm.substr(from, wasm.find("\n}\n", from) - from);
+  EXPECT_NE(page.find("api::OptionSchema()"), std::string::npos);
   for (const api::OptionSpec& s : api::OptionSchema())
-    EXPECT_EQ(body.find("o." + s.field + " ="), std::string::npos) << "OptionsFrom binds " << s.field;
+    EXPECT_EQ(page.find("o." + s.field + " ="), std::string::npos) << "OptionsFrom binds " << s.field;
   const std::string app = ReadFile(fs::path(ETMEM_SOURCE_DIR) / "web/app.js");
   EXPECT_NE(app.find("o.kernels"), std::string::npos) << "the page takes no --kernels";
 }

@@ -177,18 +177,33 @@ def _texts(name, value):
     return out
 
 
-def _model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
-           temp_pool=None, kernels=None):
-    # runtime None: the command line's default (no --runtime: the newest modelled release, the
-    # other releases judged too where a pool is judged; api::OptionSchema says so).
-    return dict(runtime=_text("runtime", runtime, optional=True) or "", target=_text("target", target, path=True),
-                pool_align=_size("pool_align", pool_align, 2**32 - 1),
-                temp=_text("temp", temp), pool=_size("pool", pool),
-                external_data=_external_data(external_data),
-                backends=_texts("backends", backends),
-                runner=_text("runner", runner, optional=True, path=True),
-                method=_text("method", method, optional=True),
-                temp_pool=_size("temp_pool", temp_pool), kernels=_texts("kernels", kernels))
+# The options that take a file's path (os.PathLike too).
+_PATH_OPTIONS = ("target", "runner")
+_SCHEMA = {spec["field"]: spec for spec in _etmem.option_schema()}
+
+
+def _option(field, value, optional):
+    """One model keyword checked by its kind in the options schema (api::OptionSchema)."""
+    spec = _SCHEMA[field]
+    kind = spec["kind"]
+    if kind in ("bytes", "alignment"):
+        return _size(field, value, spec["max"])
+    if kind == "list":
+        return _texts(field, value)
+    if kind == "flag":
+        return _external_data(value)
+    # A text or choice: None is the default only where the schema's default is none.
+    return _text(field, value, optional=optional or not spec["default"],
+                 path=field in _PATH_OPTIONS)
+
+
+def _model(keywords, without=(), optional=()):
+    """The model options among a function's keywords (its ``locals()``): every field of the
+    options schema it takes, checked, as the extension's keywords (it binds them through the same
+    schema). ``without``: keywords of the function's own that share a field's name; ``optional``:
+    fields whose None means the default here."""
+    return {field: _option(field, keywords[field], field in optional)
+            for field in _SCHEMA if field in keywords and field not in without}
 
 
 def analyze(program, runtime=None, target="cortex-m", pool_align=None, temp="runner", pool=None,
@@ -203,8 +218,7 @@ def analyze(program, runtime=None, target="cortex-m", pool_align=None, temp="run
     """
     # The extension builds the dict from the report's value itself: no JSON text is made or read.
     return _etmem.analyze(
-        _program(program), **_model(runtime, target, pool_align, temp, pool, external_data,
-                                    backends, runner, method, temp_pool, kernels))
+        _program(program), **_model(locals()))
 
 
 def report(program, format="text", runtime=None, target="cortex-m", pool_align=None,
@@ -213,8 +227,7 @@ def report(program, format="text", runtime=None, target="cortex-m", pool_align=N
     """``etmem analyze PROGRAM --format text|csv|md [--allocations]``: what it prints, as str."""
     return _etmem.analyze_text(
         _program(program), format=format, allocations=allocations,
-        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
-                 temp_pool, kernels))
+        **_model(locals()))
 
 
 def per_op(program, sort="index", format="json", runtime=None, target="cortex-m",
@@ -233,8 +246,7 @@ def per_op(program, sort="index", format="json", runtime=None, target="cortex-m"
     # "json": the extension builds the dict from the library's value: no JSON text is made or read.
     return _etmem.per_op(
         _program(program), format=format, sort=_text("sort", sort),
-        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
-                 temp_pool, kernels))
+        **_model(locals()))
 
 
 def summary(program, format="json", runtime=None, target="cortex-m", pool_align=None,
@@ -245,8 +257,7 @@ def summary(program, format="json", runtime=None, target="cortex-m", pool_align=
     save, the biggest single cost); a dict for "json", what the command prints for "text"."""
     return _etmem.summary(
         _program(program), format=format,
-        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
-                 temp_pool, kernels))
+        **_model(locals()))
 
 
 def _budget(budget):
@@ -276,8 +287,7 @@ def check_budget(program, budget=None, *, budget_file=None, runtime=None, target
     file = None if budget_file is None else _os.fsdecode(_os.fspath(budget_file))
     items = _etmem.check_budget(
         _program(program), spec=spec, file=file,
-        **_model(runtime, target, pool_align, temp, pool, external_data, backends, runner, method,
-                 temp_pool, kernels))
+        **_model(locals()))
     return {"fits": not any(item["over"] for item in items), "items": items}
 
 
@@ -292,8 +302,7 @@ def header(program, runtime=None, target="cortex-m", pool_align=None, temp="runn
         _program(program), margin=margin, define_pools=bool(define_pools),
         section=_text("section", section, optional=True), board=_board(board),
         reserve=_reserve(reserve),
-        **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method,
-                 temp_pool, kernels))
+        **_model(locals()))
 
 
 def plan(program, method=None, alignment=16, format="json", columns=64, *, runtime=None,
@@ -309,8 +318,7 @@ def plan(program, method=None, alignment=16, format="json", columns=64, *, runti
         _program(program), format=format, plan_method=method,
         alignment=_size("alignment", alignment), columns=_size("columns", columns, 2**32 - 1),
         board=_board(board), reserve=_reserve(reserve),
-        **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, None,
-                 temp_pool, kernels))
+        **_model(locals(), without=("method",)))
 
 
 def fit(program, board, *, reserve=None, runtime=None, target="cortex-m", pool_align=None,
@@ -337,8 +345,7 @@ def fit(program, board, *, reserve=None, runtime=None, target="cortex-m", pool_a
     return _etmem.fit(
         _program(program), board=_board(board), reserve=_reserve(reserve),
         fitted_program=bool(fitted_program),
-        **_model(runtime, target, pool_align, temp, None, external_data, backends, runner, method,
-                 temp_pool, kernels))
+        **_model(locals()))
 
 
 def firmware(image, program=None, *, runtime, target=None, runner=None, method=None,
@@ -365,15 +372,11 @@ def firmware(image, program=None, *, runtime, target=None, runner=None, method=N
     >>> r = etmem.firmware("app.elf", runtime="1.4.1")
     >>> [(p["symbol"], p["bytes"], p["needed"]) for p in r["methods"][0]["pools"]]
     """
-    if isinstance(kernels, str):
-        kernels = [kernels]
     return _etmem.firmware(
         _program(image), name=str(name),
-        program=_program(program) if program is not None else None, runtime=str(runtime),
-        target=_os.fspath(target) if target is not None else None,
-        runner=_os.fspath(runner) if runner is not None else None, method=method, temp=temp,
-        kernels=list(kernels) if kernels is not None else None, board=_board(board),
-        components=bool(components), format=format)
+        program=_program(program) if program is not None else None, board=_board(board),
+        components=bool(components), format=format,
+        **_model(locals(), optional=("target",)))
 
 
 def boards():

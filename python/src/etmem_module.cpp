@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <functional>
@@ -89,37 +90,48 @@ std::optional<api::Board> LoadBoard(const py::object& board,
   return b;
 }
 
-api::Options MakeOptions(const std::string& runtime, const std::string& target,
-                         std::optional<uint32_t> pool_align, const std::string& temp,
-                         std::optional<uint64_t> pool, const py::object& external_data,
-                         std::optional<std::vector<std::string>> backends,
-                         std::optional<std::string> runner, std::optional<std::string> method,
-                         std::optional<uint64_t> temp_pool,
-                         std::optional<std::vector<std::string>> kernels) {
-  api::Options o;
-  o.runtime = runtime;
-  o.target = target;
-  o.pool_align = pool_align;
-  o.temp = temp;
-  o.pool = pool;
-  // external_data: a bool (--external-data), a path (str) of the .ptd, or its bytes
-  // (--external-data FILE.ptd).
-  if (py::isinstance<py::bytes>(external_data)) {
-    const std::string bytes = external_data.cast<std::string>();
-    const auto* b = reinterpret_cast<const std::byte*>(bytes.data());
-    o.external_data = true;
-    o.external_data_bytes.assign(b, b + bytes.size());
-  } else if (py::isinstance<py::str>(external_data)) {
-    o.external_data = true;
-    o.external_data_file = external_data.cast<std::string>();
-  } else {
-    o.external_data = external_data.cast<bool>();
+// The model options from the keywords, bound through the one options schema (api::OptionSchema,
+// what the command line registers and the page reads): each keyword is a schema field, set by
+// the field's parser from the values the command line would pass. etmem/__init__.py has checked
+// each keyword's type (by the field's kind); None leaves the default. The one thing the command
+// line cannot pass, a .ptd's bytes for external_data, is set here. `o`: the defaults.
+api::Options MakeOptions(const py::kwargs& model, api::Options o = {}) {
+  std::set<std::string> fields;
+  for (const api::OptionSpec& spec : api::OptionSchema()) {
+    fields.insert(spec.field);
+    if (!model.contains(spec.field.c_str())) continue;
+    const py::object value = model[spec.field.c_str()];
+    if (value.is_none()) continue;
+    std::vector<std::string> values;
+    switch (spec.kind) {
+      case api::OptionSpec::Kind::kFlag:
+        if (py::isinstance<py::bytes>(value)) {  // external_data: the .ptd's bytes
+          const std::string bytes = value.cast<std::string>();
+          const auto* b = reinterpret_cast<const std::byte*>(bytes.data());
+          spec.set(o, {});
+          o.external_data_bytes.assign(b, b + bytes.size());
+          continue;
+        }
+        if (py::isinstance<py::str>(value)) values.push_back(value.cast<std::string>());
+        else if (!value.cast<bool>()) continue;  // off: not given
+        break;
+      case api::OptionSpec::Kind::kList:
+        values = value.cast<std::vector<std::string>>();
+        break;
+      case api::OptionSpec::Kind::kBytes:
+      case api::OptionSpec::Kind::kAlignment:
+        values.push_back(std::to_string(value.cast<uint64_t>()));
+        break;
+      case api::OptionSpec::Kind::kText:
+      case api::OptionSpec::Kind::kChoice:
+        values.push_back(value.cast<std::string>());
+        break;
+    }
+    spec.set(o, values);
   }
-  if (backends) o.backends = std::move(*backends);
-  if (runner) o.runner = std::move(*runner);
-  if (method) o.method = std::move(*method);
-  o.temp_pool = temp_pool;
-  if (kernels) o.kernels = std::move(*kernels);
+  for (const auto& [key, value] : model)
+    if (!fields.count(py::str(key)))
+      throw py::type_error("unexpected keyword " + std::string(py::str(key)) + " (no such option)");
   return o;
 }
 
@@ -217,20 +229,10 @@ py::object ToPython(const api::JsonValue& value) {
   return builder.Take();
 }
 
-#define ETMEM_MODEL_ARGS                                                                      \
-  const std::string &runtime, const std::string &target, std::optional<uint32_t> pool_align, \
-      const std::string &temp, std::optional<uint64_t> pool, const py::object &external_data, \
-      std::optional<std::vector<std::string>> backends, std::optional<std::string> runner,    \
-      std::optional<std::string> method, std::optional<uint64_t> temp_pool,                \
-      std::optional<std::vector<std::string>> kernels
-#define ETMEM_MODEL_VALUES                                                                   \
-  runtime, target, pool_align, temp, pool, external_data, std::move(backends), std::move(runner), \
-      method, temp_pool, std::move(kernels)
-
 // `etmem analyze --format json` for the pairs: one object, or with "all" one object whose
 // "results" are theirs.
-std::string AnalyzeJson(const py::object& program, ETMEM_MODEL_ARGS) {
-  const api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+std::string AnalyzeJson(const py::object& program, const py::kwargs& model) {
+  const api::Options o = MakeOptions(model);
   const api::Program p = LoadProgram(program);
   py::gil_scoped_release nogil;
   return api::Render(AnalyzePairs(p, o), api::Format::kJson);
@@ -238,8 +240,8 @@ std::string AnalyzeJson(const py::object& program, ETMEM_MODEL_ARGS) {
 
 // The same as Python values: a dict (with "all": {"schema", "verdict", "verdict_detail",
 // "results": [a dict per pair]}).
-py::object Analyze(const py::object& program, ETMEM_MODEL_ARGS) {
-  const api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+py::object Analyze(const py::object& program, const py::kwargs& model) {
+  const api::Options o = MakeOptions(model);
   const api::Program p = LoadProgram(program);
   std::optional<api::JsonValue> value;
   {
@@ -251,8 +253,8 @@ py::object Analyze(const py::object& program, ETMEM_MODEL_ARGS) {
 
 // `etmem analyze` in another format ("text", "csv", "md"), optionally with every allocation.
 std::string AnalyzeText(const py::object& program, const std::string& format, bool allocations,
-                        ETMEM_MODEL_ARGS) {
-  api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+                        const py::kwargs& model) {
+  api::Options o = MakeOptions(model);
   api::Format f;
   if (format == "text") f = api::Format::kText;
   else if (format == "csv") f = api::Format::kCsv;
@@ -266,8 +268,8 @@ std::string AnalyzeText(const py::object& program, const std::string& format, bo
 }
 
 // `etmem summary PROGRAM --format text|json`: the JSON's value as a dict, or the text as str.
-py::object Summary(const py::object& program, const std::string& format, ETMEM_MODEL_ARGS) {
-  const api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+py::object Summary(const py::object& program, const std::string& format, const py::kwargs& model) {
+  const api::Options o = MakeOptions(model);
   if (format != "text" && format != "json")
     throw py::value_error("format " + format + ": want json or text");
   const api::Program p = LoadProgram(program);
@@ -288,8 +290,8 @@ py::object Summary(const py::object& program, const std::string& format, ETMEM_M
 // over, message) per item.
 // `budget` is the command line's spec (str) or {item: bytes} (api::Budget's members by name).
 py::list CheckBudget(const py::object& program, const py::object& spec,
-                     const std::optional<std::string>& file, ETMEM_MODEL_ARGS) {
-  api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+                     const std::optional<std::string>& file, const py::kwargs& model) {
+  api::Options o = MakeOptions(model);
   o.keep_allocations = false;  // totals are enough
   if (!spec.is_none() == file.has_value())
     throw py::value_error("check_budget: give a budget or a budget_file (one of them)");
@@ -347,8 +349,8 @@ py::list CheckBudget(const py::object& program, const py::object& spec,
 std::string Header(const py::object& program, const std::optional<std::string>& margin,
                    bool define_pools, const std::optional<std::string>& section,
                    const py::object& board, std::optional<std::vector<std::string>> reserve,
-                   ETMEM_MODEL_ARGS) {
-  api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+                   const py::kwargs& model) {
+  api::Options o = MakeOptions(model);
   o.keep_allocations = false;
   api::HeaderOptions h;
   if (margin) h.margin = *margin;
@@ -364,7 +366,7 @@ std::string Header(const py::object& program, const std::optional<std::string>& 
 py::object Plan(const py::object& program, const std::string& format,
                 const std::optional<std::string>& plan_method, uint64_t alignment,
                 uint32_t columns, const py::object& board,
-                std::optional<std::vector<std::string>> reserve, ETMEM_MODEL_ARGS) {
+                std::optional<std::vector<std::string>> reserve, const py::kwargs& model) {
   api::PlanOptions po;
   if (format == "text") po.format = api::PlanFormat::kText;
   else if (format == "json") po.format = api::PlanFormat::kJson;
@@ -373,7 +375,7 @@ py::object Plan(const py::object& program, const std::string& format,
   if (plan_method) po.method = *plan_method;
   po.alignment = alignment;
   po.columns = columns;
-  po.model = MakeOptions(ETMEM_MODEL_VALUES);
+  po.model = MakeOptions(model);
   const api::Program p = LoadProgram(program);
   po.board = LoadBoard(board, reserve);
   std::optional<api::JsonValue> value;
@@ -392,8 +394,8 @@ py::object Plan(const py::object& program, const std::string& format,
 // bytes only when asked (it is re-analysed to be checked).
 py::dict Fit(const py::object& program, const py::object& board,
              std::optional<std::vector<std::string>> reserve, bool fitted_program,
-             ETMEM_MODEL_ARGS) {
-  api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+             const py::kwargs& model) {
+  api::Options o = MakeOptions(model);
   const api::Program p = LoadProgram(program);
   if (board.is_none()) throw py::value_error("fit: needs a board");
   const api::Board b = *LoadBoard(board, reserve);
@@ -475,8 +477,8 @@ py::bytes Replan(const py::object& program, uint64_t alignment) {
 // `etmem analyze PROGRAM --per-op --format F --sort C`: the per-operator table of one pair, the
 // JSON's value as a dict, or as the command prints it (text, csv or md) as str.
 py::object PerOp(const py::object& program, const std::string& format, const std::string& sort,
-                 ETMEM_MODEL_ARGS) {
-  api::Options o = MakeOptions(ETMEM_MODEL_VALUES);
+                 const py::kwargs& model) {
+  api::Options o = MakeOptions(model);
   api::Format f;
   if (format == "json") f = api::Format::kJson;
   else if (format == "text") f = api::Format::kText;
@@ -502,22 +504,10 @@ py::object PerOp(const py::object& program, const std::string& format, const std
 // named `name` in messages) checked against its program; the report's JSON value as a dict, or
 // its text as str.
 py::object Firmware(const py::object& image, const std::string& name,
-                                      const std::optional<std::string>& program,
-                                      const std::string& runtime,
-                                      const std::optional<std::string>& target,
-                                      const std::optional<std::string>& runner,
-                                      const std::optional<std::string>& method,
-                                      const std::string& temp,
-                                      std::optional<std::vector<std::string>> kernels,
-                                      const py::object& board, bool components,
-                                      const std::string& format) {
+                    const std::optional<std::string>& program, const py::object& board,
+                    bool components, const std::string& format, const py::kwargs& model) {
   api::FirmwareOptions o;
-  o.model.runtime = runtime;
-  if (target) o.model.target = *target;
-  if (runner) o.model.runner = *runner;
-  if (method) o.model.method = *method;
-  o.model.temp = temp;
-  if (kernels) o.model.kernels = std::move(*kernels);
+  o.model = MakeOptions(model, o.model);  // its target: none (the ELF header's)
   if (program) o.program_path = *program;
   o.components = components;
   const api::Format f = format == "json"   ? api::Format::kJson
@@ -545,15 +535,25 @@ py::object Firmware(const py::object& image, const std::string& name,
 
 // A library message for Python: the command line's flags named as the keywords that set them
 // ("--kernels: no kernel library ..." -> "kernels: no kernel library ...").
+// The flags a message may name and the keywords that set them: every option of the schema, and
+// the verbs' own flags, each the keyword with '_' for '-'.
+const std::unordered_map<std::string, std::string>& FlagKeywords() {
+  static const std::unordered_map<std::string, std::string> keywords = [] {
+    std::unordered_map<std::string, std::string> out;
+    for (const api::OptionSpec& spec : api::OptionSchema()) out[spec.flag.substr(2)] = spec.field;
+    for (std::string own : {"margin", "define_pools", "section", "board", "reserve", "format",
+                            "alignment", "columns", "allocations", "budget"}) {
+      std::string flag = own;
+      std::replace(flag.begin(), flag.end(), '_', '-');
+      out[flag] = own;
+    }
+    return out;
+  }();
+  return keywords;
+}
+
 std::string PythonMessage(std::string_view text) {
-  static const std::pair<std::string_view, std::string_view> kKeywords[] = {
-      {"runtime", "runtime"},         {"target", "target"},           {"pool-align", "pool_align"},
-      {"temp", "temp"},               {"temp-pool", "temp_pool"},     {"pool", "pool"},
-      {"external-data", "external_data"}, {"backend", "backends"},    {"runner", "runner"},
-      {"method", "method"},           {"kernels", "kernels"},         {"margin", "margin"},
-      {"define-pools", "define_pools"}, {"section", "section"},       {"board", "board"},
-      {"reserve", "reserve"},         {"format", "format"},           {"alignment", "alignment"},
-      {"columns", "columns"},         {"allocations", "allocations"}, {"budget", "budget"}};
+  const auto& keywords = FlagKeywords();
   std::string out;
   size_t i = 0;
   while (i < text.size()) {
@@ -565,10 +565,8 @@ std::string PythonMessage(std::string_view text) {
       while (end < text.size() && (std::islower(static_cast<unsigned char>(text[end])) ||
                                    text[end] == '-'))
         ++end;
-      const std::string_view flag = text.substr(i + 2, end - i - 2);
-      const auto* hit = std::find_if(std::begin(kKeywords), std::end(kKeywords),
-                                     [&](const auto& k) { return k.first == flag; });
-      if (hit != std::end(kKeywords)) {
+      const auto hit = keywords.find(std::string(text.substr(i + 2, end - i - 2)));
+      if (hit != keywords.end()) {
         out += hit->second;
         i = end;
         continue;
@@ -609,36 +607,22 @@ PYBIND11_MODULE(_etmem, m) {
     }
   });
 
-  const auto model = [] {
-    return std::make_tuple(py::arg("runtime"), py::arg("target"), py::arg("pool_align"),
-                           py::arg("temp"), py::arg("pool"), py::arg("external_data"),
-                           py::arg("backends"), py::arg("runner"), py::arg("method"),
-                           py::arg("temp_pool") = py::none(), py::arg("kernels") = py::none());
-  };
-  auto [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10] = model();
-  m.def("analyze_json", &AnalyzeJson, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
-        a10);
-  m.def("analyze", &Analyze, py::arg("program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+  // The model options come as keywords (MakeOptions reads them through the schema).
+  m.def("analyze_json", &AnalyzeJson, py::arg("program"));
+  m.def("analyze", &Analyze, py::arg("program"));
   m.def("analyze_text", &AnalyzeText, py::arg("program"), py::arg("format"),
-        py::arg("allocations"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-  m.def("per_op", &PerOp, py::arg("program"), py::arg("format"), py::arg("sort"), a0, a1, a2, a3,
-        a4, a5, a6, a7, a8, a9, a10);
-  m.def("summary", &Summary, py::arg("program"), py::arg("format"), a0, a1, a2, a3, a4, a5, a6,
-        a7, a8, a9, a10);
-  m.def("check_budget", &CheckBudget, py::arg("program"), py::arg("spec"), py::arg("file"), a0,
-        a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+        py::arg("allocations"));
+  m.def("per_op", &PerOp, py::arg("program"), py::arg("format"), py::arg("sort"));
+  m.def("summary", &Summary, py::arg("program"), py::arg("format"));
+  m.def("check_budget", &CheckBudget, py::arg("program"), py::arg("spec"), py::arg("file"));
   m.def("header", &Header, py::arg("program"), py::arg("margin"), py::arg("define_pools"),
-        py::arg("section"), py::arg("board"), py::arg("reserve"), a0, a1, a2, a3, a4, a5, a6, a7,
-        a8, a9, a10);
+        py::arg("section"), py::arg("board"), py::arg("reserve"));
   m.def("plan", &Plan, py::arg("program"), py::arg("format"), py::arg("plan_method"),
-        py::arg("alignment"), py::arg("columns"), py::arg("board"),
-        py::arg("reserve"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+        py::arg("alignment"), py::arg("columns"), py::arg("board"), py::arg("reserve"));
   m.def("fit", &Fit, py::arg("program"), py::arg("board"), py::arg("reserve"),
-        py::arg("fitted_program"), a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+        py::arg("fitted_program"));
   m.def("firmware", &Firmware, py::arg("image"), py::arg("name"), py::arg("program"),
-        py::arg("runtime"), py::arg("target"), py::arg("runner"), py::arg("method"),
-        py::arg("temp"), py::arg("kernels"), py::arg("board"), py::arg("components"),
-        py::arg("format"));
+        py::arg("board"), py::arg("components"), py::arg("format"));
   m.def("boards", [] {
     py::list out;
     for (const api::Board& b : api::Boards()) {
@@ -691,6 +675,32 @@ PYBIND11_MODULE(_etmem, m) {
       d["pointer_bytes"] = t.pointer_bytes;
       d["int64_align"] = t.int64_align;
       d["default_pool_align"] = t.default_pool_align;
+      out.append(std::move(d));
+    }
+    return out;
+  });
+  // The one options schema (api::OptionSchema): what the package checks each model keyword by,
+  // and what python/generate_stubs.py writes the stubs' keyword lines from.
+  m.def("option_schema", [] {
+    py::list out;
+    for (const api::OptionSpec& spec : api::OptionSchema()) {
+      py::dict d;
+      d["field"] = spec.field;
+      d["flag"] = spec.flag;
+      switch (spec.kind) {
+        case api::OptionSpec::Kind::kText: d["kind"] = "text"; break;
+        case api::OptionSpec::Kind::kChoice: d["kind"] = "choice"; break;
+        case api::OptionSpec::Kind::kBytes: d["kind"] = "bytes"; break;
+        case api::OptionSpec::Kind::kAlignment: d["kind"] = "alignment"; break;
+        case api::OptionSpec::Kind::kFlag: d["kind"] = "flag"; break;
+        case api::OptionSpec::Kind::kList: d["kind"] = "list"; break;
+      }
+      d["help"] = spec.help;
+      d["default_help"] = spec.default_help;
+      d["default"] = spec.default_value;
+      d["choices"] = spec.choices;
+      d["max"] = spec.max;
+      d["model"] = spec.model;
       out.append(std::move(d));
     }
     return out;
