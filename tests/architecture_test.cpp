@@ -286,3 +286,40 @@ TEST(Architecture, TheAssumptionSentenceIsComposedOnce) {
 }
 
 }  // namespace architecture_test
+
+namespace architecture_test {
+
+// Python gets the library's values, never text to parse (issue 40): the package
+// (python/etmem/*.py) has no JSON parser, and every JSON result of the extension is built from a
+// value (api::JsonValue: ToJsonValue, SummaryJson, PerOpJson, PlanJson) with the GIL held, not
+// rendered: its only Render(..., kJson) is analyze_json, kept for the tests that compare the
+// two. The page (web/app.js) still JSON.parses the text its wasm module renders: not held here.
+TEST(Architecture, PythonParsesNoTextTheLibraryRendered) {
+  const std::regex parser(R"((^|\n)\s*(import|from)\s+(json|ast|simplejson)\b|json\.loads?\(|JSONDecoder|literal_eval)");
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(ETMEM_SOURCE_DIR) / "python/etmem")) {
+    if (!e.is_regular_file() || (e.path().extension() != ".py" && e.path().extension() != ".pyi"))
+      continue;
+    ++files;
+    std::ifstream in(e.path());
+    std::string code, line;
+    while (std::getline(in, line)) code += line.substr(0, line.find('#')) + "\n";
+    EXPECT_FALSE(std::regex_search(code, parser)) << e.path() << " parses JSON text";
+  }
+  EXPECT_GE(files, 2u);
+  const std::string module = Read(fs::path(ETMEM_SOURCE_DIR) / "python/src/etmem_module.cpp");
+  size_t rendered = 0;
+  for (size_t at = module.find("Format::kJson"); at != std::string::npos;
+       at = module.find("Format::kJson", at + 1)) {
+    const size_t line = module.rfind('\n', at) + 1;
+    const std::string text = module.substr(line, module.find('\n', at) - line);
+    // Choosing the format is allowed (then a value is made); rendering JSON text is not.
+    if (text.find("Render") != std::string::npos || text.find("Summary(") != std::string::npos)
+      ++rendered;
+  }
+  EXPECT_EQ(rendered, 1u) << "the extension renders JSON text beyond analyze_json";
+  EXPECT_NE(module.find("std::string AnalyzeJson("), std::string::npos);
+  EXPECT_EQ(module.find("json.hpp"), std::string::npos) << "the extension builds no JSON DOM";
+}
+
+}  // namespace architecture_test
