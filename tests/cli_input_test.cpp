@@ -294,15 +294,21 @@ std::string Dumped(const nlohmann::ordered_json& j) {
 // "results"), on one line.
 std::string AsRendered(const nlohmann::ordered_json& j) { return Dumped(j) + "\n"; }
 
-TEST(JsonValue, IsTheJsonTextMemberForMember) {
+// Every named scenario, and the CNN under a name that is not UTF-8 (the text replaces the byte,
+// and so must the value), last.
+std::vector<api::Program> JsonPrograms() {
   std::vector<api::Program> programs;
   for (const testing::NamedScenario& s : testing::NamedScenarios()) {
     const std::vector<uint8_t> bytes = s.make().Build();
     programs.push_back(api::Program::FromBytes(bytes.data(), bytes.size(), s.name));
   }
-  // A name that is not UTF-8: the text replaces the byte, and so does the value.
   const std::vector<uint8_t> cnn = testing::MotivatingCnn().Build();
   programs.push_back(api::Program::FromBytes(cnn.data(), cnn.size(), "caf\xe9 \xff.pte"));
+  return programs;
+}
+
+TEST(JsonValue, IsTheJsonTextMemberForMember) {
+  const std::vector<api::Program> programs = JsonPrograms();
   for (const api::Program& program : programs) {
     for (const api::Options& o :
          {api::Options{}, api::Options{.runtime = "0.3", .pool = 4096},
@@ -344,13 +350,7 @@ TEST(JsonValue, IsTheJsonTextMemberForMember) {
 // per-op table; the firmware report's is tested with its image in firmware_test.cpp): the value
 // is the text member for member, in the text's layout.
 TEST(JsonValue, SummaryPlanAndPerOpAreTheirJsonTexts) {
-  std::vector<api::Program> programs;
-  for (const testing::NamedScenario& s : testing::NamedScenarios()) {
-    const std::vector<uint8_t> bytes = s.make().Build();
-    programs.push_back(api::Program::FromBytes(bytes.data(), bytes.size(), s.name));
-  }
-  const std::vector<uint8_t> cnn = testing::MotivatingCnn().Build();
-  programs.push_back(api::Program::FromBytes(cnn.data(), cnn.size(), "caf\xe9 \xff.pte"));
+  const std::vector<api::Program> programs = JsonPrograms();
   size_t compared = 0;
   for (const api::Program& program : programs) {
     SCOPED_TRACE(program.name());

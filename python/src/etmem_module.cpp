@@ -680,7 +680,7 @@ PYBIND11_MODULE(_etmem, m) {
     return out;
   });
   // The one options schema (api::OptionSchema): what the package checks each model keyword by,
-  // and what python/generate_stubs.py writes the stubs' keyword lines from.
+  // and what scripts/generate_python_stubs.py writes the stubs' keyword lines from.
   m.def("option_schema", [] {
     py::list out;
     for (const api::OptionSpec& spec : api::OptionSchema()) {
