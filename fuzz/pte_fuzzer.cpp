@@ -114,6 +114,12 @@ void CheckRewrites(const pte::ProgramView& program) {
       needs_64_bits.push_back(false);
       continue;
     }
+    // A plan without non_const_buffer_sizes is copied as it is (no release loads it), as etmem
+    // replan does (api.cpp Replan).
+    if (!program.methods[i].has_planned_buffer_sizes_vector) {
+      needs_64_bits.push_back(false);
+      continue;
+    }
     auto l = plan::ComputeLifetimes(program.methods[i]);
     if (!l) return;  // replan refuses such a program (its error is the reader's)
     plan::MethodReplan r = plan::ReplanMethod(*l, 16);

@@ -1,6 +1,7 @@
 // Re-planning: the planners never produce an overlap (random inputs from a fixed seed), reach
 // the lower bound where it is reachable, never lose to the stored plan, and the rewritten
 // program changes nothing but planned offsets and planned_buffer_sizes.
+#include <cstring>
 #include <filesystem>
 #include <random>
 
@@ -223,6 +224,25 @@ TEST(PlanReplan, AnUnsoundPlanThatNoSound32BitPlanReplacesIsNoted) {
             std::string::npos);
   EXPECT_NE(api::Render(written, api::Format::kJson).find("\"offsets_need_64_bits\": true"),
             std::string::npos);
+}
+
+// Issue 39: a plan without non_const_buffer_sizes (no release loads it) is copied as it is, and
+// the good method beside it is re-planned; before, the whole file was refused.
+TEST(PlanReplan, APlanWithoutItsBufferSizesIsCopiedAndTheOtherMethodsReplanned) {
+  std::vector<uint8_t> bytes;
+  for (const testing::NamedScenario& s : testing::MethodScenarios())
+    if (std::string(s.name) == "method_meta_without_planned_sizes") bytes = s.make().Build();
+  ASSERT_FALSE(bytes.empty());
+  const api::Program program_api = api::Program::FromBytes(bytes.data(), bytes.size(), "m.pte");
+  const api::Replanned replanned = api::Replan(program_api);
+  ASSERT_FALSE(replanned.buffers.empty());
+  for (const auto& b : replanned.buffers) EXPECT_EQ(b.method, "forward");
+  std::vector<uint8_t> raw(replanned.program.size());
+  std::memcpy(raw.data(), replanned.program.data(), raw.size());
+  auto back = pte::ReadProgramBytes(raw, "back.pte");
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->methods.size(), 2u);
+  EXPECT_FALSE(back->methods[1].has_planned_buffer_sizes_vector);
 }
 
 TEST(PlanReplan, ReplanRepairsAnOverlappingPlan) {

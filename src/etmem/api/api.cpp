@@ -583,6 +583,9 @@ uint64_t ProgramDigest(std::span<const std::byte> bytes) {
 // a bug in etmem).
 void CheckReplannedSound(const pte::ProgramView& back, const std::string& name) {
   for (const pte::MethodView& m : back.methods) {
+    // Copied as they were (Replan): a method the reader cannot read, a plan without
+    // non_const_buffer_sizes (no release loads it).
+    if (!m.fault.empty() || !m.has_planned_buffer_sizes_vector) continue;
     const plan::Lifetimes l = Take(plan::ComputeLifetimes(m));
     const plan::Validation v = plan::Validate(l);
     if (v.sound()) continue;
@@ -614,6 +617,9 @@ Replanned Replan(const Program& program, uint64_t alignment) {
     // A method etmem's reader cannot read (MethodView::fault) is copied as it is: its plan is
     // not known, so it is not re-planned (issue 39: the other methods still are).
     if (!view.methods[i].fault.empty()) continue;
+    // Nor is a plan without Method.non_const_buffer_sizes, which no release loads (method_meta
+    // refuses it from 0.2; 0.1 reads it through null): there is no buffer list to rewrite.
+    if (!view.methods[i].has_planned_buffer_sizes_vector) continue;
     auto l = plan::ComputeLifetimes(view.methods[i]);
     if (!l)
       throw api::Error(KindOf(l.error().code), view.path + ": " + l.error().message);

@@ -93,6 +93,10 @@ void ResolveOp(const Libraries& libs, const pte::OperatorView& op, ResolvedOp& r
 }
 
 // Whether any argument has a dynamic shape (its stored sizes are an upper bound).
+bool AllArgsAreValues(const pte::MethodView& m, std::span<const int32_t> args) {
+  return std::all_of(args.begin(), args.end(), [&](int32_t a) { return m.HasValue(a); });
+}
+
 bool DynamicArgs(const pte::MethodView& m, std::span<const int32_t> args) {
   for (int32_t a : args) {
     const pte::TensorView* t = m.TensorAt(a);
@@ -458,7 +462,10 @@ Result<RunTemp> ComputeRunTemp(const pte::ProgramView& program, const pte::Metho
           }
         } else {
           c.library = lib->name;
-          if (r.formula) r.formula({name, m, m.ArgsOf(ins), rule, *kernel_lib, release, target}, c);
+          if (!m.value_references_in_range && !AllArgsAreValues(m, m.ArgsOf(ins)))
+            c.unknown = "an argument names no value of the method (no release loads it: 0.2+ "
+                        "refuse it at load, 0.1 reads past the values)";
+          else if (r.formula) r.formula({name, m, m.ArgsOf(ins), rule, *kernel_lib, release, target}, c);
           if (rule >= TempRule::kCmsisConvolve && rule <= TempRule::kCmsisTransposeConv) cmsis = true;
           if (rule == TempRule::kUnknownSize) c.unknown = lib->unknown_size_why;
         }

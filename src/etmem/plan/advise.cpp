@@ -256,6 +256,7 @@ std::vector<Advice> Advise(const pte::MethodView& m, const Lifetimes& l, const M
                                 m.OperatorOf(ins) && IsViewLike(m.OperatorOf(ins)->name);
     std::vector<int32_t> seen;
     for (size_t k = 0; k < args.size(); ++k) {
+      if (!m.HasValue(args[k])) continue;  // past the values: the release model judges it
       const int32_t t = tensor_of_value[static_cast<size_t>(args[k])];
       if (t < 0 || std::find(seen.begin(), seen.end(), t) != seen.end()) continue;
       seen.push_back(t);

@@ -134,6 +134,7 @@ void GroupAliases(const MethodView& m, const std::vector<int32_t>& tensor_of_val
     const pte::OperatorView* op = m.OperatorOf(ins);
     if (!op || !op->name.ends_with("::et_view")) continue;
     std::span<const int32_t> args = m.ArgsOf(ins);
+    if (!m.HasValue(args.front()) || !m.HasValue(args.back())) continue;  // the release's to judge
     const int32_t a = tensor_of_value[static_cast<size_t>(args.front())];
     const int32_t b = tensor_of_value[static_cast<size_t>(args.back())];
     if (a < 0 || b < 0 || tensors[static_cast<size_t>(a)].memory_id !=
@@ -219,13 +220,14 @@ Result<Lifetimes> ComputeLifetimes(const MethodView& m) {
       t.last = end;
     }
   }
+  // (An input or output past the values names no tensor: the release model judges it.)
   for (int32_t v : m.inputs)
-    if (int32_t t = tensor_of_value[static_cast<size_t>(v)]; t >= 0) {
+    if (int32_t t = m.HasValue(v) ? tensor_of_value[static_cast<size_t>(v)] : -1; t >= 0) {
       out.tensors[static_cast<size_t>(t)].input = true;
       out.tensors[static_cast<size_t>(t)].first = 0;
     }
   for (int32_t v : m.outputs)
-    if (int32_t t = tensor_of_value[static_cast<size_t>(v)]; t >= 0) {
+    if (int32_t t = m.HasValue(v) ? tensor_of_value[static_cast<size_t>(v)] : -1; t >= 0) {
       out.tensors[static_cast<size_t>(t)].output = true;
       out.tensors[static_cast<size_t>(t)].last = end;
     }

@@ -172,6 +172,10 @@ struct MethodView {
   std::vector<uint32_t> repeated_dim_orders;
   // The tensors (by index) with a dim_order entry at or above their rank, in order.
   std::vector<uint32_t> dim_orders_past_rank;
+  // Every kernel/delegate call argument and every input and output names one of the method's
+  // values. Not the reader's to refuse (runtime/load_plan.cpp models what each release does);
+  // an analysis that follows these indexes checks HasValue, or this, first.
+  bool value_references_in_range = true;
 
   // A view made in memory (tests): `w` becomes its words, kept alive by the view and its copies.
   void OwnWords(std::vector<int32_t> w) {
@@ -204,7 +208,12 @@ struct MethodView {
                ? &delegates[static_cast<size_t>(i.target)]
                : nullptr;
   }
+  bool HasValue(int64_t value_index) const {
+    return value_index >= 0 && static_cast<uint64_t>(value_index) < values.size();
+  }
+  // Null for a value that is not a tensor, or no value of the method.
   const TensorView* TensorAt(int64_t value_index) const {
+    if (!HasValue(value_index)) return nullptr;
     const ValueView& v = values[static_cast<size_t>(value_index)];
     return v.kind == ValueKind::kTensor ? &tensors[v.index] : nullptr;
   }

@@ -1,5 +1,6 @@
 // Owns: ReadProgram. Header first, then the flatbuffers verifier over the program region, then
-// a walk that records the metadata in the flat ProgramView while range-checking every index.
+// a walk that records the metadata in the flat ProgramView, range-checking the indexes it follows
+// itself (value indexes that only the runtime follows are the release model's: runtime/).
 #include "etmem/pte/read_program.h"
 
 #include <bitset>
@@ -116,10 +117,6 @@ class Walker {
   }
   Status ReadChains(const fb::Method& m, const Where& where, MethodView& out);
   Status ReadInstruction(const fb::Instruction& ins, const Where& where, MethodView& out);
-  // A value index in range (or -1 where None is allowed); else ValueIndexOutOfRange.
-  static bool ValidIndex(int64_t index, const MethodView& out, bool allow_none = false);
-  [[gnu::noinline]] Error ValueIndexOutOfRange(int64_t index, const MethodView& out,
-                                               const Where& where) const;
   Status CheckPayload(const fb::Value& v, const Where& where) const;
   Status CheckStep(const fb::Instruction& ins, const Where& where) const;
 
@@ -150,17 +147,6 @@ Where MethodWhere(const fb::Method& m, size_t index) {
   if (m.name()) w.name = m.name()->string_view();
   w.named = m.name() != nullptr;
   return w;
-}
-
-inline bool Walker::ValidIndex(int64_t index, const MethodView& out, bool allow_none) {
-  return (allow_none && index == -1) ||
-         (index >= 0 && static_cast<uint64_t>(index) < out.values.size());
-}
-
-Error Walker::ValueIndexOutOfRange(int64_t index, const MethodView& out,
-                                   const Where& where) const {
-  return Fail(where, "value index " + std::to_string(index) + " out of range (method has " +
-                         std::to_string(out.values.size()) + " values)");
 }
 
 // A typed value must carry its table: the runtime dereferences it unchecked. Null is the
@@ -394,8 +380,10 @@ Status Walker::ReadInstruction(const fb::Instruction& ins, const Where& where,
     if (!Afford(args->size())) return OverBudget(where);
     iv.args_begin = WordIndex(args->data(), out.words);
     iv.args_count = args->size();
-    for (int32_t a : *args)
-      if (!ValidIndex(a, out)) return ValueIndexOutOfRange(a, out, where);
+    // An argument past the values is the release model's to judge (runtime/load_plan.cpp): 0.2+
+    // refuse it in gen_instruction_arguments, 0.1 reads past the values.
+    const uint64_t n = out.values.size();
+    for (int32_t a : *args) out.value_references_in_range &= static_cast<uint32_t>(a) < n;
   }
   return Ok{};
 }
@@ -457,9 +445,9 @@ Status Walker::ReadMethod(const fb::Method& m, size_t method_index, MethodView& 
   for (auto* io : {m.inputs(), m.outputs()}) {
     if (!io) continue;
     auto& dst = io == m.inputs() ? out.inputs : out.outputs;
+    // An input or output past the values is the release model's to judge, as the arguments.
     for (int32_t i : *io) {
-      const Where list{&where, io == m.inputs() ? "inputs" : "outputs"};
-      if (!ValidIndex(i, out)) return ValueIndexOutOfRange(i, out, list);
+      out.value_references_in_range &= static_cast<uint32_t>(i) < out.values.size();
       dst.push_back(i);
     }
   }

@@ -13,6 +13,32 @@
 namespace etmem::report {
 namespace {
 
+// An optional tensor list whose item names a value parsed after it: every release reads that
+// EValue before parse_values constructs it, from the method pool's bytes (runtime/load_plan.cpp
+// ListItemsAllowed). The figures take them as zero, as in every runner's pool: the item is None.
+std::string OptionalItemParsedLaterNote(const pte::MethodView& m) {
+  for (size_t v = 0; v < m.values.size(); ++v) {
+    const pte::ValueView& value = m.values[v];
+    if (value.kind != pte::ValueKind::kOptionalTensorList ||
+        uint64_t{value.index} + value.count > m.words.size())
+      continue;
+    const pte::ListItems items = m.ItemsOf(value);
+    for (size_t j = 0; j < items.size(); ++j) {
+      const int64_t item = items[j];
+      if (item < static_cast<int64_t>(v) || static_cast<uint64_t>(item) >= m.values.size())
+        continue;
+      return "method '" + Printable(m.name) + "': value " + std::to_string(v) +
+             " (an optional tensor list) has item " + std::to_string(j) + " naming value " +
+             std::to_string(item) + ", which is parsed after the list: the runtime reads that "
+             "EValue before constructing it, from the method pool's bytes; the figures assume "
+             "they are zero (a runner's static or zeroed pool: the item reads as None, and the "
+             "method loads). A pool holding other bytes there gives undefined behaviour.";
+    }
+  }
+  return "";
+}
+
+
 MethodCounts Count(const pte::MethodView& m) {
   MethodCounts c;
   c.values = m.values.size();
@@ -435,6 +461,8 @@ Result<Report> BuildReportWith(const pte::ProgramView& program, const runtime::R
                              "no runner loads it (not analysed)");
       continue;
     }
+    if (std::string note = OptionalItemParsedLaterNote(m); !note.empty())
+      report.notes.push_back(std::move(note));
     ETMEM_TRY(kernels::RunTemp run_temp,
               kernels::ComputeRunTemp(program, m, model.traits(), model.abi(), run));
     report.methods.push_back(AnalyzeMethod(program, m, model, effective, work, std::move(run_temp)));

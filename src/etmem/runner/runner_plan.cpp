@@ -269,6 +269,13 @@ Result<RunnerPlan> PlanRunner(const Profile& profile, const RunnerSelection& sel
       }
       case StepKind::kInputBuffers:
         for (size_t i = 0; i < method.inputs.size(); ++i) {
+          if (!method.HasValue(method.inputs[i]))  // the runner's input_tag(i) meets it first
+            return MakeError(ErrorCode::kInvalidProgram,
+                             fmt::format("{}: input {} of method '{}' names value {}, past the "
+                                         "method's {} values; etmem does not model what the "
+                                         "runner does with it",
+                                         program.path, i, Printable(method.name),
+                                         method.inputs[i], method.values.size()));
           const pte::TensorView* t = method.TensorAt(method.inputs[i]);
           if (!t) continue;  // the runners skip inputs that are not tensors
           const std::optional<uint64_t> bytes = pte::TensorDataBytes(method, *t);

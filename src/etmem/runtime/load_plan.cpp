@@ -82,7 +82,7 @@ class Planner {
     }
     if (t_.platform_allocator_when_no_temp && !options_.temp_allocator)
       Instance(Site::kPlatformAllocator);
-    if (ParseValues() && InitDelegates() && InitChains()) {}
+    if (ParseValues() && InitDelegates() && InitChains() && InputsOutputsRead()) {}
     Flush();
   }
 
@@ -306,6 +306,8 @@ class Planner {
   void ResolveOperator(const pte::InstructionView& ins, int64_t instruction);
   bool OperatorNameFits(const pte::InstructionView& ins, int64_t instruction);
   bool ValueIndexesChecked(const pte::InstructionView& ins, size_t chain, uint32_t i);
+  bool CallArgsAllowed(const pte::InstructionView& ins, size_t chain, uint32_t i);
+  bool InputsOutputsRead();
   bool resolve_error_ = false;  // the refusal ResolveOperator made was returned, not a crash
   void ResolveOperatorMetadata(const pte::InstructionView& ins, int64_t instruction);
 
@@ -852,11 +854,21 @@ bool Planner::ListItemsAllowed(const pte::ValueView& v, int64_t value) {
                         "] unchecked, outside the values array");
     }
     if (int_list) continue;
-    const ValueKind k = m_.values[static_cast<size_t>(item)].kind;
+    // An item parsed after the list (or the list itself): parse_values has not constructed its
+    // EValue yet, and the release reads its tag from the method pool's bytes. Every runner's
+    // pool (a static array; etmem measure's calloc) is zero there: tag 0, None (an optional
+    // list's item is None and the method loads). Other bytes there would be undefined behaviour.
+    const bool unparsed = item >= value;
+    const ValueKind k = unparsed ? ValueKind::kNull : m_.values[static_cast<size_t>(item)].kind;
     if (k == ValueKind::kTensor || (optional && k == ValueKind::kNull)) continue;
-    const std::string what = where + ": item " + std::to_string(j) + " is value " +
-                             std::to_string(item) + ", a " + pte::ValueKindName(k) +
-                             ", not a tensor" + (optional ? " nor None" : "");
+    const std::string what =
+        where + ": item " + std::to_string(j) + " is value " + std::to_string(item) +
+        (unparsed ? std::string(", parsed after the list: its EValue is not constructed yet, and "
+                                "the release reads its tag from the method pool, zero in a "
+                                "runner's zero-initialised pool (None; other bytes there are "
+                                "undefined behaviour), not a tensor")
+                  : std::string(", a ") + pte::ValueKindName(k) + ", not a tensor") +
+        (optional ? " nor None" : "");
     if (t_.tensor_list_item_types_checked) {
       Refuse("InvalidType", what);
       plan_.refusal->log = std::string("Failed parsing ") + (optional ? "optional " : "") +
@@ -959,6 +971,7 @@ bool Planner::InitChains() {
         continue;
       }
       List(Site::kInstructionArgs, ins.args_count, index);
+      if (!CallArgsAllowed(ins, c, i)) return false;  // returned at once: `delayed` is dropped
       if (ins.kind == InstructionKind::kKernelCall) {
         resolve_error_ = false;
         ResolveOperator(ins, index);
@@ -993,6 +1006,68 @@ bool Planner::ValueIndexesChecked(const pte::InstructionView& ins, size_t chain,
                                  std::to_string(n));
     plan_.refusal->log = "Index " + std::to_string(index) + " negative or >= " + std::to_string(n);
     return false;
+  }
+  return true;
+}
+
+// gen_instruction_arguments, after the call's EValue* array: each argument against the values
+// (0.2+). 0.1 takes the addresses only; its resolve_operator reads a kernel call's arguments
+// (ResolveOperatorMetadata).
+bool Planner::CallArgsAllowed(const pte::InstructionView& ins, size_t chain, uint32_t i) {
+  if (Refused()) return false;
+  if (m_.value_references_in_range || !t_.call_arg_indexes_checked) return true;
+  const size_t n = m_.values.size();
+  for (int32_t a : m_.ArgsOf(ins)) {
+    if (m_.HasValue(a)) continue;
+    Refuse("InvalidProgram", "chain " + std::to_string(chain) + ", instruction " +
+                                 std::to_string(i) + " (" + pte::InstructionKindName(ins.kind) +
+                                 ") has an argument naming value " + std::to_string(a) +
+                                 " of the method's " + std::to_string(n));
+    plan_.refusal->log = "Arg index " + std::to_string(a) + " >= " + std::to_string(n);
+    return false;
+  }
+  return true;
+}
+
+// After the chain loop, 0.1-0.3 read the inputs' and then the outputs' values (whether a tensor
+// input or output has its data already): 0.2-0.3 check each index first; 0.1 reads them
+// unchecked, stopping at the first tensor. 0.1 also reads the inputs and outputs vectors
+// unchecked (inputs_size()), which method_meta did not check at that release.
+bool Planner::InputsOutputsRead() {
+  if (!t_.inputs_outputs_read_at_init) return true;
+  const size_t n = m_.values.size();
+  struct Io {
+    const std::vector<int32_t>& values;
+    bool present;
+    const char* name;  // as the runtime's message has it
+  };
+  for (const Io& io : {Io{m_.inputs, m_.has_inputs_vector, "Input"},
+                       Io{m_.outputs, m_.has_outputs_vector, "output"}}) {
+    const std::string which = io.name[0] == 'I' ? "input" : "output";
+    if (!io.present && !t_.method_meta_checks_fields)
+      return Refuse("crash (null dereference)",
+                    "the method has no " + which + "s field, which Method::init reads unchecked "
+                    "at this release (" + which + "s_size())");
+    for (size_t k = 0; k < io.values.size(); ++k) {
+      const int32_t v = io.values[k];
+      if (m_.HasValue(v)) {
+        if (!t_.inputs_outputs_indexes_checked && m_.values[static_cast<size_t>(v)].kind ==
+                                                      ValueKind::kTensor)
+          break;  // 0.1: the loop ends at the first tensor
+        continue;
+      }
+      const std::string what = which + " " + std::to_string(k) + " names value " +
+                               std::to_string(v) + " of the method's " + std::to_string(n);
+      if (!t_.inputs_outputs_indexes_checked)
+        return Refuse("undefined behaviour",
+                      what + ": Method::init reads values_[" + std::to_string(v) +
+                          "] unchecked at this release, outside the values array");
+      Refuse("InvalidProgram", what);
+      plan_.refusal->log = std::string(io.name) + " index " +
+                           std::to_string(static_cast<uint64_t>(int64_t{v}) & max_size_t_) +
+                           " >= " + std::to_string(n);
+      return false;
+    }
   }
   return true;
 }
@@ -1085,9 +1160,19 @@ void Planner::ResolveOperatorMetadata(const pte::InstructionView& ins, int64_t i
   ++(pool == PoolKind::kTemp ? plan_.metadata.on_temp : plan_.metadata.on_method);
   List(Site::kTensorMeta, ins.args_count, instruction, -1, pool);
   auto args = m_.ArgsOf(ins);
-  for (size_t a = 0; a < args.size(); ++a)
+  for (size_t a = 0; a < args.size(); ++a) {
+    if (!m_.HasValue(args[a])) {  // 0.1 only: later releases refused it in CallArgsAllowed
+      Refuse("undefined behaviour",
+             "instruction " + std::to_string(instruction) + ": argument " + std::to_string(a) +
+                 " names value " + std::to_string(args[a]) + " of the method's " +
+                 std::to_string(m_.values.size()) + ", and resolve_operator reads values_[" +
+                 std::to_string(args[a]) + "] unchecked at this release, outside the values "
+                 "array");
+      return;
+    }
     if (const uint32_t rank = tensor_rank_[static_cast<size_t>(args[a])]; rank != kNotATensor)
       List(Site::kTensorMetaDimOrder, rank, instruction, static_cast<int64_t>(a), pool);
+  }
   if (pool == PoolKind::kTemp && !Refused()) Last().reset_temp_after = true;
 }
 

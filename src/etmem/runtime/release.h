@@ -214,6 +214,21 @@ struct RuntimeTraits {
   bool move_free_indexes_checked = false;
   // (No release checks a DelegateCall's delegate index in Method::init: Method::execute reads
   // delegates_[index] unchecked.)
+  // 0.2+: gen_instruction_arguments checks every argument of a kernel or delegate call against
+  // the values, after the call's EValue* array was allocated and before resolve_operator:
+  // InvalidProgram "Arg index X >= N", returned at once (an earlier kernel call's delayed error
+  // is dropped). 0.1 only takes &values[X]; resolve_operator then reads each kernel argument's
+  // EValue (isTensor) after its TensorMeta array: undefined behaviour past the values. A
+  // delegate call's arguments are not read at load (the method loads, as an IntList's items).
+  bool call_arg_indexes_checked = false;
+  // 0.1-0.3: Method::init reads the inputs' and then the outputs' values after the chain loop
+  // (pre_allocated_input_ / pre_allocated_output_). 0.4+ do not read them at load (the method
+  // loads; method_meta's input_tag checks them from 1.0, which the runner calls after load).
+  bool inputs_outputs_read_at_init = true;
+  // 0.2-0.3: each index is checked first: InvalidProgram "Input index X >= N" / "output index X
+  // >= N" (X as size_t: a negative index prints as 2^64 + X). 0.1 reads values_[X] unchecked
+  // until the first tensor input (output): undefined behaviour past the values.
+  bool inputs_outputs_indexes_checked = false;
 
   // ---- Method::parse_values' lists (issue 39) ----
   // 0.6+: every list item is checked against the values, after the list's two arrays were

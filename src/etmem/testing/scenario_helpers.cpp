@@ -123,4 +123,18 @@ std::vector<uint8_t> VelaPayload(const std::string& scratch_block, uint32_t scra
   return p;
 }
 
+void AddReluPair(MethodBuilder& m, Placement where, int64_t buffer, int32_t storage_offset,
+                 std::vector<int32_t> h_sizes) {
+  int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}});
+  int h = m.Tensor({.sizes = std::move(h_sizes), .placement = where,
+                    .storage_offset = storage_offset});
+  int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 32}});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.PlannedBufferSizes({buffer});
+  int relu = m.Operator("aten::relu", "out");
+  m.KernelCall(relu, {x, h});
+  m.KernelCall(relu, {h, y});
+}
+
 }  // namespace etmem::testing

@@ -61,4 +61,11 @@ int PlannedTensor(MethodBuilder& m, BumpPlanner& planner, std::vector<int32_t> s
 // Adds a constant tensor filled with CounterBytes.
 int ConstantTensor(MethodBuilder& m, std::vector<int32_t> sizes, int8_t dtype = kFloat32);
 
+// x -> relu -> h -> relu -> y, all planned [1, 4] floats (16 bytes each) in one buffer of 48
+// bytes (x at 0, y at 32), except that `h` is placed by `where` (by default at 16) and the
+// buffer's size is `buffer`; `h_sizes` are h's sizes. The good method of the issue-26 refusal
+// scenarios and of the issue-39 method scenarios (scenario_refusals.cpp, scenario_methods.cpp).
+void AddReluPair(MethodBuilder& m, Placement where = Placement{1, 16}, int64_t buffer = 48,
+                 int32_t storage_offset = 0, std::vector<int32_t> h_sizes = {1, 4});
+
 }  // namespace etmem::testing

@@ -166,23 +166,7 @@ ProgramBuilder MethodWithoutDelegatesVector() {
   return program;
 }
 
-// Issue 26: the planned-memory lookup. x -> relu -> h -> relu -> y, all planned [1, 4] floats
-// (16 bytes each) in one buffer of 48 bytes, except that `h` is placed by `where` and the buffer
-// size is `buffer` (by default what the three need); `h_sizes` are h's sizes.
-void AddReluPair(MethodBuilder& m, Placement where, int64_t buffer = 48, int32_t storage_offset = 0,
-                 std::vector<int32_t> h_sizes = {1, 4}) {
-  int x = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 0}});
-  int h = m.Tensor({.sizes = std::move(h_sizes), .placement = where,
-                    .storage_offset = storage_offset});
-  int y = m.Tensor({.sizes = {1, 4}, .placement = Placement{1, 32}});
-  m.Inputs({x});
-  m.Outputs({y});
-  m.PlannedBufferSizes({buffer});
-  int relu = m.Operator("aten::relu", "out");
-  m.KernelCall(relu, {x, h});
-  m.KernelCall(relu, {h, y});
-}
-
+// Issue 26: the planned-memory lookup (AddReluPair, scenario_helpers.h).
 ProgramBuilder ReluPair(Placement where, int64_t buffer = 48, int32_t storage_offset = 0) {
   ProgramBuilder program;
   AddReluPair(program.Method("forward"), where, buffer, storage_offset);

@@ -32,6 +32,10 @@ ReleaseDelta Release_v0_2_0() {
             // condition index is checked where the loop meets it.
             t.op_index_checked = true;
             t.jump_false_index_checked = true;
+            // gen_instruction_arguments checks each call argument ("Arg index X >= N"), and the
+            // inputs and outputs are checked before Method::init reads them.
+            t.call_arg_indexes_checked = true;
+            t.inputs_outputs_indexes_checked = true;
             // tensor_parser_exec_aten.cpp reads AllocationDetails.memory_offset_high (0.1: a
             // 32-bit memory_offset), refusing a high word a 32-bit size_t cannot hold.
             t.planned_offset_high_read = true;

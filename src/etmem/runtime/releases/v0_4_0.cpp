@@ -17,6 +17,8 @@ ReleaseDelta Release_v0_4_0() {
             t.constant_segment_min_offsets = 2;
             // Mutable initial state: load_mutable_subsegment_into copies it into planned memory.
             t.copies_mutable_state_at_load = true;
+            // Method::init no longer reads the inputs and outputs (pre_allocated_input_ went).
+            t.inputs_outputs_read_at_init = false;
           }};
 }
 
