@@ -255,6 +255,80 @@ TEST(RunnerProfile, PrintoutIsReadAndCheckedAgainstItsPools) {
   }
 }
 
+// How a runner's pools and program appear in a linked image ("image", what `etmem firmware`
+// recognises a runner by) is read with the rest of its profile: each pool's symbol is its
+// variable, sections and markers are kept byte for byte, and a delta may drop it (null).
+TEST(RunnerProfile, ImageDeclarationsAreReadAndChecked) {
+  auto with = [](const std::string& image) {
+    std::string json = Valid();
+    json.insert(json.rfind('}'), R"(, "image": )" + image);
+    return json;
+  };
+  Result<Profile> p = ParseProfile(
+      with(R"({"tags": ["v1.4.1"], "pools": [{"id": "m", "section": ".bss.tensor_arena"}],
+               "program": {"symbol": "model_pte", "section": null, "align": 16},
+               "markers": ["13RunnerContext"]})"),
+      "my.json");
+  ASSERT_TRUE(p) << p.error().message;
+  ASSERT_TRUE(p->image);
+  ASSERT_EQ(p->image->pools.size(), 1u);
+  EXPECT_EQ(p->image->pools[0].section, ".bss.tensor_arena");
+  EXPECT_EQ(p->image->program_symbol, "model_pte");
+  EXPECT_EQ(p->image->program_section, "");
+  EXPECT_EQ(p->image->program_align, 16u);
+  EXPECT_EQ(p->image->markers, std::vector<std::string>{"13RunnerContext"});
+  EXPECT_FALSE(ParseProfile(Valid(), "my.json")->image) << "no \"image\": not recognised by symbols";
+  const std::pair<std::string, std::string> bad[] = {
+      {R"({"pools": [{"id": "q"}]})", "image pool 0: unknown pool \"q\""},
+      {R"({"pools": [{"id": "m"}, {"id": "m"}]})", "pool \"m\" listed twice"},
+      {R"({"pools": []})", "\"pools\" is empty"},
+      {R"({"markers": []})", "missing key \"pools\""},
+      {R"({"pools": [{"id": "m", "section": "my section"}]})", "is not a section name"},
+      {R"({"pools": [{"id": "m", "section": 7}]})", "\"section\" is not a string or null"},
+      {R"({"pools": [{"id": "m"}], "program": {"symbol": "model pte"}})", "is not a C identifier"},
+      {R"({"pools": [{"id": "m"}], "program": {"section": ".data"}})", "missing key \"symbol\""},
+      {R"({"pools": [{"id": "m"}], "program": {"symbol": "p", "align": 24}})", "power of two"},
+      {R"({"pools": [{"id": "m"}], "markers": ["a\tb"]})", "is not part of a symbol name"},
+      {R"({"pools": [{"id": "m"}], "colour": 1})", "unknown key \"colour\""},
+      {"3", "image: not an object"},
+  };
+  for (const auto& [image, problem] : bad) {
+    const std::string error = ErrorOf(with(image));
+    EXPECT_NE(error.find(problem), std::string::npos) << "got: " << error << "\nfor: " << image;
+    EXPECT_TRUE(error.starts_with("my.json")) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+  // A delta inherits its base's declarations, edits them field by field, or drops them.
+  const std::string head = R"({"etmem_runner_profile": 1, "extends": "arm-baremetal-1.4", )";
+  Result<Profile> same = ParseProfile(head + R"("name": "my-arm"})", "my.json");
+  ASSERT_TRUE(same && same->image) << (same ? "no image" : same.error().message);
+  const Profile& base = **ProfileFor(*SelectRunner("arm-baremetal"), "1.4.1");
+  EXPECT_EQ(*same->image, *base.image);
+  Result<Profile> moved = ParseProfile(head + R"("image": {"markers": ["my_main"]}})", "my.json");
+  ASSERT_TRUE(moved) << moved.error().message;
+  EXPECT_EQ(moved->image->markers, std::vector<std::string>{"my_main"});
+  EXPECT_EQ(moved->image->program_symbol, base.image->program_symbol);
+  Result<Profile> none = ParseProfile(head + R"("image": null})", "my.json");
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_FALSE(none->image);
+}
+
+// Every built-in profile's declarations name its own pools, the method pool among them (what
+// `etmem firmware` finds a runner by), and a runner's profiles declare each pool's symbol as
+// the pool's variable (one fact, one place).
+TEST(RunnerProfile, BuiltinImageDeclarationsNameTheMethodPool) {
+  size_t with_image = 0;
+  for (const auto& p : BuiltinProfiles()) {
+    if (!p->image) continue;
+    SCOPED_TRACE(p->file);
+    ++with_image;
+    EXPECT_TRUE(std::any_of(p->image->pools.begin(), p->image->pools.end(),
+                            [](const ImageSpec::Pool& q) { return q.id == "method"; }));
+    EXPECT_FALSE(p->image->tags.empty()) << "where the declarations were read";
+  }
+  EXPECT_GT(with_image, 0u);
+}
+
 // A snapshot of ExecuTorch's main branch ("main-YYYYMMDD-<commit>") comes after every numbered
 // release.
 TEST(RunnerProfile, AMainSnapshotIsAReleaseAfterTheNumberedOnes) {
