@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "etmem/kernels/library.h"
@@ -12,6 +15,8 @@
 
 namespace etmem::runner {
 namespace profile_test {
+
+namespace fs = std::filesystem;
 
 // Every modelled release, then every modelled snapshot of ExecuTorch's main.
 std::vector<std::string> AllVersions() {
@@ -119,6 +124,27 @@ TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
     EXPECT_TRUE(error.starts_with("my.json")) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   }
+}
+
+// Every file of runner/profiles/ reads as a profile, read from the source tree as a user's file
+// would be: a malformed new profile fails here with the reader's one line naming the file and
+// the problem (the embedded copies are read by BuiltinProfiles(), which stops etmem on an error).
+TEST(RunnerProfile, EveryProfileFileReads) {
+  const fs::path dir = fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner/profiles";
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    ++files;
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    Result<Profile> p = ParseProfile(text, e.path().filename().string());
+    EXPECT_TRUE(p) << p.error().message;
+  }
+  EXPECT_EQ(files, BuiltinProfiles().size()) << "every file is embedded (CMake globs the folder)";
+  // The rule bites: a profile with a misspelt step kind is refused, naming the file.
+  const std::string bad = ErrorOf(Valid(R"([{"kind": "load_methd", "pool": "m",
+                                            "on_failure": {"aborts": true}}])"));
+  EXPECT_NE(bad.find("my.json step 0: unknown step kind \"load_methd\""), std::string::npos) << bad;
 }
 
 TEST(RunnerProfile, BuiltinProfilesParseAndCoverEveryReleaseOnce) {
