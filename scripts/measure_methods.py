@@ -8,7 +8,8 @@
 # ETMEM / ETMEM_EXAMPLES: the built binaries; WORK: a scratch folder (etmem measure's --work per
 # tag, reused between runs); TREE: an ExecuTorch source tree at TAG (git archive TAG -- runtime
 # schema extension version.txt). Each program is measured with and without a temp allocator.
-# The records name no machine folder: the command each one reproduces is in "reproduce".
+# The records name no machine folder: the command that re-measures them is in "recipe"
+# (docs/measure.md, "Measured on real trees").
 import hashlib
 import json
 import os
@@ -69,6 +70,14 @@ def main():
                       [(m["method"], m["real_verdict"], m["etmem_verdict"]) for m in methods],
                       flush=True)
     doc = {
+        "recipe": [
+            "scripts/measure_methods.py build/tools/etmem/etmem "
+            "build/tools/etmem-examples/etmem-examples OUT.json <WORK> " +
+            " ".join("%s=<EXECUTORCH %s>" % (t, t) for t, _ in trees)],
+        "recipe_note":
+            "Re-measures every record of this file (OUT.json is the new file; it runs "
+            "etmem-examples <WORK>/programs --methods and, per tag, program and temp, the etmem "
+            "measure invocation of reproduce_with_etmem_measure).",
         "reproduce_with_etmem_measure":
             "etmem-examples OUTDIR --methods, then for each tag, program and temp: etmem measure "
             "OUTDIR/NAME.pte --executorch <executorch TAG tree> --work <work>/TAG --temp "

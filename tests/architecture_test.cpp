@@ -285,6 +285,29 @@ TEST(Architecture, TheAssumptionSentenceIsComposedOnce) {
   EXPECT_GE(composed, 3u);
 }
 
+// Kernel libraries are data, one file each in kernels/libraries/ (compiled by a glob), but the
+// registry lists them by hand (kernels/registry.cpp): a library file whose Library_NAME() the
+// registry does not call would be compiled and never used.
+TEST(Architecture, EveryKernelLibraryFileIsInTheRegistry) {
+  const fs::path kernels = fs::path(ETMEM_SOURCE_DIR) / "src/etmem/kernels";
+  const std::string registry = Read(kernels / "registry.cpp");
+  const std::regex defines(R"((KernelLibraryData|DelegateLibraryData)\s+(Library_\w+)\(\)\s*\{)");
+  size_t libraries = 0;
+  for (const fs::path& p : Sources(kernels / "libraries")) {
+    const std::string code = Read(p);
+    for (std::sregex_iterator m(code.begin(), code.end(), defines), end; m != end; ++m) {
+      ++libraries;
+      const std::string call = (*m)[2].str() + "()";
+      // Declared, and called in the list (twice in all).
+      size_t uses = 0;
+      for (size_t at = registry.find(call); at != std::string::npos; at = registry.find(call, at + 1))
+        ++uses;
+      EXPECT_GE(uses, 2u) << p.filename() << ": " << call << " is not in kernels/registry.cpp's list";
+    }
+  }
+  EXPECT_GE(libraries, 2u);
+}
+
 }  // namespace architecture_test
 
 namespace architecture_test {

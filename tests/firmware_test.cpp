@@ -20,6 +20,7 @@
 #include "etmem/firmware/firmware.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"
+#include "etmem/runtime/release_range.h"
 #include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"
 
@@ -620,18 +621,51 @@ TEST(Firmware, ProgramLinkedInPlaceWithTheCodeIsFlash) {
 
 // ---- the data ----
 
-TEST(Firmware, RunnerSymbolsNameTheProfilesPoolVariables) {
-  for (const firmware::RunnerSymbols& r : firmware::BuiltinRunnerSymbols()) {
-    auto sel = runner::SelectRunner(r.runner);
-    ASSERT_TRUE(sel) << r.runner;
-    for (const std::string& v : {r.first, r.last}) {
-      auto profile = runner::ProfileFor(*sel, v);
-      ASSERT_TRUE(profile) << r.runner << " " << v;
-      for (const firmware::RunnerSymbols::Pool& p : r.pools) {
-        const runner::PoolSpec* spec = (*profile)->FindPool(p.pool);
-        ASSERT_NE(spec, nullptr) << r.runner << " " << v << " " << p.pool;
-        EXPECT_EQ(spec->variable, p.symbol) << r.runner << " " << v;
-      }
+// The runners' declarations in an image are their profiles' ("image"): a built-in's, or those
+// of a runner file given with --runner, which a firmware of one's own can state.
+TEST(Firmware, RunnerDeclarationsComeFromTheProfile) {
+  SKIP_WITHOUT("arm-none-eabi-g++");
+  Layout arm;
+  arm.method_pool = 65536;
+  const fs::path elf = Link(arm, BuilderCnn(), "declared_by_profile");
+  const json builtin = FirmwareJson(elf, "--runtime 1.4.1");
+  const runner::Profile& profile =
+      **runner::ProfileFor(*runner::SelectRunner("arm-baremetal"), "1.4.1");
+  ASSERT_TRUE(profile.image);
+  EXPECT_EQ(Pool(builtin, "method").at("expected_section"), profile.image->pools.at(0).section);
+  const fs::path dir = TempPath("fw_runner_files");
+  fs::create_directories(dir);
+  std::ofstream(dir / "moved.json") << R"({"etmem_runner_profile": 1, "extends": "arm-baremetal-1.4",
+      "name": "my-arm", "image": {"pools": [{"id": "method", "section": ".my_pools"},
+                                            {"id": "temp", "section": null}]}})";
+  std::ofstream(dir / "none.json") << R"({"etmem_runner_profile": 1, "extends": "arm-baremetal-1.4",
+      "name": "my-arm", "image": null})";
+  const json moved = FirmwareJson(elf, "--runtime 1.4.1 --runner " + (dir / "moved.json").string());
+  EXPECT_EQ(moved.at("assumptions").at("runner"), "my-arm");
+  EXPECT_EQ(Pool(moved, "method").at("expected_section"), ".my_pools");
+  EXPECT_EQ(Pool(moved, "temp").at("expected_section"), "");
+  const json none = FirmwareJson(elf, "--runtime 1.4.1 --runner " + (dir / "none.json").string());
+  EXPECT_EQ(Pool(none, "method").at("expected_section"), "");
+  // The verdicts do not depend on where the runner said its pools would be.
+  EXPECT_EQ(Pool(moved, "method").at("needed"), Pool(builtin, "method").at("needed"));
+  EXPECT_EQ(Pool(none, "method").at("fits"), Pool(builtin, "method").at("fits"));
+}
+
+// A runner's successive profiles that declare the same symbols are one candidate over their
+// releases together; each release a profile with declarations covers has exactly one.
+TEST(Firmware, BuiltinRunnerDeclarationsCoverTheirProfilesReleases) {
+  for (const auto& p : runner::BuiltinProfiles()) {
+    if (!p->image) continue;
+    SCOPED_TRACE(p->file);
+    for (const std::string& v : {p->first_release, p->last_release}) {
+      size_t covering = 0;
+      for (const firmware::RunnerSymbols& r : firmware::BuiltinRunnerSymbols())
+        if (r.runner == p->name && runtime::ReleaseRange{r.first, r.last}.Contains(v)) {
+          ++covering;
+          EXPECT_EQ(r.pools, firmware::SymbolsOf(*p).pools) << v;
+          EXPECT_EQ(r.markers, p->image->markers) << v;
+        }
+      EXPECT_EQ(covering, 1u) << v;
     }
   }
 }

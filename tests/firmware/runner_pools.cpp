@@ -3,7 +3,7 @@
  * attributes; sizes from -DMETHOD_POOL_BYTES / -DTEMP_POOL_BYTES) and embeds a program through
  * model_pte.h, which the test writes the way the runner's build does. It is linked, never run.
  * Each runner also gets one function whose name only that runner's image has (the "markers" of
- * src/etmem/firmware/runner_symbols.json): the Arm runner's RunnerContext, Zephyr's z_cstart,
+ * its profile's "image", src/etmem/runner/profiles/): the Arm runner's RunnerContext, Zephyr's z_cstart,
  * ESP-IDF's app_main. -DWITH_KERNEL_NAMES adds functions named as ExecuTorch's kernels and
  * runtime are, for the component table.
  *   RUNNER_ARM_BAREMETAL  examples/arm/executor_runner/arm_executor_runner.cpp, v0.7.0-v1.4.1

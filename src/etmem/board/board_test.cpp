@@ -6,12 +6,30 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 namespace etmem::board {
 namespace board_test {
 
 namespace fs = std::filesystem;
+
+// Every file of board/boards/ reads as a board, from the source tree as a user's file would be:
+// a malformed new board fails here with the reader's one line naming the file and the problem
+// (the embedded copies are read by BuiltinBoards(), which stops etmem on an error).
+TEST(Board, EveryBoardFileReads) {
+  const fs::path dir = fs::path(ETMEM_SOURCE_DIR) / "src/etmem/board/boards";
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    auto b = ParseBoard(text, e.path().filename().string());
+    EXPECT_TRUE(b) << b.error().message;
+  }
+  auto bad = ParseBoard(R"({"name": "x", "regions": [{"name": "SRAM"}]})", "mine.json");
+  ASSERT_FALSE(bad);
+  EXPECT_TRUE(bad.error().message.starts_with("mine.json")) << bad.error().message;
+}
 
 TEST(Board, EveryBuiltinFileIsABoardWithItsSources) {
   const fs::path dir = fs::path(ETMEM_SOURCE_DIR) / "src/etmem/board/boards";

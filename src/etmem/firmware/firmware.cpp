@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <nlohmann/json.hpp>
 
 #include "etmem/abi/abi.h"
 #include "etmem/api/internal.h"
@@ -24,39 +23,11 @@
 namespace etmem::firmware {
 namespace {
 
-constexpr const char* kRunnerSymbolsJson =
-#include "etmem/firmware/runner_symbols.inc"
-    ;
-
 [[noreturn]] void Fail(api::ErrorKind kind, const std::string& message) {
   throw api::Error(kind, message);
 }
 
 std::string Hex(uint64_t v) { return fmt::format("0x{:08x}", v); }
-
-std::vector<RunnerSymbols> ParseRunnerSymbols() {
-  const nlohmann::json j = nlohmann::json::parse(kRunnerSymbolsJson);
-  std::vector<RunnerSymbols> out;
-  for (const auto& e : j.at("runners")) {
-    RunnerSymbols r;
-    r.runner = e.at("runner").get<std::string>();
-    r.first = e.at("releases").at("first").get<std::string>();
-    r.last = e.at("releases").at("last").get<std::string>();
-    r.source = e.at("source").get<std::string>();
-    for (const auto& p : e.at("pools"))
-      r.pools.push_back({p.at("pool").get<std::string>(), p.at("symbol").get<std::string>(),
-                         p.at("section").is_null() ? "" : p.at("section").get<std::string>()});
-    r.markers = e.value("markers", std::vector<std::string>{});
-    if (!e.at("program").is_null()) {
-      const auto& p = e.at("program");
-      r.program_symbol = p.at("symbol").get<std::string>();
-      if (!p.at("section").is_null()) r.program_section = p.at("section").get<std::string>();
-      if (!p.at("align").is_null()) r.program_align = p.at("align").get<uint32_t>();
-    }
-    out.push_back(std::move(r));
-  }
-  return out;
-}
 
 bool IsDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -207,8 +178,8 @@ struct Match {
 // compiler's default section (.bss) is where any runner's pools land when a firmware moves them:
 // neither tells runners apart. What counts is what only one runner's image has: its markers
 // (2 each), its pool and program symbols that no other candidate declares (1 each), and a
-// section attribute of its own where the symbol sits in it (1 each). Equal scores keep the
-// data's order; the report then says which symbol would decide.
+// section attribute of its own where the symbol sits in it (1 each). Equal scores keep etmem's
+// runner order (by name, as `etmem list runners`); the report then says which symbol would decide.
 std::vector<Match> MatchRunners(const elf::ObjectFile& elf, const std::string& version) {
   std::vector<Match> candidates;
   for (const RunnerSymbols& r : BuiltinRunnerSymbols()) {
@@ -265,6 +236,14 @@ std::vector<Match> MatchRunners(const elf::ObjectFile& elf, const std::string& v
   return best;
 }
 
+// How many runners etmem knows the declarations of (by name).
+size_t KnownRunners() {
+  std::vector<std::string> names;
+  for (const RunnerSymbols& r : BuiltinRunnerSymbols())
+    if (std::find(names.begin(), names.end(), r.runner) == names.end()) names.push_back(r.runner);
+  return names.size();
+}
+
 uint64_t LowestSetBit(uint64_t v) { return v & (~v + 1); }
 
 std::string FillPlaceholders(std::string line, const std::string& method) {
@@ -314,8 +293,43 @@ void CheckRunTemp(const pte::ProgramView& program, const pte::MethodView& method
 
 }  // namespace
 
+RunnerSymbols SymbolsOf(const runner::Profile& profile) {
+  ETMEM_CHECK(profile.image.has_value());
+  const runner::ImageSpec& image = *profile.image;
+  RunnerSymbols r;
+  r.runner = profile.name;
+  r.first = profile.first_release;
+  r.last = profile.last_release;
+  for (const runner::ImageSpec::Pool& p : image.pools)
+    r.pools.push_back({p.id, profile.FindPool(p.id)->variable, p.section});
+  r.program_symbol = image.program_symbol;
+  r.program_section = image.program_section;
+  r.program_align = image.program_align;
+  r.markers = image.markers;
+  return r;
+}
+
+// The built-in profiles' declarations, in etmem's runner order (`etmem list runners`: by name,
+// then release); a runner's successive profiles that declare the same symbols in the same
+// sections are one entry, over their releases together.
 const std::vector<RunnerSymbols>& BuiltinRunnerSymbols() {
-  static const std::vector<RunnerSymbols> all = ParseRunnerSymbols();
+  static const std::vector<RunnerSymbols> all = [] {
+    std::vector<RunnerSymbols> out;
+    const runner::Profile* previous = nullptr;  // the last built-in profile of the same name
+    for (const auto& p : runner::BuiltinProfiles()) {
+      const bool same_runner = previous && previous->name == p->name;
+      if (p->image) {
+        RunnerSymbols r = SymbolsOf(*p);
+        if (same_runner && previous->image && *previous->image == *p->image &&
+            out.back().pools == r.pools)
+          out.back().last = r.last;
+        else
+          out.push_back(std::move(r));
+      }
+      previous = p.get();
+    }
+    return out;
+  }();
   return all;
 }
 
@@ -473,7 +487,7 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
            fmt::format("{}: no runner's pool symbols found{} (etmem knows the declarations of "
                        "{} runners: `etmem list runners`); pass --runner NAME or a profile file",
                        name, version.empty() ? "" : " for ExecuTorch " + version,
-                       BuiltinRunnerSymbols().size()));
+                       KnownRunners()));
     runner_name = matches[0].entry->runner;
     out.runner_source = "its pool symbols";
     for (size_t i = 1; i < matches.size(); ++i) out.other_runners.push_back(matches[i].entry->runner);
@@ -496,13 +510,13 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
   } else {
     out.runner_source = "--runner";
   }
-  const RunnerSymbols* declared = nullptr;
-  for (const Match& m : matches)
-    if (m.entry->runner == runner_name) declared = m.entry;
   if (version.empty()) {
+    const RunnerSymbols* matched = nullptr;
+    for (const Match& m : matches)
+      if (m.entry->runner == runner_name) matched = m.entry;
     std::string range;
-    if (declared) range = fmt::format(" (its declarations are those of {} at ExecuTorch {}-{})",
-                                      declared->runner, declared->first, declared->last);
+    if (matched) range = fmt::format(" (its declarations are those of {} at ExecuTorch {}-{})",
+                                     matched->runner, matched->first, matched->last);
     Fail(api::ErrorKind::kInvalidArgument,
          fmt::format("{}: the image does not show which ExecuTorch release it runs beyond "
                      "doubt{}: pass --runtime VERSION",
@@ -528,6 +542,10 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
   }
   out.runner = profile->name;
   out.runner_releases = profile->first_release + "-" + profile->last_release;
+  // Its declarations in an image (the profile's "image": a built-in's, or a runner file's own).
+  std::optional<RunnerSymbols> declarations;
+  if (profile->image) declarations = SymbolsOf(*profile);
+  const RunnerSymbols* declared = declarations ? &*declarations : nullptr;
 
   // Pools: every pool the runner has with these options, by symbol.
   std::vector<report::FirmwarePool> pools;

@@ -1,7 +1,7 @@
 // Owns: checking a linked firmware image (`etmem firmware APP.elf`): the target from the ELF
 // header, the ExecuTorch programs embedded in its allocated sections (found by their file
 // identifier, verified with etmem's reader, placed: read in place or copied to RAM at boot), the
-// runner whose pool symbols it has (data: firmware/runner_symbols.json), each pool's exact size
+// runner whose pool symbols it has (data: each runner profile's "image"), each pool's exact size
 // and address (so its alignment is a fact), and every pool's verdict for every method, as a
 // report::FirmwareReport (= api::FirmwareReport); api::CheckFirmware, the public entry
 // (firmware_api.cpp), calls it. Flash and RAM by component: components.h. Not: reading ELF
@@ -21,27 +21,32 @@
 #include "etmem/elf/elf_reader.h"
 #include "etmem/etmem.h"
 #include "etmem/report/firmware_report.h"
+#include "etmem/runner/profile.h"
 
 namespace etmem::firmware {
 
 // The options (include/etmem/etmem.h: api::FirmwareOptions).
 using FirmwareOptions = api::FirmwareOptions;
 
-// One runner's declarations as data (runner_symbols.json).
+// One runner's declarations in an image, from its profile (runner::ImageSpec, "image" in the
+// profile's JSON), with the symbol of each pool (the pool's variable).
 struct RunnerSymbols {
   struct Pool {
     std::string pool;     // the profile's pool id
     std::string symbol;   // as the runner declares it
     std::string section;  // its section attribute ("" = the compiler's default)
+    bool operator==(const Pool&) const = default;
   };
   std::string runner;  // the profile's name
-  std::string first, last;  // the releases these declarations were read at (inclusive)
-  std::string source;
+  std::string first, last;  // the releases these declarations hold for (inclusive)
   std::vector<Pool> pools;
   std::string program_symbol, program_section;  // "" = the runner embeds no program
   uint32_t program_align = 0;
   std::vector<std::string> markers;  // substrings of symbol names only this runner's image has
 };
+// The declarations of a profile that has them (Profile::image).
+RunnerSymbols SymbolsOf(const runner::Profile& profile);
+// Every built-in profile's, a runner's successive profiles with the same declarations as one.
 const std::vector<RunnerSymbols>& BuiltinRunnerSymbols();
 
 // Whether `symbol` is the variable `name`: the name itself, a C++ static (_ZL<len><name>), a

@@ -249,11 +249,83 @@ Result<RefusalSpec> ReadRefusal(const json& j, const std::string& where) {
   return r;
 }
 
+// A name as an image's symbol table or section headers spell it: printable ASCII, no blanks
+// (compared byte for byte with the image, so never escaped).
+bool IsImageName(const std::string& name) {
+  return !name.empty() && name.size() <= 256 &&
+         std::all_of(name.begin(), name.end(), [](char c) { return c > ' ' && c < 0x7f; });
+}
+
+// A string, or null / absent for "none" ("" then). A delta's null removes a key (RFC 7396), so
+// the two mean the same.
+Result<std::string> StringOrNull(const Fields& f, const char* key) {
+  const json* v = f.Optional(key);
+  if (!v || v->is_null()) return std::string();
+  if (!v->is_string()) return f.WrongType(key, "a string or null");
+  return v->get<std::string>();
+}
+
+Result<ImageSpec> ReadImage(const json& j, const std::string& where, const Profile& p) {
+  Fields f(j, where);
+  if (auto ok = f.Known({"tags", "pools", "program", "markers"}); !ok) return ok.error();
+  ImageSpec image;
+  ETMEM_TRY(image.tags, f.Strings("tags", false));
+  for (std::string& t : image.tags) t = ReportText(t);
+  ETMEM_TRY(const json* pools, f.Array("pools"));
+  if (pools->empty()) return Fields::Bad(where + ": \"pools\" is empty");
+  for (size_t i = 0; i < pools->size(); ++i) {
+    Fields o((*pools)[i], where + " pool " + std::to_string(i));
+    if (auto ok = o.Known({"id", "section"}); !ok) return ok.error();
+    ImageSpec::Pool pool;
+    ETMEM_TRY(pool.id, o.String("id", true));
+    if (!p.FindPool(pool.id))
+      return Fields::Bad(o.where() + ": unknown pool \"" + Printable(pool.id) + "\"");
+    if (std::any_of(image.pools.begin(), image.pools.end(),
+                    [&](const ImageSpec::Pool& q) { return q.id == pool.id; }))
+      return Fields::Bad(o.where() + ": pool \"" + Printable(pool.id) + "\" listed twice");
+    ETMEM_TRY(pool.section, StringOrNull(o, "section"));
+    if (!pool.section.empty() && !IsImageName(pool.section))
+      return Fields::Bad(o.where() + ": \"section\" \"" + Printable(pool.section) +
+                         "\" is not a section name (printable, no blanks)");
+    image.pools.push_back(std::move(pool));
+  }
+  // In the profile's pool order, whatever order the file lists them in.
+  std::vector<ImageSpec::Pool> ordered;
+  for (const PoolSpec& spec : p.pools)
+    for (const ImageSpec::Pool& pool : image.pools)
+      if (pool.id == spec.id) ordered.push_back(pool);
+  image.pools = std::move(ordered);
+  if (const json* program = f.Optional("program"); program && !program->is_null()) {
+    Fields o(*program, where + " program");
+    if (auto ok = o.Known({"symbol", "section", "align"}); !ok) return ok.error();
+    ETMEM_TRY(image.program_symbol, o.String("symbol", true));
+    if (!IsCIdentifier(image.program_symbol))
+      return Fields::Bad(o.where() + ": \"symbol\" \"" + Printable(image.program_symbol) +
+                         "\" is not a C identifier");
+    ETMEM_TRY(image.program_section, StringOrNull(o, "section"));
+    if (!image.program_section.empty() && !IsImageName(image.program_section))
+      return Fields::Bad(o.where() + ": \"section\" \"" + Printable(image.program_section) +
+                         "\" is not a section name (printable, no blanks)");
+    if (const json* a = o.Optional("align"); a && !a->is_null()) {
+      ETMEM_TRY(uint64_t align, o.Unsigned("align", true, 1, 4096));
+      if (!PowerOfTwo(align))
+        return Fields::Bad(o.where() + ": \"align\" must be a power of two up to 4096");
+      image.program_align = static_cast<uint32_t>(align);
+    }
+  }
+  ETMEM_TRY(image.markers, f.Strings("markers", false));
+  for (const std::string& m : image.markers)
+    if (!IsImageName(m))
+      return Fields::Bad(where + ": marker \"" + Printable(m) +
+                         "\" is not part of a symbol name (printable, no blanks)");
+  return image;
+}
+
 Result<Profile> ParseJson(const json& j, const std::string& origin) {
   Fields f(j, origin);
   if (auto ok = f.Known({"etmem_runner_profile", "name", "description", "source", "releases",
                          "kernels", "methods", "backends", "backends_if_built", "pools",
-                         "options", "steps", "printout", "refusals"});
+                         "options", "steps", "printout", "refusals", "image"});
       !ok)
     return ok.error();
   const json* version = f.Optional("etmem_runner_profile");
@@ -399,6 +471,9 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
                 ReadRefusal((*refusals)[i], origin + " refusal " + std::to_string(i)));
       p.refusals.push_back(std::move(r));
     }
+  }
+  if (const json* image = f.Optional("image"); image && !image->is_null()) {
+    ETMEM_TRY(p.image, ReadImage(*image, origin + " image", p));
   }
   for (size_t i = 0; i < p.steps.size(); ++i) {
     const std::string& name = p.steps[i].figure;

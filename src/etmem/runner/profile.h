@@ -1,13 +1,15 @@
 // Owns: runner profiles as data - what a firmware's runner allocates from which of its pools, in
 // order, around load_method - the JSON reader for them (etmem's built-in profiles, embedded at
-// build time from runner/profiles/*.json, and a user's own file), and choosing the profile of a
-// runner for a release. Not: sizing the steps for a program (runner_plan.h), nor placing them
-// (sim/runner_sim.h).
+// build time from runner/profiles/*.json, and a user's own file), choosing the profile of a
+// runner for a release, and how its pools and program appear in a linked image (ImageSpec: what
+// `etmem firmware` recognises a runner by). Not: sizing the steps for a program (runner_plan.h),
+// nor placing them (sim/runner_sim.h), nor reading an image (firmware/).
 //
 // A profile never names a release in code: each file states the release range it was read from.
 // The step vocabulary is closed and interpreted by shared code; no runner is special-cased.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -137,6 +139,38 @@ struct OptionSpec {
   std::string description;
 };
 
+// How the runner's declarations appear in a linked image (what `etmem firmware` looks for):
+// "image" in the JSON. Each listed pool's symbol is its PoolSpec::variable (a file-scope array;
+// a static one inside a function is matched by its mangled local name too). A profile without
+// it is not recognised in an image by its symbols (--runner still chooses it).
+struct ImageSpec {
+  struct Pool {
+    std::string id;       // a PoolSpec::id
+    // The section the runner's attribute puts it in ("" = none: the compiler's default, .bss).
+    // A linker script may gather input sections into an output section of another name, so a
+    // section is evidence, not a requirement.
+    std::string section;
+  };
+  std::vector<Pool> pools;  // in the profile's pool order
+  // The array the runner embeds the program in ("" = it embeds none), its section attribute
+  // ("" = none) and its alignment attribute (0 = none).
+  std::string program_symbol, program_section;
+  uint32_t program_align = 0;
+  // Substrings of symbol names only this runner's image has (its own functions' mangled names,
+  // its platform's entry point).
+  std::vector<std::string> markers;
+  std::vector<std::string> tags;  // the tags the declarations were read at
+  bool operator==(const ImageSpec& o) const {  // the facts (not where they were read)
+    return pools.size() == o.pools.size() &&
+           std::equal(pools.begin(), pools.end(), o.pools.begin(),
+                      [](const Pool& a, const Pool& b) {
+                        return a.id == b.id && a.section == b.section;
+                      }) &&
+           program_symbol == o.program_symbol && program_section == o.program_section &&
+           program_align == o.program_align && markers == o.markers;
+  }
+};
+
 struct Profile {
   std::string name;  // e.g. "arm-baremetal": what --runner takes
   std::string description;
@@ -160,6 +194,7 @@ struct Profile {
   std::vector<StepSpec> steps;
   std::optional<PrintoutSpec> printout;
   std::vector<RefusalSpec> refusals;  // checks of the runner's own, in the order it makes them
+  std::optional<ImageSpec> image;      // its declarations in a linked image (firmware/)
   std::string file;  // where it was read from ("built-in" for embedded profiles)
 
   const PoolSpec* FindPool(std::string_view id) const;

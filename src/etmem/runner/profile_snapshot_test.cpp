@@ -86,6 +86,14 @@ std::string Dump(const Profile& p) {
   for (const RefusalSpec& r : p.refusals)
     o << "  refusal " << RefusalConditionName(r.condition) << " " << r.limit << " logs "
       << List(r.logs) << " then " << Quote(r.then) << " why " << Quote(r.why) << "\n";
+  if (p.image) {
+    const ImageSpec& i = *p.image;
+    o << "  image tags " << List(i.tags) << " program " << Quote(i.program_symbol) << " section "
+      << Quote(i.program_section) << " align " << i.program_align << " markers "
+      << List(i.markers) << "\n";
+    for (const ImageSpec::Pool& q : i.pools)
+      o << "    pool " << Quote(q.id) << " section " << Quote(q.section) << "\n";
+  }
   return o.str();
 }
 

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "etmem/kernels/library.h"
@@ -12,6 +15,8 @@
 
 namespace etmem::runner {
 namespace profile_test {
+
+namespace fs = std::filesystem;
 
 // Every modelled release, then every modelled snapshot of ExecuTorch's main.
 std::vector<std::string> AllVersions() {
@@ -119,6 +124,27 @@ TEST(RunnerProfile, BadFilesGetOneLineNamingTheFileAndTheProblem) {
     EXPECT_TRUE(error.starts_with("my.json")) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   }
+}
+
+// Every file of runner/profiles/ reads as a profile, read from the source tree as a user's file
+// would be: a malformed new profile fails here with the reader's one line naming the file and
+// the problem (the embedded copies are read by BuiltinProfiles(), which stops etmem on an error).
+TEST(RunnerProfile, EveryProfileFileReads) {
+  const fs::path dir = fs::path(ETMEM_SOURCE_DIR) / "src/etmem/runner/profiles";
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    ++files;
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    Result<Profile> p = ParseProfile(text, e.path().filename().string());
+    EXPECT_TRUE(p) << p.error().message;
+  }
+  EXPECT_EQ(files, BuiltinProfiles().size()) << "every file is embedded (CMake globs the folder)";
+  // The rule bites: a profile with a misspelt step kind is refused, naming the file.
+  const std::string bad = ErrorOf(Valid(R"([{"kind": "load_methd", "pool": "m",
+                                            "on_failure": {"aborts": true}}])"));
+  EXPECT_NE(bad.find("my.json step 0: unknown step kind \"load_methd\""), std::string::npos) << bad;
 }
 
 TEST(RunnerProfile, BuiltinProfilesParseAndCoverEveryReleaseOnce) {
@@ -253,6 +279,80 @@ TEST(RunnerProfile, PrintoutIsReadAndCheckedAgainstItsPools) {
     EXPECT_NE(error.find(problem), std::string::npos) << error;
     EXPECT_TRUE(error.starts_with("my.json")) << error;
   }
+}
+
+// How a runner's pools and program appear in a linked image ("image", what `etmem firmware`
+// recognises a runner by) is read with the rest of its profile: each pool's symbol is its
+// variable, sections and markers are kept byte for byte, and a delta may drop it (null).
+TEST(RunnerProfile, ImageDeclarationsAreReadAndChecked) {
+  auto with = [](const std::string& image) {
+    std::string json = Valid();
+    json.insert(json.rfind('}'), R"(, "image": )" + image);
+    return json;
+  };
+  Result<Profile> p = ParseProfile(
+      with(R"({"tags": ["v1.4.1"], "pools": [{"id": "m", "section": ".bss.tensor_arena"}],
+               "program": {"symbol": "model_pte", "section": null, "align": 16},
+               "markers": ["13RunnerContext"]})"),
+      "my.json");
+  ASSERT_TRUE(p) << p.error().message;
+  ASSERT_TRUE(p->image);
+  ASSERT_EQ(p->image->pools.size(), 1u);
+  EXPECT_EQ(p->image->pools[0].section, ".bss.tensor_arena");
+  EXPECT_EQ(p->image->program_symbol, "model_pte");
+  EXPECT_EQ(p->image->program_section, "");
+  EXPECT_EQ(p->image->program_align, 16u);
+  EXPECT_EQ(p->image->markers, std::vector<std::string>{"13RunnerContext"});
+  EXPECT_FALSE(ParseProfile(Valid(), "my.json")->image) << "no \"image\": not recognised by symbols";
+  const std::pair<std::string, std::string> bad[] = {
+      {R"({"pools": [{"id": "q"}]})", "image pool 0: unknown pool \"q\""},
+      {R"({"pools": [{"id": "m"}, {"id": "m"}]})", "pool \"m\" listed twice"},
+      {R"({"pools": []})", "\"pools\" is empty"},
+      {R"({"markers": []})", "missing key \"pools\""},
+      {R"({"pools": [{"id": "m", "section": "my section"}]})", "is not a section name"},
+      {R"({"pools": [{"id": "m", "section": 7}]})", "\"section\" is not a string or null"},
+      {R"({"pools": [{"id": "m"}], "program": {"symbol": "model pte"}})", "is not a C identifier"},
+      {R"({"pools": [{"id": "m"}], "program": {"section": ".data"}})", "missing key \"symbol\""},
+      {R"({"pools": [{"id": "m"}], "program": {"symbol": "p", "align": 24}})", "power of two"},
+      {R"({"pools": [{"id": "m"}], "markers": ["a\tb"]})", "is not part of a symbol name"},
+      {R"({"pools": [{"id": "m"}], "colour": 1})", "unknown key \"colour\""},
+      {"3", "image: not an object"},
+  };
+  for (const auto& [image, problem] : bad) {
+    const std::string error = ErrorOf(with(image));
+    EXPECT_NE(error.find(problem), std::string::npos) << "got: " << error << "\nfor: " << image;
+    EXPECT_TRUE(error.starts_with("my.json")) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+  // A delta inherits its base's declarations, edits them field by field, or drops them.
+  const std::string head = R"({"etmem_runner_profile": 1, "extends": "arm-baremetal-1.4", )";
+  Result<Profile> same = ParseProfile(head + R"("name": "my-arm"})", "my.json");
+  ASSERT_TRUE(same && same->image) << (same ? "no image" : same.error().message);
+  const Profile& base = **ProfileFor(*SelectRunner("arm-baremetal"), "1.4.1");
+  EXPECT_EQ(*same->image, *base.image);
+  Result<Profile> moved = ParseProfile(head + R"("image": {"markers": ["my_main"]}})", "my.json");
+  ASSERT_TRUE(moved) << moved.error().message;
+  EXPECT_EQ(moved->image->markers, std::vector<std::string>{"my_main"});
+  EXPECT_EQ(moved->image->program_symbol, base.image->program_symbol);
+  Result<Profile> none = ParseProfile(head + R"("image": null})", "my.json");
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_FALSE(none->image);
+}
+
+// Every built-in profile's declarations name its own pools, the method pool among them (what
+// `etmem firmware` finds a runner by), and a runner's profiles declare each pool's symbol as
+// the pool's variable (one fact, one place).
+TEST(RunnerProfile, BuiltinImageDeclarationsNameTheMethodPool) {
+  size_t with_image = 0;
+  for (const auto& p : BuiltinProfiles()) {
+    if (!p->image) continue;
+    SCOPED_TRACE(p->file);
+    ++with_image;
+    EXPECT_TRUE(std::any_of(p->image->pools.begin(), p->image->pools.end(),
+                            [](const ImageSpec::Pool& q) { return q.id == "method"; }));
+    EXPECT_FALSE(p->image->tags.empty()) << "where the declarations were read";
+  }
+  EXPECT_GT(with_image, 0u);
 }
 
 // A snapshot of ExecuTorch's main branch ("main-YYYYMMDD-<commit>") comes after every numbered
