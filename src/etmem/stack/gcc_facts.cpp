@@ -118,7 +118,8 @@ Result<std::vector<FrameFact>> ParseStackUsage(std::string_view text, const std:
   return out;
 }
 
-Result<std::vector<FrameFact>> ParseCallgraphInfo(std::string_view text, const std::string& path) {
+Result<std::vector<FrameFact>> ParseCallgraphInfo(std::string_view text, const std::string& path,
+                                                  std::vector<CallFact>* calls) {
   std::vector<FrameFact> out;
   const auto lines = Lines(text);
   // A quoted VCG string starting at `at` (at the quote): its text, escapes kept as written.
@@ -149,12 +150,36 @@ Result<std::vector<FrameFact>> ParseCallgraphInfo(std::string_view text, const s
       continue;
     }
     if (!header) return Bad(path, i + 1, "not a -fcallgraph-info file (no 'graph: {' first)");
-    if (line == "}" || line.rfind("edge:", 0) == 0) continue;
+    if (line == "}") continue;
+    size_t end = 0;
+    // A title "file:symbol" (a function local to its file) or "symbol": the symbol.
+    auto symbol_of = [](const std::string& title) {
+      const size_t colon = title.rfind(':');
+      return colon == std::string::npos ? title : title.substr(colon + 1);
+    };
+    if (line.rfind("edge:", 0) == 0) {
+      const size_t from_at = line.find("sourcename: ");
+      const size_t to_at = line.find("targetname: ");
+      const auto from = from_at == std::string_view::npos ? std::nullopt : quoted(line, from_at + 12, &end);
+      const auto to = to_at == std::string_view::npos ? std::nullopt : quoted(line, to_at + 12, &end);
+      if (!from || !to || symbol_of(*from).empty() || symbol_of(*to).empty())
+        return Bad(path, i + 1, "an edge without a quoted sourcename and targetname");
+      const size_t label_at = line.find("label: ");
+      const auto label = label_at == std::string_view::npos ? std::nullopt : quoted(line, label_at + 7, &end);
+      if (calls) {
+        CallFact c;
+        c.caller = symbol_of(*from);
+        c.indirect = *to == "__indirect_call";
+        if (!c.indirect) c.callee = symbol_of(*to);
+        c.where = label && !label->empty() ? *label : fmt::format("{}:{}", path, i + 1);
+        calls->push_back(std::move(c));
+      }
+      continue;
+    }
     if (line.rfind("node:", 0) != 0)
       return Bad(path, i + 1, "neither a node, an edge nor the graph's end");
     const size_t t = line.find("title: ");
     const size_t l = line.find("label: ");
-    size_t end = 0;
     if (t == std::string_view::npos || l == std::string_view::npos)
       return Bad(path, i + 1, "a node without a title and a label");
     const auto title = quoted(line, t + 7, &end);
@@ -180,8 +205,7 @@ Result<std::vector<FrameFact>> ParseCallgraphInfo(std::string_view text, const s
       return Bad(path, i + 1, fmt::format("the kind '{}' is none of static, dynamic, dynamic,bounded",
                                           Printable(kind)));
     }
-    const size_t colon = title->rfind(':');
-    f.symbol = colon == std::string::npos ? *title : title->substr(colon + 1);
+    f.symbol = symbol_of(*title);
     if (f.symbol.empty()) return Bad(path, i + 1, "a node's title names no symbol");
     const size_t first_nl = label->find("\\n");
     f.function = first_nl == std::string::npos ? *label : label->substr(0, first_nl);
@@ -192,7 +216,7 @@ Result<std::vector<FrameFact>> ParseCallgraphInfo(std::string_view text, const s
   return out;
 }
 
-Result<std::vector<FrameFact>> ReadFactsDirectory(const std::string& dir) {
+Result<std::vector<FrameFact>> ReadFactsDirectory(const std::string& dir, std::vector<CallFact>* calls) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
@@ -212,7 +236,7 @@ Result<std::vector<FrameFact>> ReadFactsDirectory(const std::string& dir) {
     ss << in.rdbuf();
     const std::string text = ss.str();
     auto facts = p.extension() == ".su" ? ParseStackUsage(text, p.string())
-                                        : ParseCallgraphInfo(text, p.string());
+                                        : ParseCallgraphInfo(text, p.string(), calls);
     if (!facts) return facts.error();
     for (FrameFact& f : *facts) out.push_back(std::move(f));
   }
@@ -261,6 +285,77 @@ Applied ApplyFacts(CallGraph& graph, const std::vector<FrameFact>& facts) {
   }
   a.functions = best.size();
   return a;
+}
+
+CallGraph CallGraphFromFacts(const elf::Executable& image, const std::vector<FrameFact>& frames,
+                             const std::vector<CallFact>& calls, const std::string& architecture) {
+  CallGraph g;
+  g.architecture = architecture;
+  const elf::ObjectFile& elf = image.elf;
+  // One function per address (aliases share it: the global name wins, then the first).
+  std::map<uint64_t, const elf::Symbol*> chosen;
+  for (const elf::Symbol& s : elf.symbols) {
+    if (s.type != 2 || s.size == 0 || s.section == 0) continue;
+    const elf::Section* sec = elf.SectionOf(s);
+    if (!sec || !sec->executable()) continue;
+    auto [it, fresh] = chosen.emplace(s.value, &s);
+    if (!fresh && it->second->binding == 0 && s.binding != 0) it->second = &s;
+  }
+  for (const auto& [addr, s] : chosen) {
+    Function f;
+    f.name = s->name;
+    f.demangled = Demangle(s->name);
+    f.address = addr;
+    f.size = s->size;
+    f.frame_source = "none (no .su/.ci entry)";
+    f.read = false;
+    g.by_address[addr] = g.functions.size();
+    g.functions.push_back(std::move(f));
+  }
+  ApplyFacts(g, frames);
+  // Read: a .ci node sizes it (its calls are the .ci's edges). A .su size alone tells no calls.
+  std::map<std::string, std::vector<size_t>> by_symbol;
+  for (size_t i = 0; i < g.functions.size(); ++i) by_symbol[g.functions[i].name].push_back(i);
+  for (const FrameFact& f : frames)
+    if (!f.symbol.empty())
+      if (auto it = by_symbol.find(f.symbol); it != by_symbol.end())
+        for (size_t i : it->second) g.functions[i].read = true;
+  uint64_t synthetic = uint64_t{1} << 63;
+  for (const CallFact& c : calls) {
+    auto from = by_symbol.find(c.caller);
+    if (from == by_symbol.end()) continue;  // a function the image does not keep
+    std::vector<uint64_t> targets;
+    if (!c.indirect)
+      if (auto to = by_symbol.find(c.callee); to != by_symbol.end())
+        for (size_t k : to->second) targets.push_back(g.functions[k].address);
+    for (size_t i : from->second) {
+      Function& f = g.functions[i];
+      CallSite site;
+      site.where = c.where;
+      site.depth = f.frame;
+      if (c.indirect) {
+        site.kind = SiteKind::kIndirect;
+        site.address = synthetic++;
+        site.text = "an indirect call";
+        f.sites.push_back(site);
+        continue;
+      }
+      site.kind = SiteKind::kCall;
+      site.text = "the call of " + Demangle(c.callee);
+      if (targets.empty()) {
+        site.address = synthetic++;
+        site.target = ~uint64_t{0};  // no function there: named as one the image lacks
+        f.sites.push_back(site);
+        continue;
+      }
+      for (uint64_t t : targets) {
+        site.address = synthetic++;
+        site.target = t;
+        f.sites.push_back(site);
+      }
+    }
+  }
+  return g;
 }
 
 }  // namespace etmem::stack
