@@ -40,6 +40,29 @@ std::string MachineName(const elf::ObjectFile& elf) {
                      *name ? ")" : "");
 }
 
+void AddImageFunctions(CallGraph& g, const elf::ObjectFile& elf) {
+  // One per address (aliases share it: the global name wins, then the first).
+  std::map<uint64_t, const elf::Symbol*> chosen;
+  for (const elf::Symbol& s : elf.symbols) {
+    if (s.type != 2 || s.size == 0 || s.section == 0) continue;
+    const elf::Section* sec = elf.SectionOf(s);
+    if (!sec || !sec->executable()) continue;
+    const uint64_t addr = s.value & ~uint64_t{1};
+    auto [it, fresh] = chosen.emplace(addr, &s);
+    if (!fresh && it->second->binding == 0 && s.binding != 0) it->second = &s;
+  }
+  for (const auto& [addr, s] : chosen) {
+    Function f;
+    f.name = s->name;
+    f.demangled = Demangle(s->name);
+    f.address = addr;
+    f.size = s->size;
+    f.thumb = elf.machine == 40 && (s->value & 1) != 0;
+    g.by_address[addr] = g.functions.size();
+    g.functions.push_back(std::move(f));
+  }
+}
+
 std::optional<size_t> CallGraph::At(uint64_t address) const {
   address &= ~uint64_t{1};
   auto it = by_address.upper_bound(address);
@@ -347,26 +370,7 @@ Result<CallGraph> ReadCallGraph(const elf::Executable& image) {
   std::sort(map.begin(), map.end(),
             [](const MapEntry& a, const MapEntry& b) { return a.address < b.address; });
 
-  // Functions: one per address (aliases share it: the global name wins, then the first).
-  std::map<uint64_t, const elf::Symbol*> chosen;
-  for (const elf::Symbol& s : elf.symbols) {
-    if (s.type != 2 || s.size == 0 || s.section == 0) continue;
-    const elf::Section* sec = elf.SectionOf(s);
-    if (!sec || !sec->executable()) continue;
-    const uint64_t addr = s.value & ~uint64_t{1};
-    auto [it, fresh] = chosen.emplace(addr, &s);
-    if (!fresh && it->second->binding == 0 && s.binding != 0) it->second = &s;
-  }
-  for (const auto& [addr, s] : chosen) {
-    Function f;
-    f.name = s->name;
-    f.demangled = Demangle(s->name);
-    f.address = addr;
-    f.size = s->size;
-    f.thumb = (s->value & 1) != 0;
-    g.by_address[addr] = g.functions.size();
-    g.functions.push_back(std::move(f));
-  }
+  AddImageFunctions(g, elf);
   Capstone thumb(cs_mode(CS_MODE_THUMB | CS_MODE_MCLASS));
   Capstone arm(CS_MODE_ARM);
   if (!thumb.ok || !arm.ok)

@@ -70,6 +70,11 @@ std::string ReadableArchitectures();
 // The image's architecture in words: "RISC-V (ELF machine 243, ELF32)".
 std::string MachineName(const elf::ObjectFile& elf);
 
+// Adds the image's functions to `graph` (functions and by_address; nothing read): one per
+// STT_FUNC symbol with a size in an executable section, one per address (aliases share it: the
+// global name wins), the address with bit 0 clear (Arm: set means Thumb).
+void AddImageFunctions(CallGraph& graph, const elf::ObjectFile& elf);
+
 // Disassembles every function of the image. An image of another architecture is an error
 // (kUnsupported) naming what it is and what is read.
 Result<CallGraph> ReadCallGraph(const elf::Executable& image);
