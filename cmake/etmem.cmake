@@ -152,7 +152,8 @@ function(etmem_add_pools)
 endfunction()
 
 # etmem_check_firmware(TARGET app [PROGRAM model.pte] [RUNTIME 1.4.1] [RUNNER arm-baremetal]
-#                      [BOARD corstone-300|board.json] [TARGET_ABI cortex-m] [METHOD forward])
+#                      [BOARD corstone-300|board.json] [TARGET_ABI cortex-m] [METHOD forward]
+#                      [STACK_USAGE [STACK_USAGE_TARGETS lib ...] [STACK_USAGE_DIR dir]])
 # A post-link step: `etmem firmware` reads the linked image ($<TARGET_FILE:app>): its embedded
 # program, the pools its runner declares (sizes and addresses from the symbol table), and fails
 # the build, with etmem's message, when a pool is too small for the program (or the release
@@ -160,8 +161,15 @@ endfunction()
 # to the current source directory). RUNTIME is required unless ETMEM_RUNTIME is set: an image
 # does not show its ExecuTorch release beyond doubt. A failed check deletes the image, so the
 # next build links and checks it again instead of keeping a firmware that was refused.
+# STACK_USAGE: GCC writes its frame sizes and call graph (-fstack-usage -fcallgraph-info=su, C
+# and C++ sources compiled by GCC) for TARGET and each of STACK_USAGE_TARGETS (libraries linked
+# into it), and `etmem firmware --stack-usage` reads them from STACK_USAGE_DIR: by default the
+# target's object directory, or the whole binary directory when STACK_USAGE_TARGETS are given
+# (their objects lie elsewhere). With them the worst-case stack uses GCC's own frame sizes, and
+# an image whose code etmem does not disassemble (RISC-V) gets a bound at all.
 function(etmem_check_firmware)
-  cmake_parse_arguments(A "" "TARGET;PROGRAM;RUNTIME;RUNNER;BOARD;TARGET_ABI;METHOD" "" ${ARGN})
+  cmake_parse_arguments(A "STACK_USAGE" "TARGET;PROGRAM;RUNTIME;RUNNER;BOARD;TARGET_ABI;METHOD;STACK_USAGE_DIR"
+                        "STACK_USAGE_TARGETS" ${ARGN})
   if(NOT A_TARGET OR NOT TARGET ${A_TARGET})
     message(FATAL_ERROR "etmem_check_firmware: TARGET must name an executable target")
   endif()
@@ -195,6 +203,28 @@ function(etmem_check_firmware)
       list(APPEND args ${flag} "${A_${key}}")
     endif()
   endforeach()
+  if(A_STACK_USAGE)
+    # GCC only (-fcallgraph-info is GCC's, from GCC 10): other compilers' sources get no flags,
+    # and their functions are named as not read in the stack section.
+    set(gnu "$<OR:$<COMPILE_LANG_AND_ID:C,GNU>,$<COMPILE_LANG_AND_ID:CXX,GNU>>")
+    foreach(t ${A_TARGET} ${A_STACK_USAGE_TARGETS})
+      if(NOT TARGET ${t})
+        message(FATAL_ERROR "etmem_check_firmware: STACK_USAGE_TARGETS: ${t} is not a target")
+      endif()
+      target_compile_options(${t} PRIVATE "$<${gnu}:-fstack-usage>" "$<${gnu}:-fcallgraph-info=su>")
+    endforeach()
+    if(NOT A_STACK_USAGE_DIR)
+      if(A_STACK_USAGE_TARGETS)
+        set(A_STACK_USAGE_DIR "${CMAKE_BINARY_DIR}")
+      else()
+        set(A_STACK_USAGE_DIR "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${A_TARGET}.dir")
+      endif()
+    endif()
+    get_filename_component(A_STACK_USAGE_DIR "${A_STACK_USAGE_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+    list(APPEND args --stack-usage "${A_STACK_USAGE_DIR}")
+  elseif(A_STACK_USAGE_TARGETS OR A_STACK_USAGE_DIR)
+    message(FATAL_ERROR "etmem_check_firmware: STACK_USAGE_TARGETS and STACK_USAGE_DIR go with STACK_USAGE")
+  endif()
   # The report goes to the build log; etmem's exit code (1: too small, 2: bad input) fails the
   # step (this file in script mode, at its top, which also deletes the image then). The list
   # goes as one -DARGS argument, its semicolons as $<SEMICOLON> (written after the command is

@@ -238,7 +238,7 @@ bool HaveArmGxx() { return HaveTool("arm-none-eabi-g++"); }
 
 // The Arm example: an arm_executor_runner-like image whose method pool is METHOD_POOL bytes (a
 // cache variable), checked after linking by etmem_check_firmware.
-Project WriteArmFirmware(const std::string& name) {
+Project WriteArmFirmware(const std::string& name, const std::string& check = "RUNTIME 1.4.1") {
   Project p{TempPath(name), TempPath(name) / "build"};
   fs::create_directories(p.source);
   std::ofstream(p.source / "toolchain.cmake") << kArmToolchain;
@@ -259,7 +259,7 @@ Project WriteArmFirmware(const std::string& name) {
          "set_target_properties(app PROPERTIES SUFFIX .elf)\n"
          "target_compile_definitions(app PRIVATE METHOD_POOL_BYTES=${METHOD_POOL})\n"
          "target_link_options(app PRIVATE -T ${CMAKE_CURRENT_SOURCE_DIR}/app.ld)\n"
-         "etmem_check_firmware(TARGET app RUNTIME 1.4.1)\n";
+         "etmem_check_firmware(TARGET app " << check << ")\n";
   return p;
 }
 
@@ -305,6 +305,37 @@ TEST(CMakeModule, CheckFirmwareFailsTheBuildForAPoolOneByteShort) {
             std::string::npos)
       << fits.out;
   EXPECT_TRUE(fs::exists(image));
+}
+
+// STACK_USAGE: GCC writes the target's .su and .ci files beside its objects and the check reads
+// them (--stack-usage): the stack section's frames come from them.
+TEST(CMakeModule, CheckFirmwareWithStackUsageReadsGccsFiles) {
+  if (!HaveArmGxx()) GTEST_SKIP() << "arm-none-eabi-g++ not installed: no firmware to link";
+  Project p = WriteArmFirmware("fw_check_su", "RUNTIME 1.4.1 STACK_USAGE");
+  CliRun configure = Configure(p, "-DETMEM_EXECUTABLE=" ETMEM_BINARY);
+  ASSERT_EQ(configure.exit_code, 0) << configure.out << configure.err;
+  CliRun build = Build(p);
+  ASSERT_EQ(build.exit_code, 0) << build.out;
+  const fs::path objects = p.build / "CMakeFiles" / "app.dir";
+  EXPECT_TRUE(fs::exists(objects / "main.cpp.su")) << "no -fstack-usage file in " << objects;
+  EXPECT_TRUE(fs::exists(objects / "main.cpp.ci")) << "no -fcallgraph-info file in " << objects;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(build.out, m,
+                                std::regex(R"(GCC's sizes from (\S+) \(\.su/\.ci, (\d+) entries\) replace them for (\d+) functions)")))
+      << build.out;
+  EXPECT_EQ(fs::path(m[1].str()), objects);
+  EXPECT_GT(std::stoul(m[2]), 0u);
+  EXPECT_GT(std::stoul(m[3]), 0u);
+  EXPECT_TRUE(std::regex_search(build.out, std::regex(R"( main \(entry, frame from \.(ci|su)\))")))
+      << build.out;
+
+  // A bad option pairing fails the configure step with one message.
+  Project bad = WriteArmFirmware("fw_check_su_bad", "RUNTIME 1.4.1 STACK_USAGE_DIR x");
+  const CliRun refused = Configure(bad, "-DETMEM_EXECUTABLE=" ETMEM_BINARY);
+  EXPECT_NE(refused.exit_code, 0);
+  const std::string error = std::regex_replace(refused.err, std::regex(R"(\s+)"), " ");
+  EXPECT_NE(error.find("STACK_USAGE_TARGETS and STACK_USAGE_DIR go with STACK_USAGE"),
+            std::string::npos) << refused.err;
 }
 
 }  // namespace cmake_module_test

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "etmem/elf/elf_reader.h"
+#include "etmem/firmware/declared_stack.h"
 #include "etmem/stack/call_graph.h"
 #include "etmem/stack/gcc_facts.h"
 #include "etmem/testing/scenarios.h"
@@ -223,6 +224,72 @@ TEST(StackGraph, AnImageOfAnotherArchitectureNamesWhatIsRead) {
   auto g = stack::ReadCallGraph(*image);
   ASSERT_FALSE(g.has_value());
   EXPECT_NE(g.error().message.find("Arm (Thumb"), std::string::npos) << g.error().message;
+  EXPECT_NE(g.error().message.find("RISC-V (ELF machine 243, ELF32)"), std::string::npos)
+      << g.error().message;
+}
+
+// chains.c for RISC-V with GCC's files: the graph from them alone gives the sums of GCC's
+// frames along the source's chains, names recursion and the indirect call with its source line.
+TEST(StackGraph, ARiscvImagesGraphFromGccsFilesAlone) {
+  if (!HaveTool("riscv64-unknown-elf-gcc")) GTEST_SKIP() << "riscv64-unknown-elf-gcc is not installed";
+  const fs::path dir = TempPath("stack_rv_facts");
+  fs::create_directories(dir);
+  const fs::path elf = dir / "rv.elf";
+  const CliRun r = Shell("cd " + dir.string() + " && riscv64-unknown-elf-gcc -march=rv32imac "
+                         "-mabi=ilp32 -O2 -nostdlib -ffreestanding -fstack-usage "
+                         "-fcallgraph-info=su -Wl,-e,top -c " + (kSources / "chains.c").string() +
+                         " -o chains.o && riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 "
+                         "-nostdlib -Wl,-e,top chains.o -lgcc -o " + elf.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto image = elf::ReadExecutableFile(elf.string());
+  ASSERT_TRUE(image.has_value());
+  std::vector<stack::CallFact> calls;
+  auto facts = stack::ReadFactsDirectory(dir.string(), &calls);
+  ASSERT_TRUE(facts.has_value()) << facts.error().message;
+  ASSERT_FALSE(calls.empty());
+  std::map<std::string, uint64_t> su;
+  for (const stack::FrameFact& f : *facts)
+    if (f.symbol.empty()) su[f.function] = f.bytes;
+  const stack::CallGraph g = stack::CallGraphFromFacts(*image, *facts, calls, "RISC-V");
+  for (const std::string name : {"top", "mid", "leaf"}) {
+    EXPECT_EQ(g.functions[Fn(g, name)].frame, su[name]) << name;
+    EXPECT_EQ(g.functions[Fn(g, name)].frame_source, ".ci") << name;
+    EXPECT_TRUE(g.functions[Fn(g, name)].read) << name;
+  }
+  const stack::Bound top = stack::WorstCase(g, {Fn(g, "top")}, {});
+  EXPECT_TRUE(top.complete);
+  EXPECT_EQ(top.bytes, su["top"] + su["mid"] + su["leaf"]);
+  ASSERT_EQ(top.path.size(), 3u);
+  EXPECT_EQ(top.path[2].function, "leaf");
+  // tail -> mid: every .ci call keeps the caller's frame (an upper bound for a sibling call).
+  EXPECT_EQ(stack::WorstCase(g, {Fn(g, "tail")}, {}).bytes, su["tail"] + su["mid"] + su["leaf"]);
+  const stack::Bound rec = stack::WorstCase(g, {Fn(g, "rec")}, {});
+  EXPECT_FALSE(rec.complete);
+  ASSERT_EQ(rec.recursion.size(), 1u);
+  EXPECT_EQ(rec.bytes, 2 * su["rec"]);
+  const stack::Bound ex = stack::WorstCase(g, {Fn(g, "execute")}, {});
+  EXPECT_FALSE(ex.complete);
+  ASSERT_EQ(ex.unresolved.size(), 1u);
+  EXPECT_NE(ex.unresolved[0].find("an indirect call at "), std::string::npos) << ex.unresolved[0];
+  EXPECT_NE(ex.unresolved[0].find("chains.c:"), std::string::npos) << ex.unresolved[0];
+  EXPECT_NE(ex.unresolved[0].find(" in execute"), std::string::npos) << ex.unresolved[0];
+  // Resolved through the table as a program calling both kernels: the deeper one counts.
+  stack::Resolution both;
+  for (const stack::CallSite& site : g.functions[Fn(g, "execute")].sites)
+    if (site.kind == stack::SiteKind::kIndirect)
+      for (const std::string k : {"kernel_small", "kernel_big"})
+        both[site.address].push_back(g.functions[Fn(g, k)].address);
+  const stack::Bound resolved = stack::WorstCase(g, {Fn(g, "execute")}, both);
+  EXPECT_TRUE(resolved.complete);
+  EXPECT_EQ(resolved.bytes, su["execute"] + std::max(su["kernel_big"] + su["leaf"], su["kernel_small"]));
+  // Without the .ci files nothing's calls are seen: every function reached is named.
+  auto su_only = stack::ParseStackUsage(ReadFile(dir / "chains.su"), "chains.su");
+  ASSERT_TRUE(su_only.has_value());
+  const stack::CallGraph bare = stack::CallGraphFromFacts(*image, *su_only, {}, "RISC-V");
+  const stack::Bound alone = stack::WorstCase(bare, {Fn(bare, "top")}, {});
+  EXPECT_FALSE(alone.complete);
+  EXPECT_EQ(alone.bytes, su["top"]);
+  EXPECT_EQ(alone.unread, std::vector<std::string>{"top"});
 }
 
 // ---- `etmem firmware`: the stack section of an image with ExecuTorch's entry names ----
@@ -232,9 +299,12 @@ struct Firmware {
   std::map<std::string, uint64_t> su;  // fake_runtime.cpp's frames, by GCC's printable name
 };
 
-Firmware LinkFirmware() {
+// runner_pools.cpp and fake_runtime.cpp, with -fstack-usage and `flags`, by `cc` for `arch`.
+Firmware LinkFirmware(const std::string& cc = "arm-none-eabi-g++", const std::string& arch = kArch,
+                      const std::string& stem = "stack_fw", const std::string& flags_more = "",
+                      const std::string& link_more = "") {
   Firmware f;
-  const fs::path dir = TempPath("stack_fw");
+  const fs::path dir = TempPath(stem);
   fs::create_directories(dir);
   f.su_dir = dir;
   const auto program = testing::MotivatingCnn().Build();
@@ -244,15 +314,17 @@ Firmware LinkFirmware() {
   std::ofstream(dir / "model_pte.h") << header << "};\n";
   f.elf = dir / "fw.elf";
   const fs::path fw = fs::path(ETMEM_SOURCE_DIR) / "tests/firmware";
-  const std::string flags = std::string(kArch) +
-                            " -O2 -ffreestanding -fno-exceptions -fno-rtti -nostdlib -fstack-usage";
+  const std::string flags = arch +
+                            " -O2 -ffreestanding -fno-exceptions -fno-rtti -nostdlib -fstack-usage " +
+                            flags_more;
   const std::string cmd =
-      "cd " + dir.string() + " && arm-none-eabi-g++ " + flags +
+      "cd " + dir.string() + " && " + cc + " " + flags +
       " -DRUNNER_ARM_BAREMETAL -DMETHOD_POOL_BYTES=65536 -DTEMP_POOL_BYTES=2048 -I" + dir.string() +
-      " -c " + (fw / "runner_pools.cpp").string() + " -o runner_pools.o && arm-none-eabi-g++ " +
+      " -c " + (fw / "runner_pools.cpp").string() + " -o runner_pools.o && " + cc + " " +
       flags + " -c " + (kSources / "fake_runtime.cpp").string() +
-      " -o fake_runtime.o && arm-none-eabi-g++ " + kArch + " -nostdlib runner_pools.o fake_runtime.o -T " +
-      (fw / "firmware.ld").string() + " -Wl,--defsym=POOL_SKIP=0x100 -o " + f.elf.string();
+      " -o fake_runtime.o && " + cc + " " + arch + " -nostdlib runner_pools.o fake_runtime.o -T " +
+      (fw / "firmware.ld").string() + " -Wl,--defsym=POOL_SKIP=0x100 " + link_more + " -o " +
+      f.elf.string();
   const CliRun r = Shell(cmd);
   EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
   auto facts = stack::ParseStackUsage(ReadFile(dir / "fake_runtime.su"), "fake_runtime.su");
@@ -324,6 +396,215 @@ TEST(FirmwareStack, LoadAndExecuteOfAnImageWithExecuTorchsEntryNames) {
       << text.out;
   EXPECT_NE(text.out.find(fmt::format("  execute: at least {} B", execute + conv + parse)), std::string::npos)
       << text.out;
+}
+
+// A RISC-V image: no disassembly (capstone 4 has none), so without GCC's files the section names
+// what is read; with them (-fstack-usage -fcallgraph-info=su) load and execute get bounds.
+TEST(FirmwareStack, ARiscvImageGetsABoundFromGccsFiles) {
+  if (!HaveTool("riscv64-unknown-elf-g++")) GTEST_SKIP() << "riscv64-unknown-elf-g++ is not installed";
+  Firmware f = LinkFirmware("riscv64-unknown-elf-g++", "-march=rv32imac -mabi=ilp32", "stack_rv_fw",
+                            "-fcallgraph-info=su");
+  const uint64_t parse = f.su["int executorch::runtime::parse_tensor(int)"];
+  const uint64_t init = f.su["int executorch::runtime::init_method(int)"];
+  const uint64_t load = f.su["static int executorch::runtime::Program::load(executorch::runtime::DataLoader*, int)"];
+  const uint64_t load_method = f.su["int executorch::runtime::Program::load_method(const char*) const"];
+  const uint64_t execute = f.su["int executorch::runtime::Method::execute()"];
+  const uint64_t conv = f.su["int executorch::runtime::op_conv(int)"];
+  ASSERT_GT(parse, 0u);
+  ASSERT_GT(load_method, 0u);
+
+  const CliRun none = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1 --format json");
+  ASSERT_FALSE(none.out.empty()) << none.err;
+  const nlohmann::json n = nlohmann::json::parse(none.out);
+  const std::string why = n.at("stack").at("not_read").get<std::string>();
+  for (const char* part : {"RISC-V (ELF machine 243, ELF32)", "etmem reads Arm (Thumb", "--stack-usage DIR"})
+    EXPECT_NE(why.find(part), std::string::npos) << part << " in " << why;
+  EXPECT_TRUE(n.at("stack").at("entries").empty());
+  const CliRun none_text = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1");
+  EXPECT_NE(none_text.out.find("  " + why + "\n"), std::string::npos) << none_text.out;
+  EXPECT_EQ(none_text.exit_code, none.exit_code);
+
+  const CliRun r = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1 --format json --stack-usage " +
+                         f.su_dir.string());
+  ASSERT_FALSE(r.out.empty()) << r.err;
+  EXPECT_EQ(r.exit_code, none.exit_code);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j.at("stack").at("not_read").is_null());
+  EXPECT_NE(j.at("stack").at("frames").get<std::string>().find("is not read"), std::string::npos);
+  const nlohmann::json& l = StackEntry(j, "load");
+  EXPECT_TRUE(l.at("exact").get<bool>()) << l.dump(1);
+  EXPECT_EQ(l.at("bytes"), std::max(load, load_method + init + parse)) << l.dump(1);
+  EXPECT_EQ(l.at("path").at(0).at("frame_source"), ".ci");
+  const nlohmann::json& ex = StackEntry(j, "execute");
+  EXPECT_FALSE(ex.at("exact").get<bool>());  // the CNN's other operators have no record
+  EXPECT_EQ(ex.at("bytes"), execute + conv + parse) << ex.dump(1);
+  EXPECT_EQ(ex.at("path").at(1).at("function"), "executorch::runtime::op_conv(int)");
+  EXPECT_EQ(ex.at("path").at(1).at("via"), "indirect (resolved)");
+  EXPECT_EQ(ex.at("resolved_sites"), 1);
+  // The kernel call is named by its source line (the .ci edge's), not by an address.
+  EXPECT_TRUE(ex.at("resolved").at(0).get<std::string>().starts_with("an indirect call at ")) << ex.dump(1);
+  EXPECT_NE(ex.at("resolved").at(0).get<std::string>().find("fake_runtime.cpp:"), std::string::npos)
+      << ex.dump(1);
+  const CliRun text = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1 --stack-usage " + f.su_dir.string());
+  EXPECT_NE(text.out.find(fmt::format("  load: {} B", std::max(load, load_method + init + parse))),
+            std::string::npos) << text.out;
+
+  // The .su files alone tell no calls: each entry's own frame, at least, its functions named.
+  const fs::path su_only = TempPath("stack_rv_su_only");
+  fs::create_directories(su_only);
+  for (const auto& e : fs::directory_iterator(f.su_dir))
+    if (e.path().extension() == ".su") fs::copy_file(e.path(), su_only / e.path().filename(),
+                                                      fs::copy_options::overwrite_existing);
+  const CliRun bare = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1 --format json --stack-usage " +
+                            su_only.string());
+  ASSERT_FALSE(bare.out.empty()) << bare.err;
+  const nlohmann::json bj = nlohmann::json::parse(bare.out);
+  const nlohmann::json& bl = StackEntry(bj, "load");
+  EXPECT_FALSE(bl.at("exact").get<bool>());
+  EXPECT_EQ(bl.at("bytes"), std::max(load, load_method)) << bl.dump(1);
+  EXPECT_FALSE(bl.at("unread").empty()) << bl.dump(1);
+}
+
+// ---- the stack the image declares ----
+
+elf::ObjectFile WithSymbols(const std::vector<std::pair<std::string, uint64_t>>& symbols) {
+  elf::ObjectFile o;
+  for (const auto& [name, value] : symbols) {
+    elf::Symbol s;
+    s.name = name;
+    s.value = value;
+    s.binding = 1;
+    s.section = 0xfff1;  // SHN_ABS, as a linker script's assignment is
+    o.symbols.push_back(s);
+  }
+  return o;
+}
+
+TEST(DeclaredStack, EachConventionAndItsOrder) {
+  EXPECT_FALSE(firmware::DeclaredStack(WithSymbols({{"_estack", 0x20020000}})).has_value())
+      << "_estack alone (STM32) is the top of RAM, no size";
+  EXPECT_FALSE(firmware::DeclaredStack(WithSymbols({})).has_value());
+  const auto cmsis = firmware::DeclaredStack(
+      WithSymbols({{"__STACK_SIZE", 0x8000}, {"__StackLimit", 0x20078000}, {"__StackTop", 0x20080000}}));
+  ASSERT_TRUE(cmsis.has_value());
+  EXPECT_EQ(cmsis->bytes, 0x8000u);
+  EXPECT_EQ(cmsis->symbols, "__StackTop - __StackLimit = 0x20080000 - 0x20078000");
+  EXPECT_EQ(cmsis->others, std::vector<std::string>{"32768 B (__STACK_SIZE = 0x8000)"});
+  const auto asf = firmware::DeclaredStack(WithSymbols({{"_sstack", 0x20000100}, {"_estack", 0x20000500}}));
+  ASSERT_TRUE(asf.has_value());
+  EXPECT_EQ(asf->bytes, 0x400u);
+  const auto sifive = firmware::DeclaredStack(WithSymbols({{"__stack_size", 0x800}}));
+  ASSERT_TRUE(sifive.has_value());
+  EXPECT_EQ(sifive->bytes, 0x800u);
+  EXPECT_NE(sifive->meaning.find("RISC-V"), std::string::npos);
+  const auto st = firmware::DeclaredStack(WithSymbols({{"_estack", 0x20020000}, {"_Min_Stack_Size", 0x400}}));
+  ASSERT_TRUE(st.has_value());
+  EXPECT_EQ(st->bytes, 0x400u);
+  EXPECT_NE(st->meaning.find("STM32CubeIDE"), std::string::npos);
+  // A "region" whose top is not above its bottom is none; an undefined symbol is none.
+  EXPECT_FALSE(firmware::DeclaredStack(WithSymbols({{"__StackTop", 0x100}, {"__StackLimit", 0x200}})).has_value());
+  elf::ObjectFile undefined = WithSymbols({{"__STACK_SIZE", 0x400}});
+  undefined.symbols[0].section = 0;
+  EXPECT_FALSE(firmware::DeclaredStack(undefined).has_value());
+}
+
+// The fake runtime's image with a record for every operator of the CNN (all to op_conv), so that
+// execute's bound is exact, and `link` (the declared stack) on the link line.
+Firmware LinkWithEveryRecord(const std::string& stem, const std::string& link) {
+  const fs::path records = TempPath(stem + "_records.cpp");
+  std::string table;
+  Firmware plain = LinkFirmware("arm-none-eabi-g++", kArch, stem + "_plain");
+  const CliRun r = Etmem("firmware " + plain.elf.string() + " --runtime 1.4.1 --format json");
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const std::string prefix = "operator ", suffix = ": no kernel record with this name in the image";
+  for (const auto& u : StackEntry(j, "execute").at("unresolved")) {
+    const std::string line = u.get<std::string>();
+    if (line.starts_with(prefix) && line.ends_with(suffix))
+      table += "{\"" + line.substr(prefix.size(), line.size() - prefix.size() - suffix.size()) +
+               "\", nullptr, op_conv},";
+  }
+  EXPECT_FALSE(table.empty()) << r.out;
+  std::ofstream(records) << "namespace executorch { namespace runtime {\n"
+                            "int op_conv(int);\n"
+                            "struct Kernel { const char* name; const char* key; int (*op)(int); };\n"
+                            "extern const Kernel more_kernels[] = {" << table << "};\n}}\n";
+  return LinkFirmware("arm-none-eabi-g++", kArch, stem, "", records.string() + " " + link);
+}
+
+struct Judged {
+  int exit_code = -1;
+  nlohmann::json j;
+  std::string text;
+};
+Judged JudgeImage(const Firmware& f) {
+  Judged out;
+  const CliRun r = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1 --format json");
+  out.exit_code = r.exit_code;
+  if (!r.out.empty()) out.j = nlohmann::json::parse(r.out);
+  const CliRun t = Etmem("firmware " + f.elf.string() + " --runtime 1.4.1");
+  EXPECT_EQ(t.exit_code, r.exit_code);
+  out.text = t.out;
+  return out;
+}
+
+TEST(FirmwareStack, JudgedAgainstTheStackTheImageDeclares) {
+  if (!HaveTool("arm-none-eabi-g++")) GTEST_SKIP() << "arm-none-eabi-g++ is not installed";
+  // No declaration: information only; the exit status is the pools'.
+  const Judged none = JudgeImage(LinkWithEveryRecord("stack_decl_none", ""));
+  ASSERT_EQ(none.exit_code, 0) << none.text;
+  EXPECT_FALSE(none.j.at("stack").at("judged").get<bool>());
+  EXPECT_TRUE(none.j.at("stack").at("declared").is_null());
+  const nlohmann::json& ram = none.j.at("ram").at(0);
+  ASSERT_TRUE(ram.at("stack_bytes").is_number()) << ram.dump(1);
+  const uint64_t bound = ram.at("stack_bytes").get<uint64_t>();
+  ASSERT_GT(bound, 0u);
+  for (const char* entry : {"load", "execute", "main"})
+    EXPECT_TRUE(StackEntry(none.j, entry).at("exact").get<bool>()) << entry;
+
+  // Exactly the bound (CMSIS's __STACK_SIZE): fits, 0 B to spare.
+  const Judged exact = JudgeImage(
+      LinkWithEveryRecord("stack_decl_exact", fmt::format("-Wl,--defsym=__STACK_SIZE={}", bound)));
+  EXPECT_EQ(exact.exit_code, 0) << exact.text;
+  EXPECT_TRUE(exact.j.at("stack").at("judged").get<bool>());
+  EXPECT_EQ(exact.j.at("stack").at("declared").at("bytes"), bound);
+  EXPECT_EQ(exact.j.at("stack").at("verdicts").at(0).at("verdict"), "fits");
+  EXPECT_EQ(exact.j.at("verdict"), "fits");
+  EXPECT_NE(exact.text.find(fmt::format("method 'forward': fits: {} B of {} B, 0 B to spare", bound, bound)),
+            std::string::npos) << exact.text;
+  EXPECT_NE(exact.text.find("verdict: fits\n"), std::string::npos) << exact.text;
+
+  // One byte less (the CMSIS region __StackTop - __StackLimit): does not fit, exit 1.
+  const Judged over = JudgeImage(LinkWithEveryRecord(
+      "stack_decl_over", fmt::format("-Wl,--defsym=__StackLimit=0x20070000 "
+                                     "-Wl,--defsym=__StackTop=0x20070000+{}",
+                                     bound - 1)));
+  EXPECT_EQ(over.exit_code, 1) << over.text;
+  EXPECT_EQ(over.j.at("verdict"), "does_not_fit");
+  EXPECT_EQ(over.j.at("stack").at("declared").at("symbols"),
+            fmt::format("__StackTop - __StackLimit = {:#x} - 0x20070000", 0x20070000 + bound - 1));
+  EXPECT_NE(over.j.at("verdict_detail").at("step").get<std::string>().find(
+                fmt::format("the worst-case stack takes {} B, 1 B more", bound)),
+            std::string::npos) << over.j.at("verdict_detail").dump();
+  EXPECT_NE(over.text.find("verdict: DOES NOT FIT\n"), std::string::npos) << over.text;
+
+  // A lower bound (the CNN's other operators have no record): within the declared stack it is
+  // unknown (exit 2, with the report); over it, it does not fit.
+  const Firmware lower = LinkFirmware("arm-none-eabi-g++", kArch, "stack_decl_lower", "",
+                                      "-Wl,--defsym=_Min_Stack_Size=0x100000");
+  const Judged unknown = JudgeImage(lower);
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.text;
+  EXPECT_EQ(unknown.j.at("verdict"), "unknown");
+  EXPECT_FALSE(unknown.j.at("stack").at("verdicts").at(0).at("exact").get<bool>());
+  EXPECT_NE(unknown.text.find("verdict: the pools fit; the stack is unknown"), std::string::npos)
+      << unknown.text;
+  const Judged small = JudgeImage(LinkFirmware("arm-none-eabi-g++", kArch, "stack_decl_small", "",
+                                               "-Wl,--defsym=_Min_Stack_Size=16"));
+  EXPECT_EQ(small.exit_code, 1) << small.text;
+  EXPECT_NE(small.j.at("verdict_detail").at("step").get<std::string>().find("takes at least"),
+            std::string::npos);
+  // --no-stack: nothing to judge the declaration with; the pools decide.
+  const CliRun no_stack = Etmem("firmware " + lower.elf.string() + " --runtime 1.4.1 --no-stack");
+  EXPECT_EQ(no_stack.exit_code, 0) << no_stack.out;
 }
 
 TEST(FirmwareStack, ABadStackUsageFileIsOneLineNamingIt) {

@@ -876,8 +876,9 @@ struct FirmwareRam {
   std::vector<Region> regions;
 };
 // The worst-case stack of the firmware's ExecuTorch entries, from the image's code: every
-// function disassembled (frames from the prologue; GCC's .su/.ci sizes replace them when given),
-// the call graph from the entry, the deepest path. Information: it is judged against nothing.
+// function disassembled (frames from the prologue; GCC's .su/.ci sizes replace them when given,
+// or, for code etmem does not read, give the graph alone), the call graph from the entry, the
+// deepest path. Judged against the stack the image declares, when it declares one.
 struct FirmwareStackStep {
   std::string function;      // demangled
   uint64_t frame = 0;        // its own frame (bytes)
@@ -901,6 +902,13 @@ struct FirmwareStackEntry {
   uint64_t functions_reached = 0;
   uint64_t resolved_sites = 0;
 };
+// The stack the image's linker script declares (firmware/declared_stack.h lists the conventions).
+struct FirmwareDeclaredStack {
+  uint64_t bytes = 0;
+  std::string symbols;   // "__StackTop - __StackLimit = 0x20080000 - 0x20078000"
+  std::string meaning;   // the convention, in words
+  std::vector<std::string> others;  // other declarations the image has: "32768 B (__STACK_SIZE = 0x8000)"
+};
 struct FirmwareStack {
   std::string architectures;  // the code etmem reads ("Arm (Thumb/Thumb-2 and A32)")
   std::string not_read;       // not empty: no bound, and why (another architecture, no symbols)
@@ -908,6 +916,10 @@ struct FirmwareStack {
   std::vector<std::string> assumptions;
   std::vector<FirmwareStackEntry> entries;
   std::vector<std::string> missing;  // entries whose functions are not in the image
+  // Set: each judged method's stack (FirmwareRam::stack_bytes) is judged against it: more than
+  // declared (a bound or a lower bound) does not fit; an exact bound within it fits; a lower
+  // bound within it, or no bound, is unknown. Unset: judged against nothing.
+  std::optional<FirmwareDeclaredStack> declared;
 };
 
 struct FirmwareReport {

@@ -8,6 +8,7 @@
 
 #include "etmem/api/internal.h"
 #include "etmem/base/printable.h"
+#include "etmem/firmware/declared_stack.h"
 #include "etmem/stack/call_graph.h"
 #include "etmem/stack/gcc_facts.h"
 
@@ -125,29 +126,60 @@ api::FirmwareStackEntry Entry(const stack::CallGraph& g, const std::string& entr
 
 }  // namespace
 
+// For any architecture: GCC's own files.
+constexpr const char* kAnyArchitecture =
+    "; for any architecture, GCC's -fstack-usage and -fcallgraph-info=su files of the build "
+    "(--stack-usage DIR)";
+
 api::FirmwareStack StackOf(const elf::Executable& image, const std::vector<MethodOperators>& methods,
                            const runtime::RuntimeTraits* release, const std::string& stack_usage_dir) {
   api::FirmwareStack out;
-  out.architectures = stack::ReadableArchitectures();
+  out.architectures = stack::ReadableArchitectures() + kAnyArchitecture;
+  out.declared = DeclaredStack(image.elf);
   auto graph = stack::ReadCallGraph(image);
-  if (!graph) {
-    out.not_read = graph.error().message;
+  const bool from_facts = !graph && !stack_usage_dir.empty();
+  if (!graph && !from_facts) {
+    out.not_read = graph.error().message + kAnyArchitecture;
     return out;
   }
+  if (from_facts) {
+    // The code is not read: GCC's files are the call graph (frames and edges).
+    std::vector<stack::CallFact> calls;
+    const auto facts = api::Take(stack::ReadFactsDirectory(stack_usage_dir, &calls));
+    graph = stack::CallGraphFromFacts(image, facts, calls, stack::MachineName(image.elf));
+    size_t sized = 0, read = 0;
+    for (const stack::Function& f : graph->functions) {
+      sized += f.frame_source == ".su" || f.frame_source == ".ci";
+      read += f.read;
+    }
+    out.frames = fmt::format(
+        "from GCC's files in {} alone ({} .su/.ci entries, {} calls): the image's code ({}) is "
+        "not read; {} of its {} functions have a size, {} a .ci node and so their calls; a "
+        "function without one (assembly, a library built without -fstack-usage "
+        "-fcallgraph-info=su) is listed as not read: its frame and its calls are not seen",
+        Printable(stack_usage_dir, 400), facts.size(), calls.size(), stack::MachineName(image.elf),
+        sized, graph->functions.size(), read);
+  }
   stack::CallGraph& g = *graph;
-  out.frames = fmt::format("from the disassembly of {} functions (the deepest each one's own "
-                           "code takes sp: push, vpush, sub sp, str [sp, #-N]!)",
-                           g.functions.size());
-  if (!stack_usage_dir.empty()) {
-    const auto facts = api::Take(stack::ReadFactsDirectory(stack_usage_dir));
-    const stack::Applied a = stack::ApplyFacts(g, facts);
-    out.frames += fmt::format("; GCC's sizes from {} (.su/.ci, {} entries) replace them for {} "
-                              "functions ({} entries name no function of the image)",
-                              Printable(stack_usage_dir, 400), a.facts, a.functions, a.unmatched);
+  if (!from_facts) {
+    out.frames = fmt::format("from the disassembly of {} functions (the deepest each one's own "
+                             "code takes sp: push, vpush, sub sp, str [sp, #-N]!)",
+                             g.functions.size());
+    if (!stack_usage_dir.empty()) {
+      const auto facts = api::Take(stack::ReadFactsDirectory(stack_usage_dir));
+      const stack::Applied a = stack::ApplyFacts(g, facts);
+      out.frames += fmt::format("; GCC's sizes from {} (.su/.ci, {} entries) replace them for {} "
+                                "functions ({} entries name no function of the image)",
+                                Printable(stack_usage_dir, 400), a.facts, a.functions, a.unmatched);
+    }
   }
   out.assumptions = {
-      "a callee's frame starts below its caller's whole frame; a tail branch (b to another "
-      "function) leaves the caller's frame first, as GCC's sibling calls do",
+      from_facts
+          ? "a callee's frame starts below its caller's whole frame, for every call the .ci "
+            "files record (a sibling call too: where GCC made one, the bound is higher than "
+            "the run)"
+          : "a callee's frame starts below its caller's whole frame; a tail branch (b to another "
+            "function) leaves the caller's frame first, as GCC's sibling calls do",
       "no interrupt or exception handler runs on this stack: add the deepest handler's stack "
       "and the exception frame per nesting level (Cortex-M: 32 B, 104 B with the FPU context)",
       "execute: the indirect calls of Method::execute_instruction, step and execute are the "
@@ -218,8 +250,11 @@ api::FirmwareStack StackOf(const elf::Executable& image, const std::vector<Metho
       api::FirmwareStackEntry e = Entry(g, spec.entry, starts, resolution);
       if (!m.method.empty()) e.methods = {m.method};
       for (size_t k = 0; k < kernel_calls.size() && !m.method.empty(); ++k)
-        e.resolved.push_back(fmt::format("{} at {:#x} in {}: the kernel call, to {} kernel(s)",
-                                         kernel_calls[k]->text, kernel_calls[k]->address,
+        e.resolved.push_back(fmt::format("{} at {} in {}: the kernel call, to {} kernel(s)",
+                                         kernel_calls[k]->text,
+                                         kernel_calls[k]->where.empty()
+                                             ? fmt::format("{:#x}", kernel_calls[k]->address)
+                                             : kernel_calls[k]->where,
                                          Printable(callers[k], 300), targets.size()));
       for (std::string& r : resolved) e.resolved.push_back(std::move(r));
       if (!m.method.empty() && kernel_calls.empty())

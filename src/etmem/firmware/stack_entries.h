@@ -5,7 +5,9 @@
 // registry's records read from the image's initialised data (struct Kernel {name_, kernel_key_,
 // op_}, its layout per release: RuntimeTraits::kernel_record_*), so that the kernel calls of
 // Method::execute_instruction / step / execute reach the kernels of the method's operators; and
-// each entry's bound from the stack stage (stack/), with GCC's frame sizes when given.
+// each entry's bound from the stack stage (stack/), with GCC's frame sizes when given (for an
+// image whose code is not read, from GCC's files alone); the stack the image declares
+// (declared_stack.h).
 // Not: disassembly or the call graph (stack/), rendering (report/firmware_report.h).
 #pragma once
 

@@ -52,8 +52,52 @@ std::string VerdictLine(const FirmwarePool& p) {
   return out;
 }
 
-std::string StackText(const api::FirmwareStack& st) {
-  std::string out = "worst-case stack (information, judged against nothing):\n";
+// The judged method's stack against the stack the image declares (nullopt: nothing declared, or
+// the stack left out): over it does not fit; an exact bound within it fits; else unknown.
+std::optional<Verdict> StackVerdict(const FirmwareReport& r, const api::FirmwareRam& ram) {
+  if (!r.stack || !r.stack->declared) return std::nullopt;
+  const api::FirmwareDeclaredStack& d = *r.stack->declared;
+  Verdict v;
+  const std::string declared = fmt::format("stack {} B ({})", d.bytes, Printable(d.symbols, 300));
+  v.judged.push_back(declared);
+  v.where = fmt::format("ExecuTorch {}, {}, runner {}, method '{}'", r.runtime, r.target, r.runner,
+                        Printable(ram.method));
+  if (!ram.stack_bytes) {
+    v.kind = VerdictKind::kUnknown;
+    v.step = fmt::format("{}: no bound ({})", declared, Printable(ram.stack_source, 400));
+  } else if (*ram.stack_bytes > d.bytes) {
+    v.kind = VerdictKind::kDoesNotFit;
+    v.step = fmt::format("{}: the worst-case stack takes {}{} B, {} B more", declared,
+                         ram.stack_exact ? "" : "at least ", *ram.stack_bytes,
+                         *ram.stack_bytes - d.bytes);
+  } else if (!ram.stack_exact) {
+    v.kind = VerdictKind::kUnknown;
+    v.step = fmt::format("{} holds the {} B found, a lower bound: the stack section names what "
+                         "etmem cannot follow",
+                         declared, *ram.stack_bytes);
+  }
+  return v;
+}
+
+std::string StackText(const FirmwareReport& r) {
+  const api::FirmwareStack& st = *r.stack;
+  std::string out =
+      st.declared
+          ? fmt::format("worst-case stack (judged against the {} B the image declares: {}; {}):\n",
+                        st.declared->bytes, Printable(st.declared->symbols, 300), st.declared->meaning)
+          : "worst-case stack (information, judged against nothing: the image declares no stack "
+            "size etmem reads):\n";
+  if (st.declared)
+    for (const std::string& o : st.declared->others) out += "  also declared: " + Printable(o, 300) + "\n";
+  if (st.declared)
+    for (const api::FirmwareRam& ram : r.ram)
+      if (auto v = StackVerdict(r, ram))
+        out += fmt::format("  method '{}': {}\n", Printable(ram.method),
+                           v->kind == VerdictKind::kFits
+                               ? fmt::format("fits: {} B of {} B, {} B to spare", *ram.stack_bytes,
+                                             st.declared->bytes, st.declared->bytes - *ram.stack_bytes)
+                           : v->kind == VerdictKind::kDoesNotFit ? "DOES NOT FIT: " + v->step
+                                                                 : "unknown: " + v->step);
   if (!st.not_read.empty()) return out + "  " + Printable(st.not_read, 600) + "\n";
   out += "  frames " + Printable(st.frames, 600) + "\n";
   auto list = [&out](const char* what, const std::vector<std::string>& items) {
@@ -159,7 +203,7 @@ std::string RenderFirmwareText(const FirmwareReport& r) {
       for (const std::string& o : c.unused_operators) out += "    " + Printable(o, 200) + "\n";
     }
   }
-  if (r.stack) out += StackText(*r.stack);
+  if (r.stack) out += StackText(r);
   for (const api::FirmwareRam& ram : r.ram) {
     out += fmt::format("RAM of the ExecuTorch part, method '{}' of {}: {}{} B{}\n",
                        Printable(ram.method), Printable(ram.program), ram.complete ? "" : "at least ",
@@ -188,10 +232,19 @@ std::string RenderFirmwareText(const FirmwareReport& r) {
   bool unknown = false;
   for (const FirmwareMethod& m : r.methods)
     for (const FirmwarePool& p : m.pools) unknown = unknown || !p.run_unknown.empty();
-  out += !r.fits() ? "verdict: DOES NOT FIT\n"
+  // The stack against the declared one: over it does not fit, a lower bound within it is unknown.
+  bool stack_over = false, stack_unknown = false;
+  for (const api::FirmwareRam& ram : r.ram)
+    if (auto v = StackVerdict(r, ram)) {
+      stack_over = stack_over || v->kind == VerdictKind::kDoesNotFit;
+      stack_unknown = stack_unknown || v->kind == VerdictKind::kUnknown;
+    }
+  out += !r.fits() || stack_over ? "verdict: DOES NOT FIT\n"
          : unknown ? "verdict: fits as far as etmem knows (a temp pool's run-time requests are "
                      "unknown: see above)\n"
-                   : "verdict: fits\n";
+         : stack_unknown ? "verdict: the pools fit; the stack is unknown against the declared one "
+                           "(see the worst-case stack above)\n"
+                         : "verdict: fits\n";
   return out;
 }
 
@@ -229,6 +282,8 @@ Verdict JudgeFirmware(const FirmwareReport& r) {
       }
     }
   }
+  for (const api::FirmwareRam& ram : r.ram)
+    if (auto stack = StackVerdict(r, ram)) v.Add(*stack);
   return v;
 }
 
@@ -339,7 +394,21 @@ nlohmann::json FirmwareDom(const FirmwareReport& r) {
               {"frames", st.frames},
               {"assumptions", st.assumptions},
               {"missing", st.missing},
-              {"judged", false}};
+              {"judged", st.declared.has_value()}};
+    t["declared"] = st.declared ? json{{"bytes", st.declared->bytes},
+                                       {"symbols", st.declared->symbols},
+                                       {"meaning", st.declared->meaning},
+                                       {"others", st.declared->others}}
+                                : json(nullptr);
+    t["verdicts"] = json::array();
+    for (const api::FirmwareRam& ram : r.ram)
+      if (auto v = StackVerdict(r, ram))
+        t["verdicts"].push_back({{"program", ram.program},
+                                 {"method", ram.method},
+                                 {"bytes", ram.stack_bytes ? json(*ram.stack_bytes) : json(nullptr)},
+                                 {"exact", ram.stack_exact},
+                                 {"verdict", VerdictName(v->kind)},
+                                 {"step", v->step.empty() ? json(nullptr) : json(v->step)}});
     t["entries"] = json::array();
     for (const api::FirmwareStackEntry& e : st.entries) {
       json x = {{"entry", e.entry},           {"functions", e.functions},

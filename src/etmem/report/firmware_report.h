@@ -26,7 +26,8 @@ using api::FirmwareReport;
 
 // The image's verdict: a refused method is refused; a pool too small does not fit (its failing
 // step and logged lines); a temp pool that holds the known peaks while some run-time requests are
-// unknown is unknown.
+// unknown is unknown; with a stack the image declares, each judged method's worst-case stack over
+// it does not fit, an exact bound within it fits, a lower bound within it (or none) is unknown.
 Verdict JudgeFirmware(const FirmwareReport& r);
 
 std::string RenderFirmwareText(const FirmwareReport& r);

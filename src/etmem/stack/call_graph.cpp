@@ -28,6 +28,41 @@ std::string Demangle(const std::string& name) {
 
 std::string ReadableArchitectures() { return "Arm (Thumb/Thumb-2 and A32)"; }
 
+std::string MachineName(const elf::ObjectFile& elf) {
+  const char* name = elf.machine == 40    ? "Arm"
+                     : elf.machine == 243 ? "RISC-V"
+                     : elf.machine == 94  ? "Xtensa"
+                     : elf.machine == 183 ? "AArch64"
+                     : elf.machine == 62  ? "x86-64"
+                     : elf.machine == 3   ? "x86"
+                                          : "";
+  return fmt::format("{}{}ELF machine {}, ELF{}{}", name, *name ? " (" : "", elf.machine, elf.bits,
+                     *name ? ")" : "");
+}
+
+void AddImageFunctions(CallGraph& g, const elf::ObjectFile& elf) {
+  // One per address (aliases share it: the global name wins, then the first).
+  std::map<uint64_t, const elf::Symbol*> chosen;
+  for (const elf::Symbol& s : elf.symbols) {
+    if (s.type != 2 || s.size == 0 || s.section == 0) continue;
+    const elf::Section* sec = elf.SectionOf(s);
+    if (!sec || !sec->executable()) continue;
+    const uint64_t addr = s.value & ~uint64_t{1};
+    auto [it, fresh] = chosen.emplace(addr, &s);
+    if (!fresh && it->second->binding == 0 && s.binding != 0) it->second = &s;
+  }
+  for (const auto& [addr, s] : chosen) {
+    Function f;
+    f.name = s->name;
+    f.demangled = Demangle(s->name);
+    f.address = addr;
+    f.size = s->size;
+    f.thumb = elf.machine == 40 && (s->value & 1) != 0;
+    g.by_address[addr] = g.functions.size();
+    g.functions.push_back(std::move(f));
+  }
+}
+
 std::optional<size_t> CallGraph::At(uint64_t address) const {
   address &= ~uint64_t{1};
   auto it = by_address.upper_bound(address);
@@ -325,9 +360,8 @@ Result<CallGraph> ReadCallGraph(const elf::Executable& image) {
   const elf::ObjectFile& elf = image.elf;
   if (elf.machine != 40 || elf.bits != 32)
     return MakeError(ErrorCode::kUnsupported,
-                     fmt::format("no stack bound: the image's code (ELF machine {}, ELF{}) is not "
-                                 "read; etmem reads {}",
-                                 elf.machine, elf.bits, ReadableArchitectures()));
+                     fmt::format("no stack bound: the image's code ({}) is not read; etmem reads {}",
+                                 MachineName(elf), ReadableArchitectures()));
   CallGraph g;
   g.architecture = ReadableArchitectures();
   std::vector<MapEntry> map;
@@ -336,26 +370,7 @@ Result<CallGraph> ReadCallGraph(const elf::Executable& image) {
   std::sort(map.begin(), map.end(),
             [](const MapEntry& a, const MapEntry& b) { return a.address < b.address; });
 
-  // Functions: one per address (aliases share it: the global name wins, then the first).
-  std::map<uint64_t, const elf::Symbol*> chosen;
-  for (const elf::Symbol& s : elf.symbols) {
-    if (s.type != 2 || s.size == 0 || s.section == 0) continue;
-    const elf::Section* sec = elf.SectionOf(s);
-    if (!sec || !sec->executable()) continue;
-    const uint64_t addr = s.value & ~uint64_t{1};
-    auto [it, fresh] = chosen.emplace(addr, &s);
-    if (!fresh && it->second->binding == 0 && s.binding != 0) it->second = &s;
-  }
-  for (const auto& [addr, s] : chosen) {
-    Function f;
-    f.name = s->name;
-    f.demangled = Demangle(s->name);
-    f.address = addr;
-    f.size = s->size;
-    f.thumb = (s->value & 1) != 0;
-    g.by_address[addr] = g.functions.size();
-    g.functions.push_back(std::move(f));
-  }
+  AddImageFunctions(g, elf);
   Capstone thumb(cs_mode(CS_MODE_THUMB | CS_MODE_MCLASS));
   Capstone arm(CS_MODE_ARM);
   if (!thumb.ok || !arm.ok)
@@ -395,10 +410,11 @@ Bound WorstCase(const CallGraph& graph, const std::vector<size_t>& entries,
     for (const CallSite& s : f.sites) {
       const uint64_t call_depth = f.frame;  // the whole frame: the site may be past the prologue
       const uint64_t tail_depth = std::min(s.depth, f.frame);
+      const std::string at = s.where.empty() ? fmt::format("{:#x}", s.address) : s.where;
       if (s.kind == SiteKind::kIndirect) {
         auto r = resolution.find(s.address);
         if (r == resolution.end()) {
-          unresolved[i].push_back(fmt::format("{} at {:#x} in {}", s.text, s.address, f.demangled));
+          unresolved[i].push_back(fmt::format("{} at {} in {}", s.text, at, f.demangled));
           continue;
         }
         ++resolved_sites[i];
@@ -409,8 +425,11 @@ Bound WorstCase(const CallGraph& graph, const std::vector<size_t>& entries,
       }
       auto to = graph.At(s.target);
       if (!to) {
-        unresolved[i].push_back(fmt::format("{} at {:#x} in {}: no function at {:#x}", s.text,
-                                            s.address, f.demangled, s.target));
+        unresolved[i].push_back(
+            s.where.empty() ? fmt::format("{} at {:#x} in {}: no function at {:#x}", s.text,
+                                          s.address, f.demangled, s.target)
+                            : fmt::format("{} at {} in {}: no such function in the image", s.text,
+                                          at, f.demangled));
         continue;
       }
       edges[i].push_back({*to, s.kind == SiteKind::kCall ? call_depth : tail_depth,

@@ -37,6 +37,8 @@ struct CallSite {
   uint64_t depth = 0;    // the caller's stack (bytes below its entry sp) at the instruction
   bool jump = false;     // kIndirect: a jump (bx rX, ldr pc): the caller's frame is gone
   std::string text;      // "blx r3"
+  std::string where;     // from GCC's .ci (no code read): the call's source location; the
+                         // address then only tells sites apart
 };
 
 struct Function {
@@ -65,6 +67,13 @@ struct CallGraph {
 
 // The architectures whose code etmem reads (for the output: "Arm (Thumb/Thumb-2, A32)").
 std::string ReadableArchitectures();
+// The image's architecture in words: "RISC-V (ELF machine 243, ELF32)".
+std::string MachineName(const elf::ObjectFile& elf);
+
+// Adds the image's functions to `graph` (functions and by_address; nothing read): one per
+// STT_FUNC symbol with a size in an executable section, one per address (aliases share it: the
+// global name wins), the address with bit 0 clear (Arm: set means Thumb).
+void AddImageFunctions(CallGraph& graph, const elf::ObjectFile& elf);
 
 // Disassembles every function of the image. An image of another architecture is an error
 // (kUnsupported) naming what it is and what is read.

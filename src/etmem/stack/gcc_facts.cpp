@@ -35,18 +35,38 @@ std::optional<uint64_t> Bytes(std::string_view s) {
   return v;
 }
 
-std::vector<std::string_view> Lines(std::string_view text) {
-  std::vector<std::string_view> out;
-  size_t at = 0;
+// Each record of a GCC file: every line that is not empty, with its number (from 1), a CR before
+// its end dropped; a NUL byte is an error naming the line. `read` returns an Error to stop there.
+template <typename Read>
+std::optional<Error> ForEachLine(std::string_view text, const std::string& path, Read&& read) {
+  size_t number = 0, at = 0;
   while (at < text.size()) {
     size_t end = text.find('\n', at);
     if (end == std::string_view::npos) end = text.size();
     std::string_view line = text.substr(at, end - at);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    out.push_back(line);
     at = end + 1;
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    if (line.find('\0') != std::string_view::npos) return Bad(path, number, "a NUL byte");
+    if (auto e = read(line, number)) return e;
   }
-  return out;
+  return std::nullopt;
+}
+
+// A frame's kind, as both files write it: "static", "dynamic", "dynamic,bounded".
+std::optional<Error> ReadKind(std::string_view kind, FrameFact& f, const std::string& path, size_t line) {
+  if (kind == "static") return std::nullopt;
+  if (kind == "dynamic") {
+    f.dynamic = true;
+    return std::nullopt;
+  }
+  if (kind == "dynamic,bounded") {
+    f.dynamic = f.bounded = true;
+    return std::nullopt;
+  }
+  return Bad(path, line, fmt::format("the kind '{}' is none of static, dynamic, dynamic,bounded",
+                                     Printable(std::string(kind))));
 }
 
 // __cxa_demangle writes "char const*", GCC's .su "const char*": the demangled name with each
@@ -72,18 +92,13 @@ std::string GccSpelling(const std::string& demangled) {
 
 Result<std::vector<FrameFact>> ParseStackUsage(std::string_view text, const std::string& path) {
   std::vector<FrameFact> out;
-  const auto lines = Lines(text);
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string_view line = lines[i];
-    if (line.empty()) continue;
-    if (line.find('\0') != std::string_view::npos) return Bad(path, i + 1, "a NUL byte");
+  const auto error = ForEachLine(text, path, [&](std::string_view line, size_t n) -> std::optional<Error> {
     const size_t t1 = line.find('\t');
     const size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
     if (t2 == std::string_view::npos || line.find('\t', t2 + 1) != std::string_view::npos)
-      return Bad(path, i + 1, "not a -fstack-usage line (location:function, bytes and kind, tab-separated)");
+      return Bad(path, n, "not a -fstack-usage line (location:function, bytes and kind, tab-separated)");
     const std::string_view where = line.substr(0, t1);
     const std::string_view bytes = line.substr(t1 + 1, t2 - t1 - 1);
-    const std::string_view kind = line.substr(t2 + 1);
     // "file:line:col:function": the first ":<digits>:<digits>:" ends the location.
     size_t name_at = std::string_view::npos;
     for (size_t c = where.find(':'); c != std::string_view::npos; c = where.find(':', c + 1)) {
@@ -97,32 +112,26 @@ Result<std::vector<FrameFact>> ParseStackUsage(std::string_view text, const std:
       }
     }
     if (name_at == std::string_view::npos || name_at >= where.size())
-      return Bad(path, i + 1, "no file:line:column:function before the size");
+      return Bad(path, n, "no file:line:column:function before the size");
     FrameFact f;
     f.function = std::string(where.substr(name_at));
     const auto b = Bytes(bytes);
-    if (!b) return Bad(path, i + 1, fmt::format("the size '{}' is not a byte count", Printable(std::string(bytes))));
+    if (!b) return Bad(path, n, fmt::format("the size '{}' is not a byte count", Printable(std::string(bytes))));
     f.bytes = *b;
-    if (kind == "static") {
-    } else if (kind == "dynamic") {
-      f.dynamic = true;
-    } else if (kind == "dynamic,bounded") {
-      f.dynamic = f.bounded = true;
-    } else {
-      return Bad(path, i + 1, fmt::format("the kind '{}' is none of static, dynamic, dynamic,bounded",
-                                          Printable(std::string(kind))));
-    }
-    f.where = fmt::format("{}:{}", path, i + 1);
+    if (auto e = ReadKind(line.substr(t2 + 1), f, path, n)) return e;
+    f.where = fmt::format("{}:{}", path, n);
     out.push_back(std::move(f));
-  }
+    return std::nullopt;
+  });
+  if (error) return *error;
   return out;
 }
 
-Result<std::vector<FrameFact>> ParseCallgraphInfo(std::string_view text, const std::string& path) {
+Result<std::vector<FrameFact>> ParseCallgraphInfo(std::string_view text, const std::string& path,
+                                                  std::vector<CallFact>* calls) {
   std::vector<FrameFact> out;
-  const auto lines = Lines(text);
   // A quoted VCG string starting at `at` (at the quote): its text, escapes kept as written.
-  auto quoted = [](std::string_view line, size_t at, size_t* end) -> std::optional<std::string> {
+  auto quoted = [](std::string_view line, size_t at) -> std::optional<std::string> {
     if (at >= line.size() || line[at] != '"') return std::nullopt;
     std::string s;
     for (size_t k = at + 1; k < line.size(); ++k) {
@@ -131,68 +140,76 @@ Result<std::vector<FrameFact>> ParseCallgraphInfo(std::string_view text, const s
         s += line[++k];
         continue;
       }
-      if (line[k] == '"') {
-        *end = k + 1;
-        return s;
-      }
+      if (line[k] == '"') return s;
       s += line[k];
     }
     return std::nullopt;
   };
+  // The quoted value after `key` in `line` (nullopt: no such key, or not a quoted string).
+  auto value = [&](std::string_view line, std::string_view key) -> std::optional<std::string> {
+    const size_t at = line.find(key);
+    return at == std::string_view::npos ? std::nullopt : quoted(line, at + key.size());
+  };
+  // A title "file:symbol" (a function local to its file) or "symbol": the symbol.
+  auto symbol_of = [](const std::string& title) {
+    const size_t colon = title.rfind(':');
+    return colon == std::string::npos ? title : title.substr(colon + 1);
+  };
   bool header = false;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string_view line = lines[i];
-    if (line.empty()) continue;
-    if (line.find('\0') != std::string_view::npos) return Bad(path, i + 1, "a NUL byte");
+  const auto error = ForEachLine(text, path, [&](std::string_view line, size_t n) -> std::optional<Error> {
     if (line.rfind("graph: {", 0) == 0) {
       header = true;
-      continue;
+      return std::nullopt;
     }
-    if (!header) return Bad(path, i + 1, "not a -fcallgraph-info file (no 'graph: {' first)");
-    if (line == "}" || line.rfind("edge:", 0) == 0) continue;
-    if (line.rfind("node:", 0) != 0)
-      return Bad(path, i + 1, "neither a node, an edge nor the graph's end");
-    const size_t t = line.find("title: ");
-    const size_t l = line.find("label: ");
-    size_t end = 0;
-    if (t == std::string_view::npos || l == std::string_view::npos)
-      return Bad(path, i + 1, "a node without a title and a label");
-    const auto title = quoted(line, t + 7, &end);
-    const auto label = quoted(line, l + 7, &end);
-    if (!title || !label || title->empty()) return Bad(path, i + 1, "a node's title or label is not a quoted string");
+    if (!header) return Bad(path, n, "not a -fcallgraph-info file (no 'graph: {' first)");
+    if (line == "}") return std::nullopt;
+    if (line.rfind("edge:", 0) == 0) {
+      const auto from = value(line, "sourcename: ");
+      const auto to = value(line, "targetname: ");
+      if (!from || !to || symbol_of(*from).empty() || symbol_of(*to).empty())
+        return Bad(path, n, "an edge without a quoted sourcename and targetname");
+      const auto label = value(line, "label: ");
+      if (calls) {
+        CallFact c;
+        c.caller = symbol_of(*from);
+        c.indirect = *to == "__indirect_call";
+        if (!c.indirect) c.callee = symbol_of(*to);
+        c.where = label && !label->empty() ? *label : fmt::format("{}:{}", path, n);
+        calls->push_back(std::move(c));
+      }
+      return std::nullopt;
+    }
+    if (line.rfind("node:", 0) != 0) return Bad(path, n, "neither a node, an edge nor the graph's end");
+    if (line.find("title: ") == std::string_view::npos || line.find("label: ") == std::string_view::npos)
+      return Bad(path, n, "a node without a title and a label");
+    const auto title = value(line, "title: ");
+    const auto label = value(line, "label: ");
+    if (!title || !label || title->empty()) return Bad(path, n, "a node's title or label is not a quoted string");
     // The size is the label's last line: "N bytes (static)" (external functions have none).
     const size_t nl = label->rfind("\\n");
     const std::string last = nl == std::string::npos ? *label : label->substr(nl + 2);
     const size_t sp = last.find(" bytes (");
-    if (sp == std::string::npos) continue;
+    if (sp == std::string::npos) return std::nullopt;
     FrameFact f;
     const auto b = Bytes(std::string_view(last).substr(0, sp));
     if (!b || last.back() != ')')
-      return Bad(path, i + 1, fmt::format("the size '{}' is not 'N bytes (kind)'", Printable(last)));
+      return Bad(path, n, fmt::format("the size '{}' is not 'N bytes (kind)'", Printable(last)));
     f.bytes = *b;
-    const std::string kind = last.substr(sp + 8, last.size() - sp - 9);
-    if (kind == "static") {
-    } else if (kind == "dynamic") {
-      f.dynamic = true;
-    } else if (kind == "dynamic,bounded") {
-      f.dynamic = f.bounded = true;
-    } else {
-      return Bad(path, i + 1, fmt::format("the kind '{}' is none of static, dynamic, dynamic,bounded",
-                                          Printable(kind)));
-    }
-    const size_t colon = title->rfind(':');
-    f.symbol = colon == std::string::npos ? *title : title->substr(colon + 1);
-    if (f.symbol.empty()) return Bad(path, i + 1, "a node's title names no symbol");
+    if (auto e = ReadKind(std::string_view(last).substr(sp + 8, last.size() - sp - 9), f, path, n)) return e;
+    f.symbol = symbol_of(*title);
+    if (f.symbol.empty()) return Bad(path, n, "a node's title names no symbol");
     const size_t first_nl = label->find("\\n");
     f.function = first_nl == std::string::npos ? *label : label->substr(0, first_nl);
-    f.where = fmt::format("{}:{}", path, i + 1);
+    f.where = fmt::format("{}:{}", path, n);
     out.push_back(std::move(f));
-  }
+    return std::nullopt;
+  });
+  if (error) return *error;
   if (!header && !text.empty()) return Bad(path, 1, "not a -fcallgraph-info file");
   return out;
 }
 
-Result<std::vector<FrameFact>> ReadFactsDirectory(const std::string& dir) {
+Result<std::vector<FrameFact>> ReadFactsDirectory(const std::string& dir, std::vector<CallFact>* calls) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
@@ -212,7 +229,7 @@ Result<std::vector<FrameFact>> ReadFactsDirectory(const std::string& dir) {
     ss << in.rdbuf();
     const std::string text = ss.str();
     auto facts = p.extension() == ".su" ? ParseStackUsage(text, p.string())
-                                        : ParseCallgraphInfo(text, p.string());
+                                        : ParseCallgraphInfo(text, p.string(), calls);
     if (!facts) return facts.error();
     for (FrameFact& f : *facts) out.push_back(std::move(f));
   }
@@ -261,6 +278,61 @@ Applied ApplyFacts(CallGraph& graph, const std::vector<FrameFact>& facts) {
   }
   a.functions = best.size();
   return a;
+}
+
+CallGraph CallGraphFromFacts(const elf::Executable& image, const std::vector<FrameFact>& frames,
+                             const std::vector<CallFact>& calls, const std::string& architecture) {
+  CallGraph g;
+  g.architecture = architecture;
+  AddImageFunctions(g, image.elf);
+  for (Function& f : g.functions) {
+    f.frame_source = "none (no .su/.ci entry)";
+    f.read = false;
+  }
+  ApplyFacts(g, frames);
+  // Read: a .ci node sizes it (its calls are the .ci's edges). A .su size alone tells no calls.
+  std::map<std::string, std::vector<size_t>> by_symbol;
+  for (size_t i = 0; i < g.functions.size(); ++i) by_symbol[g.functions[i].name].push_back(i);
+  for (const FrameFact& f : frames)
+    if (!f.symbol.empty())
+      if (auto it = by_symbol.find(f.symbol); it != by_symbol.end())
+        for (size_t i : it->second) g.functions[i].read = true;
+  uint64_t synthetic = uint64_t{1} << 63;
+  for (const CallFact& c : calls) {
+    auto from = by_symbol.find(c.caller);
+    if (from == by_symbol.end()) continue;  // a function the image does not keep
+    std::vector<uint64_t> targets;
+    if (!c.indirect)
+      if (auto to = by_symbol.find(c.callee); to != by_symbol.end())
+        for (size_t k : to->second) targets.push_back(g.functions[k].address);
+    for (size_t i : from->second) {
+      Function& f = g.functions[i];
+      CallSite site;
+      site.where = c.where;
+      site.depth = f.frame;
+      if (c.indirect) {
+        site.kind = SiteKind::kIndirect;
+        site.address = synthetic++;
+        site.text = "an indirect call";
+        f.sites.push_back(site);
+        continue;
+      }
+      site.kind = SiteKind::kCall;
+      site.text = "the call of " + Demangle(c.callee);
+      if (targets.empty()) {
+        site.address = synthetic++;
+        site.target = ~uint64_t{0};  // no function there: named as one the image lacks
+        f.sites.push_back(site);
+        continue;
+      }
+      for (uint64_t t : targets) {
+        site.address = synthetic++;
+        site.target = t;
+        f.sites.push_back(site);
+      }
+    }
+  }
+  return g;
 }
 
 }  // namespace etmem::stack

@@ -66,6 +66,31 @@ TEST(CallgraphInfoFile, ReadsNodesWithSizes) {
   EXPECT_TRUE((*f)[1].bounded);
 }
 
+TEST(CallgraphInfoFile, ReadsEdgesWhenAsked) {
+  std::vector<CallFact> calls;
+  const auto f = ParseCallgraphInfo(
+      "graph: { title: \"c.c\"\n"
+      "node: { title: \"c.c:leaf\" label: \"leaf\\nc.c:3:12\\n48 bytes (static)\" }\n"
+      "edge: { sourcename: \"mid\" targetname: \"c.c:leaf\" label: \"c.c:4:30\" }\n"
+      "edge: { sourcename: \"dv\" targetname: \"__divdi3\" }\n"
+      "edge: { sourcename: \"call_ind\" targetname: \"__indirect_call\" label: \"c.c:8:30\" }\n"
+      "}\n",
+      "c.ci", &calls);
+  ASSERT_TRUE(f.has_value()) << f.error().message;
+  ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(calls[0].caller, "mid");
+  EXPECT_EQ(calls[0].callee, "leaf");  // a file-local function: its symbol, without the file
+  EXPECT_EQ(calls[0].where, "c.c:4:30");
+  EXPECT_EQ(calls[1].callee, "__divdi3");
+  EXPECT_EQ(calls[1].where, "c.ci:4");  // no label: the .ci file's line
+  EXPECT_TRUE(calls[2].indirect);
+  EXPECT_EQ(calls[2].callee, "");
+  const auto bad = ParseCallgraphInfo("graph: {\nedge: { sourcename: \"a\" }\n", "c.ci", &calls);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("c.ci:2: an edge without a quoted sourcename and targetname"),
+            std::string::npos) << bad.error().message;
+}
+
 TEST(CallgraphInfoFile, EachDamageIsOneLineNamingFileAndLine) {
   const std::pair<const char*, const char*> cases[] = {
       {"node: { title: \"a\" label: \"a\\n1 bytes (static)\" }\n", "c.ci:1: not a -fcallgraph-info file"},
