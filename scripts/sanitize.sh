@@ -20,6 +20,13 @@ generator=(); [[ -f build-asan/CMakeCache.txt ]] || generator=(-G Ninja)
 cmake "${generator[@]}" -S . -B build-asan -DETMEM_SANITIZE=ON -DETMEM_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG"
 cmake --build build-asan -j"$(nproc)"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1}
+# quarantine_size_mb=32 (ASan's default is 256): a freed block stays poisoned until 32 MB more
+# have been freed after it, not 256 MB. The programs the tests read are at most 71 KB, so a
+# use after free within one analysis is still caught; what is lost is a use after more than
+# 32 MB of later frees. Every block came from fresh pages while the 256 MB filled: measured on
+# the sanitized binary (CPU user+sys), Mutation.BitFlipsInHeaderAndRootOfScenarios 11.5 and
+# 8.9 s against 5.8 and 7.4 s, shard 1 of 12 41.3 s against 37.5 s (minor page faults 1.14M
+# against 0.81M).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1:quarantine_size_mb=32}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
