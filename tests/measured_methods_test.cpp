@@ -39,7 +39,7 @@ TEST(MeasuredMethods, EachMethodLoadsOrIsRefusedAsTheRuntimeDidOneMethodAtATime)
   const json doc = test::ReadMeasured("x86_64_methods.json");
   std::map<std::string, std::vector<uint8_t>> bytes;
   for (const testing::NamedScenario& s : testing::MethodScenarios()) bytes[s.name] = s.make().Build();
-  size_t good = 0, refused = 0, aborted = 0, unknown = 0, undefined = 0;
+  size_t good = 0, refused = 0, aborted = 0, crashed = 0, unknown = 0, undefined = 0;
   std::set<std::string> programs, tags;
   for (const json& e : doc["results"]) {
     const std::string name = e["program"], tag = e["tag"];
@@ -90,6 +90,11 @@ TEST(MeasuredMethods, EachMethodLoadsOrIsRefusedAsTheRuntimeDidOneMethodAtATime)
         ASSERT_TRUE(m.plan.refusal.has_value()) << where;
         EXPECT_TRUE(m.plan.refusal->error.starts_with("abort")) << where;
         ++aborted;
+      } else if (real == "crashed (signal 11)") {  // SIGSEGV: 0.1.0 dereferences a missing field
+        ASSERT_TRUE(m.plan.refusal.has_value()) << where;
+        EXPECT_NE(m.plan.refusal->error.find("crash (null dereference)"), std::string::npos)
+            << where << ": " << m.plan.refusal->error;
+        ++crashed;
       } else {
         EXPECT_EQ(etmem, real) << where;
         ASSERT_TRUE(m.plan.refusal.has_value()) << where;
@@ -110,6 +115,7 @@ TEST(MeasuredMethods, EachMethodLoadsOrIsRefusedAsTheRuntimeDidOneMethodAtATime)
   EXPECT_GT(good, 0u);
   EXPECT_GT(refused, 0u);
   EXPECT_GT(aborted, 0u);
+  EXPECT_GT(crashed, 0u);  // 0.1.0's method_meta without inputs, outputs or planned sizes
   // Every measured method is judged: the reader leaves list items and dim orders to the release
   // model (issue 39). Undefined behaviour is said where a release reads past the values (the
   // tensor lists before 0.6), whatever that run did.
