@@ -4,11 +4,14 @@
 // resolution and with every indirect site resolved to the first function. Checks: a refusal is
 // one printable line; a bound is its path's last depth plus that function's frame, depths never
 // shrink along the path, a complete bound names nothing, every site's target lies in the graph
-// or is named unresolved. A crash, a hang or a sanitizer report is a finding.
+// or is named unresolved. The stack size the image declares (firmware/declared_stack.h) is read
+// too: a declaration is the difference of its symbols or an absolute symbol, and each text is one
+// printable line. A crash, a hang or a sanitizer report is a finding.
 #include <cstdint>
 #include <string>
 
 #include "etmem/elf/elf_reader.h"
+#include "etmem/firmware/declared_stack.h"
 #include "etmem/stack/call_graph.h"
 #include "fuzz_checks.h"
 
@@ -18,6 +21,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace etmem;
   auto image = elf::ReadExecutable(std::vector<uint8_t>(data, data + size), "fuzz.elf");
   if (!image) return 0;  // elf_fuzzer checks the reader's refusals
+  if (auto declared = firmware::DeclaredStack(image->elf)) {
+    fuzz::Require(fuzz::OnePrintableLine(declared->symbols) && fuzz::OnePrintableLine(declared->meaning),
+                  "a declared stack's text is not one printable line");
+    for (const std::string& o : declared->others)
+      fuzz::Require(fuzz::OnePrintableLine(o), "another declaration is not one printable line");
+  }
   auto graph = stack::ReadCallGraph(*image);
   if (!graph) {
     fuzz::Require(fuzz::OnePrintableLine(graph.error().message),
