@@ -17,7 +17,7 @@ if ((tests)); then
     googletest libgtest-dev libgmock-dev libbenchmark-dev
     python3-dev pybind11-dev python3-pybind11 python3-pytest python3-setuptools python3-pip  # the Python module (python/) and its pytest suite
     gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib gcc-riscv64-unknown-elf g++-aarch64-linux-gnu  # type layouts checked against real compilers
-    qemu-system-arm  # runs the stack test's Cortex-M program with the stack painted (tests/stack_test.cpp)
+    qemu-system-arm  # runs the stack test's Cortex-M program with the stack painted (tests/firmware/stack_test.cpp)
     chromium  # renders `etmem plan --format html` in its test (headless), and drives the web page's test
     emscripten node-acorn nodejs  # the WebAssembly build of the web page (web/; em++'s optimizer needs node-acorn)
   )

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Owns: measuring issue 39's programs (etmem-examples OUTDIR --methods: a good method beside a bad
 # one) on the real runtime of some ExecuTorch trees with `etmem measure`, and writing
-# tests/measured/x86_64_methods.json, which tests/measured_methods_test.cpp holds etmem to.
+# tests/measured/x86_64_methods.json, which tests/model/methods_match_measured_test.cpp holds etmem to.
 #
 #   scripts/measure_methods.py ETMEM ETMEM_EXAMPLES OUT.json WORK TAG=TREE [TAG=TREE ...]
 #

@@ -10,7 +10,7 @@
 # with `git ls-tree` and `git cat-file` (read, never built). Without --write, prints what changed (paths new,
 # gone, unclassified) and writes nothing; with --write, rewrites the table (and its count line)
 # in docs/refusal-audit.md, keeping the prose around it. A new path gets status "unclassified",
-# which tests/refusal_audit_test.cpp refuses until someone classifies it by hand (reachable: the
+# which tests/model/refusal_audit_test.cpp refuses until someone classifies it by hand (reachable: the
 # builder scenario that reaches it; not: the reason).
 #
 # A path is (file name, function, kind, error, log line or, without one, condition); its id is

@@ -2,7 +2,7 @@
 # runner's pool declarations of tests/firmware/runner_pools.cpp, the builder's CNN embedded as
 # its model_pte.h, linked here with arm-none-eabi-g++; skipped, saying so, without it) checked
 # from a path and from bytes, the dict equal to `etmem firmware --format json`, the text equal to
-# its text, and bad input as one line naming it. Not: the checks themselves (tests/firmware_test.cpp).
+# its text, and bad input as one line naming it. Not: the checks themselves (tests/firmware/firmware_test.cpp).
 import json
 import shutil
 import subprocess

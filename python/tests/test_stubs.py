@@ -2,7 +2,7 @@
 # writes (scripts/generate_python_stubs.py), and that every stub's parameters are the package's:
 # the same names (the positional ones in the same order), positional or keyword-only alike, with
 # the same defaults.
-# Not: the schema (tests/options_schema_test.cpp).
+# Not: the schema (tests/house/options_schema_test.cpp).
 import ast
 import importlib.util
 import inspect

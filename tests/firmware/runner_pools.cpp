@@ -1,4 +1,4 @@
-/* Owns: a minimal firmware (C++, as the runners are) for `etmem firmware`'s tests (tests/firmware_test.cpp): it declares
+/* Owns: a minimal firmware (C++, as the runners are) for `etmem firmware`'s tests (tests/firmware/firmware_test.cpp): it declares
  * one runner's pools exactly as that runner's source does (names, sections, alignment
  * attributes; sizes from -DMETHOD_POOL_BYTES / -DTEMP_POOL_BYTES) and embeds a program through
  * model_pte.h, which the test writes the way the runner's build does. It is linked, never run.

@@ -1,6 +1,6 @@
 /* Owns: functions named as ExecuTorch's entries are (executorch::runtime::Program::load,
  * Program::load_method, Method::execute; no ExecuTorch code) for `etmem firmware`'s stack
- * section in tests/stack_test.cpp: load_method calls a parser chain, execute calls kernels
+ * section in tests/firmware/stack_test.cpp: load_method calls a parser chain, execute calls kernels
  * through a table of {operator name, function} records shaped like the kernel registry. Linked
  * beside tests/firmware/runner_pools.cpp, never run. */
 #include <stdint.h>

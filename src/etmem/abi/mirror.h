@@ -1,7 +1,7 @@
 // Owns: writing a type table as C++ source ("mirror header") whose static_asserts let a real
 // compiler for the target check the layout engine: each type becomes a struct or union built
 // from the same field list, followed by its computed size, alignment and field offsets.
-// Not: running any compiler (tests/abi_compiler_test.cpp does), nor the layout rules (layout.h).
+// Not: running any compiler (tests/model/abi_layouts_compile_test.cpp does), nor the layout rules (layout.h).
 //
 // The mirror part uses only built-in types (`void*`, `__SIZE_TYPE__`, `long long`, ...) and no
 // #include, so it compiles on bare-metal toolchains without a C++ library. Types whose

@@ -1,5 +1,5 @@
 // Owns: unit tests of the mirror header's text (names, members, asserts, real-type checks).
-// Compiling it with real compilers is tests/abi_compiler_test.cpp.
+// Compiling it with real compilers is tests/model/abi_layouts_compile_test.cpp.
 #include "etmem/abi/mirror.h"
 
 #include <gtest/gtest.h>

@@ -256,7 +256,7 @@ TEST(Releases, ShortNamesPickTheNewestPatchAndUnknownOnesAreErrors) {
   auto bad = FindRelease("1.3.2");  // not a release
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("modelled: 0.1.0, 0.2.0, 0.2.1, 0.3.0"), std::string::npos);
-  // Newer than every modelled release: named as such (tests/cli_input_test.cpp says how).
+  // Newer than every modelled release: named as such (tests/read/option_values_test.cpp says how).
   auto newer = FindRelease("1.5");
   ASSERT_FALSE(newer);
   EXPECT_NE(newer.error().message.find("is newer than the newest modelled release"),
@@ -544,7 +544,7 @@ namespace etmem::runtime {
 namespace load_plan_test {
 
 // Issue 26: refusals of programs etmem's reader accepts, from the runtime's source (the builder
-// programs of the same paths are measured: tests/measured_refusals_test.cpp).
+// programs of the same paths are measured: tests/model/refusals_match_measured_test.cpp).
 MethodMaker OnePlannedTensor(uint32_t memory_id, uint64_t offset, int64_t buffer) {
   MethodMaker b;
   b.Tensor({4});  // 16 bytes of float

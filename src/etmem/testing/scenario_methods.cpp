@@ -139,7 +139,7 @@ constexpr NamedScenario kMethods[] = {
     // A kernel call naming value 9 of 3: gen_instruction_arguments refuses it (0.2+, InvalidProgram
     // "Arg index 9 >= 3"); 0.1's resolve_operator reads values_[9] (undefined behaviour). (After a
     // bad op index the argument's error is returned at once, the op index's dropped: held in
-    // tests/method_isolation_test.cpp, not measured here, as the runtime logs both lines.)
+    // tests/model/method_isolation_test.cpp, not measured here, as the runtime logs both lines.)
     {"second_method_bad_kernel_arg", [] {
        return GoodAndBroken([](MethodBuilder& m) {
          AddReluPair(m);

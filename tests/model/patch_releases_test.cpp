@@ -10,7 +10,7 @@
 //   v1.3.1..v1.4.0  XNNExecutor gains weights_cache_ (shared_ptr) and two atomic<bool>; the rest
 //                   (new null checks, MemoryAllocator::used_size) changes no modelled trait
 //   v1.4.0..v1.4.1  XNNExecutor gains unpacked_buffers_ (a vector) as its first member
-// Not: measurements of those releases on the real runtime (measured_runtime_test.cpp).
+// Not: measurements of those releases on the real runtime (load_matches_measured_test.cpp).
 #include <set>
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // with a data map (0.6.0 ... 1.4.1 and main), without and with a temp allocator: the verdict,
 // the error code, the log line, and the method allocator's calls up to the refusal or the end of
 // the load; and for every .ptd the release loads, the same calls as the bare --external-data.
-// Not: the programs without a .ptd (measured_refusals_test.cpp and the others).
+// Not: the programs without a .ptd (refusals_match_measured_test.cpp and the others).
 //
 // tests/measured/x86_64_external_data.json says how it was measured (how_measured).
 #include <gtest/gtest.h>
@@ -216,7 +216,7 @@ TEST(ExternalData, AKeyEndsAtItsFirstNulAsTheRuntimeReadsIt) {
 // 2) with its .ptd: every release with a data map loads the .ptd and then refuses the constant
 // in parse_external_constants (InvalidExternalData), after the values and the external
 // constants list; with a data map and no .ptd the same; without a map 0.6 refuses it too, 0.7+
-// refuse the missing map (InvalidState). The real runtime's runs: measured_refusals_test.cpp.
+// refuse the missing map (InvalidState). The real runtime's runs: refusals_match_measured_test.cpp.
 TEST(ExternalData, AnExternalConstantWithoutAKeyIsRefusedOnceADataMapIsPassed) {
   const std::vector<uint8_t> bytes =
       testing::NamedScenarioProgram("external_constant_without_key").Build();

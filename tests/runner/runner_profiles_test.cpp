@@ -450,7 +450,7 @@ TEST(RunnerCli, BadRunnerFilesExitTwoWithOneLine) {
   EXPECT_NE(run.err.find("unknown step kind \"planned_buffer\""), std::string::npos) << run.err;
   EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1);
   // header writes the defines the runner reads, with the exact minimum; diff and summary name
-  // the runner's pool (check --runner: tests/check_runner_test.cpp).
+  // the runner's pool (check --runner: tests/runner/on_device_check_test.cpp).
   const report::Report r = Analyze(Load(testing::MotivatingCnn()).view, "1.4.1", "arm-baremetal");
   const uint64_t minimum = r.methods[0].runner->result.method().minimum;
   const std::string etmem = std::string(ETMEM_BINARY);

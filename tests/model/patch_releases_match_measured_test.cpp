@@ -1,6 +1,6 @@
 // Owns: holding etmem to the real ExecuTorch runtime of the patch releases 1.0.1, 1.3.1 and 1.4.0,
 // and of the first releases 0.1.0, 0.2.0 and 0.2.1.
-// Not: the source-level deltas (patch_releases_test.cpp), the minor releases (measured_runtime_test.cpp).
+// Not: the source-level deltas (patch_releases_test.cpp), the minor releases (load_matches_measured_test.cpp).
 //
 // tests/measured/x86_64_patch_releases.json holds what the real portable runtime of each of those
 // tags did on the builder's scenarios and the real programs in ../shared, and whether its whole

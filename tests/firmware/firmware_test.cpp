@@ -213,7 +213,7 @@ TEST(Firmware, TempPoolAgainstItsLoadPeak) {
 // ---- the temp pool while the method runs ----
 
 // The builder's topk program (three aten::topk.values calls; the portable kernel's requests on
-// Cortex-M: 80, 640 and 112 B, tests/run_temp_test.cpp) in an Arm image whose temp pool is one
+// Cortex-M: 80, 640 and 112 B, tests/model/run_temp_test.cpp) in an Arm image whose temp pool is one
 // byte short of the run-time peak, then exactly the peak.
 TEST(Firmware, TempPoolOneByteShortOfTheRunTimePeak) {
   SKIP_WITHOUT("arm-none-eabi-g++");

@@ -3,7 +3,7 @@
 // no longer judges is the release's (method_meta's fields, a negative planned buffer, an op
 // index and the delayed error of Method::init's chain loop, move/free/jump indexes, a delegate
 // index no release checks, two plans of one name), as runtime/release.h's traits say.
-// Not: the measured records (measured_methods_test.cpp).
+// Not: the measured records (methods_match_measured_test.cpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,5 +1,5 @@
 // Owns: the tests of `etmem firmware`'s one RAM total for the ExecuTorch part (firmware/ram.h): on
-// an image linked as tests/firmware_test.cpp links them (tests/firmware/runner_pools.cpp with the
+// an image linked as tests/firmware/firmware_test.cpp links them (tests/firmware/runner_pools.cpp with the
 // Arm runner's pools and the builder's CNN, arm-none-eabi-g++; skipped, saying so, without it):
 // every line has a source, the pools are the image's symbol sizes, the .data/.bss lines are the
 // component table's rows, the stack is the stack section's and leaves the verdict alone, the total adds

@@ -1,7 +1,7 @@
 // Owns: holding etmem's model of ExecuTorch main (the snapshot main-20260822-cff6f4dd) to the
 // real runtime of that commit, and the snapshot's place among the releases (--runtime main,
 // `etmem list runtimes`, not in --runtime all, never the default).
-// Not: the releases' measurements (measured_patch_releases_test.cpp, measured_runtime_test.cpp).
+// Not: the releases' measurements (patch_releases_match_measured_test.cpp, load_matches_measured_test.cpp).
 //
 // tests/measured/x86_64_main.json holds what the real portable runtime of main at cff6f4dd did
 // on the builder's programs and the real programs in ../shared, with no temp allocator and with

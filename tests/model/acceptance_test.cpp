@@ -4,7 +4,7 @@
 // reader could call invalid (no constants, no segments; with a delegate segment; constants only
 // inline) read, and load or are refused at each release as the release code says
 // (docs/acceptance.md; not yet measured on the real runtime).
-// Not: the runtime's refusals of programs the reader accepts (measured_refusals_test.cpp).
+// Not: the runtime's refusals of programs the reader accepts (refusals_match_measured_test.cpp).
 #include <gtest/gtest.h>
 
 #include <fstream>

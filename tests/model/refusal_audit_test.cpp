@@ -2,7 +2,7 @@
 // status and a reason, every builder program and test a row names exists, and every refusal
 // program is named by a row; and the order in which the runtime meets several faults (the first
 // one in each method is the one etmem names).
-// Not: the measurements of those programs (measured_refusals_test.cpp).
+// Not: the measurements of those programs (refusals_match_measured_test.cpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>
