@@ -460,9 +460,9 @@ def test_fit_matches_the_cli(cnn, etmem_binary, tmp_path):
             words = line.split()
             assert words[0] == region["name"]
             if "OVER" in line:
-                assert int(words[1]) == region["over_bytes"] == region["used_bytes"] - region["free_bytes"]
+                assert int(words[1]) == region["used_bytes"] - region["free_bytes"] > 0
             else:
-                assert int(words[1]) == region["free_after"] == region["free_bytes"] - region["used_bytes"]
+                assert int(words[1]) == region["free_bytes"] - region["used_bytes"] >= 0
         if got["fits"]:
             assert got["short_bytes"] == 0 and "\nfits\n" in want.stdout
         else:
