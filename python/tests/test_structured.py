@@ -168,6 +168,11 @@ def test_a_reserve_mapping_reaches_the_extension_as_region_bytes_pairs(cnn, etme
     # "REGION=BYTES" strs go as they were written, for that parser to read whole.
     assert seen == [[("SRAM1", 24576), ("SRAM2a", 1024)], ["SRAM1=24K", "SRAM2a=0x400"]]
     assert by_map == by_text
+    # header and plan take them the same way.
+    assert etmem.header(cnn, runtime="0.3", board="stm32wb55", reserve={"SRAM1": 24576}) == \
+        etmem.header(cnn, runtime="0.3", board="stm32wb55", reserve="SRAM1=24K")
+    assert etmem.plan(cnn, format="text", board="stm32wb55", reserve={"SRAM2a": "1K"}) == \
+        etmem.plan(cnn, format="text", board="stm32wb55", reserve=["SRAM2a=1024"])
     # Errors: one line naming the keyword (and the region; the command line quotes its text).
     with pytest.raises(ValueError, match=r"^reserve\['SRAM1'\]: '-5' is not a byte size"):
         etmem.fit(cnn, "stm32wb55", reserve={"SRAM1": "-5"})
