@@ -209,6 +209,9 @@ class Board {
   // `--reserve REGION=BYTES` ("SRAM1=24K", "SRAM1=0x6000"): a copy in which the rest of the
   // firmware also takes BYTES of REGION (a reservation "application (--reserve)").
   Board Reserve(const std::string& spec) const;
+  // The same as a region's name and its bytes (a size already read, e.g. by ByteSize): Python's
+  // {"SRAM1": "24K"}. An unknown region or reservations over the region's size are an Error.
+  Board Reserve(const std::string& region, uint64_t bytes) const;
 
   const std::string& name() const;  // what --board takes
   const std::string& description() const;
@@ -636,6 +639,10 @@ BoardFit Fit(const Report& report, const Board& board, const std::string& method
 // The placement's verdict (fits, or does not fit with the bytes short) with the analysis's own
 // (a pool or budget it judges).
 Verdict Judge(const BoardFit& fit);
+// Render(Format::kJson, written)'s content as a value (the Python module's dict): the same
+// members in the same order.
+JsonValue FitJson(const BoardFit& fit,
+                  const std::optional<BoardFit::Written>& written = std::nullopt);
 
 // `etmem check PROGRAM LOG`: a device log (include/etmem/recording_allocator.h's records,
 // ExecuTorch's "Memory allocation failed" line, or a runner's memory report) compared with the

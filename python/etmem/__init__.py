@@ -93,13 +93,16 @@ def _board(board):
 
 
 def _reserve(reserve):
+    """The reservations for the extension, in order: a mapping's items as (region, bytes) pairs
+    (each size checked by ``_size``: an int, or a str the library's parser reads, as ``--reserve``
+    reads it); a str, or each str of a list, as the user wrote it ("SRAM1=24K": the same parser
+    reads it whole). None stays None."""
     if reserve is None:
         return None
-    if isinstance(reserve, str):
-        return [reserve]
     if isinstance(reserve, _Mapping):
-        return [f"{region}={size}" for region, size in reserve.items()]
-    return [str(r) for r in reserve]
+        return [(_text("reserve", region), _size(f"reserve[{region!r}]", size))
+                for region, size in reserve.items()]
+    return _texts("reserve", reserve)
 
 
 def _external_data(external_data):
@@ -143,6 +146,7 @@ _TEXT_WANTS = {
     "method": "a method's name",
     "margin": "bytes (512, \"4K\") or a percentage (\"10%\")",
     "section": "a linker section's name",
+    "reserve": "a board region's name, or \"REGION=BYTES\"",
 }
 
 
@@ -329,16 +333,22 @@ def fit(program, board, *, reserve=None, runtime=None, target="cortex-m", pool_a
     runner's pools) placed in the board's memory regions.
 
     ``board`` is a built-in board's name (see ``boards()``), a board file's path, or a board
-    file's JSON as bytes; ``reserve`` is "REGION=BYTES", a list of them, or a mapping
-    {"SRAM1": "24K"}. ``method``: the method to fit (None: the first). Returns a dict:
-    ``method``, ``board``, ``fits``, ``short_bytes`` (0 when it fits), ``lower_bound``
-    ({"short_bytes", "reason"}: a proof that no placement exists when short_bytes > 0),
-    ``placement`` ([{"piece", "region", "offset", "padding", "bytes", "align", "memory_id",
-    "symbol"}, ...]), ``regions`` ([{"name", "free_bytes", "used_bytes", "free_after",
-    "over_bytes"}, ...]), ``notes``, ``splits`` (a planned buffer is split over regions),
-    ``text`` (what the command prints), ``linker_script`` (``header --linker-script``; None when
-    a buffer is split) and, with ``fitted_program=True``, ``fitted_program``: the program's
-    bytes with its planned buffers split as placed (``-o``).
+    file's JSON as bytes; ``reserve`` is "REGION=BYTES", a list of them (read as ``--reserve``
+    reads them), or a mapping {"SRAM1": "24K", "SRAM2a": 1024} (each size an int or a str in the
+    size grammar). ``method``: the method to fit (None: the first).
+
+    Returns ``etmem fit --format json``'s content as a dict, the same keys and values
+    (docs/json.md): ``schema``, ``verdict``, ``verdict_detail``, ``analysis`` (the assumptions,
+    program and flash, as ``analyze``'s top level), ``method``, ``board``, ``board_file``,
+    ``fits``, ``short_bytes`` (0 when it fits), ``lower_bound`` ({"short_bytes", "reason"}: a
+    proof that no placement exists when short_bytes > 0), ``splits`` (a planned buffer is split
+    over regions), ``regions`` ([{"name", "free_bytes", "used_bytes"}, ...]), ``placement``
+    ([{"piece", "region", "offset", "padding", "bytes", "align", "memory_id", "symbol"}, ...]),
+    ``notes`` and ``output`` (always None: nothing is written; the command line's is ``-o``'s
+    file). Python's own, besides: ``text`` (what the command prints), ``linker_script``
+    (``header --linker-script``; None when a buffer is split) and, with
+    ``fitted_program=True``, ``fitted_program``: the program's bytes with its planned buffers
+    split as placed (what ``-o`` writes).
     """
     if board is None:
         raise ValueError("fit: needs a board")

@@ -14,7 +14,9 @@
 #include <string_view>
 #include <functional>
 #include <unordered_map>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <pybind11/pybind11.h>
@@ -63,9 +65,13 @@ api::Program LoadProgram(const py::object& program) {
 
 // `board` is None (no board), a str (a built-in board's name or a board file's path;
 // etmem/__init__.py turns os.PathLike into one) or a bytes-like object holding a board file's
-// JSON; `reserve` adds "REGION=BYTES" reservations (--reserve).
-std::optional<api::Board> LoadBoard(const py::object& board,
-                                    const std::optional<std::vector<std::string>>& reserve) {
+// JSON; `reserve` adds reservations (--reserve), each a (region, bytes) pair (a mapping's item,
+// its size read by the package) or the user's own "REGION=BYTES" str, read by the library's one
+// parser as the command line's.
+using Reservation = std::variant<std::string, std::pair<std::string, uint64_t>>;
+using Reservations = std::optional<std::vector<Reservation>>;
+
+std::optional<api::Board> LoadBoard(const py::object& board, const Reservations& reserve) {
   if (board.is_none()) {
     if (reserve && !reserve->empty())
       throw py::value_error("reserve: needs a board");
@@ -86,7 +92,15 @@ std::optional<api::Board> LoadBoard(const py::object& board,
                          std::string(Py_TYPE(board.ptr())->tp_name));
   }
   if (reserve)
-    for (const std::string& r : *reserve) b = b->Reserve(r);
+    for (const Reservation& r : *reserve)
+      b = std::visit(
+          [&](const auto& given) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(given)>, std::string>)
+              return b->Reserve(given);
+            else
+              return b->Reserve(given.first, given.second);
+          },
+          r);
   return b;
 }
 
@@ -229,6 +243,19 @@ py::object ToPython(const api::JsonValue& value) {
   return builder.Take();
 }
 
+// A registry's or result's items as a list of dicts, one per item, `fill(dict, item)` setting its
+// members.
+template <typename Items, typename Fill>
+py::list Rows(const Items& items, Fill fill) {
+  py::list out;
+  for (const auto& item : items) {
+    py::dict d;
+    fill(d, item);
+    out.append(std::move(d));
+  }
+  return out;
+}
+
 // `etmem analyze --format json` for the pairs: one object, or with "all" one object whose
 // "results" are theirs.
 std::string AnalyzeJson(const py::object& program, const py::kwargs& model) {
@@ -330,9 +357,7 @@ py::list CheckBudget(const py::object& program, const py::object& spec,
     if (budget_error) throw *budget_error;
     items = api::CheckBudget(reports, *budget);
   }
-  py::list out;
-  for (const api::BudgetItem& i : items) {
-    py::dict d;
+  return Rows(items, [](py::dict& d, const api::BudgetItem& i) {
     d["item"] = i.item;
     d["scope"] = i.scope;
     d["breakdown"] = i.breakdown;
@@ -341,14 +366,12 @@ py::list CheckBudget(const py::object& program, const py::object& spec,
     d["lower_bound"] = i.lower_bound;
     d["over"] = i.over;
     d["message"] = i.message.empty() ? py::object(py::none()) : py::object(py::str(i.message));
-    out.append(std::move(d));
-  }
-  return out;
+  });
 }
 
 std::string Header(const py::object& program, const std::optional<std::string>& margin,
                    bool define_pools, const std::optional<std::string>& section,
-                   const py::object& board, std::optional<std::vector<std::string>> reserve,
+                   const py::object& board, const Reservations& reserve,
                    const py::kwargs& model) {
   api::Options o = MakeOptions(model);
   o.keep_allocations = false;
@@ -366,7 +389,7 @@ std::string Header(const py::object& program, const std::optional<std::string>& 
 py::object Plan(const py::object& program, const std::string& format,
                 const std::optional<std::string>& plan_method, uint64_t alignment,
                 uint32_t columns, const py::object& board,
-                std::optional<std::vector<std::string>> reserve, const py::kwargs& model) {
+                const Reservations& reserve, const py::kwargs& model) {
   api::PlanOptions po;
   if (format == "text") po.format = api::PlanFormat::kText;
   else if (format == "json") po.format = api::PlanFormat::kJson;
@@ -390,73 +413,29 @@ py::object Plan(const py::object& program, const std::string& format,
   return value ? ToPython(*value) : py::str(text);
 }
 
-// `etmem fit`: the placement of one method's pools on a board as a dict; the fitted program's
-// bytes only when asked (it is re-analysed to be checked).
-py::dict Fit(const py::object& program, const py::object& board,
-             std::optional<std::vector<std::string>> reserve, bool fitted_program,
-             const py::kwargs& model) {
+// `etmem fit --format json`'s value as a dict (api::FitJson: the members the command line's JSON
+// is rendered from), with what only Python has: "text" (what `etmem fit` prints), "linker_script"
+// (None when a buffer is split) and, when asked, "fitted_program" (the bytes `-o` writes, read
+// back and checked; the dict's "output" stays None: nothing is written).
+py::dict Fit(const py::object& program, const py::object& board, const Reservations& reserve,
+             bool fitted_program, const py::kwargs& model) {
   api::Options o = MakeOptions(model);
   const api::Program p = LoadProgram(program);
   if (board.is_none()) throw py::value_error("fit: needs a board");
   const api::Board b = *LoadBoard(board, reserve);
   std::optional<api::BoardFit> fit;
+  std::optional<api::JsonValue> value;
   std::vector<std::byte> bytes;
   std::string text, linker;
   {
     py::gil_scoped_release nogil;
     fit = api::Fit(api::Analyze(p, o, b), b, o.method);
+    value = api::FitJson(*fit);
     text = fit->Render();
     if (!fit->splits()) linker = fit->LinkerScript();
     if (fitted_program) bytes = fit->FittedProgram();
   }
-  py::dict d;
-  // The members every judging verb's JSON has (docs/json.md), as `etmem fit --format json`.
-  const api::Verdict verdict = api::Judge(*fit);
-  d["schema"] = api::kJsonSchema;
-  d["verdict"] = verdict.name();
-  py::dict detail;
-  detail["judged"] = verdict.judged;
-  if (verdict.kind != api::VerdictKind::kFits) {
-    detail["where"] = verdict.where;
-    detail["step"] = verdict.step;
-    detail["log"] = verdict.log;
-  }
-  d["verdict_detail"] = detail;
-  d["method"] = fit->method();
-  d["board"] = b.name();
-  d["fits"] = fit->fits();
-  d["short_bytes"] = fit->short_bytes();
-  py::dict bound;
-  bound["short_bytes"] = fit->lower_bound_short_bytes();
-  bound["reason"] = fit->lower_bound_reason();
-  d["lower_bound"] = bound;
-  py::list placement;
-  for (const api::FitPlacement& pl : fit->placement()) {
-    py::dict e;
-    e["piece"] = pl.piece;
-    e["region"] = pl.region;
-    e["offset"] = pl.offset;
-    e["padding"] = pl.padding;
-    e["bytes"] = pl.bytes;
-    e["align"] = pl.align;
-    e["memory_id"] = pl.memory_id;
-    e["symbol"] = pl.symbol;
-    placement.append(std::move(e));
-  }
-  d["placement"] = placement;
-  py::list regions;
-  for (const api::FitRegion& r : fit->regions()) {
-    py::dict e;
-    e["name"] = r.name;
-    e["free_bytes"] = r.free_bytes;
-    e["used_bytes"] = r.used_bytes;
-    e["free_after"] = r.used_bytes <= r.free_bytes ? r.free_bytes - r.used_bytes : 0;
-    e["over_bytes"] = r.used_bytes > r.free_bytes ? r.used_bytes - r.free_bytes : 0;
-    regions.append(std::move(e));
-  }
-  d["regions"] = regions;
-  d["notes"] = fit->notes();
-  d["splits"] = fit->splits();
+  py::dict d = ToPython(*value);
   d["text"] = text;
   d["linker_script"] = fit->splits() ? py::object(py::none()) : py::object(py::str(linker));
   if (fitted_program)
@@ -624,26 +603,18 @@ PYBIND11_MODULE(_etmem, m) {
   m.def("firmware", &Firmware, py::arg("image"), py::arg("name"), py::arg("program"),
         py::arg("board"), py::arg("components"), py::arg("format"));
   m.def("boards", [] {
-    py::list out;
-    for (const api::Board& b : api::Boards()) {
-      py::dict d;
+    return Rows(api::Boards(), [](py::dict& d, const api::Board& b) {
       d["name"] = b.name();
       d["description"] = b.description();
-      py::list regions;
-      for (const api::BoardRegion& r : b.regions()) {
-        py::dict e;
+      d["regions"] = Rows(b.regions(), [](py::dict& e, const api::BoardRegion& r) {
         e["name"] = r.name;
         e["origin"] = r.origin ? py::object(py::int_(*r.origin)) : py::object(py::none());
         e["size_bytes"] = r.size_bytes;
         e["free_bytes"] = r.free_bytes;
         e["base_align"] = r.base_align;
         e["section"] = r.section;
-        regions.append(std::move(e));
-      }
-      d["regions"] = regions;
-      out.append(std::move(d));
-    }
-    return out;
+      });
+    });
   });
   m.def("replan", &Replan, py::arg("program"), py::arg("alignment"));
   m.def("releases", [] {
@@ -655,36 +626,26 @@ PYBIND11_MODULE(_etmem, m) {
     return out;
   });
   m.def("runners", [] {
-    py::list out;
-    for (const api::RunnerInfo& r : api::Runners()) {
-      py::dict d;
+    return Rows(api::Runners(), [](py::dict& d, const api::RunnerInfo& r) {
       d["name"] = r.name;
       d["first_release"] = r.first_release;
       d["last_release"] = r.last_release;
       d["source"] = r.source;
-      out.append(std::move(d));
-    }
-    return out;
+    });
   });
   m.def("targets", [] {
-    py::list out;
-    for (const api::TargetInfo& t : api::Targets()) {
-      py::dict d;
+    return Rows(api::Targets(), [](py::dict& d, const api::TargetInfo& t) {
       d["name"] = t.name;
       d["description"] = t.description;
       d["pointer_bytes"] = t.pointer_bytes;
       d["int64_align"] = t.int64_align;
       d["default_pool_align"] = t.default_pool_align;
-      out.append(std::move(d));
-    }
-    return out;
+    });
   });
   // The one options schema (api::OptionSchema): what the package checks each model keyword by,
   // and what scripts/generate_python_stubs.py writes the stubs' keyword lines from.
   m.def("option_schema", [] {
-    py::list out;
-    for (const api::OptionSpec& spec : api::OptionSchema()) {
-      py::dict d;
+    return Rows(api::OptionSchema(), [](py::dict& d, const api::OptionSpec& spec) {
       d["field"] = spec.field;
       d["flag"] = spec.flag;
       switch (spec.kind) {
@@ -701,9 +662,7 @@ PYBIND11_MODULE(_etmem, m) {
       d["choices"] = spec.choices;
       d["max"] = spec.max;
       d["model"] = spec.model;
-      out.append(std::move(d));
-    }
-    return out;
+    });
   });
   m.def("version", &api::Version);
   // The command line's size grammar ("4K", "0x1000"), for the package's size keywords.

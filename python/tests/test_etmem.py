@@ -25,6 +25,14 @@ def cli(binary, *args, check_exit=None):
     return run
 
 
+def write_examples(directory, kind):
+    """``etmem-examples DIRECTORY KIND`` ("--ptd", "--temp"): the builder's programs of that kind."""
+    from conftest import BUILD_DIR
+
+    examples = BUILD_DIR / "tools" / "etmem-examples" / "etmem-examples"
+    subprocess.run([str(examples), str(directory), kind], check=True, capture_output=True)
+
+
 def cli_json(binary, *args):
     return json.loads(cli(binary, "analyze", *args, "--format", "json").stdout)
 
@@ -409,10 +417,7 @@ def test_a_newer_release_is_refused_with_the_command_lines_line(cnn, etmem_binar
 
 
 def test_a_ptd_given_as_the_program_is_named_as_external_data(etmem_binary, tmp_path):
-    from conftest import BUILD_DIR
-
-    examples = BUILD_DIR / "tools" / "etmem-examples" / "etmem-examples"
-    subprocess.run([str(examples), str(tmp_path), "--ptd"], check=True, capture_output=True)
+    write_examples(tmp_path, "--ptd")
     ptd = tmp_path / "external_data.match.ptd"
     want = f"{ptd}: external data (a .ptd file), not an ExecuTorch program: give the program " \
            f"(.pte) and this file with external_data {ptd}"
@@ -460,9 +465,9 @@ def test_fit_matches_the_cli(cnn, etmem_binary, tmp_path):
             words = line.split()
             assert words[0] == region["name"]
             if "OVER" in line:
-                assert int(words[1]) == region["over_bytes"] == region["used_bytes"] - region["free_bytes"]
+                assert int(words[1]) == region["used_bytes"] - region["free_bytes"] > 0
             else:
-                assert int(words[1]) == region["free_after"] == region["free_bytes"] - region["used_bytes"]
+                assert int(words[1]) == region["free_bytes"] - region["used_bytes"] >= 0
         if got["fits"]:
             assert got["short_bytes"] == 0 and "\nfits\n" in want.stdout
         else:
@@ -553,10 +558,7 @@ def test_bad_boards_raise_the_command_lines_line(cnn, etmem_binary, tmp_path):
 
 def test_external_data_takes_the_ptd_as_a_path_or_its_bytes(etmem_binary, tmp_path):
     # etmem-examples OUTDIR --ptd writes external_data.pte and .ptd files that match it or not.
-    from conftest import BUILD_DIR
-
-    examples = BUILD_DIR / "tools" / "etmem-examples" / "etmem-examples"
-    subprocess.run([str(examples), str(tmp_path), "--ptd"], check=True, capture_output=True)
+    write_examples(tmp_path, "--ptd")
     pte = tmp_path / "external_data.pte"
     bare = etmem.analyze(pte, runtime="1.4.1", external_data=True)
     for name, error, log in [
@@ -588,10 +590,7 @@ def test_external_data_takes_the_ptd_as_a_path_or_its_bytes(etmem_binary, tmp_pa
 
 
 def test_kernels_choose_the_library_for_the_run_time_temp_figure(etmem_binary, tmp_path):
-    from conftest import BUILD_DIR
-
-    examples = BUILD_DIR / "tools" / "etmem-examples" / "etmem-examples"
-    subprocess.run([str(examples), str(tmp_path), "--temp"], check=True, capture_output=True)
+    write_examples(tmp_path, "--temp")
     program = tmp_path / "hifi_matmul.pte"
     for kernels, cli_kernels in ((None, None), ("cadence_hifi", "cadence_hifi"),
                                  (["cadence_hifi", "portable"], "cadence_hifi,portable")):
@@ -615,10 +614,7 @@ def test_kernels_choose_the_library_for_the_run_time_temp_figure(etmem_binary, t
 def test_the_kernels_own_malloc_at_050_reaches_python_as_the_cli_gives_it(etmem_binary, tmp_path):
     # 0.5.0's HiFi mean.out mallocs its scratch and never frees it (measured:
     # tests/measured/x86_64_run_malloc.json); summary and analyze say so beside the pools.
-    from conftest import BUILD_DIR
-
-    examples = BUILD_DIR / "tools" / "etmem-examples" / "etmem-examples"
-    subprocess.run([str(examples), str(tmp_path), "--temp"], check=True, capture_output=True)
+    write_examples(tmp_path, "--temp")
     program = tmp_path / "hifi_mean.pte"
     got = etmem.summary(program, runtime="0.5", kernels="cadence_hifi")
     assert got == json.loads(cli(etmem_binary, "summary", program, "--runtime", "0.5", "--kernels",

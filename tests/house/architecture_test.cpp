@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -328,6 +329,12 @@ TEST(Architecture, PythonParsesNoTextTheLibraryRendered) {
     std::string code, line;
     while (std::getline(in, line)) code += line.substr(0, line.find('#')) + "\n";
     EXPECT_FALSE(std::regex_search(code, parser)) << e.path() << " parses JSON text";
+    // Nor does it write "k=v" text for the library to parse back (the user's own strs go as
+    // given; a mapping goes as pairs or a dict): an f-string "{k}={v}" only in a message raised.
+    std::istringstream lines(code);
+    while (std::getline(lines, line))
+      EXPECT_TRUE(line.find("}={") == std::string::npos || line.find("raise ") != std::string::npos)
+          << e.path() << " writes k=v text: " << line;
   }
   EXPECT_GE(files, 2u);
   const std::string module = Read(fs::path(ETMEM_SOURCE_DIR) / "python/src/etmem_module.cpp");

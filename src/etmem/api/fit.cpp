@@ -251,6 +251,12 @@ Board Board::Reserve(const std::string& spec) const {
   return WrapBoard(std::move(b));
 }
 
+Board Board::Reserve(const std::string& region, uint64_t bytes) const {
+  board::Board b = impl_->board;
+  if (auto s = board::AddReservation(b, region, bytes); !s) Throw(s.error());
+  return WrapBoard(std::move(b));
+}
+
 const std::string& Board::name() const { return impl_->board.name; }
 const std::string& Board::description() const { return impl_->board.description; }
 const std::string& Board::file() const { return impl_->board.file; }
@@ -337,6 +343,12 @@ std::string BoardFit::Render(Format format, const std::optional<Written>& writte
     case Format::kMarkdown: break;
   }
   throw api::Error(ErrorKind::kInvalidArgument, "etmem fit renders text or JSON, not CSV or Markdown");
+}
+
+JsonValue FitJson(const BoardFit& fit, const std::optional<BoardFit::Written>& written) {
+  auto dom = std::make_shared<const nlohmann::ordered_json>(
+      report::FitDom(ValuesOf(fit), Internal(fit.impl().report), written));
+  return MakeJsonValue([dom](JsonVisitor& v) { report::VisitDom(*dom, v); });
 }
 
 BoardFit::Written BoardFit::Write(const std::string& path) const {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -248,30 +249,52 @@ Result<Board> SelectBoard(const std::string& spec) {
              "; or a board file ending in .json)");
 }
 
+namespace {
+
+// Region `name` of the board for a reservation (`shown` names the request in messages), or the
+// error listing the regions.
+Result<Region*> ReservedRegion(Board& board, const std::string& name, const std::string& shown) {
+  for (Region& r : board.regions)
+    if (r.name == name) return &r;
+  std::string known;
+  for (const Region& r : board.regions) known += (known.empty() ? "" : ", ") + r.name;
+  return Bad("--reserve " + shown + ": board " + board.name + " has no region '" + Printable(name) +
+             "' (regions: " + known + ")");
+}
+
+// Reserves `bytes` of `region` for the rest of the firmware, checked before it is added (so no
+// sum wraps, whatever the bytes).
+Status Reserve(Region& region, uint64_t bytes, const std::string& shown) {
+  const uint64_t before = region.reserved_bytes();
+  if (before > region.size || bytes > region.size - before) {
+    const bool wraps = bytes > std::numeric_limits<uint64_t>::max() - before;
+    return Bad("--reserve " + shown + ": the reservations in " + region.name + " (" +
+               (wraps ? "more than 2^64" : std::to_string(before + bytes)) +
+               " B) exceed its size (" + std::to_string(region.size) + " B)");
+  }
+  region.reserved.push_back({"application (--reserve)", bytes});
+  return Ok{};
+}
+
+}  // namespace
+
 Status AddReservation(Board& board, const std::string& spec) {
   const size_t eq = spec.find('=');
   if (eq == std::string::npos)
     return Bad("--reserve " + Printable(spec) + ": expected REGION=BYTES (e.g. SRAM1=24K)");
-  const std::string name = spec.substr(0, eq);
-  Region* region = nullptr;
-  for (Region& r : board.regions)
-    if (r.name == name) region = &r;
-  if (!region) {
-    std::string known;
-    for (const Region& r : board.regions) known += (known.empty() ? "" : ", ") + r.name;
-    return Bad("--reserve " + Printable(spec) + ": board " + board.name + " has no region '" + Printable(name) +
-               "' (regions: " + known + ")");
-  }
+  auto region = ReservedRegion(board, spec.substr(0, eq), Printable(spec));
+  if (!region) return region.error();
   auto bytes = ParseByteSize(std::string_view(spec).substr(eq + 1));
   if (!bytes)
     return Bad("--reserve " + Printable(spec) + ": '" + Printable(spec.substr(eq + 1)) +
                "' is not a size (bytes, 0x hex, or with K, M or G)");
-  region->reserved.push_back({"application (--reserve)", *bytes});
-  if (region->reserved_bytes() > region->size)
-    return Bad("--reserve " + Printable(spec) + ": the reservations in " + name + " (" +
-               std::to_string(region->reserved_bytes()) + " B) exceed its size (" +
-               std::to_string(region->size) + " B)");
-  return Ok{};
+  return Reserve(**region, *bytes, Printable(spec));
+}
+
+Status AddReservation(Board& board, const std::string& region, uint64_t bytes) {
+  auto r = ReservedRegion(board, region, Printable(region));
+  if (!r) return r.error();
+  return Reserve(**r, bytes, Printable(region));
 }
 
 Result<abi::Abi> TargetOnBoard(abi::Abi target, const Board& board) {

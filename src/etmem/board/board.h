@@ -74,5 +74,7 @@ Result<abi::Abi> TargetOnBoard(abi::Abi target, const Board& board);
 // "SRAM1=24K" (or "SRAM1=24576", "SRAM1=0x6000"): adds a reservation named "application" to
 // that region. Errors name the region or the size.
 Status AddReservation(Board& board, const std::string& spec);
+// The same as a region's name and the bytes (Python's {"SRAM1": 24576}): messages name the region.
+Status AddReservation(Board& board, const std::string& region, uint64_t bytes);
 
 }  // namespace etmem::board

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -151,9 +152,44 @@ TEST(Board, SizesAndReservations) {
   EXPECT_FALSE(AddReservation(*b, "SRAM9=1K"));
   EXPECT_FALSE(AddReservation(*b, "SRAM1=1000K"));
   EXPECT_FALSE(AddReservation(*b, "SRAM1"));
+  // Reservations that would wrap 64 bits are refused, not summed past the region's size.
+  for (const char* huge : {"SRAM1=0xffffffffffffffff", "SRAM1=0xfffffffffffff000"}) {
+    auto r = AddReservation(*b, huge);
+    ASSERT_FALSE(r) << huge;
+    EXPECT_NE(r.error().message.find("exceed its size"), std::string::npos) << r.error().message;
+  }
+  EXPECT_EQ(b->FindRegion("SRAM1")->free_bytes(), 192u * 1024 - 24576 - 1024);
   auto unknown = SelectBoard("stm32wb56");
   ASSERT_FALSE(unknown);
   EXPECT_NE(unknown.error().message.find("stm32wb55"), std::string::npos);
+}
+
+TEST(Board, AReservationAsRegionAndBytesIsTheSpecsReservation) {
+  auto by_spec = SelectBoard("stm32wb55");
+  auto by_pair = SelectBoard("stm32wb55");
+  ASSERT_TRUE(by_spec && by_pair);
+  ASSERT_TRUE(AddReservation(*by_spec, "SRAM1=24K"));
+  ASSERT_TRUE(AddReservation(*by_pair, "SRAM1", 24576));
+  const Region& a = *by_spec->FindRegion("SRAM1");
+  const Region& b = *by_pair->FindRegion("SRAM1");
+  ASSERT_EQ(a.reserved.size(), b.reserved.size());
+  EXPECT_EQ(a.reserved.back().name, b.reserved.back().name);
+  EXPECT_EQ(a.reserved.back().bytes, b.reserved.back().bytes);
+  EXPECT_EQ(a.free_bytes(), b.free_bytes());
+  // Errors name the region (the pair has no text of the user's to quote).
+  auto unknown = AddReservation(*by_pair, "SRAM9", 1024);
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().message.rfind("--reserve SRAM9: board stm32wb55 has no region 'SRAM9'", 0),
+            0u)
+      << unknown.error().message;
+  const uint64_t free = b.free_bytes();
+  EXPECT_FALSE(AddReservation(*by_pair, "SRAM1", free + 1));
+  auto wraps = AddReservation(*by_pair, "SRAM1", UINT64_MAX);
+  ASSERT_FALSE(wraps);
+  EXPECT_NE(wraps.error().message.find("more than 2^64 B) exceed its size"), std::string::npos)
+      << wraps.error().message;
+  ASSERT_TRUE(AddReservation(*by_pair, "SRAM1", free));
+  EXPECT_EQ(by_pair->FindRegion("SRAM1")->free_bytes(), 0u);
 }
 
 }  // namespace board_test

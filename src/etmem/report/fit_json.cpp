@@ -25,8 +25,8 @@ Verdict JudgeFit(const FitValues& fit, const Report& analysis) {
   return v;
 }
 
-std::string FitJson(const FitValues& fit, const Report& analysis,
-                    const std::optional<api::BoardFit::Written>& written) {
+nlohmann::ordered_json FitDom(const FitValues& fit, const Report& analysis,
+                              const std::optional<api::BoardFit::Written>& written) {
   nlohmann::ordered_json j;
   const nlohmann::json verdict = VerdictMembers(JudgeFit(fit, analysis));
   for (const char* key : {"schema", "verdict", "verdict_detail"}) j[key] = verdict.at(key);
@@ -56,7 +56,13 @@ std::string FitJson(const FitValues& fit, const Report& analysis,
   j["notes"] = fit.notes;
   j["output"] = written ? nlohmann::ordered_json{{"path", written->path}, {"bytes", written->bytes}}
                         : nlohmann::ordered_json(nullptr);
-  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  return j;
+}
+
+std::string FitJson(const FitValues& fit, const Report& analysis,
+                    const std::optional<api::BoardFit::Written>& written) {
+  return FitDom(fit, analysis, written)
+             .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string FitWrittenLine(bool splits, const api::BoardFit::Written& written) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "etmem/etmem.h"
 #include "etmem/report/report.h"
 #include "etmem/report/verdict.h"
@@ -37,6 +39,9 @@ Verdict JudgeFit(const FitValues& fit, const Report& analysis);
 // symbol}], "notes", and "output" {path, bytes} when -o wrote the program (else null).
 std::string FitJson(const FitValues& fit, const Report& analysis,
                     const std::optional<api::BoardFit::Written>& written);
+// The same as a DOM (api::FitJson, the Python module's dict).
+nlohmann::ordered_json FitDom(const FitValues& fit, const Report& analysis,
+                              const std::optional<api::BoardFit::Written>& written);
 
 // "wrote PATH (N bytes): ..." for `fit -o`.
 std::string FitWrittenLine(bool splits, const api::BoardFit::Written& written);
