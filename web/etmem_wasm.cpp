@@ -8,6 +8,8 @@
 // objects. Not: any analysis or formatting (the API does it, byte for byte as the command line),
 // nor the page (app.js).
 #include <emscripten/bind.h>
+#include <emscripten/em_js.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include <cmath>
@@ -21,6 +23,50 @@
 #include <vector>
 
 #include "etmem/etmem.h"
+
+// The JavaScript side of ValBuilder (below): Module.etmemValue, the value being built.
+EM_JS(void, etmem_value_start, (), {
+  Module.etmemValue = {stack: [], arrays: [], keys: [], key: null, names: [], result: null,
+                       decoder: new TextDecoder()};
+});
+EM_JS(void, etmem_value_name, (int id, const char* data, int size), {
+  const b = Module.etmemValue;
+  b.names[id] = b.decoder.decode(HEAPU8.subarray(data, data + size));
+});
+EM_JS(void, etmem_value_add, (int kind, double number, const char* data, int size), {
+  // kind 0: null, 1: boolean (number), 2: number, 3: a string (data, size), 4: a named string
+  // (number: its id), 5: a key (number: its id), 6: begin an array, 7: begin an object, 8: end.
+  const b = Module.etmemValue;
+  let v;
+  switch (kind) {
+    case 0: v = null; break;
+    case 1: v = number !== 0; break;
+    case 2: v = number; break;
+    case 3: v = b.decoder.decode(HEAPU8.subarray(data, data + size)); break;
+    case 4: v = b.names[number]; break;
+    case 5: b.key = b.names[number]; return;
+    case 6: case 7:
+      b.keys.push(b.key);
+      b.arrays.push(kind === 6);
+      b.stack.push(kind === 6 ? [] : {});
+      b.key = null;
+      return;
+    case 8:
+      v = b.stack.pop();
+      b.arrays.pop();
+      b.key = b.keys.pop();
+      break;
+  }
+  const n = b.stack.length;
+  if (n === 0) b.result = v;
+  else if (b.arrays[n - 1]) b.stack[n - 1].push(v);
+  else b.stack[n - 1][b.key] = v;
+});
+EM_JS(void, etmem_value_finish, (), {
+  Module.etmemValueResult = Module.etmemValue.result;
+  Module.etmemValue = null;
+});
+EM_JS(void, etmem_value_clear, (), { Module.etmemValueResult = null; });
 
 namespace {
 
@@ -36,62 +82,57 @@ val Str(std::string_view s) { return val(std::string(s)); }
 
 // api::JsonValue as JavaScript values: objects with the members in the JSON text's order,
 // arrays, numbers, strings, booleans and null: what JSON.parse makes of the text the command
-// line prints, without the text (a 64-bit integer becomes the nearest double, as there). Keys and
-// short strings repeat (members, categories, sites): each distinct one is made once.
+// line prints, without the text (a 64-bit integer becomes the nearest double, as there). The
+// walk is the library's (JsonValue::Visit); each node it visits is one call of the small
+// JavaScript functions above (EM_JS), which attach it to the open object or array
+// (Module.etmemValue):
+// numbers and booleans go as numbers, strings as their UTF-8 bytes in the module's memory, and
+// keys and short strings, which repeat (members, categories, sites), once each, then by number.
+// The LSTM x100's report (47,000 allocations) is built so in about 0.4-0.8 s of the page's
+// analysis where embind's generic val calls (three to five handle operations per node) took
+// 1.9-3.7 s (bench/RESULTS.md, 2026-12-07 late).
 class ValBuilder final : public api::JsonVisitor {
  public:
-  val Take() { return std::move(*result_); }
+  ValBuilder() { etmem_value_start(); }
+  val Take() {
+    etmem_value_finish();
+    val result = val::module_property("etmemValueResult");
+    etmem_value_clear();
+    return result;
+  }
 
-  void Null() override { Add(val::null()); }
-  void Bool(bool v) override { Add(val(v)); }
-  void Int(int64_t v) override { Add(val(static_cast<double>(v))); }
-  void Uint(uint64_t v) override { Add(val(static_cast<double>(v))); }
-  void Double(double v) override { Add(val(v)); }
-  void String(std::string_view v) override { Add(v.size() <= 24 ? Cached(v) : Str(v)); }
-  void BeginArray(size_t) override { stack_.push_back({val::array(), std::nullopt, 0}); }
-  void BeginObject(size_t) override { stack_.push_back({val::object(), std::nullopt, 0}); }
-  void Key(std::string_view key) override { stack_.back().key = Cached(key); }
-  void EndArray() override { Close(); }
-  void EndObject() override { Close(); }
+  void Null() override { Add(0); }
+  void Bool(bool v) override { Add(1, v ? 1 : 0); }
+  void Int(int64_t v) override { Add(2, static_cast<double>(v)); }
+  void Uint(uint64_t v) override { Add(2, static_cast<double>(v)); }
+  void Double(double v) override { Add(2, v); }
+  void String(std::string_view v) override {
+    if (v.size() <= 24) Add(4, Named(v));
+    else etmem_value_add(3, 0, v.data(), static_cast<int>(v.size()));
+  }
+  void BeginArray(size_t) override { Add(6); }
+  void BeginObject(size_t) override { Add(7); }
+  void Key(std::string_view key) override { Add(5, Named(key)); }
+  void EndArray() override { Add(8); }
+  void EndObject() override { Add(8); }
 
  private:
-  struct Frame {
-    val container;
-    std::optional<val> key;  // an object's member whose value comes next
-    uint32_t index;          // an array's next item
-  };
   struct Hash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
-
-  const val& Cached(std::string_view v) {
-    auto it = cache_.find(v);
-    if (it == cache_.end()) it = cache_.emplace(std::string(v), Str(v)).first;
+  static void Add(int kind, double number = 0) { etmem_value_add(kind, number, nullptr, 0); }
+  // The id of a key or short string, defined on the JavaScript side when it is new.
+  double Named(std::string_view v) {
+    auto it = names_.find(v);
+    if (it == names_.end()) {
+      it = names_.emplace(std::string(v), static_cast<int>(names_.size())).first;
+      etmem_value_name(it->second, v.data(), static_cast<int>(v.size()));
+    }
     return it->second;
   }
-  void Close() {
-    val done = std::move(stack_.back().container);
-    stack_.pop_back();
-    Add(done);
-  }
-  void Add(const val& v) {
-    if (stack_.empty()) {
-      result_.emplace(v);
-      return;
-    }
-    Frame& f = stack_.back();
-    if (f.key) {
-      f.container.set(*f.key, v);
-      f.key.reset();
-    } else {
-      f.container.set(f.index++, v);
-    }
-  }
 
-  std::vector<Frame> stack_;
-  std::optional<val> result_;
-  std::unordered_map<std::string, val, Hash, std::equal_to<>> cache_;
+  std::unordered_map<std::string, int, Hash, std::equal_to<>> names_;
 };
 
 val ToVal(const api::JsonValue& value) {
