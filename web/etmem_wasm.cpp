@@ -14,12 +14,14 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <new>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "etmem/etmem.h"
@@ -151,6 +153,12 @@ val Strings(const std::vector<std::string>& items) {
   return Array<std::string>(items, [](const std::string& s) { return Str(s); });
 }
 val Bytes(uint64_t n) { return val(static_cast<double>(n)); }
+// An object with these members, in this order.
+val Object(std::initializer_list<std::pair<const char*, val>> members) {
+  val o = val::object();
+  for (const auto& [key, value] : members) o.set(key, value);
+  return o;
+}
 
 // The page's option values: a string, a whole number (a size), a boolean (a flag) or an array
 // of strings; anything else is an error naming the option.
@@ -247,11 +255,9 @@ val Open(val bytes, std::string name) {
     g_report.reset();
     g_program.reset();
     g_program = api::Program::FromBytes(BytesOf(bytes), name);
-    val r = val::object();
-    r.set("name", Str(g_program->name()));
-    r.set("size_bytes", Bytes(g_program->size_bytes()));
-    r.set("methods", Strings(g_program->method_names()));
-    return r;
+    return Object({{"name", Str(g_program->name())},
+                   {"size_bytes", Bytes(g_program->size_bytes())},
+                   {"methods", Strings(g_program->method_names())}});
   });
 }
 
@@ -259,75 +265,61 @@ val Open(val bytes, std::string name) {
 // schema and the version.
 val Lists() {
   return Guarded([&] {
-    val releases = Array<api::ReleaseInfo>(api::Releases(), [](const api::ReleaseInfo& r) {
-      val e = val::object();
-      e.set("version", Str(r.version));
-      e.set("summary", Str(r.summary));
-      return e;
-    });
-    val targets = Array<api::TargetInfo>(api::Targets(), [](const api::TargetInfo& t) {
-      val e = val::object();
-      e.set("name", Str(t.name));
-      e.set("description", Str(t.description));
-      e.set("default_pool_align", val(t.default_pool_align));
-      return e;
-    });
-    val runners = Array<api::RunnerInfo>(api::Runners(), [](const api::RunnerInfo& r) {
-      val options = val::array();
-      uint32_t i = 0;
-      for (const auto& [name, description] : r.options) {
-        val o = val::object();
-        o.set("name", Str(name));
-        o.set("description", Str(description));
-        options.set(i++, o);
-      }
-      val e = val::object();
-      e.set("name", Str(r.name));
-      e.set("first_release", Str(r.first_release));
-      e.set("last_release", Str(r.last_release));
-      e.set("source", Str(r.source));
-      e.set("options", options);
-      return e;
-    });
-    val boards = Array<api::Board>(api::Boards(), [](const api::Board& b) {
-      val e = val::object();
-      e.set("name", Str(b.name()));
-      e.set("description", Str(b.description()));
-      e.set("regions", Array<api::BoardRegion>(b.regions(), [](const api::BoardRegion& r) {
-              val g = val::object();
-              g.set("name", Str(r.name));
-              g.set("size_bytes", Bytes(r.size_bytes));
-              g.set("free_bytes", Bytes(r.free_bytes));
-              g.set("base_align", val(r.base_align));
-              return g;
-            }));
-      return e;
-    });
     // The release the command line analyzes without --runtime (Options::runtime empty): the
     // newest published release, the last of Releases() before the snapshots of main.
     std::string default_runtime;
     for (const auto& r : api::Releases())
       if (r.commit.empty()) default_runtime = r.version;
-    // The options schema: what each option means and its default, as the command line's help
-    // says (the page shows it; its values come from the lists above).
-    val options = Array<api::OptionSpec>(api::OptionSchema(), [](const api::OptionSpec& spec) {
-      val e = val::object();
-      e.set("field", Str(spec.field));
-      e.set("flag", Str(spec.flag));
-      e.set("help", Str(spec.help));
-      e.set("default_help", Str(spec.default_help));
-      e.set("choices", Strings(spec.choices));
-      return e;
+    return Object({
+        {"version", Str(api::Version())},
+        {"default_runtime", Str(default_runtime)},
+        // The options schema: what each option means and its default, as the command line's
+        // help says (the page shows it; its values come from the lists below).
+        {"options", Array<api::OptionSpec>(api::OptionSchema(),
+                                           [](const api::OptionSpec& o) {
+                                             return Object({{"field", Str(o.field)},
+                                                            {"flag", Str(o.flag)},
+                                                            {"help", Str(o.help)},
+                                                            {"default_help", Str(o.default_help)},
+                                                            {"choices", Strings(o.choices)}});
+                                           })},
+        {"releases", Array<api::ReleaseInfo>(api::Releases(),
+                                             [](const api::ReleaseInfo& r) {
+                                               return Object({{"version", Str(r.version)},
+                                                              {"summary", Str(r.summary)}});
+                                             })},
+        {"targets", Array<api::TargetInfo>(api::Targets(),
+                                           [](const api::TargetInfo& t) {
+                                             return Object({{"name", Str(t.name)},
+                                                            {"description", Str(t.description)},
+                                                            {"default_pool_align",
+                                                             val(t.default_pool_align)}});
+                                           })},
+        {"runners", Array<api::RunnerInfo>(api::Runners(),
+                                           [](const api::RunnerInfo& r) {
+                                             val options = val::array();
+                                             uint32_t i = 0;
+                                             for (const auto& [name, what] : r.options)
+                                               options.set(i++, Object({{"name", Str(name)},
+                                                                        {"description", Str(what)}}));
+                                             return Object({{"name", Str(r.name)},
+                                                            {"first_release", Str(r.first_release)},
+                                                            {"last_release", Str(r.last_release)},
+                                                            {"source", Str(r.source)},
+                                                            {"options", options}});
+                                           })},
+        {"boards", Array<api::Board>(api::Boards(), [](const api::Board& b) {
+           return Object(
+               {{"name", Str(b.name())},
+                {"description", Str(b.description())},
+                {"regions", Array<api::BoardRegion>(b.regions(), [](const api::BoardRegion& r) {
+                   return Object({{"name", Str(r.name)},
+                                  {"size_bytes", Bytes(r.size_bytes)},
+                                  {"free_bytes", Bytes(r.free_bytes)},
+                                  {"base_align", val(r.base_align)}});
+                 })}});
+         })},
     });
-    val r = val::object();
-    r.set("version", Str(api::Version()));
-    r.set("default_runtime", Str(default_runtime));
-    r.set("options", options);
-    r.set("releases", releases);
-    r.set("targets", targets);
-    r.set("runners", runners);
-    r.set("boards", boards);
-    return r;
   });
 }
 
@@ -412,38 +404,33 @@ val Fit(val request) {
     Analyzed();  // a program analyzed first, as the other views need
     const api::BoardFit fit =
         api::Fit(api::Analyze(Opened(), g_options, board), board, Member(request, "method"));
-    val r = val::object();
-    r.set("method", Str(fit.method()));
-    r.set("board", Str(board.name()));
-    r.set("board_file", Str(board.file()));
-    r.set("fits", val(fit.fits()));
-    r.set("short_bytes", Bytes(fit.short_bytes()));
-    val lower = val::object();
-    lower.set("short_bytes", Bytes(fit.lower_bound_short_bytes()));
-    lower.set("reason", Str(fit.lower_bound_reason()));
-    r.set("lower_bound", lower);
-    r.set("placement", Array<api::FitPlacement>(fit.placement(), [](const api::FitPlacement& p) {
-            val e = val::object();
-            e.set("piece", Str(p.piece));
-            e.set("region", Str(p.region));
-            e.set("offset", Bytes(p.offset));
-            e.set("padding", Bytes(p.padding));
-            e.set("bytes", Bytes(p.bytes));
-            e.set("align", val(p.align));
-            e.set("memory_id", val(p.memory_id));
-            return e;
-          }));
-    r.set("regions", Array<api::FitRegion>(fit.regions(), [](const api::FitRegion& g) {
-            val e = val::object();
-            e.set("name", Str(g.name));
-            e.set("free_bytes", Bytes(g.free_bytes));
-            e.set("used_bytes", Bytes(g.used_bytes));
-            return e;
-          }));
-    r.set("notes", Strings(fit.notes()));
-    r.set("splits", val(fit.splits()));
-    r.set("text", Str(fit.Render()));
-    return r;
+    return Object(
+        {{"method", Str(fit.method())},
+         {"board", Str(board.name())},
+         {"board_file", Str(board.file())},
+         {"fits", val(fit.fits())},
+         {"short_bytes", Bytes(fit.short_bytes())},
+         {"lower_bound", Object({{"short_bytes", Bytes(fit.lower_bound_short_bytes())},
+                                 {"reason", Str(fit.lower_bound_reason())}})},
+         {"placement", Array<api::FitPlacement>(fit.placement(),
+                                                [](const api::FitPlacement& p) {
+                                                  return Object({{"piece", Str(p.piece)},
+                                                                 {"region", Str(p.region)},
+                                                                 {"offset", Bytes(p.offset)},
+                                                                 {"padding", Bytes(p.padding)},
+                                                                 {"bytes", Bytes(p.bytes)},
+                                                                 {"align", val(p.align)},
+                                                                 {"memory_id", val(p.memory_id)}});
+                                                })},
+         {"regions", Array<api::FitRegion>(fit.regions(),
+                                           [](const api::FitRegion& g) {
+                                             return Object({{"name", Str(g.name)},
+                                                            {"free_bytes", Bytes(g.free_bytes)},
+                                                            {"used_bytes", Bytes(g.used_bytes)}});
+                                           })},
+         {"notes", Strings(fit.notes())},
+         {"splits", val(fit.splits())},
+         {"text", Str(fit.Render())}});
   });
 }
 
@@ -469,10 +456,8 @@ val Firmware(val bytes, std::string name, val options) {
     o.stack = false;  // no disassembler in WebAssembly: `etmem firmware --no-stack`'s report
     const std::vector<std::byte> image = BytesOf(bytes);
     const api::FirmwareReport r = api::CheckFirmware(image, name, o);
-    val out = val::object();
-    out.set("report", ToVal(api::ToJsonValue(r)));
-    out.set("text", Str(api::Render(r, api::Format::kText)));
-    return out;
+    return Object({{"report", ToVal(api::ToJsonValue(r))},
+                   {"text", Str(api::Render(r, api::Format::kText))}});
   });
 }
 
