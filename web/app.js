@@ -345,7 +345,9 @@
         box.append(el('p', { class: 'fail' }, `refused: ${t.refusal}`));
         continue;
       }
-      const rows = key ? [...t.rows].sort(perOpCompare(key, dir)) : t.rows;
+      // The first kShownRows rows (of the order chosen): a large method has thousands, whose
+      // layout would cost more than the report.
+      const rows = (key ? [...t.rows].sort(perOpCompare(key, dir)) : t.rows).slice(0, kShownRows);
       const tb = el('table', { class: 'per-op' });
       tb.append(el('tr', {}, ...perOpColumns.map(([label, k], i) => {
         const th = el('th', { 'data-key': k, 'data-column': String(i), class: 'sortable' },
@@ -376,6 +378,9 @@
         el('td', {}, s.stack_bytes ?? dash));
       tb.append(totals);
       box.append(el('div', { class: 'scroll' }, tb));
+      if (t.rows.length > kShownRows)
+        box.append(el('p', { class: 'note per-op-count' },
+                      `the first ${kShownRows} of ${t.rows.length} instructions shown: click a column to see the largest`));
       const facts = [
         ['planned buffers (the plan\'s size, what the report gives)', s.planned_bytes],
         ['peak live planned', s.peak_live_planned_bytes],
