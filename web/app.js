@@ -1,56 +1,27 @@
 // Owns: the web page's behaviour: opening a .pte or a linked firmware image (.elf: `etmem
 // firmware`) by file picker or drag and drop, the options,
-// calling etmem's WebAssembly binding (etmem_wasm.cpp) and drawing its JSON as tables, the
-// planned-memory map and the downloads. Not: any figure (every number shown comes from the
-// binding, which is etmem's public API), nor any network access (there is none).
+// calling etmem's WebAssembly binding (etmem_wasm.cpp, embind) and drawing the values it returns
+// (objects built from the library's values: no text the library rendered is parsed here) as
+// tables, the per-operator table, the RAM total, the planned-memory map and the downloads.
+// Not: any figure (every number shown comes from the binding, which is etmem's public API), nor
+// any network access (there is none).
 'use strict';
 
 (function () {
   const $ = (id) => document.getElementById(id);
-  const state = { module: null, program: null, firmware: null, report: null, plan: null, sort: { key: null, dir: 1 } };
+  const state = { module: null, program: null, firmware: null, report: null, plan: null, fit: null,
+                  sort: { key: null, dir: 1 }, perOpSort: { key: null, dir: 1 } };
   const timing = {};  // the last open-to-rendered times (ms), for the benchmark and the test
 
   // --- the binding --------------------------------------------------------------------------
-  function resultText() {
-    const m = state.module;
-    const ptr = m._etmem_web_result(), size = m._etmem_web_result_size();
-    return new TextDecoder().decode(m.HEAPU8.subarray(ptr, ptr + size));
+  // Calls the binding's NAME (etmem_wasm.cpp): its value (an object, a string or bytes), or
+  // throws Error(the one line the command line prints after "etmem: ").
+  function call(name, ...args) {
+    const r = state.module[name](...args);
+    if (r.error !== undefined) throw new Error(r.error);
+    return r.ok;
   }
-  function resultBytes() {
-    const m = state.module;
-    const ptr = m._etmem_web_result(), size = m._etmem_web_result_size();
-    return m.HEAPU8.slice(ptr, ptr + size);
-  }
-  function withStrings(strings, f) {
-    const m = state.module, ptrs = [];
-    try {
-      for (const s of strings) {
-        const n = m.lengthBytesUTF8(s) + 1, p = m._malloc(n);
-        m.stringToUTF8(s, p, n);
-        ptrs.push(p);
-      }
-      return f(...ptrs);
-    } finally {
-      for (const p of ptrs) m._free(p);
-    }
-  }
-  // Calls etmem_web_NAME; returns its text (or bytes), or throws Error(the one-line message).
-  function call(name, strings, numbers, bytes) {
-    const rc = withStrings(strings, (...ptrs) => state.module['_etmem_web_' + name](...ptrs, ...(numbers || [])));
-    if (rc !== 0) throw new Error(resultText());
-    return bytes ? resultBytes() : resultText();
-  }
-  function openBytes(bytes, name) {
-    const m = state.module, p = m._malloc(Math.max(1, bytes.length));
-    try {
-      m.HEAPU8.set(bytes, p);
-      const rc = withStrings([name], (namePtr) => m._etmem_web_open(p, bytes.length, namePtr));
-      if (rc !== 0) throw new Error(resultText());
-      return JSON.parse(resultText());
-    } finally {
-      m._free(p);
-    }
-  }
+  const openBytes = (bytes, name) => call('open', bytes, name);
 
   // --- options --------------------------------------------------------------------------------
   function options() {
@@ -186,15 +157,17 @@
 
   // The fit on the chosen board (`etmem fit`): the verdict, the free bytes per region, the
   // placement, and the command line's text. Nothing when no board is chosen.
-  function fitJson(request) { return call('fit', [JSON.stringify(request)]); }
+  const fitResult = (request) => call('fit', request);
   function drawFit() {
     const box = $('fit'), board = $('board').value;
     box.replaceChildren();
+    state.fit = null;
     $('fit-section').hidden = !board;
     if (!board || !state.report) return;
     let f;
     try {
-      f = JSON.parse(fitJson({ board, method: $('method').value }));
+      f = fitResult({ board, method: $('method').value });
+      state.fit = f;
     } catch (e) {
       box.append(el('p', { class: 'fail', id: 'fit-verdict' }, `etmem: ${e.message}`));
       return;
@@ -323,27 +296,208 @@
     if (l.notes && l.notes.length) box.append(el('ul', { class: 'note' }, ...l.notes.map((n) => el('li', {}, n))));
   }
 
+  // --- the per-operator table (`etmem analyze --per-op`) --------------------------------------
+  const dash = '\u2014';  // an empty cell, as the command line's table prints it
+  // Columns: heading, the row's member it sorts by, the cell. A temp request the library does
+  // not know is "unknown" (">=N (unknown)" when part of it is known), its reason in the title.
+  const perOpColumns = [
+    ['#', 'index', (r) => r.index],
+    ['chain:instr', 'index', (r) => `${r.chain}:${r.chain_instruction}`],
+    ['kind', 'kind', (r) => r.kind],
+    ['operator', 'operator', (r) => r.operator ?? dash],
+    ['library', 'library', (r) => r.library ?? dash],
+    ['live planned B', 'live_planned_bytes', (r) => r.live_planned_bytes +
+      (r.live_planned_by_memory_id ? ` (${r.live_planned_by_memory_id.map((b) => `${b.memory_id}:${b.bytes}`).join(' ')})` : '')],
+    ['temp B', 'temp_bytes', (r) => (r.temp_unknown === null ? r.temp_bytes
+      : r.temp_bytes ? `>=${r.temp_bytes} (unknown)` : 'unknown')],
+    ['constant B', 'constant_bytes', (r) => r.constant_bytes],
+    ['stack B', 'stack_bytes', (r) => r.stack_bytes ?? dash],
+  ];
+  // The order of two rows by `key` (ties in execution order). An unknown temp request sorts
+  // above every known one, as the command line's --sort temp puts it first.
+  function perOpCompare(key, dir) {
+    const value = (r) => (key === 'temp_bytes' ? [r.temp_unknown === null ? 0 : 1, r.temp_bytes] : [r[key] ?? -1]);
+    return (a, b) => {
+      const x = value(a), y = value(b);
+      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return (x[i] < y[i] ? -1 : 1) * dir;
+      return a.index - b.index;
+    };
+  }
+  function drawPerOp() {
+    const box = $('per-op');
+    box.replaceChildren();
+    state.perOp = null;
+    try {
+      state.perOp = call('perOp', 'index');
+    } catch (e) {
+      box.append(el('p', { class: 'fail' }, `etmem: ${e.message}`));
+      return;
+    }
+    drawPerOpTables();
+  }
+  function drawPerOpTables() {
+    const box = $('per-op');
+    box.replaceChildren();
+    const { key, dir } = state.perOpSort;
+    for (const t of state.perOp.per_op) {
+      box.append(el('h3', {}, `method '${t.method}'`));
+      if (t.refusal !== null) {
+        box.append(el('p', { class: 'fail' }, `refused: ${t.refusal}`));
+        continue;
+      }
+      // The first kShownRows rows (of the order chosen): a large method has thousands, whose
+      // layout would cost more than the report.
+      const rows = (key ? [...t.rows].sort(perOpCompare(key, dir)) : t.rows).slice(0, kShownRows);
+      const tb = el('table', { class: 'per-op' });
+      tb.append(el('tr', {}, ...perOpColumns.map(([label, k], i) => {
+        const th = el('th', { 'data-key': k, 'data-column': String(i), class: 'sortable' },
+                      label + (key === k && i !== 1 ? (dir > 0 ? ' \u25b2' : ' \u25bc') : ''));
+        th.addEventListener('click', () => {
+          // Numbers sort largest first on the first click, words alphabetically.
+          const first = ['kind', 'operator', 'library', 'index'].includes(k) ? 1 : -1;
+          state.perOpSort = { key: k, dir: state.perOpSort.key === k ? -state.perOpSort.dir : first };
+          drawPerOpTables();
+        });
+        return th;
+      })));
+      for (const r of rows) {
+        const tr = el('tr', {}, ...perOpColumns.map(([, , cell]) => el('td', {}, cell(r))));
+        if (r.temp_unknown !== null) tr.children[6].title = r.temp_unknown;
+        tb.append(tr);
+      }
+      // The totals row: the largest live sum (the instruction at which), the temp peak (the rows'
+      // sum where the release releases nothing between instructions; "at least" with unknown
+      // rows), the constants read (each once), the largest stack.
+      const s = t.totals;
+      const totals = el('tr', { class: 'totals' },
+        el('td', {}, 'total'), el('td', {}), el('td', {}), el('td', {}), el('td', {}),
+        el('td', {}, `${s.peak_live_planned_bytes} peak` + (s.peak_live_instruction !== null ? ` (at #${s.peak_live_instruction})` : '')),
+        el('td', {}, `${s.temp_unknown_rows ? '>=' : ''}${s.temp_peak_bytes} ${s.temp_summed ? 'sum' : 'peak'}` +
+                     (s.temp_unknown_rows ? ` (${s.temp_unknown_rows} unknown)` : '')),
+        el('td', {}, `${s.constant_bytes} read`),
+        el('td', {}, s.stack_bytes ?? dash));
+      tb.append(totals);
+      box.append(el('div', { class: 'scroll' }, tb));
+      if (t.rows.length > kShownRows)
+        box.append(el('p', { class: 'note per-op-count' },
+                      `the first ${kShownRows} of ${t.rows.length} instructions shown: click a column to see the largest`));
+      const facts = [
+        ['planned buffers (the plan\'s size, what the report gives)', s.planned_bytes],
+        ['peak live planned', s.peak_live_planned_bytes],
+        ['temp while running', `${s.temp_unknown_rows ? 'at least ' : ''}${s.temp_peak_bytes}`],
+        ['constants read, each once', `${s.constant_bytes} in ${s.constants}`],
+        ['constants read, the column summed', s.constant_column_bytes],
+        ['the method\'s constant tensors', `${s.method_constant_bytes} in ${s.method_constants}`],
+        ['stack', s.stack_bytes ?? `not computed${s.stack_source ? ` (${s.stack_source})` : ''}`],
+      ];
+      const ft = table(['total', 'bytes'], facts);
+      ft.className = 'per-op-totals';
+      box.append(ft);
+      if (t.notes.length) box.append(el('ul', { class: 'note' }, ...t.notes.map((n) => el('li', {}, n))));
+    }
+  }
+
+  // --- the RAM total (`etmem summary`'s RAM line, from its values) -------------------------------
+  // Per method: each part the library adds into its RAM figure, with where it comes from, and
+  // the total ("at least" where the library's figure is a lower bound: a part it does not model,
+  // or a kernel's temp request it does not know). With a board chosen: the placement `etmem fit`
+  // gives in the board's regions.
+  function drawRam() {
+    const box = $('ram');
+    box.replaceChildren();
+    if (!state.report) return;
+    try {
+      if (!state.ram) state.ram = call('summary');  // once per analysis (a board redraws it)
+    } catch (e) {
+      box.append(el('p', { class: 'fail' }, `etmem: ${e.message}`));
+      return;
+    }
+    const byName = new Map(state.report.methods.map((m) => [m.name, m]));
+    for (const m of state.ram.methods) {
+      const reported = byName.get(m.name);
+      const runKnown = !reported || !reported.temp_allocator.run || reported.temp_allocator.run.exact;
+      const lowerBound = !m.exact || !runKnown;
+      const rows = [];
+      const least = (lb) => (lb ? 'lower bound' : 'exact');
+      if (m.runner) {
+        for (const p of m.runner.pools)
+          rows.push([p.name, `${p.temp_role && !runKnown ? 'at least ' : ''}${p.bytes} B`,
+                     p.temp_role ? `runner ${m.runner.name}'s pool, the temp allocator's peak ${p.when}` : `runner ${m.runner.name}'s pool`,
+                     least(p.temp_role && !runKnown)]);
+        if (!m.runner.holds_planned_buffers)
+          rows.push(['planned buffers', `${m.planned_bytes} B`, "the program's memory plan (planned_buffer_sizes)", 'exact']);
+      } else {
+        rows.push(['method pool', `${m.exact ? '' : 'at least '}${m.method_pool_bytes} B`, "load_method's method allocator", least(!m.exact)]);
+        rows.push(['planned buffers', `${m.planned_bytes} B`, "the program's memory plan (planned_buffer_sizes)", 'exact']);
+        rows.push([m.temp_pool_is_run_peak ? 'temp run-time peak' : 'temp load peak',
+                   `${m.temp_pool_is_run_peak && !runKnown ? 'at least ' : ''}${m.temp_pool_bytes} B`,
+                   m.temp_pool_is_run_peak ? 'the temp allocator while the method runs (reset per instruction)' : "load_method's temp allocator",
+                   least(m.temp_pool_is_run_peak && !runKnown)]);
+      }
+      const t = table(['part', 'bytes', 'source', ''], rows);
+      t.className = 'ram-lines';
+      t.append(el('tr', { class: 'totals' }, el('td', {}, 'RAM total'),
+                  el('td', { class: 'ram-total' }, `${lowerBound ? 'at least ' : ''}${m.ram_bytes} B`),
+                  el('td', {}, m.runner ? `runner ${m.runner.name}` : ''), el('td', {}, least(lowerBound))));
+      box.append(el('h3', {}, `method '${m.name}'`), t);
+      if (m.malloc_heap) box.append(el('p', { class: 'note' }, `beside these, the C heap: ${m.malloc_heap.text}`));
+      for (const u of m.unknown)
+        box.append(el('p', { class: 'note' }, `unknown: delegate ${u.delegate} (${u.backend}): ${u.why}`));
+    }
+    const f = state.fit;
+    if (f) {
+      box.append(el('p', {}, `Placed on ${f.board} (method '${f.method}', as etmem fit places it): `,
+                    el('strong', { class: f.fits ? 'ok' : 'fail' }, f.fits ? 'fits' : `does not fit: ${f.short_bytes} bytes short`)));
+      const used = table(['region', 'placed', 'free before'], f.regions.map((r) => [r.name, `${r.used_bytes} B`, `${r.free_bytes} B`]));
+      used.id = 'ram-regions';
+      box.append(used, table(['piece', 'bytes', 'region'], f.placement.map((p) => [p.piece, `${p.bytes} B`, p.region])));
+    }
+  }
+
   // --- firmware (a linked ELF image) -----------------------------------------------------------
   const isElf = (b) => b.length >= 4 && b[0] === 0x7f && b[1] === 0x45 && b[2] === 0x4c && b[3] === 0x46;
-  // `etmem firmware IMAGE --runtime R [--runner N] [--method M]`: {json, text} (json: the text
-  // `--format json` prints), for the opened image and the options (the image gives the target).
+  // `etmem firmware IMAGE --runtime R [--runner N] [--method M]`: {report, text} (report: what
+  // `--format json` prints, as a value), for the opened image and the options (the image gives
+  // the target).
   function firmwareResult(o) {
-    const f = state.firmware, m = state.module, p = m._malloc(Math.max(1, f.bytes.length));
-    try {
-      m.HEAPU8.set(f.bytes, p);
-      const opts = o || { runtime: $('runtime').value, runner: $('runner').value, method: $('method').value };
-      const rc = withStrings([f.name, JSON.stringify(opts)], (n, j) => m._etmem_web_firmware(p, f.bytes.length, n, j));
-      if (rc !== 0) throw new Error(resultText());
-      return JSON.parse(resultText());
-    } finally {
-      m._free(p);
-    }
+    const f = state.firmware;
+    return call('firmware', f.bytes, f.name, o || { runtime: $('runtime').value, runner: $('runner').value, method: $('method').value });
   }
   const hex = (v) => '0x' + v.toString(16).padStart(8, '0');
   function poolVerdict(p) {
     if (!p.fits) return el('strong', { class: 'fail' }, `TOO SMALL by ${p.short} B`);
     if (p.run_unknown) return el('strong', {}, `unknown: ${p.spare} B to spare where known`);
     return el('strong', { class: 'ok' }, `fits, ${p.spare} B to spare`);
+  }
+  // The RAM total of the image's ExecuTorch part, per judged method: each line with its source
+  // ("unknown" and why where the library has no figure; a line counted inside another shown, not
+  // added), the total ("at least" unless every line is known), by board region when placed; then
+  // the worst-case stack against the stack the image declares, where the library judges it.
+  function drawFirmwareRam(r) {
+    const box = $('fw-ram');
+    box.replaceChildren();
+    for (const ram of r.ram) {
+      box.append(el('h3', {}, `method '${ram.method}' of ${ram.program}`));
+      const placed = ram.lines.some((l) => l.region !== null);
+      const rows = ram.lines.map((l) => [l.what, l.bytes === null ? 'unknown' : `${l.bytes} B${l.inside ? ' (inside another line: not added)' : ''}`,
+                                         l.bytes === null ? `${l.source}${l.source && l.unknown ? '; ' : ''}${l.unknown || ''}` : l.source,
+                                         ...(placed ? [l.region ?? ''] : [])]);
+      rows.push(['RAM total', `${ram.complete ? '' : 'at least '}${ram.known_bytes} B`,
+                 ram.complete ? 'every line known' : 'lower bound: a line is unknown', ...(placed ? [''] : [])]);
+      const t = table(['part', 'bytes', 'source', ...(placed ? ['region'] : [])], rows);
+      t.className = 'fw-ram-lines';
+      t.lastChild.className = 'totals';
+      box.append(t);
+      if (ram.regions.length)
+        box.append(table(['region', 'bytes', 'free'], ram.regions.map((g) => [g.name, `${g.bytes} B`, g.free_bytes === null ? '' : `${g.free_bytes} B`])));
+    }
+    const st = r.stack;
+    if (!st) return;
+    if (st.declared)
+      box.append(el('p', { id: 'fw-declared-stack' }, `Declared stack: ${st.declared.bytes} B (${st.declared.symbols}; ${st.declared.meaning})`));
+    for (const v of st.verdicts)
+      box.append(el('p', { class: v.verdict === 'fits' ? 'ok' : v.verdict === 'unknown' ? 'note' : 'fail' },
+                    `method '${v.method}' of ${v.program}: stack ${v.verdict.replace(/_/g, ' ')}${v.step ? `: ${v.step}` : ''}`));
   }
   function drawFirmware() {
     let result;
@@ -354,7 +508,7 @@
       status(`etmem: ${e.message}`, true);
       return false;
     }
-    const r = JSON.parse(result.json);
+    const r = result.report;
     state.firmwareReport = r;
     $('fw-verdict').replaceChildren(
       el('strong', { class: r.fits ? 'ok' : 'fail' }, r.fits ? 'fits' : 'DOES NOT FIT'),
@@ -381,6 +535,7 @@
       table(['component', 'flash B', 'RAM B'], [...c.rows.map((row) => [row.name, row.flash_bytes, row.ram_bytes]),
                                                 ['total', c.flash_total, c.ram_total]]),
       el('p', { class: 'note' }, c.method)] : []));
+    drawFirmwareRam(r);
     $('fw-text').textContent = result.text;
     $('report').hidden = true;
     $('firmware').hidden = false;
@@ -394,8 +549,8 @@
     $('status').textContent = text;
     $('status').className = error ? 'fail' : '';
   }
-  // The report's JSON for the options: the text the JSON download saves (etmem analyze --format json).
-  function analyzeJson(o) { return call('analyze', [JSON.stringify(o || options())]); }
+  // The report for the options: `etmem analyze --format json`'s content, as a value.
+  const analyzeResult = (o) => call('analyze', o || options());
 
   const paint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   let generation = 0;  // a newer analysis makes an older one's pending map stale
@@ -405,18 +560,15 @@
     if (!state.program) return false;
     ++generation;
     const t0 = performance.now();
-    let json;
     try {
-      json = analyzeJson(options());
+      state.report = analyzeResult(options());
     } catch (e) {
       state.report = null;
       $('report').hidden = true;
       status(`etmem: ${e.message}`, true);
       return false;
     }
-    state.reportJson = json;
-    state.report = JSON.parse(json);
-    state.text = call('render', ['text']);
+    state.text = call('render', 'text');
     const t1 = performance.now();
     drawPools(state.report);
     drawCategories(state.report);
@@ -426,6 +578,10 @@
     drawFit();
     state.plan = null;
     state.planHtml = null;
+    state.perOp = null;
+    state.ram = null;
+    $('per-op').replaceChildren(el('p', { class: 'note' }, 'computing the per-operator table...'));
+    $('ram').replaceChildren(el('p', { class: 'note' }, 'computing the RAM total...'));
     $('advisories').replaceChildren(el('p', { class: 'note' }, 'computing the planned memory...'));
     // Clearing the old map loads a new (empty) document into its frame: only when there is one.
     if ($('map').srcdoc !== '') $('map').srcdoc = '';
@@ -443,8 +599,8 @@
     const t0 = performance.now();
     let planError = null;
     try {
-      state.plan = JSON.parse(call('plan', [JSON.stringify(options()), 'json'], [16]));
-      state.planHtml = call('plan', [JSON.stringify(options()), 'html'], [16]);
+      state.plan = call('plan', options(), 16);
+      state.planHtml = call('planHtml', options(), 16);
     } catch (e) {
       state.planHtml = `<p>etmem: ${e.message.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</p>`;
       state.plan = null;
@@ -463,7 +619,14 @@
     const mine = generation;
     await paint();
     if (mine !== generation) return;
+    drawLater();
+  }
+  // After the report has painted: the rest of the allocation rows, the per-operator table, the
+  // RAM total, then (unless the benchmark turned it off) the planned memory.
+  function drawLater() {
     finishAllocations();
+    drawPerOp();
+    drawRam();
     if (settings.plan) drawPlan();
   }
 
@@ -529,9 +692,8 @@
       // A file given meanwhile cleared this one's start mark: its own marks are measured.
     }
     document.body.dataset.report = String(++reports);
-    finishAllocations();
+    drawLater();
     if (!settings.plan) return;
-    drawPlan();
     await paint();
     timing.total_ms = performance.now() - t0;
     timing.rendered = true;
@@ -549,9 +711,9 @@
   const stem = () => (state.programName || 'program').replace(/\.pte$/i, '');
   function download(kind) {
     try {
-      if (kind === 'json') save(state.reportJson, `${stem()}.etmem.json`, 'application/json');
-      if (kind === 'header') save(call('header', ['{}']), 'etmem_pools.h', 'text/x-c');
-      if (kind === 'replan') save(call('replan', [], [16], true), `${stem()}.replanned.pte`, 'application/octet-stream');
+      if (kind === 'json') save(call('render', 'json'), `${stem()}.etmem.json`, 'application/json');
+      if (kind === 'header') save(call('header', {}), 'etmem_pools.h', 'text/x-c');
+      if (kind === 'replan') save(call('replan', 16), `${stem()}.replanned.pte`, 'application/octet-stream');
       if (kind === 'plan') save(state.planHtml, `${stem()}.plan.html`, 'text/html');
     } catch (e) {
       status(`etmem: ${e.message}`, true);
@@ -561,8 +723,7 @@
   // --- start ----------------------------------------------------------------------------------
   const ready = EtmemModule().then((module) => {
     state.module = module;
-    call('lists', []);
-    fillOptions(JSON.parse(resultText()));
+    fillOptions(call('lists'));
     status('Open a .pte or a linked firmware (.elf): drop it above or click to choose one.');
     $('file').addEventListener('change', (e) => {
       const file = $('file').files[0];
@@ -579,7 +740,7 @@
     });
     for (const id of ['runtime', 'target', 'runner', 'pool_align', 'temp', 'temp_pool', 'pool', 'method', 'kernels'])
       $(id).addEventListener('change', analyzeAndPlan);
-    $('board').addEventListener('change', drawFit);
+    $('board').addEventListener('change', () => { drawFit(); drawRam(); });
     $('options').addEventListener('submit', (e) => e.preventDefault());
     $('filter').addEventListener('input', drawAllocations);
     for (const kind of ['json', 'header', 'replan', 'plan'])
@@ -588,6 +749,7 @@
   });
 
   // For the browser test and the benchmark (web/test/): the same functions the page uses.
-  window.etmemPage = { ready, timing, settings, analyzeJson, fitJson, get runners() { return state.runners; }, openFile, header: () => call('header', ['{}']),
-                       firmwareResult };
+  window.etmemPage = { ready, timing, settings, analyze: analyzeResult, fit: fitResult, get runners() { return state.runners; }, openFile,
+                       header: () => call('header', {}), render: (format) => call('render', format), perOp: (sort) => call('perOp', sort || 'index'),
+                       summary: () => call('summary'), firmwareResult };
 })();

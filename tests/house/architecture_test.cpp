@@ -317,7 +317,7 @@ namespace architecture_test {
 // (python/etmem/*.py) has no JSON parser, and every JSON result of the extension is built from a
 // value (api::JsonValue: ToJsonValue, SummaryJson, PerOpJson, PlanJson) with the GIL held, not
 // rendered: its only Render(..., kJson) is analyze_json, kept for the tests that compare the
-// two. The page (web/app.js) still JSON.parses the text its wasm module renders: not held here.
+// two. The page's rule is PageParsesNoTextTheLibraryRendered.
 TEST(Architecture, PythonParsesNoTextTheLibraryRendered) {
   const std::regex parser(R"((^|\n)\s*(import|from)\s+(json|ast|simplejson)\b|json\.loads?\(|JSONDecoder|literal_eval)");
   size_t files = 0;
@@ -350,6 +350,49 @@ TEST(Architecture, PythonParsesNoTextTheLibraryRendered) {
   EXPECT_EQ(rendered, 1u) << "the extension renders JSON text beyond analyze_json";
   EXPECT_NE(module.find("std::string AnalyzeJson("), std::string::npos);
   EXPECT_EQ(module.find("json.hpp"), std::string::npos) << "the extension builds no JSON DOM";
+}
+
+}  // namespace architecture_test
+
+namespace architecture_test {
+
+// The page gets the library's values, never text to parse (issue 40): web/app.js has no JSON
+// parser (JSON.parse, eval, Function), and its binding (web/etmem_wasm.cpp, embind) builds every
+// result as a JavaScript value from the API's structs or its JSON values (api::JsonValue, walked
+// node by node): it holds no JSON DOM and never dumps one; JSON text it renders only for the
+// page's JSON download. The text it passes on (the reports as the command line prints them, the
+// header, the map's HTML, that download) the page shows or saves, never parses.
+TEST(Architecture, PageParsesNoTextTheLibraryRendered) {
+  const fs::path web = fs::path(ETMEM_SOURCE_DIR) / "web";
+  const std::string app = Read(web / "app.js");
+  ASSERT_GT(app.size(), 1000u);
+  const std::regex parser(R"(JSON\s*\.\s*parse|\beval\s*\(|\bFunction\s*\(|\.json\s*\(\s*\))");
+  EXPECT_FALSE(std::regex_search(app, parser)) << "web/app.js parses JSON text";
+  // The page calls the binding's functions, each returning a value (etmem_wasm.cpp).
+  EXPECT_NE(app.find("state.module[name]"), std::string::npos);
+  const std::string binding = Read(web / "etmem_wasm.cpp");
+  for (const char* rendered : {"json.hpp", "nlohmann", ".dump(", "JSON.parse"})
+    EXPECT_EQ(binding.find(rendered), std::string::npos)
+        << "web/etmem_wasm.cpp renders JSON text for the page (" << rendered << ")";
+  // JSON text only for the download (render('json'), saved as `etmem analyze --format json`
+  // prints it): the one format name mapped to kJson.
+  size_t json_text = 0;
+  for (size_t at = binding.find("Format::kJson"); at != std::string::npos;
+       at = binding.find("Format::kJson", at + 1))
+    ++json_text;
+  EXPECT_LE(json_text, 1u) << "web/etmem_wasm.cpp renders JSON text beyond the download";
+  const std::regex rendered_json(R"(call\('render',\s*'json'\))");
+  size_t downloads = 0;
+  for (std::sregex_iterator m(app.begin(), app.end(), rendered_json), end; m != end; ++m) {
+    const size_t line = app.rfind('\n', m->position()) + 1;
+    EXPECT_NE(app.substr(line, app.find('\n', m->position()) - line).find("save("), std::string::npos)
+        << "web/app.js asks for JSON text other than to save it";
+    ++downloads;
+  }
+  EXPECT_LE(downloads, 1u);
+  EXPECT_NE(binding.find("EMSCRIPTEN_BINDINGS"), std::string::npos);
+  EXPECT_NE(binding.find("public api::JsonVisitor"), std::string::npos)
+      << "the binding walks the library's JSON values into JavaScript values";
 }
 
 }  // namespace architecture_test

@@ -137,6 +137,84 @@ try {
         'the filter keeps only the matching allocations', `${filtered.length} rows`);
   await page.$eval('#filter', (e) => { e.value = ''; e.dispatchEvent(new Event('input')); });
 
+  // The per-operator table: the rows and totals `etmem analyze --per-op --format json` gives for the
+  // same options (the CLI's output, read here), in execution order; the rows add up to the totals;
+  // clicking a column sorts by it.
+  {
+    const perOpCli = JSON.parse(cli(['analyze', cnnName, ...model, '--pool', '4096', '--per-op', '--format', 'json'], cnnDir).toString());
+    const perOpPage = await page.evaluate(() => window.etmemPage.perOp());
+    check(isDeepStrictEqual(perOpPage, perOpCli), "the page's per-operator value is `etmem analyze --per-op --format json`'s");
+    const perOpRows = () => page.$$eval('#per-op table.per-op', (ts) => ts.map((t) =>
+      [...t.querySelectorAll('tr')].slice(1).map((tr) => [...tr.children].map((td) => td.textContent))));
+    const tables = await perOpRows();
+    const dash = '\u2014';
+    const cells = (r) => [String(r.index), `${r.chain}:${r.chain_instruction}`, r.kind, r.operator ?? dash, r.library ?? dash,
+      String(r.live_planned_bytes), r.temp_unknown === null ? String(r.temp_bytes) : r.temp_bytes ? `>=${r.temp_bytes} (unknown)` : 'unknown',
+      String(r.constant_bytes), r.stack_bytes === null ? dash : String(r.stack_bytes)];
+    check(tables.length === perOpCli.per_op.length && tables.length > 0, 'the page draws a per-operator table per method',
+          `${tables.length} / ${perOpCli.per_op.length}`);
+    perOpCli.per_op.forEach((t, i) => {
+      const shownRows = (tables[i] || []).slice(0, -1), totalRow = (tables[i] || []).slice(-1)[0] || [];
+      check(shownRows.length === t.rows.length && t.rows.length > 0, `per-op '${t.method}': one row per instruction`,
+            `${shownRows.length} / ${t.rows.length}`);
+      check(isDeepStrictEqual(shownRows, t.rows.map(cells)), `per-op '${t.method}': every row's cells are the CLI's values, in execution order`,
+            `${JSON.stringify(shownRows.slice(0, 3))} / ${JSON.stringify(t.rows.slice(0, 3).map(cells))}`);
+      const s = t.totals;
+      check(totalRow[0] === 'total' && totalRow[5].startsWith(`${s.peak_live_planned_bytes} peak`) &&
+            totalRow[6].startsWith(`${s.temp_unknown_rows ? '>=' : ''}${s.temp_peak_bytes} ${s.temp_summed ? 'sum' : 'peak'}`) &&
+            totalRow[7] === `${s.constant_bytes} read`,
+            `per-op '${t.method}': the totals row is the CLI's totals`, `${JSON.stringify(totalRow)} / ${JSON.stringify(s)}`);
+      // The rows add up to the totals (the library's own consistency, seen through the page).
+      const sum = (k) => t.rows.reduce((a, r) => a + r[k], 0), max = (k) => Math.max(...t.rows.map((r) => r[k]));
+      check(sum('constant_bytes') === s.constant_column_bytes && max('live_planned_bytes') === s.peak_live_planned_bytes &&
+            (s.temp_summed ? sum('temp_bytes') : max('temp_bytes')) === s.temp_peak_bytes &&
+            s.planned_bytes === cliJson.methods.find((m) => m.name === t.method).planned_buffers.reduce((a, b) => a + b, 0),
+            `per-op '${t.method}': the rows add up to the totals, and the planned bytes are the report's`);
+    });
+    // Sorting: by live planned bytes (largest first), then again (smallest first), then by index.
+    await page.click('#per-op th[data-key="live_planned_bytes"]');
+    const byLive = (await perOpRows())[0].slice(0, -1);
+    const live = byLive.map((r) => Number(r[5].split(' ')[0]));
+    check(live.every((v, k) => k === 0 || live[k - 1] >= v) && Number(byLive[0][5].split(' ')[0]) === perOpCli.per_op[0].totals.peak_live_planned_bytes,
+          'clicking "live planned B" sorts the per-op rows largest first', JSON.stringify(live));
+    check(!isDeepStrictEqual(byLive.map((r) => r[0]), tables[0].slice(0, -1).map((r) => r[0])), 'sorting changes the per-op rows\' order');
+    await page.click('#per-op th[data-key="live_planned_bytes"]');
+    const ascending = (await perOpRows())[0].slice(0, -1).map((r) => Number(r[5].split(' ')[0]));
+    check(ascending.every((v, k) => k === 0 || ascending[k - 1] <= v), 'clicking it again sorts smallest first', JSON.stringify(ascending));
+    await page.click('#per-op th[data-key="operator"]');
+    const ops = (await perOpRows())[0].slice(0, -1).map((r) => r[3]);
+    check(ops.every((v, k) => k === 0 || ops[k - 1] <= v), 'clicking "operator" sorts by the operator\'s name', JSON.stringify(ops));
+    await page.click('#per-op th[data-key="index"]');
+    check(isDeepStrictEqual((await perOpRows())[0], tables[0]), 'clicking "#" brings back execution order');
+  }
+
+  // The RAM total: every part with its source, and the total, as `etmem summary --format json` gives them.
+  {
+    const summary = JSON.parse(cli(['summary', cnnName, ...model, '--format', 'json'], cnnDir).toString());
+    const ram = await page.$$eval('#ram table.ram-lines', (ts) => ts.map((t) =>
+      [...t.querySelectorAll('tr')].slice(1).map((tr) => [...tr.children].map((td) => td.textContent))));
+    check(ram.length === summary.methods.length, 'the page shows a RAM total per method', `${ram.length}`);
+    summary.methods.forEach((m, i) => {
+      const rows = ram[i] || [];
+      const byPart = Object.fromEntries(rows.map((r) => [r[0], r]));
+      const temp = m.temp_pool_is_run_peak ? 'temp run-time peak' : 'temp load peak';
+      check(byPart['method pool']?.[1].endsWith(`${m.method_pool_bytes} B`) && byPart['planned buffers']?.[1] === `${m.planned_bytes} B` &&
+            byPart[temp]?.[1].endsWith(`${m.temp_pool_bytes} B`),
+            `RAM of '${m.name}': the method pool, planned buffers and temp pool lines are summary's`, JSON.stringify(rows));
+      check(rows.slice(0, -1).every((r) => r[2].length > 0), `RAM of '${m.name}': every line names its source`);
+      const total = rows[rows.length - 1] || [];
+      check(total[0] === 'RAM total' && total[1].endsWith(`${m.ram_bytes} B`) && /exact|lower bound/.test(total[3]),
+            `RAM of '${m.name}': the total is summary's ram_bytes`, JSON.stringify(total));
+      check(m.method_pool_bytes + m.planned_bytes + m.temp_pool_bytes === m.ram_bytes, `RAM of '${m.name}': the lines add up to the total`);
+    });
+  }
+
+  // No text the library rendered is parsed by the page (issue 40; tests/architecture_test.cpp holds it too).
+  {
+    const appCode = fs.readFileSync(path.join(args.site, 'app.js'), 'utf8').split('\n').map((l) => l.replace(/\/\/.*$/, '')).join('\n');
+    check(!/JSON\s*\.\s*parse|\beval\s*\(/.test(appCode), "the page's app.js parses no JSON text");
+  }
+
   // Screenshots: the report, the map, the failing pool (the map once its frame has drawn the SVG).
   const mapFrame = await (await page.$('#map')).contentFrame();
   check(mapFrame && await mapFrame.waitForSelector('svg.timeline', { timeout: 60000 }).then(() => true, () => false),
@@ -196,8 +274,8 @@ try {
     const o = { runtime: info.last_release, target: 'cortex-m', runner, pool: 4096 };
     const expected = cli(['analyze', cnnName, '--runtime', o.runtime, '--target', 'cortex-m', '--runner', runner,
                           '--pool', '4096', '--format', 'json'], cnnDir).toString();
-    const got = await page.evaluate((opts) => window.etmemPage.analyzeJson(opts), o);
-    check(got === expected, `runner ${runner} at ${o.runtime}: the page's JSON is the CLI's`);
+    const got = await page.evaluate((opts) => window.etmemPage.analyze(opts), o);
+    check(isDeepStrictEqual(got, JSON.parse(expected)), `runner ${runner} at ${o.runtime}: the page's report is the CLI's JSON`);
   }
   await choose('runtime', runnerInfo[0].last_release);
   // --kernels (the page reads every option through the one options schema): the JSON is the CLI's,
@@ -206,9 +284,9 @@ try {
     const kernels = ['portable', 'optimized'];
     const expected = cli(['analyze', cnnName, '--runtime', runnerInfo[0].last_release, '--kernels', kernels.join(','),
                           '--format', 'json'], cnnDir).toString();
-    const got = await page.evaluate((opts) => window.etmemPage.analyzeJson(opts),
+    const got = await page.evaluate((opts) => window.etmemPage.analyze(opts),
                                     { runtime: runnerInfo[0].last_release, kernels });
-    check(got === expected, 'kernels portable,optimized: the page\'s JSON is the CLI\'s');
+    check(isDeepStrictEqual(got, JSON.parse(expected)), 'kernels portable,optimized: the page\'s report is the CLI\'s JSON');
     await choose('kernels', kernels.join(', '));  // typed in the page (its pool field stays as it is)
     const pool = await page.$eval('#pool', (e) => e.value);
     const pageText = await page.$eval('#text', (e) => e.textContent);
@@ -246,8 +324,8 @@ try {
     const want = spawnSync(args.etmem, ['fit', name, '--board', board, ...model], { cwd: dir, encoding: 'utf8' });
     const got = await page.evaluate((o, b) => {
       try {
-        window.etmemPage.analyzeJson(o);
-        return JSON.parse(window.etmemPage.fitJson({ board: b }));
+        window.etmemPage.analyze(o);
+        return window.etmemPage.fit({ board: b });
       } catch (e) { return { error: e.message }; }
     }, opts, board);
     if (want.status !== 0 && want.stdout === '') {  // refused: one line (the page: the first)
@@ -294,6 +372,11 @@ try {
   check(drawnFit.verdict === cliFigures.verdict && isDeepStrictEqual(drawnFit.regions, cliFigures.regions),
         `board ${boards[0]}: the drawn verdict and free bytes per region are the CLI's`,
         `${JSON.stringify(drawnFit)} / ${JSON.stringify(cliFigures)}`);
+  // With the board chosen, the RAM total shows the placement in the board's regions (fit's figures).
+  const ramRegions = await page.$$eval('#ram-regions tr', (trs) => trs.slice(1).map((tr) => [tr.children[0].textContent, tr.children[1].textContent]));
+  const fitNow = await page.evaluate((b) => window.etmemPage.fit({ board: b }), boards[0]);
+  check(ramRegions.length > 0 && isDeepStrictEqual(ramRegions, fitNow.regions.map((r) => [r.name, `${r.used_bytes} B`])),
+        `board ${boards[0]}: the RAM total is placed in the board's regions as fit places it`, JSON.stringify(ramRegions));
   const boardShot = path.join(args.out, 'web-board.png');
   await page.$eval('#fit-section', (e) => e.scrollIntoView());
   await painted();
@@ -327,8 +410,8 @@ try {
       const flags = ['--runtime', 'main', '--temp-pool', tempPool];
       check(pageText === cli(['analyze', cnnName, ...flags], cnnDir).toString(),
             `temp pool ${tempPool} at main: the page's text report is the CLI's`);
-      const got = await page.evaluate((o) => window.etmemPage.analyzeJson(o), { runtime: mainRelease, temp_pool: Number(tempPool) });
-      check(got === cli(['analyze', cnnName, ...flags, '--format', 'json'], cnnDir).toString(),
+      const got = await page.evaluate((o) => window.etmemPage.analyze(o), { runtime: mainRelease, temp_pool: Number(tempPool) });
+      check(isDeepStrictEqual(got, JSON.parse(cli(['analyze', cnnName, ...flags, '--format', 'json'], cnnDir).toString())),
             `temp pool ${tempPool} at main: the page's JSON is the CLI's`);
     }
     await choose('temp_pool', '');
@@ -388,9 +471,28 @@ ${cliFw}`);
             JSON.stringify(method));
       check(fw.failure === 'Memory allocation failed: 33168B requested (adjusted for alignment), 32768B available',
             "the dropped .elf shows the runtime's line", fw.failure);
-      const got = await page.evaluate(() => window.etmemPage.firmwareResult({ runtime: '1.4.1' }).json);
-      check(got === cli(['firmware', 'app.elf', '--runtime', '1.4.1', '--no-stack', '--format', 'json'], dir).toString(),
-            "the dropped .elf's JSON is `etmem firmware --format json`'s, byte for byte");
+      const got = await page.evaluate(() => window.etmemPage.firmwareResult({ runtime: '1.4.1' }).report);
+      const cliFwJson = JSON.parse(cli(['firmware', 'app.elf', '--runtime', '1.4.1', '--no-stack', '--format', 'json'], dir).toString());
+      check(isDeepStrictEqual(got, cliFwJson), "the dropped .elf's report is `etmem firmware --format json`'s");
+      // Its RAM total: every line of the library's with its source ("unknown" and why where it
+      // has no figure: the stack, which the page leaves out), the total a lower bound then.
+      const fwRam = await page.evaluate(() => [...document.querySelectorAll('#fw-ram table.fw-ram-lines')].map((t) =>
+        [...t.querySelectorAll('tr')].slice(1).map((tr) => [...tr.children].map((td) => td.textContent))));
+      check(fwRam.length === cliFwJson.ram.length && cliFwJson.ram.length > 0, 'the dropped .elf shows a RAM total per judged method',
+            `${fwRam.length} / ${cliFwJson.ram.length}`);
+      cliFwJson.ram.forEach((ram, i) => {
+        const rows = fwRam[i] || [];
+        check(rows.length === ram.lines.length + 1, `RAM total of ${ram.method}: one row per line and the total`, JSON.stringify(rows));
+        ram.lines.forEach((l, k) => {
+          const r = rows[k] || [];
+          check(r[0] === l.what && (l.bytes === null ? r[1] === 'unknown' : r[1].startsWith(`${l.bytes} B`)) &&
+                (l.source !== '' || l.unknown !== null) && r[2].includes(l.source) && (l.unknown === null || r[2].includes(l.unknown)),
+                `RAM total of ${ram.method}: the line '${l.what}' with its figure and source`, JSON.stringify(r));
+        });
+        const total = rows[rows.length - 1] || [];
+        check(total[1] === `${ram.complete ? '' : 'at least '}${ram.known_bytes} B`, `RAM total of ${ram.method}: the total`, JSON.stringify(total));
+        check(ram.lines.some((l) => /stack/.test(l.what)) && rows.some((r) => /stack/.test(r[0])), `RAM total of ${ram.method}: the stack line is shown`);
+      });
       const fwShot = path.join(args.out, 'web-firmware.png');
       await (await page.$('#firmware')).screenshot({ path: fwShot });
       // An ELF etmem cannot use: the command line's one line.
@@ -448,10 +550,10 @@ ${cliFw}`);
           const want = i >= 0 ? expected[i]
             : JSON.parse(cli(['analyze', name, '--runtime', release, '--target', target, '--pool', '4096',
                               '--format', 'json'], real).toString());
-          const got = await page.evaluate((o) => window.etmemPage.analyzeJson(o),
+          const got = await page.evaluate((o) => window.etmemPage.analyze(o),
                                           { runtime: release, target, pool: 4096 });
           pairs++;
-          check(isDeepStrictEqual(JSON.parse(got), want),
+          check(isDeepStrictEqual(got, want),
                 `${name} at ${release} on ${target}: the page's JSON is the CLI's`);
         }
       }
