@@ -209,7 +209,7 @@ try {
     });
   }
 
-  // No text the library rendered is parsed by the page (issue 40; tests/architecture_test.cpp holds it too).
+  // No text the library rendered is parsed by the page (issue 40; tests/house/architecture_test.cpp holds it too).
   {
     const appCode = fs.readFileSync(path.join(args.site, 'app.js'), 'utf8').split('\n').map((l) => l.replace(/\/\/.*$/, '')).join('\n');
     check(!/JSON\s*\.\s*parse|\beval\s*\(/.test(appCode), "the page's app.js parses no JSON text");
