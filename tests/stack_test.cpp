@@ -18,6 +18,7 @@
 #include "etmem/firmware/declared_stack.h"
 #include "etmem/firmware/dtype_pruning.h"
 #include "etmem/firmware/stack_entries.h"
+#include "etmem/pte/read_program.h"
 #include "etmem/runtime/release.h"
 #include "etmem/stack/call_graph.h"
 #include "etmem/stack/gcc_facts.h"
@@ -667,6 +668,46 @@ TEST(DtypePruning, CxxTypesAsScalarTypes) {
     EXPECT_EQ(kind(neutral, 32), firmware::ArgumentKind::kNeutral) << neutral;
 }
 
+// The dtypes a program's calls give each operator: its tensors', with the types the portable
+// kernels compute in beside them; Scalar-like values apart.
+TEST(DtypePruning, EachOperatorsDtypesFromItsCalls) {
+  testing::ProgramBuilder program;
+  testing::MethodBuilder& m = program.Method("forward");
+  const int half = m.Tensor({.dtype = 5, .sizes = {4}, .placement = testing::Placement{1, 0}});
+  const int boolean = m.Tensor({.dtype = testing::kBool, .sizes = {4}, .placement = testing::Placement{1, 16}});
+  const int i32 = m.Tensor({.dtype = testing::kInt32, .sizes = {4}, .placement = testing::Placement{1, 32}});
+  const int f32 = m.Tensor({.dtype = testing::kFloat32, .sizes = {4}, .placement = testing::Placement{1, 48}});
+  const int one = m.Int(1), scale = m.Double(2.5);
+  m.Inputs({half});
+  m.Outputs({f32});
+  const int relu = m.Operator("aten::relu", "out");        // float16 -> float32 computes
+  const int add = m.Operator("aten::add", "Scalar_out");    // bool + 1 -> int64
+  const int mul = m.Operator("aten::mul", "Scalar_out");    // int32 * 2.5 -> float32
+  const int lists = m.Operator("aten::cat", "out");
+  const int never = m.Operator("aten::never", "out");      // no call: not known
+  m.KernelCall(relu, {half, half, half});
+  m.KernelCall(add, {boolean, one, one, i32, i32});
+  m.KernelCall(mul, {i32, scale, f32, f32});
+  m.KernelCall(lists, {m.TensorList({i32, boolean}), one, f32, f32});
+  m.PlannedBufferSizes({64});
+  const std::vector<uint8_t> bytes = program.Build();
+  auto view = pte::ReadProgramBytes(bytes, "dtypes.pte");
+  ASSERT_TRUE(view.has_value()) << view.error().message;
+  const auto d = firmware::OperatorDtypes(view->methods.at(0));
+  ASSERT_EQ(d.size(), 5u);
+  ASSERT_TRUE(d[relu] && d[add] && d[mul] && d[lists]);
+  EXPECT_EQ(d[relu]->compute, (std::vector<int8_t>{5, testing::kFloat32}));
+  EXPECT_TRUE(d[relu]->scalars.empty());
+  EXPECT_EQ(d[add]->compute, (std::vector<int8_t>{testing::kInt32, testing::kInt64, testing::kBool}));
+  EXPECT_EQ(d[add]->scalars, std::vector<int8_t>{testing::kInt64});
+  EXPECT_EQ(d[mul]->compute, (std::vector<int8_t>{testing::kInt32, testing::kFloat32}));
+  EXPECT_EQ(d[mul]->scalars, std::vector<int8_t>{testing::kFloat64});
+  // A bool tensor and an Int value (here cat's dim): int64 too, as if the Int were a Scalar.
+  EXPECT_EQ(d[lists]->compute,
+            (std::vector<int8_t>{testing::kInt32, testing::kInt64, testing::kFloat32, testing::kBool}));
+  EXPECT_FALSE(d[never].has_value());
+}
+
 // tests/stack/dtype_kernel.cpp's image (fake_runtime.cpp's Method::execute) under QEMU with the stack
 // painted: one kernel call with float32, int32 and int64 tensors, at -O0, -Os and -O2. Each
 // dtype's bound from the firmware stage (the kernel's record, the operator's dtypes) holds the
@@ -711,7 +752,8 @@ TEST(DtypePruning, EachDtypesBoundHoldsTheHighWaterMeasuredInQemu) {
     std::map<std::string, api::FirmwareStackEntry> by_dtype;
     for (const auto& [dtype, code] : std::map<std::string, int8_t>{
              {"float32", testing::kFloat32}, {"int32", testing::kInt32}, {"int64", testing::kInt64}}) {
-      const firmware::MethodOperators m{"forward", {"aten::convolution.out"}, {std::vector<int8_t>{code}}};
+      const firmware::MethodOperators m{"forward", {"aten::convolution.out"},
+                                        {firmware::CallDtypes{{code}, {testing::kInt64}}}};
       const api::FirmwareStack st = firmware::StackOf(*image, {m}, *release, "");
       const auto e = std::find_if(st.entries.begin(), st.entries.end(),
                                   [](const api::FirmwareStackEntry& x) { return x.entry == "execute"; });

@@ -56,6 +56,21 @@ constexpr const char* kDtypeNamespaces[] = {"c10::", "torch::executor::", "execu
 constexpr const char* kKernelNamespaces[] = {"torch::executor::native::", "torch::executor::apply_",
                                              "cortex_m::native::", "impl::"};
 
+// The templates that read a Scalar argument into its own C++ type (ET_SWITCH_SCALAR_OBJ_TYPES's
+// cases up to 0.x, utils::extract_scalar / scalar_to after): their instantiations may run for
+// the type of any Scalar argument, which is why CallDtypes::scalars counts for them. Matched as
+// the last name of the template (its key's end).
+constexpr const char* kScalarTemplates[] = {"extract_scalar", "scalar_to", "check_overflow_scalar_cast",
+                                            "extract_scalar_tensor"};
+
+bool ReadsAScalar(const std::string& key) {
+  const size_t at = key.rfind("::");
+  const std::string last = at == std::string::npos ? key : key.substr(at + 2);
+  for (const char* t : kScalarTemplates)
+    if (last == t) return true;
+  return false;
+}
+
 std::string LastName(const std::string& type) {
   const size_t at = type.rfind("::");
   return at == std::string::npos ? type : type.substr(at + 2);
@@ -131,13 +146,13 @@ ArgumentKind ClassifyArgument(const std::string& type_in, unsigned long_bits, st
                                                                                : ArgumentKind::kNeutral;
 }
 
-std::vector<std::optional<std::vector<int8_t>>> OperatorDtypes(const pte::MethodView& m) {
+std::vector<std::optional<CallDtypes>> OperatorDtypes(const pte::MethodView& m) {
   const size_t ops = m.operators.size();
-  std::vector<std::set<int8_t>> sets(ops);
-  std::vector<bool> unknown(ops, !m.fault.empty()), called(ops, false);
+  std::vector<std::set<int8_t>> compute(ops), scalars(ops);
+  std::vector<bool> unknown(ops, !m.fault.empty()), called(ops, false), tensor(ops, false);
   auto add_tensor = [&](size_t op, int64_t value) {
     const pte::TensorView* t = m.TensorAt(value);
-    if (t && t->dtype >= 0 && t->dtype <= kUInt64) sets[op].insert(t->dtype);
+    if (t && t->dtype >= 0 && t->dtype <= kUInt64) compute[op].insert(t->dtype), tensor[op] = true;
     else unknown[op] = true;
   };
   for (const pte::InstructionView& ins : m.instructions) {
@@ -158,21 +173,22 @@ std::vector<std::optional<std::vector<int8_t>>> OperatorDtypes(const pte::Method
             if (item >= 0 && !(m.HasValue(item) && m.values[size_t(item)].kind == pte::ValueKind::kNull))
               add_tensor(op, item);
           break;
-        case pte::ValueKind::kDouble:
-        case pte::ValueKind::kDoubleList: sets[op].insert(kDouble); break;
-        case pte::ValueKind::kBool:
-        case pte::ValueKind::kBoolList: sets[op].insert(kBool); break;
-        default: break;  // Int, IntList, None, String: no compute type (see the assumption)
+        case pte::ValueKind::kInt: scalars[op].insert(kLong); break;
+        case pte::ValueKind::kDouble: scalars[op].insert(kDouble); break;
+        case pte::ValueKind::kBool: scalars[op].insert(kBool); break;
+        default: break;  // lists of ints, doubles, bools (sizes, dims, flags), None, String
       }
     }
   }
-  std::vector<std::optional<std::vector<int8_t>>> out(ops);
+  std::vector<std::optional<CallDtypes>> out(ops);
   for (size_t op = 0; op < ops; ++op) {
-    std::set<int8_t>& s = sets[op];
-    if (unknown[op] || !called[op] || s.empty()) continue;
-    if (s.count(kHalf) || s.count(kBFloat16)) s.insert(kFloat);
-    if (s.count(kComplexHalf)) s.insert(kComplexFloat);
-    out[op] = std::vector<int8_t>(s.begin(), s.end());
+    std::set<int8_t>& c = compute[op];
+    const std::set<int8_t>& s = scalars[op];
+    if (unknown[op] || !called[op] || !tensor[op]) continue;
+    if (c.count(kHalf) || c.count(kBFloat16) || s.count(kDouble)) c.insert(kFloat);
+    if (c.count(kComplexHalf)) c.insert(kComplexFloat);
+    if (c.count(kBool) && s.count(kLong)) c.insert(kLong);
+    out[op] = CallDtypes{std::vector<int8_t>(c.begin(), c.end()), std::vector<int8_t>(s.begin(), s.end())};
   }
   return out;
 }
@@ -185,7 +201,7 @@ DtypePruning PruneByDtypes(const stack::CallGraph& g, const std::vector<size_t>&
   // The runtime's own code: what the entries reach without the kernel calls.
   const std::vector<bool> runtime_code = stack::Reached(g, entries, {});
   const std::vector<bool> reached = stack::Reached(g, entries, resolution);
-  std::vector<std::set<int8_t>> allowed(n);
+  std::vector<std::set<int8_t>> allowed(n), allowed_scalars(n);
   std::vector<bool> below_kernel(n, false), unknown(n, false);
   for (const KernelDtypes& k : kernels) {
     const auto at = g.At(k.function);
@@ -198,7 +214,11 @@ DtypePruning PruneByDtypes(const stack::CallGraph& g, const std::vector<size_t>&
       if (!reach[f]) continue;
       below_kernel[f] = true;
       if (!k.dtypes) unknown[f] = true;
-      else allowed[f].insert(k.dtypes->begin(), k.dtypes->end());
+      else {
+        allowed[f].insert(k.dtypes->compute.begin(), k.dtypes->compute.end());
+        allowed_scalars[f].insert(k.dtypes->compute.begin(), k.dtypes->compute.end());
+        allowed_scalars[f].insert(k.dtypes->scalars.begin(), k.dtypes->scalars.end());
+      }
     }
   }
   std::set<std::string> kept_seen;
@@ -234,11 +254,12 @@ DtypePruning PruneByDtypes(const stack::CallGraph& g, const std::vector<size_t>&
       cand.shown.erase(std::unique(cand.shown.begin(), cand.shown.end()), cand.shown.end());
       if (!cand.shown.empty() || cand.unsure) candidates.push_back(std::move(cand));
     }
-    const std::vector<int8_t> can(allowed[f].begin(), allowed[f].end());
     for (const Candidate& cand : candidates) {
       const std::string& name = g.functions[cand.callee].demangled;
+      const std::set<int8_t>& may = ReadsAScalar(cand.key) ? allowed_scalars[f] : allowed[f];
+      const std::vector<int8_t> can(may.begin(), may.end());
       const bool runs = std::any_of(cand.shown.begin(), cand.shown.end(),
-                                    [&](int8_t d) { return allowed[f].count(d) > 0; });
+                                    [&](int8_t d) { return may.count(d) > 0; });
       if (runs) continue;
       if (cand.unsure) {
         keep(fmt::format("{} -> {}: kept, a template argument may be a dtype etmem does not map",

@@ -24,20 +24,30 @@ namespace etmem::firmware {
 enum class ArgumentKind { kDtype, kNeutral, kUnsure };
 ArgumentKind ClassifyArgument(const std::string& type, unsigned long_bits, std::vector<int8_t>& dtypes);
 
-// By operator index of `method`: the dtypes its kernel calls can have: the union over its calls
-// of their tensor arguments' dtypes (tensor lists' too), float64 for a double argument, bool for
-// a bool one; float32 where float16 or bfloat16 are among them (the portable kernels compute
-// those in float: get_compute_type), complex64 where complex32 is. nullopt: not known (a call
-// with an argument that is no value of the method, a dtype code no release knows, an operator
-// no call names, or calls with no tensor).
-std::vector<std::optional<std::vector<int8_t>>> OperatorDtypes(const pte::MethodView& method);
+// The dtypes one operator's calls can have (ScalarType codes). `compute`: the C++ types its
+// kernel may instantiate its work on: its tensor arguments' dtypes (tensor lists' too), float32
+// where float16 or bfloat16 are among them (the portable kernels compute those in float:
+// get_compute_type), complex64 where complex32 is, float32 for a double argument (a floating
+// Scalar promotes an integer tensor to float), int64 for an integer argument with a bool tensor
+// (promote_type_with_scalar). `scalars`: the C++ types of its Scalar arguments (int64 for an
+// Int value, float64 for a Double, bool for a Bool: the .pte does not tell a Scalar from an
+// int), which only the templates that read a Scalar into its own type take (kScalarTemplates).
+struct CallDtypes {
+  std::vector<int8_t> compute;
+  std::vector<int8_t> scalars;
+};
+
+// By operator index of `method`: the union over the operator's calls. nullopt: not known (a
+// call with an argument that is no value of the method, a dtype code no release knows, an
+// operator no call names, or calls with no tensor).
+std::vector<std::optional<CallDtypes>> OperatorDtypes(const pte::MethodView& method);
 
 // One kernel the entry reaches and the dtypes its calls can have (ScalarType codes; nullopt:
 // not known, so nothing below this kernel is pruned).
 struct KernelDtypes {
   std::string op;         // "aten::convolution.out"
   uint64_t function = 0;  // the kernel's address
-  std::optional<std::vector<int8_t>> dtypes;
+  std::optional<CallDtypes> dtypes;
 };
 
 struct DtypePruning {

@@ -747,7 +747,7 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
                          }))
           continue;
         MethodOperators mo{Printable(name), {}, {}};
-        const std::vector<std::optional<std::vector<int8_t>>> by_index = OperatorDtypes(m);
+        const std::vector<std::optional<CallDtypes>> by_index = OperatorDtypes(m);
         for (size_t k = 0; k < m.operators.size(); ++k) {
           const pte::OperatorView& o = m.operators[k];
           std::string op(o.name);
@@ -760,8 +760,12 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
           }
           // The same name twice in the operator table: the union (unknown if either is).
           auto& known = mo.dtypes[size_t(at - mo.operators.begin())];
-          if (known && by_index[k]) known->insert(known->end(), by_index[k]->begin(), by_index[k]->end());
-          else known.reset();
+          if (known && by_index[k]) {
+            known->compute.insert(known->compute.end(), by_index[k]->compute.begin(), by_index[k]->compute.end());
+            known->scalars.insert(known->scalars.end(), by_index[k]->scalars.begin(), by_index[k]->scalars.end());
+          } else {
+            known.reset();
+          }
         }
         methods.push_back(std::move(mo));
       }

@@ -199,12 +199,14 @@ api::FirmwareStack StackOf(const elf::Executable& image, const std::vector<Metho
       "(torch::executor::native::, torch::executor::apply_*) whose template arguments show only "
       "C++ types of dtypes the kernel's calls cannot have is not run, when its caller calls the "
       "same template for another dtype too (a dtype switch, ET_SWITCH_*_TYPES); a kernel's "
-      "calls have the dtypes of their tensor arguments in the method (float32 too where "
-      "float16 or bfloat16 are among them, complex64 where complex32 is; float64 and bool for "
-      "double and bool arguments); an integer argument (dim, groups, alpha) is not a compute "
-      "type; a name that cannot be read, a type etmem does not map, a switch case whose name "
-      "shows no type ({lambda()#N}) and every call with no switch seen stay in the bound; the "
-      "bound without this pruning is given as unpruned_bytes",
+      "calls have the dtypes of their tensor arguments in the method, float32 too where "
+      "float16 or bfloat16 are among them or a double argument is, complex64 where complex32 "
+      "is, int64 where a bool tensor meets an integer argument; the templates that read a "
+      "Scalar (extract_scalar, scalar_to) may also run for int64, float64 or bool where an "
+      "integer, double or bool argument is; no other template computes in a type no tensor "
+      "of the call has; a name that cannot be read, a type etmem does not map, a switch case "
+      "whose name shows no type ({lambda()#N}) and every call with no switch seen stay in the "
+      "bound; the bound without this pruning is given (unpruned_bytes)",
   };
   const unsigned long_bits = image.elf.bits == 64 ? 64 : 32;  // GCC's ILP32 / LP64
   // main reaches every method's execute: the union of their kernel calls' targets.

@@ -18,6 +18,7 @@
 
 #include "etmem/elf/elf_reader.h"
 #include "etmem/etmem.h"
+#include "etmem/firmware/dtype_pruning.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::firmware {
@@ -28,7 +29,7 @@ namespace etmem::firmware {
 struct MethodOperators {
   std::string method;
   std::vector<std::string> operators;
-  std::vector<std::optional<std::vector<int8_t>>> dtypes;
+  std::vector<std::optional<CallDtypes>> dtypes;
 };
 
 // The stack section: "load", one "execute" per method (its kernel calls resolved through the
