@@ -786,6 +786,12 @@ TEST(DtypePruning, EachDtypesBoundHoldsTheHighWaterMeasuredInQemu) {
               std::string::npos) << pruned;
     EXPECT_NE(pruned.find("body<long>(int): its template arguments show only int32"), std::string::npos) << pruned;
     EXPECT_EQ(pruned.find("body<float>"), std::string::npos) << pruned;
+    // The Scalar's reader: the call's Int value may be read as int64 (kept, it runs), not as
+    // double (pruned).
+    EXPECT_NE(pruned.find("utils::extract_scalar<double>(int): its template arguments show only "
+                          "float64; the calls reaching it have int64, float32"),
+              std::string::npos) << pruned;
+    EXPECT_EQ(pruned.find("extract_scalar<long long>"), std::string::npos) << pruned;
     EXPECT_EQ(fmt::format("{}", fmt::join(i64.pruned, "\n")).find("body<long long>"), std::string::npos);
     // A kernel whose calls' dtypes are not known: nothing pruned, and said.
     const firmware::MethodOperators unknown{"forward", {"aten::convolution.out"}, {std::nullopt}};

@@ -80,6 +80,18 @@ TemplateName ReadTemplateName(const std::string& demangled) {
     return out;
   }
   if (last_group != std::string::npos) out.key.erase(last_group);
+  // Without the return type (a template's often is its argument: load_and_convert<To, From>
+  // returns To): what follows the last top-level space, unless that space is a conversion
+  // operator's ("operator float").
+  int depth = 0;
+  size_t name_at = 0;
+  for (size_t k = 0; k < out.key.size(); ++k) {
+    const char c = out.key[k];
+    depth += c == '(' || c == '[' || c == '{' ? 1 : c == ')' || c == ']' || c == '}' ? -1 : 0;
+    if (c == ' ' && depth == 0 && !std::string_view(out.key).substr(0, k).ends_with("operator"))
+      name_at = k + 1;
+  }
+  out.key.erase(0, name_at);
   out.parsed = true;
   return out;
 }

@@ -1,13 +1,13 @@
 // Owns: reading a demangled C++ function name as a template instantiation: its top-level
 // template arguments (those of the function and of its enclosing classes, never those inside
 // its parameter lists or a lambda's braces) and the key the instantiations of one template share
-// (the name without its template argument lists, its clone suffixes and its final parameter
-// list); and which functions a set of entries reaches. Knows nothing of which C++ types are
+// (the name without its return type, its template argument lists, its clone suffixes and its
+// final parameter list); and which functions a set of entries reaches. Knows nothing of which C++ types are
 // ExecuTorch's dtypes (firmware/dtype_pruning.h).
 // Not: disassembly or the bound (call_graph.h).
 //
 //   ReadTemplateName("void ns::body<long long, 3>(int)")
-//     -> parsed, key "void ns::body", arguments {"long long", "3"}
+//     -> parsed, key "ns::body", arguments {"long long", "3"}
 #pragma once
 
 #include <string>

@@ -14,10 +14,10 @@ TEST(TemplateName, AFunctionTemplatesArgumentsNotItsParameters) {
       "rt::Tensor const&, rt::ArrayRef<long long>, long long, rt::Tensor&)");
   ASSERT_TRUE(t.parsed) << t.problem;
   EXPECT_EQ(t.arguments, (std::vector<std::string>{"long long", "long long (*)(void const*)"}));
-  EXPECT_EQ(t.key, "void ns::native::(anonymous namespace)::wrapper");
+  EXPECT_EQ(t.key, "ns::native::(anonymous namespace)::wrapper");
 }
 
-TEST(TemplateName, ClonesAreTheSameFunctionAndTheReturnTypeIsInTheKey) {
+TEST(TemplateName, ClonesAndReturnTypesAreNotInTheKey) {
   const TemplateName a =
       ReadTemplateName("signed char ns::utils::load_and_convert<signed char, c10::Half>(void const*) "
                        "[clone .isra.0] [clone .constprop.0]");
@@ -25,8 +25,11 @@ TEST(TemplateName, ClonesAreTheSameFunctionAndTheReturnTypeIsInTheKey) {
   ASSERT_TRUE(a.parsed && b.parsed);
   EXPECT_EQ(a.arguments, (std::vector<std::string>{"signed char", "c10::Half"}));
   EXPECT_EQ(a.key, b.key);
-  EXPECT_EQ(a.key, "signed char ns::utils::load_and_convert");
-  EXPECT_NE(ReadTemplateName("bool ns::utils::load_and_convert<bool, float>(void const*)").key, a.key);
+  EXPECT_EQ(a.key, "ns::utils::load_and_convert");
+  EXPECT_EQ(ReadTemplateName("bool ns::utils::load_and_convert<bool, float>(void const*)").key, a.key);
+  EXPECT_EQ(ReadTemplateName("c10::complex<float> ns::f<c10::complex<float> >(int)").key, "ns::f");
+  // A conversion operator's space is its name's.
+  EXPECT_EQ(ReadTemplateName("ns::A<float>::operator float() const").key, "ns::A::operator float");
 }
 
 TEST(TemplateName, LambdasAndNestedArguments) {
