@@ -908,6 +908,13 @@ struct FirmwareStackEntry {
   std::vector<std::string> resolved;
   uint64_t functions_reached = 0;
   uint64_t resolved_sites = 0;
+  // The bound without pruning by the program's dtypes (= `bytes` when nothing is pruned: load,
+  // or no kernel's instantiation for another dtype is reached), the call edges pruned ("caller
+  // -> callee: its template arguments show only int64; ..."), and the edges into a dtype's
+  // instantiation kept, with why (a name that cannot be read, no dtype switch seen, ...).
+  uint64_t unpruned_bytes = 0;
+  std::vector<std::string> pruned;
+  std::vector<std::string> kept;
 };
 // The stack the image's linker script declares (firmware/declared_stack.h lists the conventions).
 struct FirmwareDeclaredStack {

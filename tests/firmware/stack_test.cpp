@@ -9,12 +9,17 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <sstream>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "etmem/elf/elf_reader.h"
 #include "etmem/firmware/declared_stack.h"
+#include "etmem/firmware/dtype_pruning.h"
+#include "etmem/firmware/stack_entries.h"
+#include "etmem/pte/read_program.h"
+#include "etmem/runtime/release.h"
 #include "etmem/stack/call_graph.h"
 #include "etmem/stack/gcc_facts.h"
 #include "etmem/testing/scenarios.h"
@@ -300,14 +305,16 @@ struct Firmware {
 };
 
 // runner_pools.cpp and fake_runtime.cpp, with -fstack-usage and `flags`, by `cc` for `arch`.
+// `program`: the embedded program (default: the motivating CNN).
 Firmware LinkFirmware(const std::string& cc = "arm-none-eabi-g++", const std::string& arch = kArch,
                       const std::string& stem = "stack_fw", const std::string& flags_more = "",
-                      const std::string& link_more = "") {
+                      const std::string& link_more = "",
+                      std::optional<std::vector<uint8_t>> embedded = std::nullopt) {
   Firmware f;
   const fs::path dir = TempPath(stem);
   fs::create_directories(dir);
   f.su_dir = dir;
-  const auto program = testing::MotivatingCnn().Build();
+  const auto program = embedded ? *embedded : testing::MotivatingCnn().Build();
   std::string header =
       "__attribute__((section(\"network_model_sec\"), aligned(16))) unsigned char model_pte[] = {";
   for (size_t i = 0; i < program.size(); ++i) header += (i ? "," : "") + std::to_string(program[i]);
@@ -618,6 +625,248 @@ TEST(FirmwareStack, ABadStackUsageFileIsOneLineNamingIt) {
   EXPECT_TRUE(r.out.empty());
   EXPECT_NE(r.err.find("x.su:2: the size 'lots' is not a byte count"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+
+// ---- pruning execute's bound by the program's dtypes (firmware/dtype_pruning.h) ----
+
+TEST(DtypePruning, CxxTypesAsScalarTypes) {
+  auto kind = [](const std::string& type, unsigned long_bits, std::vector<int8_t>* dtypes = nullptr) {
+    std::vector<int8_t> d;
+    const firmware::ArgumentKind k = firmware::ClassifyArgument(type, long_bits, d);
+    if (dtypes) *dtypes = d;
+    return k;
+  };
+  std::vector<int8_t> d;
+  // int32_t is `long` on arm-none-eabi (ELF32) and int64_t is `long` on LP64 (ELF64).
+  EXPECT_EQ(kind("long", 32, &d), firmware::ArgumentKind::kDtype);
+  EXPECT_EQ(d, std::vector<int8_t>{testing::kInt32});
+  kind("long", 64, &d);
+  EXPECT_EQ(d, std::vector<int8_t>{testing::kInt64});
+  kind("long long", 32, &d);
+  EXPECT_EQ(d, std::vector<int8_t>{testing::kInt64});
+  kind("float const*", 32, &d);
+  EXPECT_EQ(d, std::vector<int8_t>{testing::kFloat32});
+  kind("c10::Half", 32, &d);
+  EXPECT_EQ(d, std::vector<int8_t>{5});
+  kind("torch::executor::BFloat16", 32, &d);  // before 0.4
+  EXPECT_EQ(d, std::vector<int8_t>{15});
+  kind("c10::complex<float>", 32, &d);
+  EXPECT_EQ(d, std::vector<int8_t>{9});
+  kind("signed char", 32, &d);
+  EXPECT_EQ(d, std::vector<int8_t>{testing::kChar});
+  kind("unsigned char", 32, &d);
+  EXPECT_EQ(d, std::vector<int8_t>{testing::kByte});
+  // Maybe a dtype etmem does not map: kept.
+  for (const char* unsure : {"char", "long double", "c10::qfoo", "c10::complex<c10::BFloat16>"})
+    EXPECT_EQ(kind(unsure, 32), firmware::ArgumentKind::kUnsure) << unsure;
+  // No dtype: a size type's class, an enum literal, a function pointer type, a lambda, a number.
+  for (const char* neutral :
+       {"executorch::runtime::ArrayRef<long long>", "(torch::executor::native::utils::SupportedTensorDtypes)3",
+        "long long (*)(void const*)", "3", "true", "ns::Foo",
+        "torch::executor::native::add_out(int)::{lambda(float, float)#1}"})
+    EXPECT_EQ(kind(neutral, 32), firmware::ArgumentKind::kNeutral) << neutral;
+}
+
+// The dtypes a program's calls give each operator: its tensors', with the types the portable
+// kernels compute in beside them; Scalar-like values apart.
+TEST(DtypePruning, EachOperatorsDtypesFromItsCalls) {
+  testing::ProgramBuilder program;
+  testing::MethodBuilder& m = program.Method("forward");
+  const int half = m.Tensor({.dtype = 5, .sizes = {4}, .placement = testing::Placement{1, 0}});
+  const int boolean = m.Tensor({.dtype = testing::kBool, .sizes = {4}, .placement = testing::Placement{1, 16}});
+  const int i32 = m.Tensor({.dtype = testing::kInt32, .sizes = {4}, .placement = testing::Placement{1, 32}});
+  const int f32 = m.Tensor({.dtype = testing::kFloat32, .sizes = {4}, .placement = testing::Placement{1, 48}});
+  const int one = m.Int(1), scale = m.Double(2.5);
+  m.Inputs({half});
+  m.Outputs({f32});
+  const int relu = m.Operator("aten::relu", "out");        // float16 -> float32 computes
+  const int add = m.Operator("aten::add", "Scalar_out");    // bool + 1 -> int64
+  const int mul = m.Operator("aten::mul", "Scalar_out");    // int32 * 2.5 -> float32
+  const int lists = m.Operator("aten::cat", "out");
+  const int never = m.Operator("aten::never", "out");      // no call: not known
+  m.KernelCall(relu, {half, half, half});
+  m.KernelCall(add, {boolean, one, one, i32, i32});
+  m.KernelCall(mul, {i32, scale, f32, f32});
+  m.KernelCall(lists, {m.TensorList({i32, boolean}), one, f32, f32});
+  m.PlannedBufferSizes({64});
+  const std::vector<uint8_t> bytes = program.Build();
+  auto view = pte::ReadProgramBytes(bytes, "dtypes.pte");
+  ASSERT_TRUE(view.has_value()) << view.error().message;
+  const auto d = firmware::OperatorDtypes(view->methods.at(0));
+  ASSERT_EQ(d.size(), 5u);
+  ASSERT_TRUE(d[relu] && d[add] && d[mul] && d[lists]);
+  EXPECT_EQ(d[relu]->compute, (std::vector<int8_t>{5, testing::kFloat32}));
+  EXPECT_TRUE(d[relu]->scalars.empty());
+  EXPECT_EQ(d[add]->compute, (std::vector<int8_t>{testing::kInt32, testing::kInt64, testing::kBool}));
+  EXPECT_EQ(d[add]->scalars, std::vector<int8_t>{testing::kInt64});
+  EXPECT_EQ(d[mul]->compute, (std::vector<int8_t>{testing::kInt32, testing::kFloat32}));
+  EXPECT_EQ(d[mul]->scalars, std::vector<int8_t>{testing::kFloat64});
+  // A bool tensor and an Int value (here cat's dim): int64 too, as if the Int were a Scalar.
+  EXPECT_EQ(d[lists]->compute,
+            (std::vector<int8_t>{testing::kInt32, testing::kInt64, testing::kFloat32, testing::kBool}));
+  EXPECT_FALSE(d[never].has_value());
+}
+
+// tests/stack/dtype_kernel.cpp's image (fake_runtime.cpp's Method::execute) under QEMU with the stack
+// painted: one kernel call with float32, int32 and int64 tensors, at -O0, -Os and -O2. Each
+// dtype's bound from the firmware stage (the kernel's record, the operator's dtypes) holds the
+// measured high-water; the float32 and int32 bounds drop below the int64 instantiation's, the
+// int64 bound keeps it; Less<long long>::operator< (a name etmem cannot read for dtypes) stays,
+// named; a kernel whose dtypes are not known prunes nothing.
+TEST(DtypePruning, EachDtypesBoundHoldsTheHighWaterMeasuredInQemu) {
+  SKIP_WITHOUT_CC();
+  if (!HaveTool("arm-none-eabi-g++")) GTEST_SKIP() << "arm-none-eabi-g++ is not installed";
+  if (!HaveTool("qemu-system-arm")) GTEST_SKIP() << "qemu-system-arm is not installed: nothing to run";
+  auto release = runtime::FindRelease("1.4.1");
+  ASSERT_TRUE(release.has_value());
+  for (const std::string opt : {"O0", "Os", "O2"}) {
+    const fs::path dir = TempPath("stack_dtypes_" + opt);
+    fs::create_directories(dir);
+    const fs::path elf = dir / "dtypes.elf";
+    const std::string cmd =
+        "cd " + dir.string() + " && arm-none-eabi-g++ " + kArch + " -" + opt +
+        " -ffreestanding -fno-exceptions -fno-rtti -nostdlib -DSTACK_QEMU -c " +
+        (kSources / "dtype_kernel.cpp").string() + " -o dtype_kernel.o && arm-none-eabi-g++ " +
+        kArch + " -" + opt + " -ffreestanding -fno-exceptions -fno-rtti -nostdlib -DSTACK_DTYPES -c " +
+        (kSources / "fake_runtime.cpp").string() + " -o fake_runtime.o && " + kCc + " " + kArch +
+        " -O2 -ffreestanding -nostdlib -DSTACK_DTYPES -c " + (kSources / "qemu_main.c").string() +
+        " -o qemu_main.o && " + kCc + " " + kArch + " -nostdlib -T " + (kSources / "qemu.ld").string() +
+        " dtype_kernel.o fake_runtime.o qemu_main.o -lgcc -o " + elf.string();
+    const CliRun built = Shell(cmd);
+    ASSERT_EQ(built.exit_code, 0) << cmd << "\n" << built.err;
+    const CliRun run = Shell("timeout 60 qemu-system-arm -M mps2-an386 -nographic -monitor none "
+                             "-semihosting-config enable=on,target=native -kernel " + elf.string());
+    std::map<std::string, uint64_t> measured;
+    std::istringstream lines(run.out + run.err);
+    std::string name;
+    uint64_t bytes = 0;
+    while (lines >> name >> bytes) measured[name] = bytes;
+    ASSERT_EQ(measured.size(), 3u) << run.out << run.err;
+    auto image = elf::ReadExecutableFile(elf.string());
+    ASSERT_TRUE(image.has_value());
+    const stack::CallGraph g = *stack::ReadCallGraph(*image);
+    // qemu_main.c calls run_dtype, which calls Method::execute (not a tail call).
+    const uint64_t runner = g.functions[Fn(g, "run_dtype")].frame;
+    const uint64_t int64_body = g.functions[Fn(g, "int torch::executor::native::body<long long>(int)")].frame;
+    std::map<std::string, api::FirmwareStackEntry> by_dtype;
+    for (const auto& [dtype, code] : std::map<std::string, int8_t>{
+             {"float32", testing::kFloat32}, {"int32", testing::kInt32}, {"int64", testing::kInt64}}) {
+      const firmware::MethodOperators m{"forward", {"aten::convolution.out"},
+                                        {firmware::CallDtypes{{code}, {testing::kInt64}}}};
+      const api::FirmwareStack st = firmware::StackOf(*image, {m}, *release, "");
+      const auto e = std::find_if(st.entries.begin(), st.entries.end(),
+                                  [](const api::FirmwareStackEntry& x) { return x.entry == "execute"; });
+      ASSERT_NE(e, st.entries.end());
+      by_dtype[dtype] = *e;
+      EXPECT_TRUE(e->exact) << dtype << " at -" << opt;
+      EXPECT_GE(runner + e->bytes, measured[dtype]) << dtype << " at -" << opt;
+      bool less_kept = false;
+      for (const std::string& k : e->kept)
+        less_kept = less_kept || (k.find("Less<long long>::operator<") != std::string::npos &&
+                                  k.find("kept, its name holds operator<") != std::string::npos);
+      EXPECT_TRUE(less_kept) << dtype << " at -" << opt << ": " << fmt::format("{}", fmt::join(e->kept, "\n"));
+      EXPECT_GE(e->unpruned_bytes, e->bytes);
+    }
+    const api::FirmwareStackEntry& f32 = by_dtype["float32"];
+    const api::FirmwareStackEntry& i64 = by_dtype["int64"];
+    // The int64 instantiation is the deepest: without pruning every dtype's bound goes through it.
+    EXPECT_EQ(f32.unpruned_bytes, i64.bytes) << opt;
+    EXPECT_LT(f32.bytes + int64_body / 2, i64.bytes) << opt;
+    EXPECT_LT(by_dtype["int32"].bytes, i64.bytes) << opt;
+    EXPECT_EQ(i64.bytes, i64.unpruned_bytes) << opt;
+    bool through_int64 = false;
+    for (const api::FirmwareStackStep& p : i64.path)
+      through_int64 = through_int64 || p.function == "int torch::executor::native::body<long long>(int)";
+    EXPECT_TRUE(through_int64) << opt;
+    // float32: body<long long> and body<long> (int32_t on arm-none-eabi) pruned, body<float> not.
+    std::string pruned = fmt::format("{}", fmt::join(f32.pruned, "\n"));
+    EXPECT_NE(pruned.find("-> int torch::executor::native::body<long long>(int): its template "
+                          "arguments show only int64; the calls reaching it have float32"),
+              std::string::npos) << pruned;
+    EXPECT_NE(pruned.find("body<long>(int): its template arguments show only int32"), std::string::npos) << pruned;
+    EXPECT_EQ(pruned.find("body<float>"), std::string::npos) << pruned;
+    // The Scalar's reader: the call's Int value may be read as int64 (kept, it runs), not as
+    // double (pruned).
+    EXPECT_NE(pruned.find("utils::extract_scalar<double>(int): its template arguments show only "
+                          "float64; the calls reaching it have int64, float32"),
+              std::string::npos) << pruned;
+    EXPECT_EQ(pruned.find("extract_scalar<long long>"), std::string::npos) << pruned;
+    EXPECT_EQ(fmt::format("{}", fmt::join(i64.pruned, "\n")).find("body<long long>"), std::string::npos);
+    // A kernel whose calls' dtypes are not known: nothing pruned, and said.
+    const firmware::MethodOperators unknown{"forward", {"aten::convolution.out"}, {std::nullopt}};
+    const api::FirmwareStack st = firmware::StackOf(*image, {unknown}, *release, "");
+    for (const api::FirmwareStackEntry& e : st.entries)
+      if (e.entry == "execute") {
+        EXPECT_EQ(e.bytes, i64.bytes) << opt;
+        EXPECT_TRUE(e.pruned.empty());
+        EXPECT_NE(fmt::format("{}", fmt::join(e.kept, "\n")).find("the dtypes of its calls are not known"),
+                  std::string::npos);
+      }
+  }
+}
+
+// The dtypes come from the program: `etmem firmware` on the fake runtime's image with
+// dtype_kernel.cpp's record for aten::convolution.out. The motivating CNN's convolution is a
+// float one: the int64 path is pruned (text and JSON say so, with the bound without pruning);
+// a program whose convolution takes int64 tensors keeps it.
+TEST(DtypePruning, TheProgramsDtypesPruneEachKernel) {
+  if (!HaveTool("arm-none-eabi-g++")) GTEST_SKIP() << "arm-none-eabi-g++ is not installed";
+  const std::string kernel = "-O2 -fno-exceptions -fno-rtti " + (kSources / "dtype_kernel.cpp").string() + " -lgcc";
+  testing::ProgramBuilder int64_program;
+  testing::MethodBuilder& m = int64_program.Method("forward");
+  const int x = m.Tensor({.dtype = testing::kInt64, .sizes = {1, 4}, .placement = testing::Placement{1, 0}});
+  const int y = m.Tensor({.dtype = testing::kInt64, .sizes = {1, 4}, .placement = testing::Placement{1, 32}});
+  m.Inputs({x});
+  m.Outputs({y});
+  m.KernelCall(m.Operator("aten::convolution", "out"), {x, x, y, y});
+  m.PlannedBufferSizes({64});
+  const Firmware cnn = LinkFirmware("arm-none-eabi-g++", kArch, "stack_dtypes_cnn", "", kernel);
+  const Firmware i64 = LinkFirmware("arm-none-eabi-g++", kArch, "stack_dtypes_int64", "", kernel,
+                                    int64_program.Build());
+  auto image = elf::ReadExecutableFile(cnn.elf.string());
+  ASSERT_TRUE(image.has_value());
+  const stack::CallGraph g = *stack::ReadCallGraph(*image);
+  auto frame = [&](const std::string& name) { return g.functions[Fn(g, name)].frame; };
+  const uint64_t execute = frame("executorch::runtime::Method::execute()");
+  const uint64_t conv = frame("torch::executor::native::fake_convolution_out(int)");
+  const uint64_t deepest = frame("int torch::executor::native::body<long long>(int)");
+  ASSERT_GT(deepest, frame("int torch::executor::native::body<float>(int)"));
+
+  const CliRun r = Etmem("firmware " + cnn.elf.string() + " --runtime 1.4.1 --format json");
+  ASSERT_FALSE(r.out.empty()) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& ex = StackEntry(j, "execute");
+  EXPECT_EQ(ex.at("unpruned_bytes"), execute + conv + deepest) << ex.dump(1);
+  EXPECT_LT(ex.at("bytes").get<uint64_t>(), execute + conv + deepest) << ex.dump(1);
+  ASSERT_FALSE(ex.at("pruned").empty()) << ex.dump(1);
+  EXPECT_NE(ex.at("pruned").dump().find("body<long long>(int): its template arguments show only int64"),
+            std::string::npos) << ex.dump(1);
+  EXPECT_NE(ex.at("kept").dump().find("Less<long long>::operator<"), std::string::npos) << ex.dump(1);
+  bool said = false;
+  for (const auto& a : j.at("stack").at("assumptions"))
+    said = said || a.get<std::string>().find("a dtype switch") != std::string::npos;
+  EXPECT_TRUE(said);
+  // The runner's main never calls the runtime here: nothing of it is pruned.
+  EXPECT_TRUE(StackEntry(j, "main").at("pruned").empty());
+  EXPECT_EQ(StackEntry(j, "main").at("unpruned_bytes"), StackEntry(j, "main").at("bytes"));
+  const CliRun text = Etmem("firmware " + cnn.elf.string() + " --runtime 1.4.1");
+  EXPECT_NE(text.out.find(fmt::format("pruned by the program's dtypes: {} call(s); without pruning at least {} B",
+                                      ex.at("pruned").size(), execute + conv + deepest)),
+            std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("    kept: "), std::string::npos) << text.out;
+
+  const CliRun r64 = Etmem("firmware " + i64.elf.string() + " --runtime 1.4.1 --format json");
+  ASSERT_FALSE(r64.out.empty()) << r64.err;
+  const nlohmann::json j64 = nlohmann::json::parse(r64.out);
+  ASSERT_TRUE(j64.at("stack").is_object()) << r64.out;
+  const nlohmann::json& ex64 = StackEntry(j64, "execute");
+  EXPECT_EQ(ex64.at("bytes"), execute + conv + deepest) << ex64.dump(1);
+  EXPECT_EQ(ex64.at("unpruned_bytes"), ex64.at("bytes"));
+  EXPECT_EQ(ex64.at("pruned").dump().find("body<long long>"), std::string::npos) << ex64.dump(1);
+  EXPECT_NE(ex64.at("pruned").dump().find("body<float>(int): its template arguments show only float32; "
+                                          "the calls reaching it have int64"),
+            std::string::npos) << ex64.dump(1);
 }
 
 }  // namespace stack_test

@@ -2,10 +2,24 @@
  * Program::load_method, Method::execute; no ExecuTorch code) for `etmem firmware`'s stack
  * section in tests/firmware/stack_test.cpp: load_method calls a parser chain, execute calls kernels
  * through a table of {operator name, function} records shaped like the kernel registry. Linked
- * beside tests/firmware/runner_pools.cpp, never run. */
+ * beside tests/firmware/runner_pools.cpp, never run; with -DSTACK_DTYPES the convolution's
+ * record is tests/stack/dtype_kernel.cpp's kernel, run under QEMU. */
 #include <stdint.h>
 
 #define NI __attribute__((noinline))
+
+#if defined(STACK_DTYPES)
+namespace torch {
+namespace executor {
+namespace native {
+int fake_convolution_out(int x);
+}
+}  // namespace executor
+}  // namespace torch
+#define CONVOLUTION_KERNEL torch::executor::native::fake_convolution_out
+#else
+#define CONVOLUTION_KERNEL op_conv
+#endif
 
 namespace executorch {
 namespace runtime {
@@ -60,7 +74,7 @@ struct Kernel {
   OpFunction op;
 };
 extern const Kernel registered_kernels[] = {{"aten::add.out", nullptr, op_add},
-                                            {"aten::convolution.out", nullptr, op_conv}};
+                                            {"aten::convolution.out", nullptr, CONVOLUTION_KERNEL}};
 
 class Method {
  public:

@@ -11,6 +11,7 @@
 #include "etmem/api/internal.h"
 #include "etmem/base/printable.h"
 #include "etmem/firmware/components.h"
+#include "etmem/firmware/dtype_pruning.h"
 #include "etmem/firmware/stack_entries.h"
 #include "etmem/kernels/run_temp.h"
 #include "etmem/pte/read_program.h"
@@ -745,12 +746,26 @@ report::FirmwareReport CheckFirmware(const elf::Executable& image, const std::st
                            return fm.program == f.info.name && fm.name == name;
                          }))
           continue;
-        MethodOperators mo{Printable(name), {}};
-        for (const pte::OperatorView& o : m.operators) {
+        MethodOperators mo{Printable(name), {}, {}};
+        const std::vector<std::optional<CallDtypes>> by_index = OperatorDtypes(m);
+        for (size_t k = 0; k < m.operators.size(); ++k) {
+          const pte::OperatorView& o = m.operators[k];
           std::string op(o.name);
           if (!o.overload.empty()) op += "." + std::string(o.overload);
-          if (std::find(mo.operators.begin(), mo.operators.end(), op) == mo.operators.end())
+          const auto at = std::find(mo.operators.begin(), mo.operators.end(), op);
+          if (at == mo.operators.end()) {
             mo.operators.push_back(op);
+            mo.dtypes.push_back(by_index[k]);
+            continue;
+          }
+          // The same name twice in the operator table: the union (unknown if either is).
+          auto& known = mo.dtypes[size_t(at - mo.operators.begin())];
+          if (known && by_index[k]) {
+            known->compute.insert(known->compute.end(), by_index[k]->compute.begin(), by_index[k]->compute.end());
+            known->scalars.insert(known->scalars.end(), by_index[k]->scalars.begin(), by_index[k]->scalars.end());
+          } else {
+            known.reset();
+          }
         }
         methods.push_back(std::move(mo));
       }

@@ -9,6 +9,7 @@
 #include "etmem/api/internal.h"
 #include "etmem/base/printable.h"
 #include "etmem/firmware/declared_stack.h"
+#include "etmem/firmware/dtype_pruning.h"
 #include "etmem/stack/call_graph.h"
 #include "etmem/stack/gcc_facts.h"
 
@@ -96,14 +97,19 @@ std::vector<KernelRecord> KernelRecords(const elf::Executable& image, const stac
   return out;
 }
 
+// The entry's bound from `starts`, without the edges `pruning` drops (its lists are the entry's).
 api::FirmwareStackEntry Entry(const stack::CallGraph& g, const std::string& entry,
                               const std::vector<size_t>& starts,
-                              const stack::Resolution& resolution = {}) {
+                              const stack::Resolution& resolution = {},
+                              DtypePruning pruning = {}) {
   api::FirmwareStackEntry e;
   e.entry = entry;
   for (size_t i : starts) e.functions.push_back(Printable(g.functions[i].demangled, 400));
-  const stack::Bound b = stack::WorstCase(g, starts, resolution);
+  const stack::Bound b = stack::WorstCase(g, starts, resolution, pruning.dropped);
   e.bytes = b.bytes;
+  e.unpruned_bytes = pruning.dropped.empty() ? b.bytes : stack::WorstCase(g, starts, resolution).bytes;
+  e.pruned = std::move(pruning.pruned);
+  e.kept = std::move(pruning.kept);
   e.exact = b.complete;
   for (const stack::PathStep& s : b.path) {
     std::string source = "disassembly";
@@ -189,11 +195,24 @@ api::FirmwareStack StackOf(const elf::Executable& image, const std::vector<Metho
       "other indirect calls (backends, virtual calls, the PAL) are not resolved: a bound that "
       "reaches one is a lower bound, and the site is named",
       "recursion is counted once per call in the cycle: such a bound is a lower bound",
-      "kernel instantiations are not pruned by the program's dtypes",
+      "execute: below a kernel, a call into an instantiation of the kernel libraries' code "
+      "(torch::executor::native::, torch::executor::apply_*) whose template arguments show only "
+      "C++ types of dtypes the kernel's calls cannot have is not run, when its caller calls the "
+      "same template for another dtype too (a dtype switch, ET_SWITCH_*_TYPES); a kernel's "
+      "calls have the dtypes of their tensor arguments in the method, float32 too where "
+      "float16 or bfloat16 are among them or a double argument is, complex64 where complex32 "
+      "is, int64 where a bool tensor meets an integer argument; the templates that read a "
+      "Scalar (extract_scalar, scalar_to) may also run for int64, float64 or bool where an "
+      "integer, double or bool argument is; no other template computes in a type no tensor "
+      "of the call has; a name that cannot be read, a type etmem does not map, a switch case "
+      "whose name shows no type ({lambda()#N}) and every call with no switch seen stay in the "
+      "bound; the bound without this pruning is given (unpruned_bytes)",
   };
+  const unsigned long_bits = image.elf.bits == 64 ? 64 : 32;  // GCC's ILP32 / LP64
   // main reaches every method's execute: the union of their kernel calls' targets.
   stack::Resolution every_method;
   std::vector<std::string> every_missing;
+  std::vector<KernelDtypes> every_kernel;
   auto find = [&](const char* what) {
     std::vector<size_t> starts;
     for (size_t i = 0; i < g.functions.size(); ++i)
@@ -232,12 +251,15 @@ api::FirmwareStack StackOf(const elf::Executable& image, const std::vector<Metho
       stack::Resolution resolution;
       std::vector<std::string> resolved, missing_ops;
       std::vector<uint64_t> targets;
-      for (const std::string& op : m.operators) {
+      std::vector<KernelDtypes> kernels;
+      for (size_t j = 0; j < m.operators.size(); ++j) {
+        const std::string& op = m.operators[j];
         bool found = false;
         for (const KernelRecord& r : records)
           if (r.name == op) {
             found = true;
             targets.push_back(r.op);
+            kernels.push_back({op, r.op, j < m.dtypes.size() ? m.dtypes[j] : std::nullopt});
             resolved.push_back(fmt::format("{} -> {} (record at {:#x})", Printable(op, 200),
                                            Printable(g.functions[*g.At(r.op)].demangled, 300), r.at));
           }
@@ -247,7 +269,10 @@ api::FirmwareStack StackOf(const elf::Executable& image, const std::vector<Metho
       }
       if (!m.method.empty())
         for (const stack::CallSite* site : kernel_calls) resolution[site->address] = targets;
-      api::FirmwareStackEntry e = Entry(g, spec.entry, starts, resolution);
+      api::FirmwareStackEntry e =
+          Entry(g, spec.entry, starts, resolution,
+                PruneByDtypes(g, starts, resolution, kernels, long_bits));
+      every_kernel.insert(every_kernel.end(), kernels.begin(), kernels.end());
       if (!m.method.empty()) e.methods = {m.method};
       for (size_t k = 0; k < kernel_calls.size() && !m.method.empty(); ++k)
         e.resolved.push_back(fmt::format("{} at {} in {}: the kernel call, to {} kernel(s)",
@@ -276,7 +301,9 @@ api::FirmwareStack StackOf(const elf::Executable& image, const std::vector<Metho
   }
   const auto main = g.Find("main");
   if (!main.empty()) {
-    api::FirmwareStackEntry e = Entry(g, "main", {main[0]}, every_method);
+    api::FirmwareStackEntry e =
+        Entry(g, "main", {main[0]}, every_method,
+              PruneByDtypes(g, {main[0]}, every_method, every_kernel, long_bits));
     // Where main reaches a kernel call, the operators without a record count for it too.
     if (e.resolved_sites > 0) {
       if (!every_missing.empty()) e.exact = false;

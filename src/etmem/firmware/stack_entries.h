@@ -11,19 +11,25 @@
 // Not: disassembly or the call graph (stack/), rendering (report/firmware_report.h).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "etmem/elf/elf_reader.h"
 #include "etmem/etmem.h"
+#include "etmem/firmware/dtype_pruning.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::firmware {
 
-// A method the runner executes and the operators it calls ("aten::add.out": name.overload).
+// A method the runner executes and the operators it calls ("aten::add.out": name.overload),
+// each with the dtypes its calls can have (ScalarType codes; nullopt: not known, nothing pruned
+// below its kernel; dtype_pruning.h). `dtypes` may be shorter than `operators` (unknown).
 struct MethodOperators {
   std::string method;
   std::vector<std::string> operators;
+  std::vector<std::optional<CallDtypes>> dtypes;
 };
 
 // The stack section: "load", one "execute" per method (its kernel calls resolved through the

@@ -117,6 +117,11 @@ std::string StackText(const FirmwareReport& r) {
       out += fmt::format("    {:>7} B  +{:<6} {} ({}, frame from {})\n", p.depth, p.frame,
                          Printable(p.function, 200), p.via, p.frame_source);
     list("resolved", e.resolved);
+    if (!e.pruned.empty())
+      out += fmt::format("    pruned by the program's dtypes: {} call(s); without pruning {}{} B\n",
+                         e.pruned.size(), e.exact ? "" : "at least ", e.unpruned_bytes);
+    list("pruned", e.pruned);
+    list("kept", e.kept);
     list("unresolved", e.unresolved);
     list("recursion", e.recursion);
     list("dynamic", e.dynamic);
@@ -417,7 +422,9 @@ nlohmann::json FirmwareDom(const FirmwareReport& r) {
                 {"recursion", e.recursion},   {"dynamic", e.dynamic},
                 {"unread", e.unread},         {"resolved", e.resolved},
                 {"functions_reached", e.functions_reached},
-                {"resolved_sites", e.resolved_sites}};
+                {"resolved_sites", e.resolved_sites},
+                {"unpruned_bytes", e.unpruned_bytes},
+                {"pruned", e.pruned},         {"kept", e.kept}};
       x["path"] = json::array();
       for (const api::FirmwareStackStep& p : e.path)
         x["path"].push_back({{"function", p.function}, {"frame", p.frame}, {"depth", p.depth},

@@ -399,7 +399,7 @@ struct Edge {
 }  // namespace
 
 Bound WorstCase(const CallGraph& graph, const std::vector<size_t>& entries,
-                const Resolution& resolution) {
+                const Resolution& resolution, const EdgeSet& dropped) {
   Bound b;
   const size_t n = graph.functions.size();
   std::vector<std::vector<Edge>> edges(n);
@@ -419,7 +419,7 @@ Bound WorstCase(const CallGraph& graph, const std::vector<size_t>& entries,
         }
         ++resolved_sites[i];
         for (uint64_t t : r->second)
-          if (auto to = graph.At(t))
+          if (auto to = graph.At(t); to && !dropped.count({i, *to}))
             edges[i].push_back({*to, s.jump ? tail_depth : call_depth, "indirect (resolved)"});
         continue;
       }
@@ -432,6 +432,7 @@ Bound WorstCase(const CallGraph& graph, const std::vector<size_t>& entries,
                                           at, f.demangled));
         continue;
       }
+      if (dropped.count({i, *to})) continue;
       edges[i].push_back({*to, s.kind == SiteKind::kCall ? call_depth : tail_depth,
                           s.kind == SiteKind::kCall ? "call" : "tail"});
     }

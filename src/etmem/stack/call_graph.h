@@ -16,7 +16,9 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "etmem/base/result.h"
@@ -81,6 +83,8 @@ Result<CallGraph> ReadCallGraph(const elf::Executable& image);
 
 // Resolved indirect sites: the site's address -> the functions it may call.
 using Resolution = std::map<uint64_t, std::vector<uint64_t>>;
+// Call edges (caller index, callee index) known not to run: WorstCase does not follow them.
+using EdgeSet = std::set<std::pair<size_t, size_t>>;
 
 struct PathStep {
   std::string function;  // demangled
@@ -101,9 +105,10 @@ struct Bound {
   size_t resolved_sites = 0;            // reached indirect sites resolved with `resolution`
 };
 
-// The deepest stack reached from any of `entries` (function indices; the deepest of them).
+// The deepest stack reached from any of `entries` (function indices; the deepest of them),
+// without the edges in `dropped`.
 Bound WorstCase(const CallGraph& graph, const std::vector<size_t>& entries,
-                const Resolution& resolution);
+                const Resolution& resolution, const EdgeSet& dropped = {});
 
 // __cxa_demangle's name, or `name` when it is no mangled C++ name.
 std::string Demangle(const std::string& name);
