@@ -6,13 +6,15 @@
 // shrink along the path, a complete bound names nothing, every site's target lies in the graph
 // or is named unresolved. The stack size the image declares (firmware/declared_stack.h) is read
 // too: a declaration is the difference of its symbols or an absolute symbol, and each text is one
-// printable line. A crash, a hang or a sanitizer report is a finding.
+// printable line; every function's name is read as a template instantiation
+// (stack/instantiations.h). A crash, a hang or a sanitizer report is a finding.
 #include <cstdint>
 #include <string>
 
 #include "etmem/elf/elf_reader.h"
 #include "etmem/firmware/declared_stack.h"
 #include "etmem/stack/call_graph.h"
+#include "etmem/stack/instantiations.h"
 #include "fuzz_checks.h"
 
 const char* const etmem::fuzz::kTargetName = "stack_fuzzer";
@@ -34,6 +36,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   const stack::CallGraph& g = *graph;
+  // Every function's demangled name read as a template instantiation (dtype pruning's input):
+  // a name that cannot be read says why; one that can has a key no longer than the name.
+  for (const stack::Function& f : g.functions) {
+    const stack::TemplateName t = stack::ReadTemplateName(f.demangled);
+    fuzz::Require(t.parsed || !t.problem.empty(), "an unread name without a problem");
+    if (t.parsed) fuzz::Require(t.key.size() <= f.demangled.size(), "a key longer than its name");
+  }
   stack::Resolution all;
   for (const stack::Function& f : g.functions)
     for (const stack::CallSite& s : f.sites)
