@@ -24,7 +24,7 @@ Result<abi::SizeAlign> ElementLayout(const Profile& p, const std::string& type,
                                      const runtime::RuntimeModel& model) {
   if (type == "void*") return abi::PrimLayout(abi::Prim::kPtr, model.abi());
   if (!model.traits().types.Has(type))
-    return Bad(p, "element type \"" + type + "\" is not in ExecuTorch " + model.traits().version +
+    return Bad(p, "element type \"" + Printable(type) + "\" is not in ExecuTorch " + model.traits().version +
                       "'s type table (use void* or a type the release models, e.g. EValue, "
                       "EValue*, Span)");
   return model.Layout(type);
