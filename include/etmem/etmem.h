@@ -289,7 +289,7 @@ struct Assumptions {
 // The version of every verb's JSON shape: its top-level "schema" member (docs/json.md).
 inline constexpr int kJsonSchema = 1;
 
-// The verdict: one value, computed once (src/etmem/report/verdict.h) over everything judged
+// The verdict: one value, computed once (src/etmem/analysis/verdict.h) over everything judged
 // (the method pool; the temp pool at load and at every instruction while running; a runner's
 // pools and refusals; a budget; a board's regions; a firmware image's pools), from which every
 // verb's exit status, JSON "verdict" and text come (ExitStatus).
@@ -405,7 +405,7 @@ JsonValue ToJsonValue(std::span<const Report> reports);
 // `etmem analyze --per-op`: per method, one row per instruction in execution order (chain 0's
 // first): what it is, the library that provides it, the planned bytes live across it, its temp
 // request while running, the constant bytes it reads, and its kernel's stack (only from a linked
-// image: never set by Analyze). src/etmem/report/per_op.h says how each figure is formed.
+// image: never set by Analyze). src/etmem/analysis/per_op.h says how each figure is formed.
 struct PerOpBytes {
   uint32_t memory_id = 0;
   uint64_t bytes = 0;
@@ -654,7 +654,7 @@ struct CheckResult {
   std::string output;        // what `etmem check` prints, in CheckOptions::format
   bool reproduced = false;   // the given assumptions reproduce the log (exit 0; else 1)
   std::string error;         // non-empty: the check stopped after `output` with this line (exit 2)
-  // The structured result `output` is rendered from (src/etmem/report/check_report.h): for the
+  // The structured result `output` is rendered from (src/etmem/analysis/check_report.h): for the
   // library's own renderers and tests; opaque to users of this header.
   std::shared_ptr<const report::CheckReport> value;
 };

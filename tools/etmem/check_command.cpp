@@ -5,7 +5,7 @@
 // searches the assumptions the user did not pin for every combination that reproduces the log.
 // Exit 0 the given assumptions reproduce the log, 1 they do not, 2 invalid input.
 // Not: the comparison, the search (api::Check, include/etmem/etmem.h) or their text and JSON
-// (src/etmem/report/check_report.h).
+// (src/etmem/analysis/check_report.h).
 #include <iostream>
 #include <memory>
 

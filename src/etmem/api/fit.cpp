@@ -15,7 +15,7 @@
 #include "etmem/board/board.h"
 #include "etmem/board/fit_program.h"
 #include "etmem/plan/check.h"
-#include "etmem/report/assumptions.h"
+#include "etmem/analysis/assumptions.h"
 #include "etmem/report/fit_json.h"
 #include "etmem/report/html_report.h"
 #include "etmem/plan/lifetimes.h"

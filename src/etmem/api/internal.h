@@ -13,8 +13,8 @@
 #include "etmem/pte/program_view.h"
 #include "etmem/report/c_header.h"
 #include "etmem/report/json_report.h"
-#include "etmem/report/report.h"
-#include "etmem/report/verdict.h"
+#include "etmem/analysis/report.h"
+#include "etmem/analysis/verdict.h"
 #include "etmem/etmem.h"
 
 namespace etmem::api {

@@ -19,7 +19,7 @@
 #include "etmem/api/internal.h"
 #include "etmem/base/printable.h"
 #include "etmem/base/checked_math.h"
-#include "etmem/report/assumptions.h"
+#include "etmem/analysis/assumptions.h"
 #include "etmem/plan/advise.h"
 #include "etmem/plan/check.h"
 #include "etmem/plan/duplicate_constants.h"

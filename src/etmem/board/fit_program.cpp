@@ -9,9 +9,9 @@
 #include "etmem/base/checked_math.h"
 #include "etmem/plan/check.h"
 #include "etmem/plan/lifetimes.h"
-#include "etmem/report/figures.h"
-#include "etmem/report/run_temp_text.h"
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/figures.h"
+#include "etmem/analysis/run_temp_text.h"
+#include "etmem/analysis/runner_rows.h"
 #include "etmem/runner/profile.h"
 
 namespace etmem::board {

@@ -13,8 +13,8 @@
 #include "etmem/board/board.h"
 #include "etmem/board/fit.h"
 #include "etmem/plan/rewrite.h"
-#include "etmem/report/budget.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/budget.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::board {
 

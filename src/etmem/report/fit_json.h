@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "etmem/etmem.h"
-#include "etmem/report/report.h"
-#include "etmem/report/verdict.h"
+#include "etmem/analysis/report.h"
+#include "etmem/analysis/verdict.h"
 
 namespace etmem::report {
 

@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "etmem/report/assumptions.h"
-#include "etmem/report/figures.h"
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/assumptions.h"
+#include "etmem/analysis/figures.h"
+#include "etmem/analysis/runner_rows.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {

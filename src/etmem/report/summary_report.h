@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::report {
 
