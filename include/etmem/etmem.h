@@ -1017,12 +1017,25 @@ struct RunnerInfo {
 std::vector<ReleaseInfo> Releases();
 std::vector<RunnerInfo> Runners();
 std::vector<TargetInfo> Targets();
-// `etmem list WHAT`: "runtimes", "targets", "runners", "boards" or "kernels" (every kernel and
+// `etmem list WHAT`: "runtimes", "targets", "runners", "boards", "kernels" (every kernel and
 // delegate library, per release: the operators or backends it registers and what each takes
-// while the method runs) rendered as text (one line each, with details indented) or JSON (an
+// while the method runs) or "formats" (OutputFormats, below) rendered as text (one line each, with details indented) or JSON (an
 // array of objects with the fields above; boards with their regions); anything else, or
 // CSV/Markdown, is an Error (kInvalidArgument).
 std::string List(const std::string& what, Format format = Format::kText);
+
+// The table of output formats (src/etmem/report/formats.h): per result a verb prints, each
+// format it is rendered in and the file of report/ that renders it (`etmem list formats`).
+struct OutputFormat {
+  std::string result;    // "analyze", "analyze --per-op", "summary", "header --linker-script", ...
+  std::string verb;      // "analyze"
+  std::string format;    // "text", "json", "csv", "md", "html", "c", "ld"
+  std::string renderer;  // "report/text_report.cpp"
+};
+std::vector<OutputFormat> OutputFormats();
+// The formats of `verb`'s results in the table's order, each once: what its --format takes. An
+// Error (kInvalidArgument) for a verb that renders nothing.
+std::vector<std::string> FormatNames(const std::string& verb);
 
 std::string Version();  // "0.1.0"
 // Bytes from an input (a name, a path, an argument) made safe for one line of a message:

@@ -411,19 +411,13 @@ std::string Render(std::span<const Report> reports, Format format, const RenderO
   const bool single = reports.size() == 1;
   switch (format) {
     case Format::kJson: {
-      std::ostringstream out;
       std::vector<const report::Report*> internal;
       for (const Report& r : reports) {
         if (!r.impl().kept_allocations)
           ThrowArgument("JSON lists every allocation: analyze with keep_allocations");
         internal.push_back(&Internal(r));
       }
-      if (single)
-        report::WriteJson(out, *internal.front());
-      else
-        report::WriteJsonResults(out, internal);
-      out << "\n";
-      return out.str();
+      return report::ReportsJsonText(internal);
     }
     case Format::kCsv: return report::ToCsv(Copies(reports));
     case Format::kMarkdown: return report::ToMarkdown(Copies(reports));
@@ -547,12 +541,8 @@ std::string Header(const Program& program, const Options& options, const HeaderO
 std::string Diff(const Report& old_report, const Report& new_report, Format format) {
   const report::ProgramDiff diff = report::DiffReports(Internal(old_report), Internal(new_report));
   switch (format) {
-    case Format::kJson: {
-      nlohmann::json j = report::DiffToJson(diff);
-      j.update(report::VerdictMembers(FromApi(
-          Judge(std::vector<Report>{old_report, new_report}))));
-      return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    }
+    case Format::kJson:
+      return report::DiffJsonText(diff, FromApi(Judge(std::vector<Report>{old_report, new_report})));
     case Format::kMarkdown: return report::DiffToMarkdown(diff);
     case Format::kText: return report::DiffToText(diff);
     case Format::kCsv: break;

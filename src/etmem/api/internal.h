@@ -40,9 +40,6 @@ struct BoardFit::Impl {
   board::ProgramFit fit;
 };
 
-// Region by region (`etmem plan --board`): text or HTML.
-std::string FitRegionsText(const board::ProgramFit& fit);
-std::string FitRegionsHtml(const board::ProgramFit& fit);
 // `etmem header --board`: the fit the header gives (the report's method or Options::method, the
 // method pool with the header's margin; a placement that splits a planned buffer is an Error),
 // and its placements as the header writes them (`runner`: the pools the fit placed are a

@@ -168,4 +168,31 @@ Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
   return fit;
 }
 
+std::string PieceLabel(const ProgramFit& fit, const Placed& p) {
+  const Piece& piece = fit.pieces[p.piece];
+  bool split = false;
+  for (const Split& s : fit.result.best.splits) split |= s.piece == p.piece;
+  if (!split) return piece.name;
+  return fmt::format("{}, part {} (memory id {})", piece.name, p.part + 1,
+                     fit.MemoryIdOf(p.piece, p.part));
+}
+
+std::string SymbolOf(const ProgramFit& fit, const Placed& p) {
+  bool split = false;
+  for (const Split& s : fit.result.best.splits) split |= s.piece == p.piece;
+  const std::string base = fit.info[p.piece].symbol;
+  if (split) return fmt::format("etmem_planned_buffer_{}", fit.MemoryIdOf(p.piece, p.part));
+  return "etmem_" + base;
+}
+
+std::vector<Placed> InRegion(const ProgramFit& fit, size_t r) {
+  std::vector<Placed> out;
+  for (const Placed& p : fit.result.best.placed)
+    if (p.region == r) out.push_back(p);
+  std::stable_sort(out.begin(), out.end(), [](const Placed& a, const Placed& b) {
+    return a.offset < b.offset;
+  });
+  return out;
+}
+
 }  // namespace etmem::board

@@ -5,6 +5,7 @@
 
 #include "etmem/analysis/assumptions.h"
 #include "etmem/analysis/figures.h"
+#include "etmem/report/json_report.h"
 #include "etmem/report/markdown_report.h"
 #include "etmem/runtime/labels.h"
 
@@ -140,6 +141,12 @@ std::string DiffToMarkdown(const ProgramDiff& diff) {
   for (const MethodDiff& d : diff.methods) MarkdownTable(out, MethodTitle(d), MethodRows(d, false));
   MarkdownTable(out, "flash", FlashRows(diff));
   return out;
+}
+
+std::string DiffJsonText(const ProgramDiff& diff, const Verdict& verdict) {
+  json j = DiffToJson(diff);
+  j.update(VerdictMembers(verdict));
+  return j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace etmem::report

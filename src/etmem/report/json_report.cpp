@@ -615,4 +615,14 @@ json ToJson(const Report& r) {
   return json::parse(text.str());
 }
 
+std::string ReportsJsonText(std::span<const Report* const> reports) {
+  std::ostringstream out;
+  if (reports.size() == 1)
+    WriteJson(out, *reports.front());
+  else
+    WriteJsonResults(out, reports);
+  out << "\n";
+  return out.str();
+}
+
 }  // namespace etmem::report

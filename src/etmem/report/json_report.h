@@ -58,6 +58,8 @@ nlohmann::json TempAllocatorJson(const MethodReport& m);
 // Several reports (--runtime all, --target all) as one object: {"schema", "verdict" (over all of
 // them), "verdict_detail", "results": [each report's object, as WriteJson writes it]}.
 void WriteJsonResults(std::ostream& out, std::span<const Report* const> reports);
+// One report's JSON (WriteJson) or several's (WriteJsonResults), with a final newline.
+std::string ReportsJsonText(std::span<const Report* const> reports);
 void VisitJsonResults(std::span<const Report* const> reports, api::JsonVisitor& visitor);
 
 // The same as a DOM, for callers that inspect it (tests, fuzzers); small reports only.
