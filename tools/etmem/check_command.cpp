@@ -54,7 +54,7 @@ static Run DefineCheck(CLI::App* cmd) {
                         "the device's method pool in bytes (default: the log's ETMEM P record, "
                         "else derived from the failure line by the search)"));
   cmd->add_option("--format", args->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember(api::FormatNames("check")))
       ->capture_default_str();
   return [args]() { return Guarded([&] { return RunCheck(*args); }); };
 }
