@@ -375,7 +375,6 @@ const std::vector<RendererException>& RendererExceptions() {
       // The names of the method allocator's categories (data of the runtime model).
       {"diff_report.cpp", {"etmem/runtime/labels.h"}},
       {"json_report.cpp", {"etmem/runtime/labels.h"}},
-      {"summary_report.cpp", {"etmem/runtime/labels.h"}},
       {"summary_table.cpp", {"etmem/runtime/labels.h"}},
       // measure/'s and check/'s own results, rendered as they come (not yet analysis/ values).
       {"measure_json.h", {"etmem/measure/measure.h"}},

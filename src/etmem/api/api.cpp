@@ -1,7 +1,7 @@
 // Owns: the public API of include/etmem/etmem.h over the stages: reading a program, building
-// reports for (release, target) pairs with the command line's options, rendering them with the
-// report writers, the C header, diff, replan and the lists. Not: the plan view (plan_output.cpp),
-// any printing to a stream or exit code (tools/etmem).
+// reports for (release, target) pairs with the command line's options (analysis/), choosing the
+// renderer of report/ for each format (report, C header, diff, replan). Not: the plan view
+// (plan_output.cpp), any output text (report/), printing to a stream or exit code (tools/etmem).
 #include <algorithm>
 #include <charconv>
 #include <cstring>

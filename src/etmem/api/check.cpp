@@ -1,5 +1,5 @@
 // Owns: api::Check, the result of `etmem check` as a structured value (analysis/check_report.h,
-// rendered there): a device log (written on the firmware by
+// rendered by report/check_render.h): a device log (written on the firmware by
 // include/etmem/recording_allocator.h, holding ExecuTorch's "Memory allocation failed" line, or
 // a runner's memory report) compared with etmem's prediction for the same model options (same
 // calls and bytes, or the first difference); then, when they differ or the pool size is not

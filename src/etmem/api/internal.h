@@ -1,7 +1,7 @@
 // Owns: what stands behind the public handles of include/etmem/etmem.h (Program::Impl,
 // Report::Impl, Board::Impl, BoardFit::Impl), the mapping from api::Options to report::ReportOptions, and the conversion of
-// an internal Error into the thrown api::Error: for the command line, which prints the internal
-// report model with the writers, and for tests. Not installed; not part of the public API.
+// an internal Error into the thrown api::Error: for the API's files, which render the internal
+// values with report/'s writers, and for tests. Not installed; not part of the public API.
 #pragma once
 
 #include <memory>

@@ -1,6 +1,7 @@
 // Owns: api::List, `etmem list`'s value for each table (releases, targets, runner profiles,
-// boards, kernel and delegate libraries), rendered by report/list_report. Not: the tables
-// (runtime/, abi/, runner/, board/, kernels/).
+// boards, kernel and delegate libraries, output formats), rendered by report/list_report;
+// api::OutputFormats and api::FormatNames over the table of formats (report/formats.h). Not: the
+// tables (runtime/, abi/, runner/, board/, kernels/, report/formats.cpp).
 #include <algorithm>
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// Owns: the JSON form of a report. Its shape is a contract (shared/tools/check-goldens and
+// Owns: the JSON form of a report (analysis/report.h's Report). Its shape is a contract (shared/tools/check-goldens and
 // outside checks rely on it): see the core issue, "Command line and JSON".
 #pragma once
 

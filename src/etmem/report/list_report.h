@@ -1,6 +1,6 @@
 // Owns: `etmem list`'s text and JSON, rendered from the values of the public header's
 // ReleaseInfo, TargetInfo, RunnerInfo, (as ListBoard) Board and (as ListKernelLibrary) the
-// kernel and delegate libraries, which api/list.cpp fills.
+// kernel and delegate libraries, which api/list.cpp fills, and the table of formats (formats.h).
 // Not: the tables themselves (runtime/, abi/, runner/, board/).
 #pragma once
 
