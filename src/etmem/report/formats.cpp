@@ -19,7 +19,7 @@ const std::vector<FormatRow>& FormatTable() {
       {"plan", "plan", "json", "report/plan_json.cpp"},
       {"plan", "plan", "html", "report/html_report.cpp"},
       {"replan", "replan", "text", "report/replan_text.cpp"},
-      {"replan", "replan", "json", "report/replan_text.cpp"},
+      {"replan", "replan", "json", "report/replan_json.cpp"},
       {"header", "header", "c", "report/c_header.cpp"},
       {"header --linker-script", "header", "ld", "report/fit_linker_script.cpp"},
       {"diff", "diff", "text", "report/diff_text.cpp"},
@@ -34,7 +34,7 @@ const std::vector<FormatRow>& FormatTable() {
       {"measure", "measure", "text", "report/measure_text.cpp"},
       {"measure", "measure", "json", "report/measure_json.cpp"},
       {"probe", "probe", "text", "report/probe_text.cpp"},
-      {"probe", "probe", "json", "report/probe_text.cpp"},
+      {"probe", "probe", "json", "report/probe_json.cpp"},
       {"list", "list", "text", "report/list_report.cpp"},
       {"list", "list", "json", "report/list_report.cpp"},
   };
