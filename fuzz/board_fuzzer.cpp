@@ -12,7 +12,7 @@
 #include "etmem/plan/lifetimes.h"
 #include "etmem/plan/rewrite.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/runtime/release.h"
 #include "etmem/testing/scenarios.h"
 #include "fuzz_checks.h"

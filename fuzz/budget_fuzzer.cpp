@@ -15,8 +15,8 @@
 
 #include "etmem/abi/abi.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/budget.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/budget.h"
+#include "etmem/analysis/report.h"
 #include "etmem/runtime/load_plan.h"
 #include "etmem/runtime/release.h"
 #include "etmem/testing/scenarios.h"

@@ -10,7 +10,7 @@
 #include "etmem/abi/abi.h"
 #include "etmem/pte/ptd_file.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/runtime/ptd_check.h"
 #include "etmem/testing/scenarios.h"
 #include "fuzz_checks.h"

@@ -21,7 +21,7 @@
 #include "etmem/plan/rewrite.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/json_report.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/report/text_report.h"
 #include "etmem/runtime/load_plan.h"
 #include "etmem/runtime/release.h"

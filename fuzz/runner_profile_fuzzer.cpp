@@ -9,7 +9,7 @@
 #include "etmem/abi/abi.h"
 #include "etmem/pte/read_program.h"
 #include "etmem/report/json_report.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/report/text_report.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"

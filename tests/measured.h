@@ -24,7 +24,7 @@
 #include "etmem/plan/replan.h"
 #include "etmem/plan/rewrite.h"
 #include "etmem/pte/mapped_file.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/runtime/release.h"
 #include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"

@@ -292,7 +292,7 @@ struct Assumptions {
 // The version of every verb's JSON shape: its top-level "schema" member (docs/json.md).
 inline constexpr int kJsonSchema = 1;
 
-// The verdict: one value, computed once (src/etmem/report/verdict.h) over everything judged
+// The verdict: one value, computed once (src/etmem/analysis/verdict.h) over everything judged
 // (the method pool; the temp pool at load and at every instruction while running; a runner's
 // pools and refusals; a budget; a board's regions; a firmware image's pools), from which every
 // verb's exit status, JSON "verdict" and text come (ExitStatus).
@@ -408,7 +408,7 @@ JsonValue ToJsonValue(std::span<const Report> reports);
 // `etmem analyze --per-op`: per method, one row per instruction in execution order (chain 0's
 // first): what it is, the library that provides it, the planned bytes live across it, its temp
 // request while running, the constant bytes it reads, and its kernel's stack (only from a linked
-// image: never set by Analyze). src/etmem/report/per_op.h says how each figure is formed.
+// image: never set by Analyze). src/etmem/analysis/per_op.h says how each figure is formed.
 struct PerOpBytes {
   uint32_t memory_id = 0;
   uint64_t bytes = 0;
@@ -661,7 +661,7 @@ struct CheckResult {
   std::string output;        // what `etmem check` prints, in CheckOptions::format
   bool reproduced = false;   // the given assumptions reproduce the log (exit 0; else 1)
   std::string error;         // non-empty: the check stopped after `output` with this line (exit 2)
-  // The structured result `output` is rendered from (src/etmem/report/check_report.h): for the
+  // The structured result `output` is rendered from (src/etmem/analysis/check_report.h): for the
   // library's own renderers and tests; opaque to users of this header.
   std::shared_ptr<const report::CheckReport> value;
 };
@@ -1031,12 +1031,25 @@ struct RunnerInfo {
 std::vector<ReleaseInfo> Releases();
 std::vector<RunnerInfo> Runners();
 std::vector<TargetInfo> Targets();
-// `etmem list WHAT`: "runtimes", "targets", "runners", "boards" or "kernels" (every kernel and
+// `etmem list WHAT`: "runtimes", "targets", "runners", "boards", "kernels" (every kernel and
 // delegate library, per release: the operators or backends it registers and what each takes
-// while the method runs) rendered as text (one line each, with details indented) or JSON (an
+// while the method runs) or "formats" (OutputFormats, below) rendered as text (one line each, with details indented) or JSON (an
 // array of objects with the fields above; boards with their regions); anything else, or
 // CSV/Markdown, is an Error (kInvalidArgument).
 std::string List(const std::string& what, Format format = Format::kText);
+
+// The table of output formats (src/etmem/report/formats.h): per result a verb prints, each
+// format it is rendered in and the file of report/ that renders it (`etmem list formats`).
+struct OutputFormat {
+  std::string result;    // "analyze", "analyze --per-op", "summary", "header --linker-script", ...
+  std::string verb;      // "analyze"
+  std::string format;    // "text", "json", "csv", "md", "html", "c", "ld"
+  std::string renderer;  // "report/text_report.cpp"
+};
+std::vector<OutputFormat> OutputFormats();
+// The formats of `verb`'s results in the table's order, each once: what its --format takes. An
+// Error (kInvalidArgument) for a verb that renders nothing.
+std::vector<std::string> FormatNames(const std::string& verb);
 
 std::string Version();  // "0.1.0"
 // Bytes from an input (a name, a path, an argument) made safe for one line of a message:

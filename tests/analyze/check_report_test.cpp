@@ -1,4 +1,4 @@
-// `etmem check`'s result as a structured value (report/check_report.h): the text is rendered
+// `etmem check`'s result as a structured value (analysis/check_report.h): the text is rendered
 // from it, and --format json gives the same facts as numbers and names.
 #include <string>
 
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "etmem/etmem.h"
-#include "etmem/report/check_report.h"
+#include "etmem/report/check_render.h"
 #include "etmem/report/search_text.h"
 #include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"

@@ -8,7 +8,7 @@
 #include "etmem_cli.h"
 #include "etmem/abi/abi.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/runtime/release.h"
 #include "etmem/testing/scenarios.h"
 

@@ -1,9 +1,9 @@
-// Owns: the tests of `etmem analyze --per-op` (report/per_op.h, api::PerOp): the seed CNN's table
+// Owns: the tests of `etmem analyze --per-op` (analysis/per_op.h, api::PerOp): the seed CNN's table
 // adds up to the method's totals as analyze reports them (builder's and, when ../shared has it, the
 // real one); each row's live sum equals a scan of the live ranges over builder programs with loops,
 // several chains, several methods and delegates; the topk rows carry the run-time temp calls;
 // sorting; every format on the command line, and bad --sort / --per-op input.
-#include "etmem/report/per_op.h"
+#include "etmem/analysis/per_op.h"
 
 #include <gtest/gtest.h>
 
@@ -14,6 +14,7 @@
 
 #include "etmem/api/internal.h"
 #include "etmem/etmem.h"
+#include "etmem/report/per_op_render.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"

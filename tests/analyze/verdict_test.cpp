@@ -1,4 +1,4 @@
-// Owns: the one verdict (src/etmem/report/verdict.h) as every verb shows it: the exit status
+// Owns: the one verdict (src/etmem/analysis/verdict.h) as every verb shows it: the exit status
 // (0 fits, 1 does not fit or refused, 2 could not judge), the JSON's top-level "schema",
 // "verdict" and "verdict_detail", the verdict at every published release beside a default one,
 // and `--runtime all` with a release that refuses (one object, one line on stderr, a row with no

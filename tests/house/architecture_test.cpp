@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -50,7 +51,7 @@ TEST(Architecture, ReleaseNumbersAppearOnlyInTheReleaseFiles) {
 TEST(Architecture, ModelStagesNeverUseHostSizes) {
   const std::regex host_size(R"(sizeof\s*\(\s*(void\s*\*|size_t|std::max_align_t|long)\s*\))");
   for (const char* dir : {"src/etmem/abi", "src/etmem/runtime", "src/etmem/runner", "src/etmem/sim",
-                          "src/etmem/report"})
+                          "src/etmem/analysis", "src/etmem/report"})
     for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / dir))
       EXPECT_FALSE(std::regex_search(Read(p), host_size)) << p << " uses a host size";
 }
@@ -247,7 +248,7 @@ TEST(Architecture, ToolsIncludeOnlyThePublicHeader) {
 
 namespace architecture_test {
 
-// The assumption sentence is composed in one place, report/assumptions.cpp (AssumptionSentence
+// The assumption sentence is composed in one place, analysis/assumptions.cpp (AssumptionSentence
 // and its clauses, TempSourceText): no client rebuilds it (the page shows each method's
 // "assuming" from the JSON; Python returns the JSON's dicts; the command line prints what the
 // API renders), and no other renderer words its clauses. The check's search describes ranges
@@ -280,7 +281,7 @@ TEST(Architecture, TheAssumptionSentenceIsComposedOnce) {
       if ((name == "search_text.cpp" || name == "check_text.cpp") && clause == "pool base aligned to")
         continue;  // ranges of assumptions (see above)
       ADD_FAILURE() << p << " words the assumption clause '" << clause
-                    << "' (AssumptionSentence, report/assumptions.cpp, composes it)";
+                    << "' (AssumptionSentence, analysis/assumptions.cpp, composes it)";
     }
   }
   EXPECT_GE(composed, 3u);
@@ -393,6 +394,115 @@ TEST(Architecture, PageParsesNoTextTheLibraryRendered) {
   EXPECT_NE(binding.find("EMSCRIPTEN_BINDINGS"), std::string::npos);
   EXPECT_NE(binding.find("public api::JsonVisitor"), std::string::npos)
       << "the binding walks the library's JSON values into JavaScript values";
+}
+
+// The output layer (issue 40): read -> model -> analyze -> render. analysis/ builds every result
+// as a value from the model stages; report/ renders values only. The rules, per file:
+// - analysis/ includes no renderer (report/), nothing of the API (api/, the public header's
+//   implementation) and no client;
+// - report/ includes the standard library, fmt, nlohmann-json, the public header (whose values
+//   some renderers print), base/, analysis/ and report/ itself; a renderer that still prints a
+//   model stage's value directly is listed below with that stage's header, and the list only
+//   shrinks (the test fails when a listed include is no longer there);
+// - api/ composes no output text: no '\n' in its string literals and no stream of text, but for
+//   the files still listed with their count today (the list only shrinks).
+bool IsStdOrLibrary(const std::string& h) {
+  if (h.find('/') == std::string::npos && h.find('.') == std::string::npos) return true;
+  return h.starts_with("fmt/") || h.starts_with("nlohmann/");
+}
+
+struct RendererException {
+  const char* file;
+  std::vector<std::string> includes;  // model stages' value headers it still prints from
+};
+
+const std::vector<RendererException>& RendererExceptions() {
+  static const std::vector<RendererException> list = {
+      // The names of the method allocator's categories (data of the runtime model).
+      {"diff_report.cpp", {"etmem/runtime/labels.h"}},
+      {"json_report.cpp", {"etmem/runtime/labels.h"}},
+      {"summary_table.cpp", {"etmem/runtime/labels.h"}},
+      // measure/'s and check/'s own results, rendered as they come (not yet analysis/ values).
+      {"measure_json.h", {"etmem/measure/measure.h"}},
+      {"measure_text.h", {"etmem/measure/measure.h"}},
+      {"probe_text.h", {"etmem/measure/probe.h"}},
+      {"search_text.h", {"etmem/check/runner_prediction.h", "etmem/check/search.h"}},
+      {"search_text.cpp", {"etmem/sim/simulate.h"}},
+      // The board stage's placement (board::ProgramFit), printed as the board stage made it.
+      {"fit_render.h", {"etmem/board/fit_program.h"}},
+  };
+  return list;
+}
+
+TEST(Architecture, TheAnalysisStageIncludesNoRenderer) {
+  const fs::path analysis = fs::path(ETMEM_SOURCE_DIR) / "src/etmem/analysis";
+  ASSERT_TRUE(fs::exists(analysis));
+  size_t files = 0;
+  for (const fs::path& p : Sources(analysis)) {
+    ++files;
+    for (const std::string& h : Includes(p))
+      for (const char* later : {"etmem/report/", "etmem/api/", "etmem/firmware/", "CLI/"})
+        EXPECT_FALSE(h.starts_with(later)) << p << " includes " << h;
+  }
+  EXPECT_GE(files, 10u);
+}
+
+TEST(Architecture, ReportRendersValuesOnly) {
+  size_t files = 0;
+  for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/report")) {
+    ++files;
+    const std::string name = p.filename().string();
+    const RendererException* exception = nullptr;
+    for (const RendererException& x : RendererExceptions())
+      if (name == x.file) exception = &x;
+    std::vector<std::string> beyond;
+    for (const std::string& h : Includes(p)) {
+      if (IsStdOrLibrary(h) || h == "etmem/etmem.h") continue;
+      bool allowed = false;
+      for (const char* own : {"etmem/base/", "etmem/analysis/", "etmem/report/"})
+        allowed = allowed || h.starts_with(own);
+      if (!allowed) beyond.push_back(h);
+    }
+    for (const std::string& h : beyond)
+      EXPECT_TRUE(exception && std::find(exception->includes.begin(), exception->includes.end(),
+                                         h) != exception->includes.end())
+          << p << " includes " << h << ": report/ renders analysis/'s values, it builds nothing";
+    if (exception)
+      for (const std::string& h : exception->includes)
+        EXPECT_NE(std::find(beyond.begin(), beyond.end(), h), beyond.end())
+            << name << " no longer includes " << h << ": take it off RendererExceptions";
+  }
+  EXPECT_GE(files, 20u);
+  for (const RendererException& x : RendererExceptions())
+    EXPECT_TRUE(fs::exists(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/report" / x.file)) << x.file;
+}
+
+// Where an api/ file still writes output text: its count of '\n' string literals and text
+// streams today.
+const std::map<std::string, size_t>& ApiTextExceptions() {
+  static const std::map<std::string, size_t> list = {
+      {"api.cpp", 1},      // a value: the runner's logged lines joined (api::PoolCheck::log)
+      {"measure.cpp", 1},  // a line of the harness's input (the .ptd to pass), not output
+  };
+  return list;
+}
+
+TEST(Architecture, TheApiRendersNothing) {
+  const std::regex text(R"(\\n|ostream|ostringstream)");
+  size_t files = 0;
+  for (const fs::path& p : Sources(fs::path(ETMEM_SOURCE_DIR) / "src/etmem/api")) {
+    ++files;
+    const std::string code = Read(p);
+    size_t n = 0;
+    for (size_t at = 0, nl; (nl = code.find('\n', at)) != std::string::npos; at = nl + 1)
+      if (std::regex_search(code.substr(at, nl - at), text)) ++n;
+    const auto x = ApiTextExceptions().find(p.filename().string());
+    const size_t allowed = x == ApiTextExceptions().end() ? 0 : x->second;
+    EXPECT_LE(n, allowed) << p << " writes output text (" << n << " lines): render it in report/";
+    if (x != ApiTextExceptions().end())
+      EXPECT_EQ(n, allowed) << p << " writes less output text now: lower its count to " << n;
+  }
+  EXPECT_GE(files, 8u);
 }
 
 }  // namespace architecture_test

@@ -10,7 +10,7 @@
 
 #include "etmem/abi/abi.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/testing/scenarios.h"
 
 namespace etmem {

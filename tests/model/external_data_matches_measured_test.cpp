@@ -20,7 +20,7 @@
 #include "etmem/base/sha256.h"
 #include "etmem/pte/ptd_file.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/testing/ptd_scenarios.h"
 #include "etmem/testing/scenarios.h"
 #include "measured.h"

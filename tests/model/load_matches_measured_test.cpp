@@ -16,7 +16,7 @@
 
 #include "etmem/abi/abi.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"
 #include "measured.h"

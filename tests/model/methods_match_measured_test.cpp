@@ -17,7 +17,7 @@
 #include "etmem/abi/abi.h"
 #include "etmem/base/sha256.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/testing/scenarios.h"
 #include "measured.h"
 

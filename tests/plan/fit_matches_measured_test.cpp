@@ -20,7 +20,7 @@
 #include "etmem/plan/rewrite.h"
 #include "etmem/pte/mapped_file.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"
 #include "measured.h"

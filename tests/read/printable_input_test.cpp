@@ -13,7 +13,7 @@
 #include "etmem/board/board.h"
 #include "etmem/pte/ptd_file.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/budget.h"
+#include "etmem/analysis/budget.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/ptd_check.h"
 #include "etmem/runtime/release.h"

@@ -15,7 +15,7 @@
 #include "etmem/pte/read_program.h"
 #include "etmem/pte/scalar_type.h"
 #include "etmem/report/json_report.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/report/text_report.h"
 #include "etmem/testing/scenarios.h"
 #include "etmem_cli.h"

@@ -94,7 +94,7 @@ static Run DefineAnalyze(CLI::App* cmd) {
   cmd->add_option("--method", args->method, "analyze only this method");
   cmd->add_option("--format", args->format,
                   "text, json, csv or md (csv, md: one row per runtime, target and method)")
-      ->check(CLI::IsMember({"text", "json", "csv", "md"}))
+      ->check(CLI::IsMember(api::FormatNames("analyze")))
       ->capture_default_str();
   auto* budget = cmd->add_option(
       "--budget", args->budget,

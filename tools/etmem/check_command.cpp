@@ -5,7 +5,7 @@
 // searches the assumptions the user did not pin for every combination that reproduces the log.
 // Exit 0 the given assumptions reproduce the log, 1 they do not, 2 invalid input.
 // Not: the comparison, the search (api::Check, include/etmem/etmem.h) or their text and JSON
-// (src/etmem/report/check_report.h).
+// (src/etmem/analysis/check_report.h).
 #include <iostream>
 #include <memory>
 
@@ -54,7 +54,7 @@ static Run DefineCheck(CLI::App* cmd) {
                         "the device's method pool in bytes (default: the log's ETMEM P record, "
                         "else derived from the failure line by the search)"));
   cmd->add_option("--format", args->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember(api::FormatNames("check")))
       ->capture_default_str();
   return [args]() { return Guarded([&] { return RunCheck(*args); }); };
 }

@@ -40,7 +40,7 @@ static Run DefineDiff(CLI::App* cmd) {
   AddModelOptions(cmd, args->model);
   cmd->add_option("--method", args->method, "compare only this method (it must be in both)");
   cmd->add_option("--format", args->format, "text, json or md")
-      ->check(CLI::IsMember({"text", "json", "md"}))
+      ->check(CLI::IsMember(api::FormatNames("diff")))
       ->capture_default_str();
   return [args]() { return Guarded([&] { return RunDiff(*args); }); };
 }

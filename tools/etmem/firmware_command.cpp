@@ -52,7 +52,7 @@ static Run DefineFirmware(CLI::App* cmd) {
                     {"runner", "(default: the one whose pool symbols the image has)"}}});
   AddBoardOptions(cmd, args->board, /*required=*/false);
   cmd->add_option("--format", args->format, "text (default) or json")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember(api::FormatNames("firmware")));
   cmd->add_flag("--no-components", args->no_components, "leave out the flash and RAM table");
   cmd->add_flag("--no-stack", args->no_stack,
                 "leave out the worst-case stack (as the page does: it has no disassembler)");

@@ -47,7 +47,7 @@ static Run DefineFit(CLI::App* cmd) {
   cmd->add_option("-o,--output", args->output,
                   "write the program, its planned buffers split as placed");
   cmd->add_option("--format", args->format, "text (default) or json")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember(api::FormatNames("fit")));
   return [args]() { return Guarded([&] { return RunFit(*args); }); };
 }
 

@@ -1,4 +1,4 @@
-// `etmem list runtimes|targets|runners|boards|kernels [--format text|json]`: the tables the code runs
+// `etmem list runtimes|targets|runners|boards|kernels|formats [--format text|json]`: the tables the code runs
 // on. The listing is the library's (api::List); this verb parses the options and prints it.
 #include <iostream>
 
@@ -12,11 +12,11 @@ static Run DefineList(CLI::App* cmd) {
     std::string what, format = "text";
   };
   auto args = std::make_shared<ListArgs>();
-  cmd->add_option("what", args->what, "runtimes | targets | runners | boards | kernels")
+  cmd->add_option("what", args->what, "runtimes | targets | runners | boards | kernels | formats")
       ->required()
-      ->check(CLI::IsMember({"runtimes", "targets", "runners", "boards", "kernels"}));
+      ->check(CLI::IsMember({"runtimes", "targets", "runners", "boards", "kernels", "formats"}));
   cmd->add_option("--format", args->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember(api::FormatNames("list")))
       ->capture_default_str();
   return [args]() {
     return Guarded([&] {
@@ -28,8 +28,8 @@ static Run DefineList(CLI::App* cmd) {
 }
 
 const Verb kListVerb{
-    "list", "List the modelled ExecuTorch releases, the built-in targets, the runner profiles, the boards "
-    "or the kernel and delegate libraries",
+    "list", "List the modelled ExecuTorch releases, the built-in targets, the runner profiles, the boards, "
+    "the kernel and delegate libraries or the output formats",
     DefineList};
 
 }  // namespace etmem::cli

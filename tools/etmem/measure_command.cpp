@@ -81,7 +81,7 @@ static Run DefineMeasure(CLI::App* cmd) {
       ->needs("--execute");
   cmd->add_option("--format", args->format,
                   "text (default: printed as it is known) or json (one object at the end)")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember(api::FormatNames("measure")));
   AddModelOptions(cmd, args->model);
   return [args]() { return Guarded([&] { return RunMeasure(*args); }); };
 }

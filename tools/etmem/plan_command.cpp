@@ -71,7 +71,7 @@ static Run DefinePlan(CLI::App* cmd) {
   cmd->add_option("--format", args->format,
                   "text, json, or html (one self-contained page: timelines and the method "
                   "allocator by category for the model options)")
-      ->check(CLI::IsMember({"text", "json", "html"}))
+      ->check(CLI::IsMember(api::FormatNames("plan")))
       ->capture_default_str();
   cmd->add_option("-o,--output", args->output, "write to this file instead of stdout");
   AddModelOptions(cmd, args->model);

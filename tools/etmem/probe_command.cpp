@@ -34,7 +34,7 @@ static Run DefineProbe(CLI::App* cmd) {
   cmd->add_flag("--keep-temp", args->keep, "keep the generated probe sources and compiler logs");
   auto format = std::make_shared<std::string>("text");
   cmd->add_option("--format", *format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember(api::FormatNames("probe")))
       ->capture_default_str();
   return [args, format]() {
     args->format = *format == "json" ? api::Format::kJson : api::Format::kText;

@@ -39,7 +39,7 @@ static Run DefineReplan(CLI::App* cmd) {
       ->check(PowerOfTwoUpTo4096())
       ->capture_default_str();
   cmd->add_option("--format", args->format, "text (default) or json")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember(api::FormatNames("replan")));
   return [args]() { return Guarded([&] { return RunReplan(*args); }); };
 }
 

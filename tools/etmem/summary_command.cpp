@@ -40,7 +40,7 @@ static Run DefineSummary(CLI::App* cmd) {
   cmd->add_option("program", args->program, "the ExecuTorch program (.pte)")->required();
   cmd->add_option("--method", args->method, "only this method");
   cmd->add_option("--format", args->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember(api::FormatNames("summary")))
       ->capture_default_str();
   AddModelOptions(cmd, args->model);
   return [args]() { return Guarded([&] { return RunSummary(*args); }); };

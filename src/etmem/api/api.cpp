@@ -1,7 +1,7 @@
 // Owns: the public API of include/etmem/etmem.h over the stages: reading a program, building
-// reports for (release, target) pairs with the command line's options, rendering them with the
-// report writers, the C header, diff, replan and the lists. Not: the plan view (plan_output.cpp),
-// any printing to a stream or exit code (tools/etmem).
+// reports for (release, target) pairs with the command line's options (analysis/), choosing the
+// renderer of report/ for each format (report, C header, diff, replan). Not: the plan view
+// (plan_output.cpp), any output text (report/), printing to a stream or exit code (tools/etmem).
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -20,16 +20,16 @@
 #include "etmem/pte/mapped_file.h"
 #include "etmem/pte/ptd_file.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/budget.h"
+#include "etmem/analysis/budget.h"
 #include "etmem/report/c_header.h"
 #include "etmem/report/csv_report.h"
 #include "etmem/report/diff_report.h"
-#include "etmem/report/figures.h"
+#include "etmem/analysis/figures.h"
 #include "etmem/report/json_report.h"
 #include "etmem/report/markdown_report.h"
 #include "etmem/report/replan_text.h"
 #include "etmem/report/text_report.h"
-#include "etmem/report/verdict.h"
+#include "etmem/analysis/verdict.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"
 
@@ -411,19 +411,13 @@ std::string Render(std::span<const Report> reports, Format format, const RenderO
   const bool single = reports.size() == 1;
   switch (format) {
     case Format::kJson: {
-      std::ostringstream out;
       std::vector<const report::Report*> internal;
       for (const Report& r : reports) {
         if (!r.impl().kept_allocations)
           ThrowArgument("JSON lists every allocation: analyze with keep_allocations");
         internal.push_back(&Internal(r));
       }
-      if (single)
-        report::WriteJson(out, *internal.front());
-      else
-        report::WriteJsonResults(out, internal);
-      out << "\n";
-      return out.str();
+      return report::ReportsJsonText(internal);
     }
     case Format::kCsv: return report::ToCsv(Copies(reports));
     case Format::kMarkdown: return report::ToMarkdown(Copies(reports));
@@ -547,12 +541,8 @@ std::string Header(const Program& program, const Options& options, const HeaderO
 std::string Diff(const Report& old_report, const Report& new_report, Format format) {
   const report::ProgramDiff diff = report::DiffReports(Internal(old_report), Internal(new_report));
   switch (format) {
-    case Format::kJson: {
-      nlohmann::json j = report::DiffToJson(diff);
-      j.update(report::VerdictMembers(FromApi(
-          Judge(std::vector<Report>{old_report, new_report}))));
-      return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    }
+    case Format::kJson:
+      return report::DiffJsonText(diff, FromApi(Judge(std::vector<Report>{old_report, new_report})));
     case Format::kMarkdown: return report::DiffToMarkdown(diff);
     case Format::kText: return report::DiffToText(diff);
     case Format::kCsv: break;

@@ -1,5 +1,5 @@
-// Owns: api::Check, the result of `etmem check` as a structured value (report/check_report.h,
-// rendered there): a device log (written on the firmware by
+// Owns: api::Check, the result of `etmem check` as a structured value (analysis/check_report.h,
+// rendered by report/check_render.h): a device log (written on the firmware by
 // include/etmem/recording_allocator.h, holding ExecuTorch's "Memory allocation failed" line, or
 // a runner's memory report) compared with etmem's prediction for the same model options (same
 // calls and bytes, or the first difference); then, when they differ or the pool size is not
@@ -19,9 +19,10 @@
 #include "etmem/check/search.h"
 #include "etmem/device/device_log.h"
 #include "etmem/kernels/run_temp.h"
-#include "etmem/report/check_report.h"
-#include "etmem/report/run_temp_text.h"
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/check_report.h"
+#include "etmem/analysis/run_temp_text.h"
+#include "etmem/analysis/runner_rows.h"
+#include "etmem/report/check_render.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/labels.h"
 #include "etmem/runtime/release.h"

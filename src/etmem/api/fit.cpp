@@ -1,8 +1,8 @@
 // Owns: the boards and fits of include/etmem/etmem.h (Board, Boards, Fit, BoardFit) over
-// src/etmem/board/, and their text: what `etmem fit` prints, the placement region by region
-// (`plan --board`), the header's board section and the GNU ld fragment (`header --board
-// --linker-script`), and the fitted program read back and checked. Not: the search or the board
-// files (src/etmem/board/), the options and files of the command line (tools/etmem).
+// src/etmem/board/: the fit made and kept, the header's board section as a value (HeaderBoard),
+// and the fitted program read back and checked. Not: the search or the board files
+// (src/etmem/board/), the text, HTML, JSON and ld fragment of a fit (report/fit_render.h,
+// report/fit_json.h), the options and files of the command line (tools/etmem).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,9 +15,8 @@
 #include "etmem/board/board.h"
 #include "etmem/board/fit_program.h"
 #include "etmem/plan/check.h"
-#include "etmem/report/assumptions.h"
 #include "etmem/report/fit_json.h"
-#include "etmem/report/html_report.h"
+#include "etmem/report/fit_render.h"
 #include "etmem/plan/lifetimes.h"
 #include "etmem/plan/rewrite.h"
 #include "etmem/pte/mapped_file.h"
@@ -26,23 +25,6 @@
 namespace etmem::api {
 namespace {
 
-std::string PieceLabel(const board::ProgramFit& fit, const board::Placed& p) {
-  const board::Piece& piece = fit.pieces[p.piece];
-  bool split = false;
-  for (const board::Split& s : fit.result.best.splits) split |= s.piece == p.piece;
-  if (!split) return piece.name;
-  return fmt::format("{}, part {} (memory id {})", piece.name, p.part + 1,
-                     fit.MemoryIdOf(p.piece, p.part));
-}
-
-std::string SymbolOf(const board::ProgramFit& fit, const board::Placed& p) {
-  bool split = false;
-  for (const board::Split& s : fit.result.best.splits) split |= s.piece == p.piece;
-  const std::string base = fit.info[p.piece].symbol;
-  if (split) return fmt::format("etmem_planned_buffer_{}", fit.MemoryIdOf(p.piece, p.part));
-  return "etmem_" + base;
-}
-
 std::string FitUpper(std::string s) {
   for (char& c : s)
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
@@ -50,102 +32,6 @@ std::string FitUpper(std::string s) {
 }
 
 }  // namespace
-
-static std::string FitText(const report::Report& report, const board::ProgramFit& fit) {
-  std::string o;
-  o += fmt::format("{}: method '{}' on board {} ({})\n", report.program->path, Printable(fit.method),
-                   fit.board.name, fit.board.file);
-  o += "  assuming " + report::AssumptionSentence(report.assumptions, report::FitWording()) + "\n";
-  o += "  layout: from each region's base, larger alignment first; a piece aligned more than its "
-       "region's base pays the worst-case padding\n";
-  for (const std::string& n : fit.notes) o += "  note: " + n + "\n";
-  o += "Regions:\n";
-  for (const board::Region& r : fit.board.regions) {
-    std::string reserved;
-    for (const board::Reservation& res : r.reserved)
-      reserved += fmt::format("{}{} {} B", reserved.empty() ? "" : ", ", res.name, res.bytes);
-    o += fmt::format("  {:<10} {:>10} B, {} B free{}, base aligned {}{}\n", r.name, r.size,
-                     r.free_bytes(), reserved.empty() ? "" : " (reserved: " + reserved + ")",
-                     r.base_align, r.section.empty() ? "" : ", section " + r.section);
-  }
-  o += "Placement:\n";
-  for (const board::Placed& p : fit.result.best.placed) {
-    o += fmt::format("  {:<44} {:>10} B, align {:>2} -> {} at +{}{}\n", PieceLabel(fit, p), p.bytes,
-                     p.align, fit.regions[p.region].name, p.offset,
-                     p.padding ? fmt::format(" (after {} B padding)", p.padding) : "");
-  }
-  for (const board::Split& s : fit.result.best.splits)
-    o += fmt::format(
-        "  {} is re-planned into {} buffer{} ({} bytes in all, was {})\n", fit.pieces[s.piece].name,
-        s.part_bytes.size(), s.part_bytes.size() == 1 ? "" : "s",
-        [&] {
-          uint64_t t = 0;
-          for (uint64_t b : s.part_bytes) t += b;
-          return t;
-        }(),
-        fit.pieces[s.piece].bytes);
-  o += "Free after placement:\n";
-  for (size_t r = 0; r < fit.regions.size(); ++r) {
-    const uint64_t used = fit.result.best.used[r], free = fit.regions[r].free;
-    o += used <= free ? fmt::format("  {:<10} {:>10} B free of {} B\n", fit.regions[r].name,
-                                    free - used, free)
-                      : fmt::format("  {:<10} {:>10} B OVER its {} B\n", fit.regions[r].name,
-                                    used - free, free);
-  }
-  if (fit.result.best.fits()) {
-    o += "fits\n";
-  } else {
-    o += fmt::format("does not fit: {} bytes short in the best placement found\n",
-                     fit.result.best.short_bytes);
-    if (fit.result.bound.short_bytes > 0)
-      o += fmt::format("lower bound: no placement can exist, at least {} bytes short: {}\n",
-                       fit.result.bound.short_bytes, fit.result.bound.reason);
-    else
-      o += "lower bound: does not rule a placement out (the search splits greedily and may have "
-           "missed one)\n";
-  }
-  return o;
-}
-
-// The placed pieces of region `r`, lowest offset first.
-static std::vector<board::Placed> InRegion(const board::ProgramFit& fit, size_t r) {
-  std::vector<board::Placed> out;
-  for (const board::Placed& p : fit.result.best.placed)
-    if (p.region == r) out.push_back(p);
-  std::stable_sort(out.begin(), out.end(), [](const board::Placed& a, const board::Placed& b) {
-    return a.offset < b.offset;
-  });
-  return out;
-}
-
-std::string FitRegionsText(const board::ProgramFit& fit) {
-  std::string o = fmt::format("Board {}: method '{}', region by region ({})\n", fit.board.name,
-                              Printable(fit.method), fit.result.best.fits() ? "fits" : "does not fit");
-  for (size_t r = 0; r < fit.regions.size(); ++r) {
-    o += fmt::format("  {} ({} B free before, {} B used):\n", fit.regions[r].name,
-                     fit.regions[r].free, fit.result.best.used[r]);
-    for (const board::Placed& p : InRegion(fit, r))
-      o += fmt::format("    +{:<8} {:>10} B  {}\n", p.offset, p.bytes, PieceLabel(fit, p));
-  }
-  return o;
-}
-
-std::string FitRegionsHtml(const board::ProgramFit& fit) {
-  std::string o = fmt::format("<section class=\"board\"><h2>Board {}: method '{}' ({})</h2>\n",
-                              report::HtmlEscape(fit.board.name), report::HtmlEscape(fit.method),
-                              fit.result.best.fits() ? "fits" : "does not fit");
-  for (size_t r = 0; r < fit.regions.size(); ++r) {
-    o += fmt::format(
-        "<h3>{} ({} B free before, {} B used)</h3>\n<table><tr><th>offset</th>"
-        "<th>bytes</th><th>piece</th></tr>\n",
-        report::HtmlEscape(fit.regions[r].name), fit.regions[r].free, fit.result.best.used[r]);
-    for (const board::Placed& p : InRegion(fit, r))
-      o += fmt::format("<tr><td>+{}</td><td>{}</td><td>{}</td></tr>\n", p.offset, p.bytes,
-                       report::HtmlEscape(PieceLabel(fit, p)));
-    o += "</table>\n";
-  }
-  return o + "</section>\n";
-}
 
 board::ProgramFit HeaderFit(const Report& report, const HeaderOptions& header) {
   const report::Report& r = Internal(report);
@@ -191,39 +77,6 @@ report::CHeaderBoard HeaderBoard(const board::ProgramFit& fit, bool runner) {
   }
   return out;
 }
-
-static std::string LinkerFragment(const board::ProgramFit& fit) {
-  std::string o = fmt::format(
-      "/* etmem fit: board {} ({}), method '{}'. Output sections for the "
-      "regions etmem placed pools in; MEMORY names are the board's. */\n",
-      fit.board.name, fit.board.file, Printable(fit.method));
-  std::vector<bool> used(fit.regions.size(), false);
-  std::vector<uint32_t> align(fit.regions.size(), 1);
-  for (const board::Placed& p : fit.result.best.placed) {
-    used[p.region] = true;
-    align[p.region] = std::max(align[p.region], p.align);
-  }
-  o += "MEMORY\n{\n";
-  for (size_t r = 0; r < fit.regions.size(); ++r) {
-    const board::Region& region = fit.board.regions[r];
-    if (!used[r]) continue;
-    if (region.origin)
-      o += fmt::format("  {} (rw) : ORIGIN = 0x{:08x}, LENGTH = 0x{:x}\n", region.name,
-                       *region.origin, region.size);
-    else
-      o += fmt::format("  /* {}: the board file gives no origin; declare it yourself */\n",
-                       region.name);
-  }
-  o += "}\nSECTIONS\n{\n";
-  for (size_t r = 0; r < fit.regions.size(); ++r) {
-    const board::Region& region = fit.board.regions[r];
-    if (!used[r] || region.section.empty()) continue;
-    o += fmt::format("  {} (NOLOAD) : ALIGN({})\n  {{\n    KEEP(*({}))\n  }} > {}\n",
-                     region.section, align[r], region.section, region.name);
-  }
-  return o + "}\n";
-}
-
 
 // --- Board ---
 
@@ -307,8 +160,8 @@ std::vector<FitPlacement> BoardFit::placement() const {
   const board::ProgramFit& fit = impl_->fit;
   std::vector<FitPlacement> out;
   for (const board::Placed& p : fit.result.best.placed)
-    out.push_back({PieceLabel(fit, p), fit.regions[p.region].name, p.offset, p.padding, p.bytes,
-                   p.align, fit.MemoryIdOf(p.piece, p.part), SymbolOf(fit, p)});
+    out.push_back({board::PieceLabel(fit, p), fit.regions[p.region].name, p.offset, p.padding, p.bytes,
+                   p.align, fit.MemoryIdOf(p.piece, p.part), board::SymbolOf(fit, p)});
   return out;
 }
 
@@ -320,7 +173,9 @@ std::vector<FitRegion> BoardFit::regions() const {
   return out;
 }
 
-std::string BoardFit::Render() const { return FitText(Internal(impl_->report), impl_->fit); }
+std::string BoardFit::Render() const {
+  return report::FitText(Internal(impl_->report), impl_->fit);
+}
 
 namespace {
 report::FitValues ValuesOf(const BoardFit& f) {
@@ -360,11 +215,11 @@ BoardFit::Written BoardFit::Write(const std::string& path) const {
   return {path, bytes.size()};
 }
 
-std::string BoardFit::LinkerScript() const { return LinkerFragment(impl_->fit); }
+std::string BoardFit::LinkerScript() const { return report::FitLinkerScript(impl_->fit); }
 
 std::string HeaderLinkerScript(const Report& report, const HeaderOptions& header) {
   if (!header.board) throw api::Error(ErrorKind::kInvalidArgument, "--linker-script needs --board");
-  return LinkerFragment(HeaderFit(report, header));
+  return report::FitLinkerScript(HeaderFit(report, header));
 }
 
 std::vector<std::byte> BoardFit::FittedProgram() const {

@@ -1,7 +1,7 @@
 // Owns: what stands behind the public handles of include/etmem/etmem.h (Program::Impl,
 // Report::Impl, Board::Impl, BoardFit::Impl), the mapping from api::Options to report::ReportOptions, and the conversion of
-// an internal Error into the thrown api::Error: for the command line, which prints the internal
-// report model with the writers, and for tests. Not installed; not part of the public API.
+// an internal Error into the thrown api::Error: for the API's files, which render the internal
+// values with report/'s writers, and for tests. Not installed; not part of the public API.
 #pragma once
 
 #include <memory>
@@ -13,8 +13,8 @@
 #include "etmem/pte/program_view.h"
 #include "etmem/report/c_header.h"
 #include "etmem/report/json_report.h"
-#include "etmem/report/report.h"
-#include "etmem/report/verdict.h"
+#include "etmem/analysis/report.h"
+#include "etmem/analysis/verdict.h"
 #include "etmem/etmem.h"
 
 namespace etmem::api {
@@ -40,9 +40,6 @@ struct BoardFit::Impl {
   board::ProgramFit fit;
 };
 
-// Region by region (`etmem plan --board`): text or HTML.
-std::string FitRegionsText(const board::ProgramFit& fit);
-std::string FitRegionsHtml(const board::ProgramFit& fit);
 // `etmem header --board`: the fit the header gives (the report's method or Options::method, the
 // method pool with the header's margin; a placement that splits a planned buffer is an Error),
 // and its placements as the header writes them (`runner`: the pools the fit placed are a

@@ -1,6 +1,9 @@
 // Owns: api::List, `etmem list`'s value for each table (releases, targets, runner profiles,
-// boards, kernel and delegate libraries), rendered by report/list_report. Not: the tables
-// (runtime/, abi/, runner/, board/, kernels/).
+// boards, kernel and delegate libraries, output formats), rendered by report/list_report;
+// api::OutputFormats and api::FormatNames over the table of formats (report/formats.h). Not: the
+// tables (runtime/, abi/, runner/, board/, kernels/, report/formats.cpp).
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "etmem/api/internal.h"
@@ -116,14 +119,27 @@ namespace {
 std::string Table(const std::string& what, Format format);
 }  // namespace
 
+std::vector<OutputFormat> OutputFormats() {
+  std::vector<OutputFormat> out;
+  for (const report::FormatRow& r : report::FormatTable())
+    out.push_back({r.result, r.verb, r.format, r.renderer});
+  return out;
+}
+
+std::vector<std::string> FormatNames(const std::string& verb) {
+  std::vector<std::string> out;
+  for (const report::FormatRow& r : report::FormatTable())
+    if (r.verb == verb && std::find(out.begin(), out.end(), r.format) == out.end())
+      out.push_back(r.format);
+  if (out.empty())
+    throw Error(ErrorKind::kInvalidArgument, "no verb '" + Printable(verb) + "' renders a result");
+  return out;
+}
+
 // JSON: one object, {"schema": N, WHAT: [the table's rows]} (docs/json.md).
 std::string List(const std::string& what, Format format) {
   const std::string out = Table(what, format);
-  if (format != Format::kJson) return out;
-  nlohmann::ordered_json j;
-  j["schema"] = report::kJsonSchema;
-  j[what] = nlohmann::ordered_json::parse(out);
-  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  return format == Format::kJson ? report::ListJson(what, out) : out;
 }
 
 namespace {
@@ -142,9 +158,10 @@ std::string Table(const std::string& what, Format format) {
     return report::ListBoards(boards, json);
   }
   if (what == "kernels") return report::ListKernels(KernelLibraries(), json);
+  if (what == "formats") return report::ListFormats(report::FormatTable(), json);
   throw Error(ErrorKind::kInvalidArgument,
               "etmem list: '" + Printable(what) +
-                  "' is not one of runtimes, targets, runners, boards, kernels");
+                  "' is not one of runtimes, targets, runners, boards, kernels, formats");
 }
 }  // namespace
 

@@ -1,11 +1,12 @@
 // Owns: api::PerOp, api::RenderPerOp and api::PerOpJson, `etmem analyze --per-op`: the
-// report's per-operator tables (report/per_op.h) sorted as asked, as public values, rendered, or
+// report's per-operator tables (analysis/per_op.h) sorted as asked, as public values, rendered, or
 // as the JSON's value. Not: building or printing them (report/).
-#include "etmem/report/per_op.h"
+#include "etmem/analysis/per_op.h"
 
 #include <memory>
 
 #include "etmem/api/internal.h"
+#include "etmem/report/per_op_render.h"
 
 namespace etmem::api {
 namespace {

@@ -9,9 +9,9 @@
 #include "etmem/base/checked_math.h"
 #include "etmem/plan/check.h"
 #include "etmem/plan/lifetimes.h"
-#include "etmem/report/figures.h"
-#include "etmem/report/run_temp_text.h"
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/figures.h"
+#include "etmem/analysis/run_temp_text.h"
+#include "etmem/analysis/runner_rows.h"
 #include "etmem/runner/profile.h"
 
 namespace etmem::board {
@@ -166,6 +166,33 @@ Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
     fit.result = Fit(fit.regions, fit.pieces);
   }
   return fit;
+}
+
+std::string PieceLabel(const ProgramFit& fit, const Placed& p) {
+  const Piece& piece = fit.pieces[p.piece];
+  bool split = false;
+  for (const Split& s : fit.result.best.splits) split |= s.piece == p.piece;
+  if (!split) return piece.name;
+  return fmt::format("{}, part {} (memory id {})", piece.name, p.part + 1,
+                     fit.MemoryIdOf(p.piece, p.part));
+}
+
+std::string SymbolOf(const ProgramFit& fit, const Placed& p) {
+  bool split = false;
+  for (const Split& s : fit.result.best.splits) split |= s.piece == p.piece;
+  const std::string base = fit.info[p.piece].symbol;
+  if (split) return fmt::format("etmem_planned_buffer_{}", fit.MemoryIdOf(p.piece, p.part));
+  return "etmem_" + base;
+}
+
+std::vector<Placed> InRegion(const ProgramFit& fit, size_t r) {
+  std::vector<Placed> out;
+  for (const Placed& p : fit.result.best.placed)
+    if (p.region == r) out.push_back(p);
+  std::stable_sort(out.begin(), out.end(), [](const Placed& a, const Placed& b) {
+    return a.offset < b.offset;
+  });
+  return out;
 }
 
 }  // namespace etmem::board

@@ -2,7 +2,8 @@
 // place (the method allocator pool, the temp allocator pool, each planned buffer; with a runner,
 // the runner's pools as it declares them, its planned buffers inside the pool that holds them),
 // the placement, and the plan edit that splits a planned buffer over regions.
-// Not: the search itself (fit.h), printing (the tool), writing the program (plan/rewrite.h).
+// Not: the search itself (fit.h), printing (report/fit_render.h), writing the program
+// (plan/rewrite.h).
 #pragma once
 
 #include <optional>
@@ -13,8 +14,8 @@
 #include "etmem/board/board.h"
 #include "etmem/board/fit.h"
 #include "etmem/plan/rewrite.h"
-#include "etmem/report/budget.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/budget.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::board {
 
@@ -45,5 +46,12 @@ struct ProgramFit {
 Result<ProgramFit> FitProgram(const report::Report& report, const Board& board,
                               const std::string& method = "",
                               const std::optional<report::Margin>& method_pool_margin = {});
+
+// The words of a placement: a piece's label ("planned buffer 1, part 2 (memory id 3)" when it is
+// split), its symbol in the firmware ("etmem_planned_buffer_3"), and the pieces placed in region
+// `region`, lowest offset first.
+std::string PieceLabel(const ProgramFit& fit, const Placed& p);
+std::string SymbolOf(const ProgramFit& fit, const Placed& p);
+std::vector<Placed> InRegion(const ProgramFit& fit, size_t region);
 
 }  // namespace etmem::board

@@ -4,7 +4,7 @@
 // it plus the line's `available`), the nearest miss when none reproduces it, and what the
 // reproductions say (SeveralPools, ReproducingReleases, the user's own: Matching).
 // Not: the candidates (candidates.h), the predictions (prediction.h, runner_prediction.h), the
-// text (report/search_text.h, report/check_report.h).
+// text (report/search_text.h, analysis/check_report.h).
 #pragma once
 
 #include <cstdint>

@@ -15,7 +15,7 @@
 #include "etmem/firmware/stack_entries.h"
 #include "etmem/kernels/run_temp.h"
 #include "etmem/pte/read_program.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/firmware/ram.h"
 #include "etmem/runner/profile.h"
 #include "etmem/runtime/release.h"

@@ -9,7 +9,7 @@
 
 #include "etmem/base/checked_math.h"
 #include "etmem/base/printable.h"
-#include "etmem/report/figures.h"
+#include "etmem/analysis/figures.h"
 
 namespace etmem::firmware {
 namespace {

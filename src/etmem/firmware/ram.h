@@ -13,7 +13,7 @@
 #include "etmem/elf/elf_reader.h"
 #include "etmem/etmem.h"
 #include "etmem/report/firmware_report.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::firmware {
 

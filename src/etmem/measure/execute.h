@@ -21,7 +21,7 @@
 #include "etmem/kernels/run_temp.h"
 #include "etmem/measure/build.h"
 #include "etmem/pte/program_view.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::measure {

@@ -20,8 +20,8 @@
 #include "etmem/measure/build.h"
 #include "etmem/measure/execute.h"
 #include "etmem/pte/program_view.h"
-#include "etmem/report/assumptions.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/assumptions.h"
+#include "etmem/analysis/report.h"
 #include "etmem/runtime/load_plan.h"
 
 namespace etmem::measure {

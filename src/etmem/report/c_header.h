@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "etmem/base/result.h"
-#include "etmem/report/budget.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/budget.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::report {
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "etmem/base/printable.h"
-#include "etmem/report/check_report.h"
+#include "etmem/report/check_render.h"
 #include "etmem/report/search_text.h"
 
 namespace etmem::report {

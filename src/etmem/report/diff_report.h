@@ -1,61 +1,39 @@
-// Owns: comparing two reports made with the same release, target and options (`etmem diff`):
-// per method and per method-allocator category, and for the flash breakdown, the old and new
-// figures and their difference; and the three printed forms of that comparison (text, JSON,
-// Markdown). Not: building the reports (build_report.cpp) or choosing release and target.
+// Owns: the declarations of the three printed forms of a comparison of two reports
+// (analysis/diff.h's ProgramDiff): text (diff_text.cpp), JSON (diff_json.cpp) and Markdown
+// (diff_markdown.cpp), and the words they share (diff_report.cpp). Not: comparing them
+// (analysis/diff.cpp).
 #pragma once
 
-#include <array>
-#include <cstdint>
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "etmem/report/report.h"
+#include "etmem/analysis/diff.h"
+#include "etmem/analysis/verdict.h"
 
 namespace etmem::report {
 
-struct Delta {
-  uint64_t old_value = 0;
-  uint64_t new_value = 0;
-  int64_t change() const {
-    return static_cast<int64_t>(new_value) - static_cast<int64_t>(old_value);
-  }
-};
-
-enum class MethodChange { kSame, kChanged, kAdded, kRemoved };
-
-struct MethodDiff {
-  std::string name;
-  MethodChange change = MethodChange::kSame;
-  Delta method_pool;
-  std::array<Delta, static_cast<size_t>(runtime::Category::kCount)> by_category{};
-  Delta planned;    // all planned buffers
-  Delta temp_load;  // temp allocator peak during load
-  Delta ram;        // method pool + planned + temp load
-  std::vector<uint64_t> old_planned_buffers, new_planned_buffers;
-  bool old_exact = true, new_exact = true;
-  // With --runner: the runner's method pool (its macro or variable) and its minimum.
-  std::string runner_pool_name;
-  Delta runner_pool;
-};
-
-struct FlashDelta {
-  std::string name;  // "file_bytes", ... as in the JSON report's "flash"
-  Delta bytes;
-};
-
-struct ProgramDiff {
-  std::string old_path, new_path;
-  Assumptions assumptions;  // the old report's; the new one was made with the same
-  std::vector<FlashDelta> flash;
-  std::vector<MethodDiff> methods;  // old's methods in order, then methods only in new
-};
-
-ProgramDiff DiffReports(const Report& old_report, const Report& new_report);
-
 std::string DiffToText(const ProgramDiff& diff);
 nlohmann::json DiffToJson(const ProgramDiff& diff);
+// DiffToJson with the verdict's members (the verdict of both reports), as `etmem diff --format
+// json` prints it.
+std::string DiffJsonText(const ProgramDiff& diff, const Verdict& verdict);
 std::string DiffToMarkdown(const ProgramDiff& diff);
+
+// The words the three forms share.
+namespace diff_words {
+using Rows = std::vector<std::pair<std::string, Delta>>;
+constexpr size_t kCategories = static_cast<size_t>(runtime::Category::kCount);
+const char* CategoryLabel(size_t c);                   // the category's name
+const char* ChangeName(MethodChange c);                // "unchanged", "changed", ...
+std::string Signed(int64_t v);                         // "+12", "-3", "0"
+std::string ChangeText(const Delta& d);                // "+1572 (+54.3%)", "0", "+120"
+Rows MethodRows(const MethodDiff& d, bool all_categories);  // a method's labelled rows
+std::string MethodTitle(const MethodDiff& d);          // "method 'forward' (changed)"
+Rows FlashRows(const ProgramDiff& diff);               // the flash breakdown's rows
+}  // namespace diff_words
 
 }  // namespace etmem::report

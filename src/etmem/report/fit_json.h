@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "etmem/etmem.h"
-#include "etmem/report/report.h"
-#include "etmem/report/verdict.h"
+#include "etmem/analysis/report.h"
+#include "etmem/analysis/verdict.h"
 
 namespace etmem::report {
 

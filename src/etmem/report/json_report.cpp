@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "etmem/report/assumptions.h"
-#include "etmem/report/figures.h"
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/assumptions.h"
+#include "etmem/analysis/figures.h"
+#include "etmem/analysis/runner_rows.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {
@@ -613,6 +613,16 @@ json ToJson(const Report& r) {
   std::ostringstream text;
   WriteJson(text, r);
   return json::parse(text.str());
+}
+
+std::string ReportsJsonText(std::span<const Report* const> reports) {
+  std::ostringstream out;
+  if (reports.size() == 1)
+    WriteJson(out, *reports.front());
+  else
+    WriteJsonResults(out, reports);
+  out << "\n";
+  return out.str();
 }
 
 }  // namespace etmem::report

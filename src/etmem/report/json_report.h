@@ -1,4 +1,4 @@
-// Owns: the JSON form of a report. Its shape is a contract (shared/tools/check-goldens and
+// Owns: the JSON form of a report (analysis/report.h's Report). Its shape is a contract (shared/tools/check-goldens and
 // outside checks rely on it): see the core issue, "Command line and JSON".
 #pragma once
 
@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "etmem/etmem.h"
-#include "etmem/report/report.h"
-#include "etmem/report/verdict.h"
+#include "etmem/analysis/report.h"
+#include "etmem/analysis/verdict.h"
 
 namespace etmem::report {
 
@@ -58,6 +58,8 @@ nlohmann::json TempAllocatorJson(const MethodReport& m);
 // Several reports (--runtime all, --target all) as one object: {"schema", "verdict" (over all of
 // them), "verdict_detail", "results": [each report's object, as WriteJson writes it]}.
 void WriteJsonResults(std::ostream& out, std::span<const Report* const> reports);
+// One report's JSON (WriteJson) or several's (WriteJsonResults), with a final newline.
+std::string ReportsJsonText(std::span<const Report* const> reports);
 void VisitJsonResults(std::span<const Report* const> reports, api::JsonVisitor& visitor);
 
 // The same as a DOM, for callers that inspect it (tests, fuzzers); small reports only.

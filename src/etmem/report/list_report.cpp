@@ -1,6 +1,8 @@
 // Owns: `etmem list`'s text and JSON (see list_report.h).
 #include "etmem/report/list_report.h"
 
+#include "etmem/report/json_report.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -291,6 +293,27 @@ std::string ListKernels(const std::vector<ListKernelLibrary>& libraries, bool js
   out += "(while running: temp = asks the temp allocator, unknown = asks with a size etmem does not "
          "model, malloc = takes the C heap, other_library = another library's kernel answers; every "
          "other operator takes nothing; --format json lists every operator of every release)\n";
+  return out;
+}
+
+std::string ListJson(const std::string& what, const std::string& rows) {
+  nlohmann::ordered_json j;
+  j["schema"] = kJsonSchema;
+  j[what] = nlohmann::ordered_json::parse(rows);
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string ListFormats(const std::vector<FormatRow>& rows, bool json) {
+  if (json) {
+    ordered_json j = ordered_json::array();
+    for (const FormatRow& r : rows)
+      j.push_back({{"result", r.result}, {"verb", r.verb}, {"format", r.format},
+                   {"renderer", r.renderer}});
+    return Dump(j);
+  }
+  std::string out;
+  for (const FormatRow& r : rows)
+    out += fmt::format("{:<24} {:<5} {}\n", r.result, r.format, r.renderer);
   return out;
 }
 

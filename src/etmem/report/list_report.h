@@ -1,6 +1,6 @@
 // Owns: `etmem list`'s text and JSON, rendered from the values of the public header's
 // ReleaseInfo, TargetInfo, RunnerInfo, (as ListBoard) Board and (as ListKernelLibrary) the
-// kernel and delegate libraries, which api/list.cpp fills.
+// kernel and delegate libraries, which api/list.cpp fills, and the table of formats (formats.h).
 // Not: the tables themselves (runtime/, abi/, runner/, board/).
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "etmem/etmem.h"
+#include "etmem/report/formats.h"
 
 namespace etmem::report {
 
@@ -51,5 +52,13 @@ std::string ListBoards(const std::vector<ListBoard>& boards, bool json);
 // Text: per library, each span: the operators it registers (the first span in full, later ones
 // as what was added and removed) and those whose kernel takes memory while running.
 std::string ListKernels(const std::vector<ListKernelLibrary>& libraries, bool json);
+
+// `etmem list WHAT --format json`: {"schema": N, WHAT: the rows} (docs/json.md), from the rows'
+// JSON one of the List* functions wrote.
+std::string ListJson(const std::string& what, const std::string& rows);
+
+// `etmem list formats`: the table of output formats (formats.h), one line per (result, format)
+// with the file that renders it.
+std::string ListFormats(const std::vector<FormatRow>& rows, bool json);
 
 }  // namespace etmem::report

@@ -5,7 +5,7 @@
 
 #include "etmem/report/json_report.h"
 
-#include "etmem/report/assumptions.h"
+#include "etmem/analysis/assumptions.h"
 
 namespace etmem::report {
 namespace {

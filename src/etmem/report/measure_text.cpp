@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "etmem/base/printable.h"
-#include "etmem/report/assumptions.h"
+#include "etmem/analysis/assumptions.h"
 
 namespace etmem::report {
 namespace {

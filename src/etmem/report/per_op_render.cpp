@@ -1,5 +1,5 @@
 // Owns: the per-operator table's renderings (`etmem analyze --per-op --format text|json|csv|md`)
-// from its value (report/per_op.h). Not: building or sorting it.
+// from its value (analysis/per_op.h). Not: building or sorting it.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,8 +9,8 @@
 
 #include "etmem/report/json_report.h"
 #include "etmem/report/markdown_report.h"
-#include "etmem/report/per_op.h"
-#include "etmem/report/verdict.h"
+#include "etmem/report/per_op_render.h"
+#include "etmem/analysis/verdict.h"
 
 namespace etmem::report {
 namespace {

@@ -1,4 +1,5 @@
-// Owns: the text and the JSON of `etmem probe` (measure/probe.h's ProbeRun): the target file's
+// Owns: the declarations of the text (probe_text.cpp) and the JSON (probe_json.cpp) of `etmem
+// probe` (measure/probe.h's ProbeRun): the target file's
 // primitives, one line per probed type (agrees, differs: a warning, or not in the model), the
 // kept directory. In etmem_search_report (what the web page does not build). Not: probing.
 #pragma once

@@ -1,4 +1,5 @@
-// Owns: the text and JSON of what `etmem replan` wrote (api::ReplannedFile, a value of the public
+// Owns: the declarations of the text (replan_text.cpp) and JSON (replan_json.cpp) of what `etmem
+// replan` wrote (api::ReplannedFile, a value of the public
 // header include/etmem/etmem.h: each method's buffers before and after with the planner that won,
 // the file written, its size and the planned memory saved).
 // Not: re-planning, rewriting or the read-back check (plan/, api::Replan, api::WriteReplanned);

@@ -6,7 +6,7 @@
 #include <set>
 #include <tuple>
 
-#include "etmem/report/assumptions.h"
+#include "etmem/analysis/assumptions.h"
 #include "etmem/sim/simulate.h"
 
 namespace etmem::report {

@@ -2,9 +2,9 @@
 // summary's text is written from, with analyze's own members where they are the same thing.
 #include <nlohmann/json.hpp>
 
-#include "etmem/report/figures.h"
+#include "etmem/analysis/figures.h"
 #include "etmem/report/json_report.h"
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/runner_rows.h"
 #include "etmem/report/summary_report.h"
 
 namespace etmem::report {

@@ -6,21 +6,14 @@
 #include <fmt/format.h>
 
 #include "etmem/base/printable.h"
-#include "etmem/report/assumptions.h"
-#include "etmem/report/figures.h"
-#include "etmem/report/ram_text.h"
-#include "etmem/report/run_temp_text.h"
-#include "etmem/report/runner_rows.h"
-#include "etmem/runtime/labels.h"
+#include "etmem/analysis/assumptions.h"
+#include "etmem/analysis/figures.h"
+#include "etmem/analysis/ram_text.h"
+#include "etmem/analysis/run_temp_text.h"
+#include "etmem/analysis/runner_rows.h"
 
 namespace etmem::report {
 namespace {
-
-std::string BufferName(const MethodReport& m, uint32_t id) {
-  return PlannedBuffers(m).size() == 1 ? "the planned buffer"
-                                       : fmt::format("planned buffer {}", id);
-}
-
 
 void Savings(std::string& out, const MethodReport& m, const MethodSummaryFigures& f,
              const std::string& path) {
@@ -62,32 +55,6 @@ void Method(std::string& out, const Report& r, const MethodSummaryFigures& f,
 }
 
 }  // namespace
-
-// The largest of the method pool, each planned buffer and the temp allocator's peaks.
-SummaryCost BiggestCost(const MethodSummaryFigures& f) {
-  const MethodReport& m = *f.report;
-  size_t top = 0;
-  for (size_t c = 1; c < m.by_category.size(); ++c)
-    if (m.by_category[c].bytes > m.by_category[top].bytes) top = c;
-  SummaryCost cost{"method allocator pool", m.method_bytes,
-                   fmt::format("the method allocator pool: {}{} B (largest part: {}, {} B)",
-                               m.plan.exact() ? "" : "at least ", m.method_bytes,
-                               runtime::CategoryName(static_cast<runtime::Category>(top)),
-                               m.by_category[top].bytes)};
-  for (const SummaryBuffer& b : f.buffers) {
-    if (b.before < 0 || static_cast<uint64_t>(b.before) <= cost.bytes) continue;
-    cost = {fmt::format("planned buffer {}", b.memory_id), static_cast<uint64_t>(b.before),
-            fmt::format("{}: {} B", BufferName(m, b.memory_id), b.before)};
-    if (b.after < b.before) cost.text += fmt::format(", {} B after etmem replan", b.after);
-  }
-  if (m.temp_load_peak_bytes > cost.bytes)
-    cost = {"temp load peak", m.temp_load_peak_bytes,
-            fmt::format("the temp allocator's peak during load: {} B", m.temp_load_peak_bytes)};
-  if (m.run_temp.peak_bytes > cost.bytes)
-    cost = {"temp run-time peak", m.run_temp.peak_bytes,
-            fmt::format("the temp allocator's peak while running: {} B", m.run_temp.peak_bytes)};
-  return cost;
-}
 
 std::string SummaryToText(const ProgramSummary& s) {
   const Report& r = *s.report;

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <string>
 
-#include "etmem/report/figures.h"
-#include "etmem/report/runner_rows.h"
-#include "etmem/report/verdict.h"
+#include "etmem/analysis/figures.h"
+#include "etmem/analysis/runner_rows.h"
+#include "etmem/analysis/verdict.h"
 #include "etmem/runtime/labels.h"
 
 namespace etmem::report {

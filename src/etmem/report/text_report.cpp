@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 
 #include "etmem/base/printable.h"
-#include "etmem/report/assumptions.h"
-#include "etmem/report/figures.h"
-#include "etmem/report/run_temp_text.h"
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/assumptions.h"
+#include "etmem/analysis/figures.h"
+#include "etmem/analysis/run_temp_text.h"
+#include "etmem/analysis/runner_rows.h"
 
 namespace etmem::report {
 namespace {

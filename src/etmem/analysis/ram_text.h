@@ -1,11 +1,11 @@
-// Owns: the words for a method's RAM figure (report/figures.h's RamBytes): the parts it adds up,
+// Owns: the words for a method's RAM figure (analysis/figures.h's RamBytes): the parts it adds up,
 // with the runner's pools under their own names, and whether it is a lower bound, so the summary
 // and the budget check say the same. Not: the figure itself (figures.h).
 #pragma once
 
 #include <string>
 
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::report {
 

@@ -1,6 +1,6 @@
 // Owns: parsing budgets and margins (their sizes through base/byte_size.h), and checking reports
 // against a budget.
-#include "etmem/report/budget.h"
+#include "etmem/analysis/budget.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,8 +13,8 @@
 #include "etmem/base/byte_size.h"
 #include "etmem/base/checked_math.h"
 #include "etmem/base/printable.h"
-#include "etmem/report/figures.h"
-#include "etmem/report/ram_text.h"
+#include "etmem/analysis/figures.h"
+#include "etmem/analysis/ram_text.h"
 
 namespace etmem::report {
 namespace {

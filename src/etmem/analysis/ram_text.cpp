@@ -1,10 +1,10 @@
 // Owns: RamParts and RamIsLowerBound (see ram_text.h).
-#include "etmem/report/ram_text.h"
+#include "etmem/analysis/ram_text.h"
 
 #include <fmt/format.h>
 
-#include "etmem/report/figures.h"
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/figures.h"
+#include "etmem/analysis/runner_rows.h"
 
 namespace etmem::report {
 

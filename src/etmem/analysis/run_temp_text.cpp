@@ -1,9 +1,9 @@
 // Owns: RunTempLine and RunTempDetail.
-#include "etmem/report/run_temp_text.h"
+#include "etmem/analysis/run_temp_text.h"
 
 #include <fmt/format.h>
 
-#include "etmem/report/figures.h"
+#include "etmem/analysis/figures.h"
 
 namespace etmem::report {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::report {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "etmem/base/result.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::report {
 

@@ -1,6 +1,6 @@
 // Owns: BuildPerOp and SortPerOp: the per-operator table's rows and totals from a method's report
 // (its run-time temp calls), its live ranges (one sweep over range ends) and its arguments.
-#include "etmem/report/per_op.h"
+#include "etmem/analysis/per_op.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "etmem/base/printable.h"
 #include "etmem/kernels/run_temp.h"
 #include "etmem/plan/lifetimes.h"
-#include "etmem/report/figures.h"
+#include "etmem/analysis/figures.h"
 
 namespace etmem::report {
 namespace {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "etmem/report/budget.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/budget.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::report {
 

@@ -1,6 +1,6 @@
 // Owns: Judge, combining verdicts, the exit status, and the comparison of the default release
-// with every other published release (report/verdict.h).
-#include "etmem/report/verdict.h"
+// with every other published release (analysis/verdict.h).
+#include "etmem/analysis/verdict.h"
 
 #include <algorithm>
 #include <tuple>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "etmem/base/printable.h"
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/runner_rows.h"
 
 namespace etmem::report {
 

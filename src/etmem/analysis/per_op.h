@@ -5,7 +5,7 @@
 // stays unknown), the constant bytes it reads, and a slot for its kernel's stack (filled only
 // from a linked image; absent here); the totals and how each is formed; sorting by a column.
 // Not: the live ranges themselves (plan/lifetimes.h), the temp rules (kernels/), printing
-// (per_op_render.cpp).
+// (report/per_op_render.cpp).
 #pragma once
 
 #include <cstdint>
@@ -15,9 +15,8 @@
 #include <vector>
 
 #include "etmem/base/result.h"
-#include "etmem/etmem.h"
 #include "etmem/pte/program_view.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/runtime/release.h"
 
 namespace etmem::report {
@@ -126,18 +125,6 @@ void FillPerOpStack(PerOpTable& table, StackOf&& stack_of, std::string source) {
 
 // Stable: ties keep their current order.
 void SortPerOp(PerOpTable& table, PerOpColumn column);
-
-// Renderings (per_op_render.cpp). Text: a table per method and its totals lines; CSV: one line
-// per row (and a "total" line per method) with the method's name; Markdown: a table per method;
-// JSON: {"schema", verdict members, the analysis's header ("program", "assumptions", ...),
-// "per_op": [{"method", "sorted_by", "rows": [...], "totals": {...}, "notes"}]} (docs/json.md).
-std::string PerOpText(const Report& report, const std::vector<PerOpTable>& tables);
-std::string PerOpCsv(const std::vector<PerOpTable>& tables);
-std::string PerOpMarkdown(const Report& report, const std::vector<PerOpTable>& tables);
-std::string PerOpJson(const Report& report, const std::vector<PerOpTable>& tables);
-// The JSON's events (PerOpJson is their text; api::PerOpJson their value).
-void VisitPerOpJson(const Report& report, const std::vector<PerOpTable>& tables,
-                    api::JsonVisitor& visitor);
 
 // "kernel call", "delegate call", "jump", "move", "free" ("none" for an empty instruction).
 const char* PerOpKindName(pte::InstructionKind kind);

@@ -1,6 +1,6 @@
 // Owns: BuildReport, from a verified program and a runtime model to the report model, and
 // BuildReports, many (release, target) pairs over one program sharing what they provably share.
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 #include "etmem/base/printable.h"
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "etmem/base/checked_math.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::report {
 

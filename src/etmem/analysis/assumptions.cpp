@@ -1,9 +1,9 @@
 // Owns: AssumptionSentence and the wordings of include's callers (see assumptions.h).
-#include "etmem/report/assumptions.h"
+#include "etmem/analysis/assumptions.h"
 
 #include <fmt/format.h>
 
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/runner_rows.h"
 
 namespace etmem::report {
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::report {
 

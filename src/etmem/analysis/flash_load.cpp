@@ -18,7 +18,7 @@
 
 #include "etmem/base/printable.h"
 #include "etmem/pte/scalar_type.h"
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 
 namespace etmem::report {
 namespace {

@@ -164,7 +164,7 @@ extern const char* const kBufferDataLoaderAssumption;
 // or "no backend-dependent bytes" when there are none (nothing is unknown then).
 std::string BackendDependentPhrase(const FlashLoad& load);
 
-// A memory budget for a firmware build (report/budget.h reads and checks it).
+// A memory budget for a firmware build (analysis/budget.h reads and checks it).
 struct Budget {
   // Per method: method allocator pool + planned buffers + temp allocator load peak.
   std::optional<uint64_t> ram;
@@ -210,7 +210,7 @@ struct Report {
   std::vector<std::string> notes;  // conditions under which the figures would not apply
   FlashBreakdown flash;
   FlashLoad flash_load;
-  // Judged with the figures (report/verdict.h): the budget asked for, if any; where the release
+  // Judged with the figures (analysis/verdict.h): the budget asked for, if any; where the release
   // was the default and a pool is judged, the verdict at every other published release.
   std::optional<Budget> budget;
   std::optional<DefaultRelease> default_release;

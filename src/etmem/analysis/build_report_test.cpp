@@ -1,6 +1,6 @@
 // BuildReports shares work between (release, target) pairs; every shared report must equal the
 // one BuildReport computes for that pair alone, allocation for allocation.
-#include "etmem/report/report.h"
+#include "etmem/analysis/report.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,8 @@
 // Owns: the result of `etmem check` as a structured value (CheckReport: the prediction compared
 // with the device log's records and where they differ, the pool the verdict is for, the
-// assumption search's combinations) and its renderers: text (what `etmem check` prints) and
-// JSON (`--format json`). In etmem_search_report beside the search's text (not in the web
-// page's build). Not: building the value (api/check.cpp), the comparison or the search
-// (device/, check/).
-//
-//   report::CheckReport r = ...;  // api::Check builds it
-//   std::cout << report::CheckText(r);
+// assumption search's combinations). Header only: built by api/check.cpp, rendered by
+// report/check_render.h (text, JSON; in etmem_search_report, not in the web page's build).
+// Not: the comparison or the search (device/, check/).
 #pragma once
 
 #include <cstdint>
@@ -17,7 +13,7 @@
 #include "etmem/check/runner_prediction.h"
 #include "etmem/check/search.h"
 #include "etmem/device/device_log.h"
-#include "etmem/report/assumptions.h"
+#include "etmem/analysis/assumptions.h"
 #include "etmem/runtime/load_plan.h"
 
 namespace etmem::report {
@@ -107,10 +103,5 @@ struct CheckReport {
   bool reproduced = false;
   std::string error;  // non-empty: the check stopped with this line
 };
-
-// What `etmem check` prints (without the error line).
-std::string CheckText(const CheckReport& r);
-// The same as one JSON object.
-std::string CheckJson(const CheckReport& r);
 
 }  // namespace etmem::report

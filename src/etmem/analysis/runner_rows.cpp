@@ -1,5 +1,5 @@
 // Owns: RunnerRows and the runner words the formats share (runner_rows.h).
-#include "etmem/report/runner_rows.h"
+#include "etmem/analysis/runner_rows.h"
 
 #include <fmt/format.h>
 
