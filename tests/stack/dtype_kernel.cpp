@@ -1,5 +1,5 @@
 /* Owns: a kernel shaped as ExecuTorch's portable kernels are (no ExecuTorch code), for the
- * dtype pruning of tests/stack_test.cpp: an op function in torch::executor::native switches on
+ * dtype pruning of tests/firmware/stack_test.cpp: an op function in torch::executor::native switches on
  * its tensor's dtype and calls a function template instantiated per dtype (body<float>,
  * body<int32_t> and body<long long>, the int64 one the deepest), as ET_SWITCH_*_TYPES does; the
  * int64 case also calls Less<long long>::operator<, a name whose brackets etmem cannot read for
