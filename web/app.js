@@ -412,33 +412,16 @@
       box.append(el('p', { class: 'fail' }, `etmem: ${e.message}`));
       return;
     }
-    const byName = new Map(state.report.methods.map((m) => [m.name, m]));
     for (const m of state.ram.methods) {
-      const reported = byName.get(m.name);
-      const runKnown = !reported || !reported.temp_allocator.run || reported.temp_allocator.run.exact;
-      const lowerBound = !m.exact || !runKnown;
-      const rows = [];
+      // The library's lines (summary's `ram`: analysis/ram_text.h), drawn as they come.
       const least = (lb) => (lb ? 'lower bound' : 'exact');
-      if (m.runner) {
-        for (const p of m.runner.pools)
-          rows.push([p.name, `${p.temp_role && !runKnown ? 'at least ' : ''}${p.bytes} B`,
-                     p.temp_role ? `runner ${m.runner.name}'s pool, the temp allocator's peak ${p.when}` : `runner ${m.runner.name}'s pool`,
-                     least(p.temp_role && !runKnown)]);
-        if (!m.runner.holds_planned_buffers)
-          rows.push(['planned buffers', `${m.planned_bytes} B`, "the program's memory plan (planned_buffer_sizes)", 'exact']);
-      } else {
-        rows.push(['method pool', `${m.exact ? '' : 'at least '}${m.method_pool_bytes} B`, "load_method's method allocator", least(!m.exact)]);
-        rows.push(['planned buffers', `${m.planned_bytes} B`, "the program's memory plan (planned_buffer_sizes)", 'exact']);
-        rows.push([m.temp_pool_is_run_peak ? 'temp run-time peak' : 'temp load peak',
-                   `${m.temp_pool_is_run_peak && !runKnown ? 'at least ' : ''}${m.temp_pool_bytes} B`,
-                   m.temp_pool_is_run_peak ? 'the temp allocator while the method runs (reset per instruction)' : "load_method's temp allocator",
-                   least(m.temp_pool_is_run_peak && !runKnown)]);
-      }
+      const rows = m.ram.lines.map((l) => [l.part + (l.when ? ` (${l.when})` : ''),
+                                           `${l.at_least ? 'at least ' : ''}${l.bytes} B`, l.source, least(l.at_least)]);
       const t = table(['part', 'bytes', 'source', ''], rows);
       t.className = 'ram-lines';
       t.append(el('tr', { class: 'totals' }, el('td', {}, 'RAM total'),
-                  el('td', { class: 'ram-total' }, `${lowerBound ? 'at least ' : ''}${m.ram_bytes} B`),
-                  el('td', {}, m.runner ? `runner ${m.runner.name}` : ''), el('td', {}, least(lowerBound))));
+                  el('td', { class: 'ram-total' }, `${m.ram.lower_bound ? 'at least ' : ''}${m.ram.total_bytes} B`),
+                  el('td', {}, m.runner ? `runner ${m.runner.name}` : ''), el('td', {}, least(m.ram.lower_bound))));
       box.append(el('h3', {}, `method '${m.name}'`), t);
       if (m.malloc_heap) box.append(el('p', { class: 'note' }, `beside these, the C heap: ${m.malloc_heap.text}`));
       for (const u of m.unknown)

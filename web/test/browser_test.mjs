@@ -202,6 +202,8 @@ try {
             byPart[temp]?.[1].endsWith(`${m.temp_pool_bytes} B`),
             `RAM of '${m.name}': the method pool, planned buffers and temp pool lines are summary's`, JSON.stringify(rows));
       check(rows.slice(0, -1).every((r) => r[2].length > 0), `RAM of '${m.name}': every line names its source`);
+      check(isDeepStrictEqual(rows.slice(0, -1).map((r) => r[2]), m.ram.lines.map((l) => l.source)),
+            `RAM of '${m.name}': the sources are the library's (summary's ram.lines), not the page's own`, JSON.stringify(rows));
       const total = rows[rows.length - 1] || [];
       check(total[0] === 'RAM total' && total[1].endsWith(`${m.ram_bytes} B`) && /exact|lower bound/.test(total[3]),
             `RAM of '${m.name}': the total is summary's ram_bytes`, JSON.stringify(total));

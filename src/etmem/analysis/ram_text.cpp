@@ -1,4 +1,4 @@
-// Owns: RamParts and RamIsLowerBound (see ram_text.h).
+// Owns: RamLinesOf, RamParts and RamIsLowerBound (see ram_text.h).
 #include "etmem/analysis/ram_text.h"
 
 #include <fmt/format.h>
@@ -24,27 +24,46 @@ std::string MallocPart(const kernels::RunTemp& t) {
 
 }  // namespace
 
-std::string RamParts(const MethodReport& m) {
-  const std::string temp_at_least = m.run_temp.known() ? "" : "at least ";
+RamLines RamLinesOf(const MethodReport& m) {
+  RamLines out;
+  out.total_bytes = RamBytes(m);
+  out.lower_bound = RamIsLowerBound(m);
+  const bool temp_unknown = !m.run_temp.known();
+  const RamLine planned{"planned buffers", PlannedBytes(m), false, "",
+                        "the program's memory plan (non_const_buffer_sizes)"};
   if (m.runner) {  // the runner's pools, under its own names
-    std::string parts;
-    for (const sim::RunnerPoolResult& p : m.runner->result.pools)
-      parts += fmt::format("{}{} {}{} B{}", parts.empty() ? "" : " + ",
-                           RunnerPoolName(m.runner->pool_spec(p.pool)),
-                           p.temp_role ? temp_at_least : "", RunnerPoolBytes(m, p),
-                           !p.temp_role                        ? ""
-                           : m.run_temp.peak_bytes > p.minimum ? " (while running)"
-                                                               : " (at load)");
-    if (!RunnerHoldsPlannedBuffers(*m.runner))
-      parts += fmt::format(" + planned buffers {} B", PlannedBytes(m));
-    return parts + MallocPart(m.run_temp);
+    const std::string& runner = m.runner->plan.profile->name;
+    for (const sim::RunnerPoolResult& p : m.runner->result.pools) {
+      RamLine l{RunnerPoolName(m.runner->pool_spec(p.pool)), RunnerPoolBytes(m, p),
+                p.temp_role && temp_unknown, "", fmt::format("runner {}'s pool", runner)};
+      if (p.temp_role) {
+        l.when = m.run_temp.peak_bytes > p.minimum ? "while running" : "at load";
+        l.source += ", holding the temp allocator's peak " + l.when;
+      }
+      out.lines.push_back(std::move(l));
+    }
+    if (!RunnerHoldsPlannedBuffers(*m.runner)) out.lines.push_back(planned);
+    return out;
   }
   const bool run_sets = m.run_temp.peak_bytes > m.temp_load_peak_bytes;
-  return fmt::format("method pool {}{} B + planned buffers {} B + {} {}{} B",
-                     m.plan.exact() ? "" : "at least ", m.method_bytes, PlannedBytes(m),
-                     run_sets ? "temp run-time peak" : "temp load peak",
-                     run_sets ? temp_at_least : "", TempPoolBytes(m)) +
-         MallocPart(m.run_temp);
+  out.lines.push_back({"method pool", m.method_bytes, !m.plan.exact(), "",
+                       "load_method's method allocator"});
+  out.lines.push_back(planned);
+  out.lines.push_back({run_sets ? "temp run-time peak" : "temp load peak", TempPoolBytes(m),
+                       run_sets && temp_unknown, "",
+                       run_sets ? "the temp allocator while the method runs (reset after each "
+                                  "instruction)"
+                                : "load_method's temp allocator"});
+  return out;
+}
+
+std::string RamParts(const MethodReport& m) {
+  std::string parts;
+  for (const RamLine& l : RamLinesOf(m).lines)
+    parts += fmt::format("{}{} {}{} B{}", parts.empty() ? "" : " + ", l.part,
+                         l.at_least ? "at least " : "", l.bytes,
+                         l.when.empty() ? "" : " (" + l.when + ")");
+  return parts + MallocPart(m.run_temp);
 }
 
 }  // namespace etmem::report

@@ -14,7 +14,10 @@ std::string Key(std::string_view key) { return "\"" + Printable(key) + "\""; }
 
 }  // namespace
 
-Error Bad(const std::string& what) { return MakeError(ErrorCode::kInvalidArgument, what); }
+// Every refusal of a JSON file passes here: bytes of the file quoted unescaped are escaped.
+Error Bad(const std::string& what) {
+  return MakeError(ErrorCode::kInvalidArgument, PrintableLine(what));
+}
 
 Result<std::string> ReadText(const std::string& path, const char* kind, size_t max_bytes) {
   std::ifstream in(path, std::ios::binary);

@@ -26,4 +26,21 @@ inline std::string Printable(std::string_view bytes, size_t max_shown = 80) {
   return out;
 }
 
+// A message on one line of printable ASCII: what Printable escapes, except a backslash (a
+// message may already hold Printable's escapes). For errors that quote a file's text: a byte
+// missed where it was quoted cannot split or garble the line.
+inline std::string PrintableLine(std::string_view text) {
+  std::string out;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+    }
+  }
+  return out;
+}
+
 }  // namespace etmem

@@ -14,7 +14,7 @@
 #include "etmem/elf/elf_reader.h"
 #include "etmem/etmem.h"
 #include "etmem/pte/program_view.h"
-#include "etmem/report/firmware_report.h"
+#include "etmem/analysis/firmware_verdict.h"
 
 namespace etmem::firmware {
 

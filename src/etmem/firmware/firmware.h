@@ -20,7 +20,7 @@
 
 #include "etmem/elf/elf_reader.h"
 #include "etmem/etmem.h"
-#include "etmem/report/firmware_report.h"
+#include "etmem/analysis/firmware_verdict.h"
 #include "etmem/runner/profile.h"
 
 namespace etmem::firmware {

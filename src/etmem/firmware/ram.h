@@ -12,7 +12,7 @@
 
 #include "etmem/elf/elf_reader.h"
 #include "etmem/etmem.h"
-#include "etmem/report/firmware_report.h"
+#include "etmem/analysis/firmware_verdict.h"
 #include "etmem/analysis/report.h"
 
 namespace etmem::firmware {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "etmem/analysis/figures.h"
+#include "etmem/analysis/ram_text.h"
 #include "etmem/report/json_report.h"
 #include "etmem/analysis/runner_rows.h"
 #include "etmem/report/summary_report.h"
@@ -25,6 +26,19 @@ ordered_json RunnerPools(const MethodReport& m) {
   return {{"name", m.runner->plan.profile->name},
           {"pools", pools},
           {"holds_planned_buffers", RunnerHoldsPlannedBuffers(*m.runner)}};
+}
+
+// The RAM figure's lines (analysis/ram_text.h), each with where it comes from.
+ordered_json RamJson(const MethodReport& m) {
+  const RamLines ram = RamLinesOf(m);
+  ordered_json lines = ordered_json::array();
+  for (const RamLine& l : ram.lines)
+    lines.push_back({{"part", l.part},
+                     {"bytes", l.bytes},
+                     {"at_least", l.at_least},
+                     {"when", l.when.empty() ? ordered_json(nullptr) : ordered_json(l.when)},
+                     {"source", l.source}});
+  return {{"lines", lines}, {"total_bytes", ram.total_bytes}, {"lower_bound", ram.lower_bound}};
 }
 
 ordered_json Method(const MethodSummaryFigures& f) {
@@ -50,6 +64,7 @@ ordered_json Method(const MethodSummaryFigures& f) {
   return {{"name", std::string(m.method->name)},
           {"exact", m.plan.exact()},
           {"ram_bytes", RamBytes(m)},
+          {"ram", RamJson(m)},
           {"method_pool_bytes", m.method_bytes},
           {"planned_bytes", PlannedBytes(m)},
           {"temp_pool_bytes", TempPoolBytes(m)},

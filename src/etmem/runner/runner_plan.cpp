@@ -12,7 +12,8 @@ namespace etmem::runner {
 namespace {
 
 Error Bad(const Profile& p, const std::string& what) {
-  return MakeError(ErrorCode::kInvalidArgument, "runner " + p.name + " (" + p.file + "): " + what);
+  return MakeError(ErrorCode::kInvalidArgument,
+                   PrintableLine("runner " + p.name + " (" + p.file + "): " + what));
 }
 
 bool Enabled(const std::string& when, const std::vector<std::string>& options) {
