@@ -1,6 +1,6 @@
 // Owns: the stack size a linked image declares, read from the symbols its linker script defines
 // (the conventions below, each with its meaning), so that the worst-case stack can be judged
-// against it. Not: the bound itself (stack_entries.h), the verdict (report/firmware_report.cpp).
+// against it. Not: the bound itself (stack_entries.h), the verdict (analysis/firmware_verdict.h).
 //
 //   std::optional<api::FirmwareDeclaredStack> d = firmware::DeclaredStack(image.elf);
 #pragma once
