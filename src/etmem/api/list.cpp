@@ -137,28 +137,38 @@ std::vector<std::string> FormatNames(const std::string& verb) {
 }
 
 // JSON: one object, {"schema": N, WHAT: [the table's rows]} (docs/json.md).
-std::string List(const std::string& what, Format format) {
-  const std::string out = Table(what, format);
-  return format == Format::kJson ? report::ListJson(what, out) : out;
-}
+std::string List(const std::string& what, Format format) { return Table(what, format); }
 
 namespace {
+// The text or the JSON of one kind, each from its own renderer (report/list_text.cpp,
+// report/list_json.cpp).
+template <typename Rows, typename Text, typename Json>
+std::string Rendered(const std::string& what, bool json, const Rows& rows, Text text, Json as_json) {
+  return json ? report::ListJson(what, as_json(rows)) : text(rows);
+}
+
 std::string Table(const std::string& what, Format format) {
   if (format == Format::kCsv || format == Format::kMarkdown)
     throw Error(ErrorKind::kInvalidArgument, "etmem list renders text or JSON, not CSV or Markdown");
   const bool json = format == Format::kJson;
-  if (what == "runtimes") return report::ListReleases(Releases(), json);
-  if (what == "targets") return report::ListTargets(Targets(), json);
-  if (what == "runners") return report::ListRunners(Runners(), json);
+  if (what == "runtimes")
+    return Rendered(what, json, Releases(), report::ListReleases, report::ListReleasesJson);
+  if (what == "targets")
+    return Rendered(what, json, Targets(), report::ListTargets, report::ListTargetsJson);
+  if (what == "runners")
+    return Rendered(what, json, Runners(), report::ListRunners, report::ListRunnersJson);
   if (what == "boards") {
     std::vector<report::ListBoard> boards;
     for (const Board& b : Boards())
       boards.push_back({b.name(), b.description(), b.file(), b.core(), b.core_m_extension(),
                         b.regions()});
-    return report::ListBoards(boards, json);
+    return Rendered(what, json, boards, report::ListBoards, report::ListBoardsJson);
   }
-  if (what == "kernels") return report::ListKernels(KernelLibraries(), json);
-  if (what == "formats") return report::ListFormats(report::FormatTable(), json);
+  if (what == "kernels")
+    return Rendered(what, json, KernelLibraries(), report::ListKernels, report::ListKernelsJson);
+  if (what == "formats")
+    return Rendered(what, json, report::FormatTable(), report::ListFormats,
+                    report::ListFormatsJson);
   throw Error(ErrorKind::kInvalidArgument,
               "etmem list: '" + Printable(what) +
                   "' is not one of runtimes, targets, runners, boards, kernels, formats");

@@ -35,8 +35,8 @@ const std::vector<FormatRow>& FormatTable() {
       {"measure", "measure", "json", "report/measure_json.cpp"},
       {"probe", "probe", "text", "report/probe_text.cpp"},
       {"probe", "probe", "json", "report/probe_json.cpp"},
-      {"list", "list", "text", "report/list_report.cpp"},
-      {"list", "list", "json", "report/list_report.cpp"},
+      {"list", "list", "text", "report/list_text.cpp"},
+      {"list", "list", "json", "report/list_json.cpp"},
   };
   return table;
 }

@@ -1,4 +1,5 @@
-// Owns: `etmem list`'s text and JSON, rendered from the values of the public header's
+// Owns: the declarations of `etmem list`'s text (list_text.cpp) and JSON (list_json.cpp), rendered
+// from the values of the public header's
 // ReleaseInfo, TargetInfo, RunnerInfo, (as ListBoard) Board and (as ListKernelLibrary) the
 // kernel and delegate libraries, which api/list.cpp fills, and the table of formats (formats.h).
 // Not: the tables themselves (runtime/, abi/, runner/, board/).
@@ -7,6 +8,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "etmem/etmem.h"
 #include "etmem/report/formats.h"
@@ -44,21 +47,27 @@ struct ListKernelLibrary {
   std::vector<Span> spans;  // oldest first; a release where it registers nothing has none
 };
 
-// Text: one line per entry, its details indented below. JSON: an array, one object per entry.
-std::string ListReleases(const std::vector<api::ReleaseInfo>& releases, bool json);
-std::string ListTargets(const std::vector<api::TargetInfo>& targets, bool json);
-std::string ListRunners(const std::vector<api::RunnerInfo>& runners, bool json);
-std::string ListBoards(const std::vector<ListBoard>& boards, bool json);
-// Text: per library, each span: the operators it registers (the first span in full, later ones
-// as what was added and removed) and those whose kernel takes memory while running.
-std::string ListKernels(const std::vector<ListKernelLibrary>& libraries, bool json);
-
-// `etmem list WHAT --format json`: {"schema": N, WHAT: the rows} (docs/json.md), from the rows'
-// JSON one of the List* functions wrote.
-std::string ListJson(const std::string& what, const std::string& rows);
-
+// Text (list_text.cpp): one line per entry, its details indented below.
+std::string ListReleases(const std::vector<api::ReleaseInfo>& releases);
+std::string ListTargets(const std::vector<api::TargetInfo>& targets);
+std::string ListRunners(const std::vector<api::RunnerInfo>& runners);
+std::string ListBoards(const std::vector<ListBoard>& boards);
+// Per library, each span: the operators it registers (the first span in full, later ones as
+// what was added and removed) and those whose kernel takes memory while running.
+std::string ListKernels(const std::vector<ListKernelLibrary>& libraries);
 // `etmem list formats`: the table of output formats (formats.h), one line per (result, format)
 // with the file that renders it.
-std::string ListFormats(const std::vector<FormatRow>& rows, bool json);
+std::string ListFormats(const std::vector<FormatRow>& rows);
+
+// JSON (list_json.cpp): the rows, an array with one object per entry (every operator of every
+// release for the kernels), and `etmem list WHAT --format json`'s document around them:
+// {"schema": N, WHAT: the rows} (docs/json.md).
+nlohmann::ordered_json ListReleasesJson(const std::vector<api::ReleaseInfo>& releases);
+nlohmann::ordered_json ListTargetsJson(const std::vector<api::TargetInfo>& targets);
+nlohmann::ordered_json ListRunnersJson(const std::vector<api::RunnerInfo>& runners);
+nlohmann::ordered_json ListBoardsJson(const std::vector<ListBoard>& boards);
+nlohmann::ordered_json ListKernelsJson(const std::vector<ListKernelLibrary>& libraries);
+nlohmann::ordered_json ListFormatsJson(const std::vector<FormatRow>& rows);
+std::string ListJson(const std::string& what, const nlohmann::ordered_json& rows);
 
 }  // namespace etmem::report

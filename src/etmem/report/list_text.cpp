@@ -1,35 +1,13 @@
-// Owns: `etmem list`'s text and JSON (see list_report.h).
-#include "etmem/report/list_report.h"
-
-#include "etmem/report/json_report.h"
-
+// Owns: `etmem list`'s text, one function per kind (see list_report.h).
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
+#include "etmem/report/list_report.h"
+
 namespace etmem::report {
-namespace {
 
-using nlohmann::ordered_json;
-
-std::string Dump(const ordered_json& j) {
-  return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
-}
-
-}  // namespace
-
-std::string ListReleases(const std::vector<api::ReleaseInfo>& releases, bool json) {
-  if (json) {
-    ordered_json j = ordered_json::array();
-    for (const api::ReleaseInfo& r : releases)
-      j.push_back({{"version", r.version},
-                   {"summary", r.summary},
-                   {"commit", r.commit.empty() ? ordered_json(nullptr) : ordered_json(r.commit)},
-                   {"commit_date",
-                    r.commit.empty() ? ordered_json(nullptr) : ordered_json(r.commit_date)}});
-    return Dump(j);
-  }
+std::string ListReleases(const std::vector<api::ReleaseInfo>& releases) {
   std::string out;
   for (const api::ReleaseInfo& r : releases)
     out += fmt::format("{:<8} {}{}\n", r.version, r.summary,
@@ -39,21 +17,7 @@ std::string ListReleases(const std::vector<api::ReleaseInfo>& releases, bool jso
   return out;
 }
 
-std::string ListTargets(const std::vector<api::TargetInfo>& targets, bool json) {
-  if (json) {
-    ordered_json j = ordered_json::array();
-    for (const api::TargetInfo& t : targets)
-      j.push_back({{"name", t.name},
-                   {"description", t.description},
-                   {"pointer_bytes", t.pointer_bytes},
-                   {"int64_align", t.int64_align},
-                   {"default_pool_align", t.default_pool_align},
-                   {"m_extension", t.m_extension},
-                   {"m_extension_assumed", t.m_extension_assumed},
-                   {"armclang", t.armclang},
-                   {"armclang_assumed", t.armclang_assumed}});
-    return Dump(j);
-  }
+std::string ListTargets(const std::vector<api::TargetInfo>& targets) {
   std::string out;
   for (const api::TargetInfo& t : targets) {
     out += fmt::format("{:<10} {} (pointer {}, int64 align {}, default pool align {})\n", t.name,
@@ -68,32 +32,7 @@ std::string ListTargets(const std::vector<api::TargetInfo>& targets, bool json) 
   return out;
 }
 
-std::string ListRunners(const std::vector<api::RunnerInfo>& runners, bool json) {
-  if (json) {
-    ordered_json j = ordered_json::array();
-    for (const api::RunnerInfo& p : runners) {
-      ordered_json pools = ordered_json::array();
-      for (const auto& pool : p.pools)
-        pools.push_back({{"macro", pool.macro},
-                         {"variable", pool.variable},
-                         {"role", pool.role},
-                         {"when", pool.when},
-                         {"default_bytes", pool.default_bytes},
-                         {"base_align", pool.base_align}});
-      ordered_json options = ordered_json::array();
-      for (const auto& [name, description] : p.options)
-        options.push_back({{"name", name}, {"description", description}});
-      j.push_back({{"name", p.name},
-                   {"first_release", p.first_release},
-                   {"last_release", p.last_release},
-                   {"source", p.source},
-                   {"pools", pools},
-                   {"options", options},
-                   {"backends", p.backends},
-                   {"backends_if_built", p.backends_if_built}});
-    }
-    return Dump(j);
-  }
+std::string ListRunners(const std::vector<api::RunnerInfo>& runners) {
   // One line per profile (runner and release range), then its pools and options.
   std::string out;
   for (const api::RunnerInfo& p : runners) {
@@ -114,34 +53,7 @@ std::string ListRunners(const std::vector<api::RunnerInfo>& runners, bool json) 
   return out;
 }
 
-std::string ListBoards(const std::vector<ListBoard>& boards, bool json) {
-  if (json) {
-    ordered_json j = ordered_json::array();
-    for (const ListBoard& b : boards) {
-      ordered_json regions = ordered_json::array();
-      for (const api::BoardRegion& r : b.regions) {
-        ordered_json reserved = ordered_json::array();
-        for (const api::BoardReservation& v : r.reserved)
-          reserved.push_back({{"name", v.name}, {"bytes", v.bytes}});
-        regions.push_back({{"name", r.name},
-                           {"origin", r.origin ? ordered_json(*r.origin) : ordered_json(nullptr)},
-                           {"size_bytes", r.size_bytes},
-                           {"free_bytes", r.free_bytes},
-                           {"base_align", r.base_align},
-                           {"section", r.section},
-                           {"reserved", reserved},
-                           {"comment", r.comment}});
-      }
-      j.push_back({{"name", b.name},
-                   {"description", b.description},
-                   {"file", b.file},
-                   {"core", b.core.empty() ? ordered_json(nullptr)
-                                           : ordered_json({{"name", b.core},
-                                                           {"m_extension", b.core_m_extension}})},
-                   {"regions", regions}});
-    }
-    return Dump(j);
-  }
+std::string ListBoards(const std::vector<ListBoard>& boards) {
   // One line per board, then its regions (what the rest of the firmware reserves included).
   std::string out;
   for (const ListBoard& b : boards) {
@@ -188,36 +100,7 @@ std::string Range(const ListKernelLibrary::Span& s) {
 
 }  // namespace
 
-std::string ListKernels(const std::vector<ListKernelLibrary>& libraries, bool json) {
-  if (json) {
-    ordered_json j = ordered_json::array();
-    for (const ListKernelLibrary& l : libraries) {
-      ordered_json spans = ordered_json::array();
-      for (const ListKernelLibrary::Span& s : l.spans) {
-        ordered_json entries = ordered_json::array();
-        for (const auto& [name, takes] : s.entries) {
-          entries.push_back({{l.delegates ? "backend" : "operator", name}, {"while_running", takes}});
-          if (l.delegates) {
-            auto o = s.outside.find(name);
-            entries.back()["outside_pools"] =
-                o == s.outside.end() ? ordered_json(nullptr) : ordered_json(o->second);
-          }
-        }
-        spans.push_back({{"first_release", s.first},
-                         {"last_release", s.last},
-                         {l.delegates ? "backends" : "operators", entries}});
-      }
-      j.push_back({{"name", l.name},
-                   {"kind", l.delegates ? "delegate" : "kernels"},
-                   {"default", l.is_default},
-                   {"always", l.always},
-                   {"namespaces", l.namespaces},
-                   {"other_library",
-                    l.other_library.empty() ? ordered_json(nullptr) : ordered_json(l.other_library)},
-                   {"releases", spans}});
-    }
-    return Dump(j);
-  }
+std::string ListKernels(const std::vector<ListKernelLibrary>& libraries) {
   std::string out;
   for (const ListKernelLibrary& l : libraries) {
     std::string how;
@@ -296,21 +179,7 @@ std::string ListKernels(const std::vector<ListKernelLibrary>& libraries, bool js
   return out;
 }
 
-std::string ListJson(const std::string& what, const std::string& rows) {
-  nlohmann::ordered_json j;
-  j["schema"] = kJsonSchema;
-  j[what] = nlohmann::ordered_json::parse(rows);
-  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-}
-
-std::string ListFormats(const std::vector<FormatRow>& rows, bool json) {
-  if (json) {
-    ordered_json j = ordered_json::array();
-    for (const FormatRow& r : rows)
-      j.push_back({{"result", r.result}, {"verb", r.verb}, {"format", r.format},
-                   {"renderer", r.renderer}});
-    return Dump(j);
-  }
+std::string ListFormats(const std::vector<FormatRow>& rows) {
   std::string out;
   for (const FormatRow& r : rows)
     out += fmt::format("{:<24} {:<5} {}\n", r.result, r.format, r.renderer);
