@@ -130,11 +130,13 @@ Result<StepSpec> ReadStep(const json& j, const std::string& where, const Profile
     return Fields::Bad(where + ": \"bytes\" belongs to debug_buffer and fixed steps");
   ETMEM_TRY(s.size_macro, f.String("size_macro", false));
   ETMEM_TRY(s.label, f.String("label", false));
+  s.label = ReportText(s.label);  // the report prints it
   ETMEM_TRY(s.when, f.String("when", false));
   if (!s.when.empty() && !p.HasOption(WhenOption(s.when)))
     return Fields::Bad(where + ": \"when\" names an option the profile does not declare: \"" +
                        s.when + "\"");
   ETMEM_TRY(s.bug, f.String("bug", false));
+  s.bug = ReportText(s.bug);  // the report prints it
   if (const json* ids = f.Optional("memory_ids")) {
     if (s.kind != StepKind::kPlannedBuffers)
       return Fields::Bad(where + ": \"memory_ids\" belongs to a planned_buffers step");
