@@ -338,8 +338,10 @@ Result<Profile> ParseJson(const json& j, const std::string& origin) {
   Profile p;
   ETMEM_TRY(p.name, f.String("name", true));
   if (p.name.empty() || p.name.find_first_of("+/ \t") != std::string::npos ||
-      p.name.ends_with(".json"))
-    return Fields::Bad(origin + ": \"name\" must be non-empty, without '+', '/', blanks or .json");
+      p.name.ends_with(".json") ||
+      !std::all_of(p.name.begin(), p.name.end(), [](char c) { return c > ' ' && c < 0x7f; }))
+    return Fields::Bad(origin + ": \"name\" must be non-empty printable ASCII, without '+', '/', "
+                                "blanks or .json");
   ETMEM_TRY(p.description, f.String("description", true));
   p.description = ReportText(p.description);
 
